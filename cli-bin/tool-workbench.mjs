@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The bin lives in a tiny linked package so `npx tool-workbench` resolves through
+// node_modules/.bin at once, instead of npm installing the project into its cache.
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { realpathSync } from 'node:fs';
+
+const here = dirname(realpathSync(fileURLToPath(import.meta.url)));
+const builder = await import(pathToFileURL(join(here, '..', 'scripts', 'build-cli.mjs')).href);
+if (builder.isStale()) await builder.buildCli();
+await import(pathToFileURL(builder.bundlePath).href);

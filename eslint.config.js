@@ -1,0 +1,51 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+// The core must stay pure and deterministic: no UI libraries, no DOM, no clocks,
+// no randomness, no I/O. These lists are what lint enforces for src/core.
+const uiModules = ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@tanstack/*', 'monaco-editor', 'monaco-editor/*', '@monaco-editor/*', 'uplot'];
+const impureGlobals = [
+  'window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'indexedDB', 'fetch', 'XMLHttpRequest',
+  'WebSocket', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'requestAnimationFrame',
+  'queueMicrotask', 'performance', 'process', 'crypto', 'location', 'Worker', 'self',
+].map((name) => ({ name, message: 'src/core is pure: pass this in from the shell.' }));
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'dist-cli/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'public/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src/**/*.tsx', 'src/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    ignores: ['src/core/**/*.test.ts'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: uiModules, message: 'src/core is pure: no UI libraries.' },
+        { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https'], message: 'src/core is pure: no I/O; the shells read files.' },
+        { group: ['../../app/*', '../../state/*', '../../features/*', '../../editor/*', '../../components/*', '../../cli/*'], message: 'src/core must not import the shells.' },
+      ] }],
+      'no-restricted-globals': ['error', ...impureGlobals],
+      'no-restricted-properties': ['error',
+        { object: 'Date', property: 'now', message: 'src/core is deterministic: pass a clock in.' },
+        { object: 'Math', property: 'random', message: 'src/core is deterministic: pass a seed in.' },
+      ],
+      'no-restricted-syntax': ['error',
+        { selector: "NewExpression[callee.name='Date']", message: 'src/core is deterministic: pass a clock in.' },
+      ],
+    },
+  },
+);

@@ -1,0 +1,200 @@
+// MCP `tools/list` replies, as JSON values: validated into tool entries, and turned
+// into the documents search_tools searches. Also the multi-server catalogue form of
+// LiveMCPBench (`[{ name, description, category, tools: { SERVER: { tools: [...] } } }]`).
+//
+// Untrusted input: nothing here throws; every problem becomes an error line. Keys
+// are read with Object.hasOwn, so names like `__proto__` or `constructor` are data.
+import type { SearchDocument } from '../search/types';
+import type { JsonSchema } from './types';
+import { splitDescription } from './split-description';
+
+export interface McpToolEntry {
+  readonly name: string;
+  readonly title?: string;
+  /** The server's description; '' when the server gave none. */
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly annotations?: Readonly<Record<string, unknown>>;
+}
+
+export interface ToolsListParse {
+  /** Valid entries in reply order; on duplicate names the first is kept. */
+  readonly tools: McpToolEntry[];
+  /** One line per problem. Entries without a name or with a non-object inputSchema are dropped. */
+  readonly errors: string[];
+}
+
+export interface CatalogueServer {
+  /** The server's key in the catalogue entry's `tools` object. */
+  readonly name: string;
+  /** The catalogue entry the server belongs to. */
+  readonly entry: string;
+  readonly description?: string;
+  readonly category?: string;
+  readonly tools: McpToolEntry[];
+}
+
+export interface MultiServerParse {
+  readonly servers: CatalogueServer[];
+  readonly errors: string[];
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function own(object: JsonObject, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+function quote(name: string): string {
+  return JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+}
+
+function parseTool(value: unknown, where: string, errors: string[]): McpToolEntry | undefined {
+  if (!isObject(value)) {
+    errors.push(`${where}: a tool must be an object, got ${describe(value)}`);
+    return undefined;
+  }
+  const name = own(value, 'name');
+  if (name === undefined || name === null) {
+    errors.push(`${where}: missing name`);
+    return undefined;
+  }
+  if (typeof name !== 'string' || name.trim() === '') {
+    errors.push(`${where}: name must be a non-empty string, got ${typeof name === 'string' ? 'an empty string' : describe(name)}`);
+    return undefined;
+  }
+  const at = `${where} (${quote(name)})`;
+  const inputSchema = own(value, 'inputSchema');
+  if (!isObject(inputSchema)) {
+    errors.push(`${at}: inputSchema must be an object, got ${inputSchema === undefined ? 'nothing' : describe(inputSchema)}`);
+    return undefined;
+  }
+  const properties = own(inputSchema, 'properties');
+  if (properties !== undefined && !isObject(properties)) {
+    errors.push(`${at}: inputSchema.properties must be an object, got ${describe(properties)}`);
+    return undefined;
+  }
+
+  let description = '';
+  const rawDescription = own(value, 'description');
+  if (typeof rawDescription === 'string') description = rawDescription;
+  else if (rawDescription !== undefined && rawDescription !== null) {
+    errors.push(`${at}: description must be a string, got ${describe(rawDescription)}; ignored`);
+  }
+
+  const entry: { -readonly [K in keyof McpToolEntry]: McpToolEntry[K] } = { name, description, inputSchema };
+  const title = own(value, 'title');
+  if (typeof title === 'string') entry.title = title;
+  else if (title !== undefined && title !== null) errors.push(`${at}: title must be a string, got ${describe(title)}; ignored`);
+  const annotations = own(value, 'annotations');
+  if (isObject(annotations)) entry.annotations = annotations;
+  else if (annotations !== undefined && annotations !== null) {
+    errors.push(`${at}: annotations must be an object, got ${describe(annotations)}; ignored`);
+  }
+  return entry;
+}
+
+function parseToolArray(value: unknown, where: string, errors: string[]): McpToolEntry[] {
+  if (!Array.isArray(value)) {
+    errors.push(`${where}: "tools" must be an array, got ${value === undefined ? 'nothing' : describe(value)}`);
+    return [];
+  }
+  const tools: McpToolEntry[] = [];
+  const seen = new Set<string>();
+  value.forEach((item: unknown, i) => {
+    const tool = parseTool(item, `${where}[${i}]`, errors);
+    if (!tool) return;
+    if (seen.has(tool.name)) {
+      errors.push(`${where}[${i}] (${quote(tool.name)}): duplicate name; the first is kept`);
+      return;
+    }
+    seen.add(tool.name);
+    tools.push(tool);
+  });
+  return tools;
+}
+
+/** Parses a `tools/list` reply: `{"tools": [{ name, description, inputSchema, annotations?, title? }]}`. */
+export function parseToolsList(value: unknown): ToolsListParse {
+  const errors: string[] = [];
+  if (!isObject(value)) {
+    errors.push(`a tools/list reply must be an object with a "tools" array, got ${describe(value)}`);
+    return { tools: [], errors };
+  }
+  return { tools: parseToolArray(own(value, 'tools'), 'tools', errors), errors };
+}
+
+/** Parses the multi-server catalogue form: `[{ name, description, category, tools: { SERVER: { tools: [...] } } }]`. */
+export function parseMultiServerCatalogue(value: unknown): MultiServerParse {
+  const errors: string[] = [];
+  const servers: CatalogueServer[] = [];
+  if (!Array.isArray(value)) {
+    errors.push(`a multi-server catalogue must be an array of entries, got ${describe(value)}`);
+    return { servers, errors };
+  }
+  value.forEach((item: unknown, i) => {
+    const where = `[${i}]`;
+    if (!isObject(item)) {
+      errors.push(`${where}: an entry must be an object, got ${describe(item)}`);
+      return;
+    }
+    const rawEntryName = own(item, 'name');
+    const entry = typeof rawEntryName === 'string' ? rawEntryName : '';
+    const byServer = own(item, 'tools');
+    if (!isObject(byServer)) {
+      errors.push(`${where}: "tools" must be an object keyed by server name, got ${byServer === undefined ? 'nothing' : describe(byServer)}`);
+      return;
+    }
+    const description = own(item, 'description');
+    const category = own(item, 'category');
+    for (const serverName of Object.keys(byServer)) {
+      const server = byServer[serverName];
+      const at = `${where}.tools[${quote(serverName)}]`;
+      if (!isObject(server)) {
+        errors.push(`${at}: a server must be an object with a "tools" array, got ${describe(server)}`);
+        continue;
+      }
+      servers.push({
+        name: serverName,
+        entry,
+        ...(typeof description === 'string' ? { description } : {}),
+        ...(typeof category === 'string' ? { category } : {}),
+        tools: parseToolArray(own(server, 'tools'), `${at}.tools`, errors),
+      });
+    }
+  });
+  return { servers, errors };
+}
+
+/** The search surface of an MCP tool with no config docs (JP's docs rules, semantics §8 item 23). */
+export function mcpToolToSearchDocument(entry: McpToolEntry, order: number): SearchDocument {
+  const parameterNames: string[] = [];
+  const parameterDescriptions: string[] = [];
+  const properties = own(entry.inputSchema, 'properties');
+  if (isObject(properties)) {
+    for (const name of Object.keys(properties)) {
+      parameterNames.push(name);
+      const schema = properties[name];
+      const description = isObject(schema) ? own(schema, 'description') : undefined;
+      if (typeof description === 'string' && description.trim() !== '') parameterDescriptions.push(description);
+    }
+  }
+  return {
+    name: entry.name,
+    order,
+    parameterNames,
+    summary: splitDescription(entry.description),
+    description: entry.description,
+    parameterDescriptions,
+  };
+}

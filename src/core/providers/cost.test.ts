@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { describeToolsDefinition, searchToolsDefinition } from '../catalogue/builtins';
+import {
+  approximateTokenCounter,
+  approximateTokens,
+  definitionCost,
+  definitionText,
+  definitionTokens,
+  setCost,
+  utf8ByteLength,
+} from './cost';
+import type { TokenCounter } from './cost';
+import { makeTool } from './test-helpers';
+
+const EMPTY_SCHEMA = '{"type":"object","properties":{},"additionalProperties":false,"required":[]}';
+
+describe('definitionCost', () => {
+  it('describe_tools costs 262 bytes (14 + 67 + 181)', () => {
+    expect(definitionCost(describeToolsDefinition)).toBe(262);
+  });
+
+  it('a tool with no parameters costs name + description + 76', () => {
+    expect(EMPTY_SCHEMA.length).toBe(76);
+    const def = makeTool('ping', 'Check the server.');
+    expect(definitionCost(def)).toBe(4 + 17 + 76);
+    expect(definitionText(def)).toBe(`pingCheck the server.${EMPTY_SCHEMA}`);
+  });
+
+  it('a tool without a description counts ""', () => {
+    expect(definitionCost(makeTool('x', undefined))).toBe(1 + 76);
+  });
+
+  it('counts UTF-8 bytes, not UTF-16 code units', () => {
+    // Café = 5 bytes, 日本 = 6, 🚀 = 4 (2 UTF-16 units), two spaces: 17.
+    const description = 'Café 日本 🚀';
+    expect(utf8ByteLength(description)).toBe(new TextEncoder().encode(description).length);
+    expect(utf8ByteLength(description)).toBe(17);
+    const def = makeTool('t', description, [{ name: 'ü', schema: { type: 'string', description: '→' } }]);
+    const expected =
+      new TextEncoder().encode('t').length +
+      17 +
+      new TextEncoder().encode(
+        '{"type":"object","properties":{"ü":{"type":"string","description":"→"}},"additionalProperties":false,"required":[]}',
+      ).length;
+    expect(definitionCost(def)).toBe(expected);
+  });
+
+  it('lone surrogates count as 3 bytes, as TextEncoder does', () => {
+    const s = 'a\ud800b';
+    expect(utf8ByteLength(s)).toBe(new TextEncoder().encode(s).length);
+  });
+
+  it('memoizes per definition object', () => {
+    const def = makeTool('m', 'd');
+    expect(definitionCost(def)).toBe(definitionCost(def));
+  });
+
+  it('setCost sums', () => {
+    expect(setCost([describeToolsDefinition, searchToolsDefinition])).toBe(
+      definitionCost(describeToolsDefinition) + definitionCost(searchToolsDefinition),
+    );
+    expect(setCost([])).toBe(0);
+  });
+});
+
+describe('token helpers', () => {
+  it('approximateTokens is ceil(bytes / 4)', () => {
+    expect(approximateTokens(0)).toBe(0);
+    expect(approximateTokens(1)).toBe(1);
+    expect(approximateTokens(262)).toBe(66);
+    expect(approximateTokenCounter.count('日本')).toBe(2);
+  });
+
+  it('definitionTokens counts name, description and schema JSON separately, memoized per counter', () => {
+    const seen: string[] = [];
+    const counter: TokenCounter = { id: 'spy', count: (t) => (seen.push(t), t.length) };
+    const def = makeTool('ping', 'Check.');
+    expect(definitionTokens(def, counter)).toBe(4 + 6 + 76);
+    expect(definitionTokens(def, counter)).toBe(86);
+    expect(seen).toEqual(['ping', 'Check.', EMPTY_SCHEMA]);
+  });
+});

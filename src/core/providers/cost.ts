@@ -1,0 +1,114 @@
+// Definition cost as JP estimates it (`estimate_fixed_overhead_chars`, inquiry.rs):
+//   len(name) + len(schema_description() or "") + len(compact_json(to_parameters_schema()))
+// where `len` is UTF-8 bytes (Rust `str::len`).
+import { parametersSchema } from '../catalogue/schema';
+import type { ToolDefinition } from '../catalogue/types';
+
+/** Counts tokens of a text. Implementations: o200k_base (tokens.ts) or the bytes/4 fallback. */
+export interface TokenCounter {
+  readonly id: string;
+  count(text: string): number;
+}
+
+/** UTF-8 byte length of a string (lone surrogates count as U+FFFD, 3 bytes, as TextEncoder does). */
+export function utf8ByteLength(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** The three texts JP measures for one tool, in order. */
+export interface DefinitionParts {
+  readonly name: string;
+  readonly description: string;
+  readonly schemaJson: string;
+}
+
+const partsCache = new WeakMap<ToolDefinition, DefinitionParts>();
+const costCache = new WeakMap<ToolDefinition, number>();
+
+export function definitionParts(def: ToolDefinition): DefinitionParts {
+  let parts = partsCache.get(def);
+  if (parts === undefined) {
+    parts = {
+      name: def.name,
+      description: def.schemaDescription ?? '',
+      schemaJson: JSON.stringify(parametersSchema(def)),
+    };
+    partsCache.set(def, parts);
+  }
+  return parts;
+}
+
+/** The text JP counts for one tool: name + description + compact parameters schema. */
+export function definitionText(def: ToolDefinition): string {
+  const p = definitionParts(def);
+  return p.name + p.description + p.schemaJson;
+}
+
+/** JP's per-tool cost in UTF-8 bytes. Memoized per definition object. */
+export function definitionCost(def: ToolDefinition): number {
+  let cost = costCache.get(def);
+  if (cost === undefined) {
+    const p = definitionParts(def);
+    cost = utf8ByteLength(p.name) + utf8ByteLength(p.description) + utf8ByteLength(p.schemaJson);
+    costCache.set(def, cost);
+  }
+  return cost;
+}
+
+/** Sum of `definitionCost` over a set of definitions, in bytes. */
+export function setCost(defs: Iterable<ToolDefinition>): number {
+  let total = 0;
+  for (const def of defs) total += definitionCost(def);
+  return total;
+}
+
+const tokenCache = new WeakMap<ToolDefinition, Map<string, number>>();
+
+/**
+ * Tokens of the same text JP measures, counted part by part (name, description, schema JSON) so
+ * no token straddles two parts. Memoized per definition object and counter id.
+ */
+export function definitionTokens(def: ToolDefinition, counter: TokenCounter): number {
+  let byCounter = tokenCache.get(def);
+  if (byCounter === undefined) {
+    byCounter = new Map();
+    tokenCache.set(def, byCounter);
+  }
+  let tokens = byCounter.get(counter.id);
+  if (tokens === undefined) {
+    const p = definitionParts(def);
+    tokens = counter.count(p.name) + counter.count(p.description) + counter.count(p.schemaJson);
+    byCounter.set(counter.id, tokens);
+  }
+  return tokens;
+}
+
+export function setTokens(defs: Iterable<ToolDefinition>, counter: TokenCounter): number {
+  let total = 0;
+  for (const def of defs) total += definitionTokens(def, counter);
+  return total;
+}
+
+/** The labelled fallback when no tokenizer is loaded: ceil(bytes / 4). */
+export function approximateTokens(bytes: number): number {
+  return Math.ceil(bytes / 4);
+}
+
+/** A TokenCounter that uses the bytes/4 approximation. Its id says so. */
+export const approximateTokenCounter: TokenCounter = {
+  id: 'approx:bytes/4',
+  count: (text) => approximateTokens(utf8ByteLength(text)),
+};

@@ -1,0 +1,60 @@
+// Provider ids, tool choice and the conversation model that request rendering consumes.
+
+export type ProviderId =
+  | 'anthropic'
+  | 'anthropic-directives'
+  | 'openai'
+  | 'google'
+  | 'openrouter'
+  | 'cerebras'
+  | 'ollama'
+  | 'llamacpp';
+
+export const PROVIDER_IDS: readonly ProviderId[] = [
+  'anthropic',
+  'anthropic-directives',
+  'openai',
+  'google',
+  'openrouter',
+  'cerebras',
+  'ollama',
+  'llamacpp',
+];
+
+export function isProviderId(value: string): value is ProviderId {
+  return (PROVIDER_IDS as readonly string[]).includes(value);
+}
+
+/** JP's `ToolChoice`, before provider mapping. */
+export type ToolChoice =
+  | { readonly kind: 'auto' }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'required' }
+  | { readonly kind: 'function'; readonly name: string };
+
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** The call's arguments object. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+export type DirectiveBlockType = 'tool_addition' | 'tool_removal' | 'tool_availability';
+
+export interface DirectiveBlock {
+  readonly type: DirectiveBlockType;
+  readonly tools: readonly string[];
+}
+
+export type ConversationMessage =
+  | { readonly kind: 'user'; readonly text: string }
+  | { readonly kind: 'assistant'; readonly text?: string; readonly toolCalls?: readonly ToolCall[] }
+  | {
+      readonly kind: 'tool-result';
+      readonly callId: string;
+      readonly name: string;
+      readonly content: string;
+      readonly isError: boolean;
+    }
+  /** Anthropic directives mode only; other providers skip it. */
+  | { readonly kind: 'tool-availability'; readonly blocks: readonly DirectiveBlock[] };

@@ -1,0 +1,82 @@
+// The search_tools argument contract (RFD 108; semantics §5, §8 items 5, 6, 20):
+//
+//   search_tools(query: string, limit?: integer = 10)
+//
+// - arguments must be an object; `query` must be a string;
+// - an empty or blank query is an error ("query must not be empty"), never "list everything";
+// - a query longer than MAX_QUERY_LENGTH characters is an error (it bounds the work);
+// - `limit` defaults to 10 (also when null); it must be an integer ("limit must be an
+//   integer"), and is clamped to 1..50, not rejected;
+// - hits are the ranker's, restricted to the filter minus `exclude` (already-offered
+//   tools); `total` counts them all, `hits` keeps the first `limit`.
+//
+// Nothing here throws on hostile arguments: every problem is an error result. The
+// query is never compiled as a regular expression.
+import type { RankerIndex, SearchHit, SubstringMatch } from './types';
+
+export const DEFAULT_LIMIT = 10;
+export const MIN_LIMIT = 1;
+export const MAX_LIMIT = 50;
+export const MAX_QUERY_LENGTH = 1000;
+
+export interface SearchToolsContext {
+  /** The searchable set of the moment. */
+  readonly filter: (name: string) => boolean;
+  readonly substringMatch?: SubstringMatch;
+  /** Policy report_match_count: when false the result carries no total. */
+  readonly reportMatchCount: boolean;
+  /** Names never returned nor counted, e.g. tools offered in this cycle's request. */
+  readonly exclude?: (name: string) => boolean;
+}
+
+export type SearchToolsResult =
+  | {
+      readonly ok: true;
+      /** The returned hits, best first: at most `limit`. */
+      readonly hits: SearchHit[];
+      /** Every hit before the limit; absent when reportMatchCount is false. */
+      readonly total?: number;
+      /** The limit applied, after defaulting and clamping. */
+      readonly limit: number;
+    }
+  | { readonly ok: false; readonly error: string };
+
+function kind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** The clamped limit, or an error text. */
+export function resolveLimit(value: unknown): number | string {
+  if (value === undefined || value === null) return DEFAULT_LIMIT;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    const shown = typeof value === 'number' ? String(value) : kind(value);
+    return `limit must be an integer between ${MIN_LIMIT} and ${MAX_LIMIT}, got ${shown}`;
+  }
+  return Math.min(MAX_LIMIT, Math.max(MIN_LIMIT, value));
+}
+
+export function searchTools(index: RankerIndex, args: unknown, ctx: SearchToolsContext): SearchToolsResult {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return { ok: false, error: `search_tools arguments must be an object with a "query" string, got ${kind(args)}` };
+  }
+  const record = args as Record<string, unknown>;
+  const query = Object.hasOwn(record, 'query') ? record.query : undefined;
+  if (query === undefined) return { ok: false, error: 'query must be a string, and it is missing' };
+  if (typeof query !== 'string') return { ok: false, error: `query must be a string, got ${kind(query)}` };
+  if (query.trim() === '') return { ok: false, error: 'query must not be empty' };
+  if (query.length > MAX_QUERY_LENGTH) {
+    return { ok: false, error: `query is too long: ${query.length} characters (at most ${MAX_QUERY_LENGTH})` };
+  }
+  const limit = resolveLimit(Object.hasOwn(record, 'limit') ? record.limit : undefined);
+  if (typeof limit === 'string') return { ok: false, error: limit };
+
+  const { filter, exclude } = ctx;
+  const all = index.search(query, {
+    filter: exclude ? (name) => filter(name) && !exclude(name) : filter,
+    ...(ctx.substringMatch ? { substringMatch: ctx.substringMatch } : {}),
+  });
+  const hits = all.slice(0, limit);
+  return ctx.reportMatchCount ? { ok: true, hits, total: all.length, limit } : { ok: true, hits, limit };
+}

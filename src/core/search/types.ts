@@ -1,0 +1,46 @@
+// The search surface of one tool, and the interface every ranker implements.
+// A ranker indexes the whole catalogue once; each search_tools call filters the
+// hits to the searchable set of that moment, so availability changes never
+// rebuild an index.
+
+/** Fields in the order substring ranking prefers them (best first). */
+export type SearchField = 'name' | 'parameter_name' | 'summary' | 'description' | 'parameter_description';
+export const SEARCH_FIELDS: readonly SearchField[] = ['name', 'parameter_name', 'summary', 'description', 'parameter_description'];
+
+export interface SearchDocument {
+  readonly name: string;
+  /** Position in config order; substring ties break on it. */
+  readonly order: number;
+  /** From the resolved schema (ToolDefinition.parameters), not from the docs. */
+  readonly parameterNames: readonly string[];
+  readonly summary: string;
+  readonly description: string;
+  /** Each documented parameter's summary and description. */
+  readonly parameterDescriptions: readonly string[];
+}
+
+export interface SearchHit {
+  readonly name: string;
+  readonly score: number;
+  /** The fields that matched, best first. */
+  readonly fields: readonly SearchField[];
+}
+
+export type SubstringMatch = 'all_terms' | 'whole_query';
+
+export interface SearchOptions {
+  /** Only names for which this holds are hits (the searchable set of the moment). */
+  readonly filter: (name: string) => boolean;
+  readonly substringMatch?: SubstringMatch;
+}
+
+export interface RankerIndex {
+  /** Every hit passing the filter, best first. */
+  search(query: string, options: SearchOptions): SearchHit[];
+}
+
+export interface Ranker {
+  readonly id: string;
+  readonly label: string;
+  build(docs: readonly SearchDocument[]): RankerIndex;
+}

@@ -1,0 +1,310 @@
+// The conversation stream: the layers plus config deltas, and at every config
+// position each tool's effective availability and allow_toggle, why, and the
+// counts behind the sets. Positions are derived incrementally: a delta
+// recomputes only the tools it touches (or every tool when it touches '*'), and
+// each position keeps just its changes. Full per-position views are replayed
+// from the nearest snapshot on demand.
+import { effectiveEnable, effectiveRun } from '../config/effective';
+import type { LoadedLayer } from '../config/layer';
+import { mergeConfigs, mergeDefaults, mergeTool } from '../config/merge';
+import { EMPTY_CONFIG, EMPTY_DEFAULTS } from '../config/read';
+import type { DeltaSource, EffectiveEnable, PartialConfig, RunMode, ToolConfig, ToolDefaults } from '../config/types';
+import type { Resolution, SimServer } from '../catalogue/resolve';
+import { resolveTool } from '../catalogue/resolve';
+
+export interface ToolState {
+  readonly name: string;
+  /** Index in config order. */
+  readonly order: number;
+  /** The tool's config with every layer and delta merged in. */
+  readonly config: ToolConfig;
+  readonly enable: EffectiveEnable;
+  readonly run: RunMode;
+  /** The resolved definition, or why the tool cannot be resolved (its server is not running...). */
+  readonly resolution: Resolution;
+}
+
+export type PositionEvent =
+  | { readonly kind: 'base' }
+  | {
+      readonly kind: 'delta';
+      /** 1-based delta number. */
+      readonly delta: number;
+      readonly sources: readonly DeltaSource[];
+      readonly detail: string;
+      readonly step: number;
+      readonly cycle?: number;
+    }
+  | { readonly kind: 'layer-edit'; readonly layer: string; readonly detail: string; readonly step: number };
+
+export interface ToolChange {
+  readonly name: string;
+  readonly before?: ToolState;
+  readonly after: ToolState;
+}
+
+export interface PositionCounts {
+  readonly configured: number;
+  /** Tools at effective discoverable (offline servers' included): what registration counts. */
+  readonly discoverable: number;
+  readonly on: number;
+  readonly off: number;
+}
+
+export interface ConfigPosition {
+  readonly index: number;
+  readonly event: PositionEvent;
+  readonly changes: readonly ToolChange[];
+  /** search_tools registered at this position (monotone). */
+  readonly registered: boolean;
+  readonly counts: PositionCounts;
+  /** Bumped whenever a change can alter a definition (docs, parameters, source, servers). */
+  readonly catalogueVersion: number;
+  readonly defaults: ToolDefaults;
+}
+
+function sameDefinitionInputs(a: ToolConfig, b: ToolConfig, runA: RunMode, runB: RunMode): boolean {
+  return (
+    runA === runB &&
+    a.source === b.source &&
+    a.summary === b.summary &&
+    a.description === b.description &&
+    a.examples === b.examples &&
+    a.parameters === b.parameters
+  );
+}
+
+const SNAPSHOT_LIMIT = 12;
+
+export class StreamEngine {
+  private base: PartialConfig = EMPTY_CONFIG;
+  private overlayDefaults: ToolDefaults = EMPTY_DEFAULTS;
+  private readonly overlayTools = new Map<string, ToolConfig>();
+  private defaults: ToolDefaults = EMPTY_DEFAULTS;
+  /** The state at the newest position. */
+  private readonly states = new Map<string, ToolState>();
+  private order: string[] = [];
+  private readonly positionList: ConfigPosition[] = [];
+  private readonly snapshots = new Map<number, Map<string, ToolState>>();
+  private readonly pinned = new Set<number>();
+  private registered = false;
+  private catalogueVersion = 0;
+  private deltaCount = 0;
+  private counts: PositionCounts = { configured: 0, discoverable: 0, on: 0, off: 0 };
+
+  constructor(
+    layers: readonly LoadedLayer[],
+    private readonly servers: ReadonlyMap<string, SimServer>,
+  ) {
+    this.base = layers.reduce((acc, l) => mergeConfigs(acc, l.config), EMPTY_CONFIG);
+    this.defaults = this.base.defaults;
+    const changes = this.recomputeAll();
+    this.push({ kind: 'base' }, changes);
+    this.snapshots.set(0, new Map(this.states));
+  }
+
+  get positions(): readonly ConfigPosition[] {
+    return this.positionList;
+  }
+
+  get current(): ConfigPosition {
+    const p = this.positionList[this.positionList.length - 1];
+    if (!p) throw new Error('stream has no position');
+    return p;
+  }
+
+  get isRegistered(): boolean {
+    return this.registered;
+  }
+
+  get currentDefaults(): ToolDefaults {
+    return this.defaults;
+  }
+
+  get toolOrder(): readonly string[] {
+    return this.order;
+  }
+
+  get mcpServers(): PartialConfig['mcpServers'] {
+    return this.base.mcpServers;
+  }
+
+  /** The newest state of one tool. */
+  state(name: string): ToolState | undefined {
+    return this.states.get(name);
+  }
+
+  /** The newest state of every tool, in config order. */
+  *currentStates(): IterableIterator<ToolState> {
+    for (const name of this.order) {
+      const s = this.states.get(name);
+      if (s) yield s;
+    }
+  }
+
+  /** The merged config of a tool with a pending delta on top, without committing it. */
+  pendingTool(name: string, pending: PartialConfig): ToolConfig | undefined {
+    const cur = this.states.get(name)?.config;
+    const up = pending.tools.get(name);
+    if (cur && up) return mergeTool(cur, up);
+    return up ?? cur;
+  }
+
+  pendingDefaults(pending: PartialConfig): ToolDefaults {
+    return mergeDefaults(this.defaults, pending.defaults);
+  }
+
+  /** Effective enable of a tool under a pending delta. */
+  pendingEnable(name: string, pending: PartialConfig): EffectiveEnable {
+    return effectiveEnable(this.pendingTool(name, pending), this.pendingDefaults(pending));
+  }
+
+  /** Names configured under a pending delta, in config order (new names appended). */
+  pendingOrder(pending: PartialConfig): string[] {
+    const extra: string[] = [];
+    for (const name of pending.tools.keys()) if (!this.states.has(name)) extra.push(name);
+    return extra.length > 0 ? [...this.order, ...extra] : [...this.order];
+  }
+
+  /** Appends a config delta as a new position. An empty delta appends nothing and returns undefined. */
+  applyDelta(delta: PartialConfig, event: Omit<Extract<PositionEvent, { kind: 'delta' }>, 'delta' | 'kind'>): ConfigPosition | undefined {
+    const touchesDefaults = Object.keys(delta.defaults).some((k) => k !== 'enable') || delta.defaults.enable.availability !== undefined || delta.defaults.enable.allowToggle !== undefined;
+    if (delta.tools.size === 0 && !touchesDefaults) return undefined;
+    this.deltaCount += 1;
+    let changes: ToolChange[];
+    if (touchesDefaults) {
+      this.overlayDefaults = mergeDefaults(this.overlayDefaults, delta.defaults);
+      this.defaults = mergeDefaults(this.base.defaults, this.overlayDefaults);
+    }
+    for (const [name, t] of delta.tools) {
+      const existing = this.overlayTools.get(name);
+      this.overlayTools.set(name, existing ? mergeTool(existing, t) : t);
+    }
+    if (touchesDefaults) changes = this.recomputeAll();
+    else {
+      changes = [];
+      for (const name of delta.tools.keys()) {
+        if (!this.states.has(name)) this.order.push(name);
+        const c = this.recompute(name, this.order.indexOf(name));
+        if (c) changes.push(c);
+      }
+    }
+    return this.push({ ...event, kind: 'delta', delta: this.deltaCount }, changes);
+  }
+
+  /** Layers are live (semantics 8.2): an edit of a layer applies to every later position. */
+  replaceLayers(layers: readonly LoadedLayer[], event: Extract<PositionEvent, { kind: 'layer-edit' }>): ConfigPosition {
+    this.base = layers.reduce((acc, l) => mergeConfigs(acc, l.config), EMPTY_CONFIG);
+    this.defaults = mergeDefaults(this.base.defaults, this.overlayDefaults);
+    const position = this.push(event, this.recomputeAll());
+    // A layer edit may remove or reorder tools, which changes cannot replay: pin a full snapshot.
+    this.snapshots.set(position.index, new Map(this.order.map((n) => [n, this.states.get(n) as ToolState])));
+    this.pinned.add(position.index);
+    return position;
+  }
+
+  private mergedTool(name: string): ToolConfig | undefined {
+    const b = this.base.tools.get(name);
+    const o = this.overlayTools.get(name);
+    if (b && o) return mergeTool(b, o);
+    return b ?? o;
+  }
+
+  private recompute(name: string, order: number): ToolChange | undefined {
+    const config = this.mergedTool(name);
+    const before = this.states.get(name);
+    if (!config) {
+      return undefined;
+    }
+    const run = effectiveRun(config, this.defaults);
+    const enable = effectiveEnable(config, this.defaults);
+    let resolution: Resolution;
+    if (before && sameDefinitionInputs(before.config, config, before.run, run)) resolution = before.resolution;
+    else {
+      resolution = resolveTool(config, run, this.servers);
+      this.catalogueVersion += 1;
+    }
+    const after: ToolState = { name, order, config, enable, run, resolution };
+    if (before && before.config === config && before.enable.availability === enable.availability && before.enable.allowToggle === enable.allowToggle && before.order === order && before.run === run) {
+      return undefined;
+    }
+    this.adjustCounts(before, -1);
+    this.adjustCounts(after, +1);
+    this.states.set(name, after);
+    return { name, ...(before ? { before } : {}), after };
+  }
+
+  private recomputeAll(): ToolChange[] {
+    const names: string[] = [...this.base.tools.keys()];
+    for (const name of this.overlayTools.keys()) if (!this.base.tools.has(name)) names.push(name);
+    const changes: ToolChange[] = [];
+    const reordered = names.length !== this.order.length || names.some((n, i) => this.order[i] !== n);
+    if (reordered) {
+      const keep = new Set(names);
+      for (const name of this.order) {
+        if (!keep.has(name)) {
+          this.adjustCounts(this.states.get(name), -1);
+          this.states.delete(name);
+        }
+      }
+      this.order = names;
+      this.catalogueVersion += 1;
+    }
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] ?? '';
+      const c = this.recompute(name, i);
+      if (c) changes.push(c);
+    }
+    return changes;
+  }
+
+  private adjustCounts(s: ToolState | undefined, sign: 1 | -1): void {
+    if (!s) return;
+    const a = s.enable.availability.value;
+    this.counts = {
+      configured: this.counts.configured + sign,
+      discoverable: this.counts.discoverable + (a === 'discoverable' ? sign : 0),
+      on: this.counts.on + (a === 'on' ? sign : 0),
+      off: this.counts.off + (a === 'off' ? sign : 0),
+    };
+  }
+
+  private push(event: PositionEvent, changes: ToolChange[]): ConfigPosition {
+    if (this.counts.discoverable > 0) this.registered = true;
+    const position: ConfigPosition = {
+      index: this.positionList.length,
+      event,
+      changes,
+      registered: this.registered,
+      counts: this.counts,
+      catalogueVersion: this.catalogueVersion,
+      defaults: this.defaults,
+    };
+    this.positionList.push(position);
+    return position;
+  }
+
+  /** Every tool's state at a position, in config order. Replayed from the nearest snapshot. */
+  statesAt(index: number): ReadonlyMap<string, ToolState> {
+    const last = this.positionList.length - 1;
+    if (index >= last) return this.states;
+    const cached = this.snapshots.get(index);
+    if (cached) return cached;
+    let from = 0;
+    for (const k of this.snapshots.keys()) if (k <= index && k > from) from = k;
+    const map = new Map(this.snapshots.get(from));
+    for (let i = from + 1; i <= index; i++) {
+      for (const c of this.positionList[i]?.changes ?? []) map.set(c.name, c.after);
+    }
+    if (this.snapshots.size >= SNAPSHOT_LIMIT) {
+      for (const k of this.snapshots.keys()) {
+        if (k !== 0 && !this.pinned.has(k)) {
+          this.snapshots.delete(k);
+          break;
+        }
+      }
+    }
+    this.snapshots.set(index, map);
+    return map;
+  }
+}

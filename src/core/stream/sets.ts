@@ -1,0 +1,80 @@
+// The sets of semantics section 4 at one position, for one invocation.
+import { DESCRIBE_TOOLS, SEARCH_TOOLS } from '../catalogue/builtins';
+import type { ToolState } from './engine';
+
+export interface SetsContext {
+  readonly registered: boolean;
+  /** The forced tool of the invocation (`-u NAME`), if any. */
+  readonly forced?: string;
+  /** Tools promoted under `promoted_position = "append"`, in commit order. */
+  readonly appended?: readonly string[];
+}
+
+export interface Sets {
+  /** Every configured tool, then the builtins. */
+  readonly configured: readonly string[];
+  readonly permitted: readonly string[];
+  /** The provider's tools array order (before provider rendering). */
+  readonly offered: readonly string[];
+  readonly searchable: readonly string[];
+  /** MCP servers of permitted tools. */
+  readonly servers: readonly string[];
+}
+
+export function builtinNames(registered: boolean): string[] {
+  return registered ? [DESCRIBE_TOOLS, SEARCH_TOOLS] : [DESCRIBE_TOOLS];
+}
+
+export function isLockedOff(s: ToolState): boolean {
+  return s.enable.availability.value === 'off' && s.enable.allowToggle.value === 'never';
+}
+
+/** Permitted: discoverable or on, plus the forced tool unless locked off; minus unresolvable tools. */
+export function isPermitted(s: ToolState, forced: string | undefined): boolean {
+  if (!s.resolution.ok) return false;
+  const a = s.enable.availability.value;
+  if (a !== 'off') return true;
+  return forced === s.name && !isLockedOff(s);
+}
+
+export function isOffered(s: ToolState, forced: string | undefined): boolean {
+  return isPermitted(s, forced) && (s.enable.availability.value === 'on' || forced === s.name);
+}
+
+export function isSearchable(s: ToolState, forced: string | undefined): boolean {
+  return isPermitted(s, forced) && s.enable.availability.value === 'discoverable' && forced !== s.name;
+}
+
+export function computeSets(states: Iterable<ToolState>, ctx: SetsContext): Sets {
+  const configured: string[] = [];
+  const permitted: string[] = [];
+  const offeredInOrder: string[] = [];
+  const searchable: string[] = [];
+  const servers: string[] = [];
+  const seenServers = new Set<string>();
+  const appended = new Set(ctx.appended ?? []);
+  const offeredSet = new Set<string>();
+  for (const s of states) {
+    configured.push(s.name);
+    if (!isPermitted(s, ctx.forced)) continue;
+    permitted.push(s.name);
+    const server = s.resolution.ok ? s.resolution.definition.server : undefined;
+    if (server !== undefined && !seenServers.has(server)) {
+      seenServers.add(server);
+      servers.push(server);
+    }
+    if (isOffered(s, ctx.forced)) {
+      offeredSet.add(s.name);
+      if (!appended.has(s.name)) offeredInOrder.push(s.name);
+    } else if (isSearchable(s, ctx.forced)) searchable.push(s.name);
+  }
+  const builtins = builtinNames(ctx.registered);
+  const tail = (ctx.appended ?? []).filter((n) => offeredSet.has(n));
+  return {
+    configured: [...configured, ...builtins],
+    permitted: [...permitted, ...builtins],
+    offered: [...offeredInOrder, ...builtins, ...tail],
+    searchable,
+    servers,
+  };
+}

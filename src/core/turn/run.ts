@@ -1,0 +1,568 @@
+// Running a scenario: the layers and servers are loaded, then each step is
+// played against the stream. A `jp q` step appends its invocation delta and
+// runs its turn cycle by cycle; each cycle's calls see the cycle-start config,
+// and the commit buffer is folded into one delta at cycle end, so the next
+// request of the same turn carries the promoted tools.
+import { assignmentToDelta, parseAssignment } from '../config/assign';
+import { editLayer } from '../config/edit';
+import type { Layer, LoadedLayer } from '../config/layer';
+import { loadLayer } from '../config/layer';
+import { mergeConfigs } from '../config/merge';
+import { EMPTY_CONFIG } from '../config/read';
+import type { Diagnostic, Origin, PartialConfig } from '../config/types';
+import { describeToolsDefinition, DESCRIBE_TOOLS, SEARCH_TOOLS, searchToolsDefinition } from '../catalogue/builtins';
+import type { SimServer } from '../catalogue/resolve';
+import { searchDocument } from '../catalogue/search-document';
+import type { McpToolEntry } from '../catalogue/tools-list';
+import type { ToolDefinition } from '../catalogue/types';
+import { parseCommand } from '../cli/parse';
+import type { QueryCommand } from '../cli/parse';
+import { compareCache } from '../providers/cache';
+import { setCost } from '../providers/cost';
+import { renderRequest } from '../providers/render';
+import type { RenderedRequest } from '../providers/render';
+import type { ConversationMessage, ToolChoice } from '../providers/types';
+import { bm25 } from '../search/bm25';
+import { searchTools } from '../search/contract';
+import { substring } from '../search/substring';
+import type { Ranker, RankerIndex } from '../search/types';
+import type { Policy } from '../scenario/policy';
+import type { Expectations, Scenario, ScenarioCall, ScenarioCycle, ScenarioStep } from '../scenario/types';
+import {
+  availabilityMatches,
+  containsAll,
+  excludesAll,
+  includesAll,
+  listEquals,
+  recordEquals,
+  scalarEquals,
+  setEquals,
+} from '../scenario/check';
+import type { Comparison } from '../scenario/check';
+import { StreamEngine } from '../stream/engine';
+import type { ToolState } from '../stream/engine';
+import { computeSets, isOffered, isPermitted, isSearchable } from '../stream/sets';
+import type { Sets } from '../stream/sets';
+import { describeTools } from './describe';
+import { fold } from './fold';
+import type { BufferEntry, PromotionStatus } from './fold';
+import { prepareInvocation } from './invocation';
+import type { CacheResult, CallRecord, ExpectationResult, RequestRecord, SearchOutcome, Timeline, TimelineEntry } from './timeline';
+
+export const SYSTEM_PROMPT =
+  'You are JP, a command-line assistant. Use the tools offered to you. When none fits, call search_tools with keywords to find one.';
+
+export const NOT_AVAILABLE = (name: string): string =>
+  `Tool '${name}' is not available. It may have been available earlier in this conversation but is no longer enabled.`;
+
+export interface RunInput {
+  readonly scenario: Scenario;
+  /** Layers below the scenario's own (from a `[workspace]`), lowest first. */
+  readonly workspaceLayers?: readonly Layer[];
+  /** Diagnostics of loading the workspace (missing files, cycles...). */
+  readonly workspaceDiagnostics?: readonly Diagnostic[];
+  /** Extra servers (e.g. live MCP connections), by name; they override the scenario's. */
+  readonly extraServers?: readonly SimServer[];
+  /** Rankers by id; defaults to substring and bm25. */
+  readonly rankers?: ReadonlyMap<string, Ranker>;
+  /** Reuse search indexes across runs of an unchanged catalogue. */
+  readonly indexCache?: IndexCache;
+}
+
+/** Search indexes keyed by ranker and catalogue, so a re-run with new availability never rebuilds. */
+export class IndexCache {
+  private readonly entries = new Map<string, { key: string; index: RankerIndex }>();
+  get(ranker: Ranker, catalogueKey: string, build: () => RankerIndex): RankerIndex {
+    const hit = this.entries.get(ranker.id);
+    if (hit && hit.key === catalogueKey) return hit.index;
+    const index = build();
+    this.entries.set(ranker.id, { key: catalogueKey, index });
+    return index;
+  }
+}
+
+const DEFAULT_RANKERS: ReadonlyMap<string, Ranker> = new Map([
+  [substring.id, substring],
+  [bm25.id, bm25],
+]);
+
+function buildServers(scenario: Scenario, mcpNames: Iterable<string>, extra: readonly SimServer[]): Map<string, SimServer> {
+  const servers = new Map<string, SimServer>();
+  for (const s of scenario.servers) {
+    const tools = new Map<string, McpToolEntry>();
+    for (const t of s.tools) if (!tools.has(t.name)) tools.set(t.name, t);
+    servers.set(s.name, { name: s.name, status: s.status, tools, ...(s.status === 'offline' ? { reason: 'status = "offline"' } : {}) });
+  }
+  for (const name of mcpNames) {
+    if (!servers.has(name)) servers.set(name, { name, status: 'offline', tools: new Map(), reason: 'the scenario gives no [servers.' + name + ']' });
+  }
+  for (const s of extra) servers.set(s.name, s);
+  return servers;
+}
+
+type Label = { step?: number; cycle?: number; call?: number; load?: true };
+
+function labelText(w: Label): string {
+  if (w.load) return 'load';
+  const parts: string[] = [];
+  if (w.step !== undefined) parts.push(`step ${w.step}`);
+  if (w.cycle !== undefined) parts.push(`cycle ${w.cycle}`);
+  if (w.call !== undefined) parts.push(`call ${w.call}`);
+  return parts.join(' ');
+}
+
+export function runScenario(input: RunInput): Timeline {
+  const { scenario } = input;
+  const policy = scenario.policy;
+  const rankers = input.rankers ?? DEFAULT_RANKERS;
+  const indexCache = input.indexCache ?? new IndexCache();
+
+  let layers: Layer[] = [...(input.workspaceLayers ?? []), ...scenario.layers];
+  let loaded: LoadedLayer[] = layers.map(loadLayer);
+  const diagnostics: Diagnostic[] = [...(input.workspaceDiagnostics ?? []), ...loaded.flatMap((l) => l.diagnostics)];
+
+  const mcpNames = new Set<string>();
+  for (const l of loaded) for (const name of l.config.mcpServers.keys()) mcpNames.add(name);
+  const servers = buildServers(scenario, mcpNames, input.extraServers ?? []);
+  const engine = new StreamEngine(loaded, servers);
+
+  const entries: TimelineEntry[] = [{ kind: 'base', position: 0 }];
+  const requests: RequestRecord[] = [];
+  const calls: CallRecord[] = [];
+  const expectations: ExpectationResult[] = [];
+  const messages: ConversationMessage[] = [];
+  const appended: string[] = [];
+  let announced: Set<string> | undefined;
+
+  const warnUnresolvable = (step?: number): void => {
+    const seen = new Set<string>();
+    for (const s of engine.currentStates()) {
+      if (s.resolution.ok || s.enable.availability.value === 'off') continue;
+      const msg = s.resolution.message;
+      if (seen.has(msg)) continue;
+      seen.add(msg);
+      entries.push({ kind: 'warning', message: msg, position: engine.current.index, ...(step !== undefined ? { step } : {}) });
+    }
+  };
+  warnUnresolvable();
+
+  // ---- expectations ----
+  const record = (where: Label, key: string, expected: unknown, cmp: Comparison, span: { start: number; end: number }): void => {
+    expectations.push({ where, label: labelText(where), key, expected, actual: cmp.actual, pass: cmp.pass, span, entry: entries.length - 1 });
+  };
+
+  const availabilityOf = (name: string, registered: boolean): string => {
+    if (name === DESCRIBE_TOOLS) return 'on';
+    if (name === SEARCH_TOOLS) return registered ? 'on' : 'not configured';
+    return engine.state(name)?.enable.availability.value ?? 'not configured';
+  };
+
+  const checkSets = (exp: Expectations, where: Label, sets: Sets, registered: boolean, availability: (name: string) => string): void => {
+    for (const [key, { value, span }] of exp) {
+      let cmp: Comparison | undefined;
+      switch (key) {
+        case 'offered': cmp = setEquals(value, sets.offered); break;
+        case 'permitted': cmp = setEquals(value, sets.permitted); break;
+        case 'searchable': cmp = setEquals(value, sets.searchable); break;
+        case 'servers': cmp = setEquals(value, sets.servers); break;
+        case 'offered_includes': cmp = includesAll(value, sets.offered); break;
+        case 'offered_excludes': cmp = excludesAll(value, sets.offered); break;
+        case 'permitted_includes': cmp = includesAll(value, sets.permitted); break;
+        case 'permitted_excludes': cmp = excludesAll(value, sets.permitted); break;
+        case 'availability': cmp = availabilityMatches(value, availability); break;
+        case 'search_tools': cmp = scalarEquals(value, registered); break;
+        default: break;
+      }
+      if (cmp) record(where, key, value, cmp, span);
+    }
+  };
+
+  // ---- search ----
+  let docsKey = '';
+  let docs: ReturnType<typeof searchDocument>[] = [];
+  const searchIndex = (rankerId: string): RankerIndex => {
+    const ranker = rankers.get(rankerId) ?? bm25;
+    const version = String(engine.current.catalogueVersion);
+    if (docsKey !== version) {
+      docs = [];
+      for (const s of engine.currentStates()) if (s.resolution.ok) docs.push(searchDocument(s.resolution.definition, s.order));
+      docsKey = version;
+    }
+    return indexCache.get(ranker, `${version}:${docs.length}`, () => ranker.build(docs));
+  };
+
+  // ---- requests ----
+  const definitionOf = (name: string): ToolDefinition | undefined => {
+    if (name === DESCRIBE_TOOLS) return describeToolsDefinition;
+    if (name === SEARCH_TOOLS) return searchToolsDefinition;
+    const s = engine.state(name);
+    return s?.resolution.ok ? s.resolution.definition : undefined;
+  };
+
+  const makeRequest = (step: number, cycle: number, toolChoice: ToolChoice, forced: string | undefined): RequestRecord => {
+    const registered = engine.isRegistered;
+    const sets = computeSets(engine.currentStates(), { registered, ...(forced !== undefined ? { forced } : {}), appended });
+    const definitions = new Map<string, ToolDefinition>();
+    for (const name of sets.permitted) {
+      const d = definitionOf(name);
+      if (d) definitions.set(name, d);
+    }
+    let array: string[];
+    if (policy.provider === 'anthropic-directives') {
+      array = [];
+      for (const s of engine.currentStates()) if (s.resolution.ok) {
+        array.push(s.name);
+        definitions.set(s.name, s.resolution.definition);
+      }
+      array.push(DESCRIBE_TOOLS, SEARCH_TOOLS);
+      definitions.set(SEARCH_TOOLS, searchToolsDefinition);
+      // The availability the model sees travels in directive blocks.
+      const offeredNow = new Set(sets.offered);
+      if (!announced) messages.push({ kind: 'tool-availability', blocks: [{ type: 'tool_availability', tools: [...sets.offered] }] });
+      else {
+        const added = sets.offered.filter((n) => !announced?.has(n));
+        const removed = [...announced].filter((n) => !offeredNow.has(n));
+        const blocks = [
+          ...(added.length > 0 ? [{ type: 'tool_addition' as const, tools: added }] : []),
+          ...(removed.length > 0 ? [{ type: 'tool_removal' as const, tools: removed }] : []),
+        ];
+        if (blocks.length > 0) messages.push({ kind: 'tool-availability', blocks });
+      }
+      announced = offeredNow;
+    } else array = [...sets.offered];
+    const offeredDefs = sets.offered.map((n) => definitions.get(n)).filter((d): d is ToolDefinition => d !== undefined);
+    const permittedDefs = sets.permitted.map((n) => definitions.get(n)).filter((d): d is ToolDefinition => d !== undefined);
+    const id = requests.length;
+    const snapshot = messages.slice();
+    let rendered: RenderedRequest | undefined;
+    let cache: CacheResult | undefined;
+    const req: RequestRecord = {
+      id,
+      step,
+      cycle,
+      position: engine.current.index,
+      ...(forced !== undefined ? { forced } : {}),
+      toolChoice,
+      registered,
+      sets,
+      array,
+      definitions,
+      cost: { offered: setCost(offeredDefs), permitted: setCost(permittedDefs) },
+      messages: snapshot,
+      rendered() {
+        rendered ??= renderRequest({
+          provider: policy.provider,
+          tools: array.map((n) => definitions.get(n)).filter((d): d is ToolDefinition => d !== undefined),
+          toolChoice,
+          system: SYSTEM_PROMPT,
+          messages: snapshot,
+        });
+        return rendered;
+      },
+      cache() {
+        cache ??= compareCache(id > 0 ? requests[id - 1]?.rendered() : undefined, req.rendered());
+        return cache;
+      },
+    };
+    requests.push(req);
+    return req;
+  };
+
+  const checkRequest = (exp: Expectations, where: Label, req: RequestRecord): void => {
+    checkSets(exp, where, req.sets, req.registered, (n) => availabilityOf(n, req.registered));
+    for (const [key, { value, span }] of exp) {
+      let cmp: Comparison | undefined;
+      switch (key) {
+        case 'offered_order': cmp = listEquals(value, req.array); break;
+        case 'tool_choice': {
+          const c = req.toolChoice;
+          cmp = scalarEquals(value, c.kind === 'function' ? c.name : c.kind);
+          break;
+        }
+        case 'cache': cmp = scalarEquals(value, req.cache().status); break;
+        case 'overhead_chars': cmp = recordEquals(value, { offered: req.cost.offered, permitted: req.cost.permitted }); break;
+        default: break;
+      }
+      if (cmp) record(where, key, value, cmp, span);
+    }
+  };
+
+  const checkCall = (exp: Expectations, where: Label, call: CallRecord): void => {
+    const returned = call.search?.returned.map((r) => r.name) ?? [];
+    const byStatus = (st: PromotionStatus): string[] => call.search?.returned.filter((r) => r.status === st).map((r) => r.name) ?? [];
+    for (const [key, { value, span }] of exp) {
+      let cmp: Comparison;
+      switch (key) {
+        case 'returned': cmp = listEquals(value, returned); break;
+        case 'returned_includes': cmp = includesAll(value, returned); break;
+        case 'usable': cmp = setEquals(value, byStatus('usable')); break;
+        case 'unavailable': cmp = setEquals(value, byStatus('unavailable')); break;
+        case 'total': cmp = scalarEquals(value, call.search?.total); break;
+        case 'status': cmp = scalarEquals(value, call.status); break;
+        case 'result_contains': cmp = { pass: containsAll(value, call.result), actual: call.result }; break;
+        case 'error': cmp = { pass: containsAll(value, call.error), actual: call.error ?? null }; break;
+        default: continue;
+      }
+      record(where, key, value, cmp, span);
+    }
+  };
+
+  // ---- load expectations ----
+  if (scenario.load) {
+    for (const [key, { value, span }] of scenario.load) {
+      if (key !== 'error') continue;
+      const errors = diagnostics.filter((d) => d.severity === 'error');
+      const hit = errors.find((d) => containsAll(value, d.message));
+      record({ load: true }, key, value, { pass: hit !== undefined, actual: errors.map((d) => d.message) }, span);
+    }
+  }
+
+  // ---- the calls of one cycle ----
+  const executeCycle = (
+    stepNo: number,
+    cycleNo: number,
+    cycle: ScenarioCycle,
+    req: RequestRecord,
+    replayed: boolean,
+  ): { buffer: BufferEntry[]; records: (CallRecord & { pendingSearch?: Omit<SearchOutcome, 'returned'> & { hits: { name: string; score: number; fields: SearchOutcome['returned'][number]['fields'] }[] } })[] } => {
+    const buffer: BufferEntry[] = [];
+    const records: ReturnType<typeof executeCycle>['records'] = [];
+    const executable = new Set(req.sets.permitted);
+    const offeredNow = new Set(req.sets.offered);
+    const searchableNow = new Set(req.sets.searchable);
+    cycle.calls.forEach((call: ScenarioCall, index) => {
+      const base = { step: stepNo, cycle: cycleNo, index, tool: call.tool, args: call.args, replayed };
+      if (!executable.has(call.tool)) {
+        const error = NOT_AVAILABLE(call.tool);
+        records.push({ ...base, status: 'error', result: error, error });
+        return;
+      }
+      if (call.tool === SEARCH_TOOLS) {
+        const index2 = searchIndex(policy.ranking);
+        const hideAsk = policy.hide_unapproved;
+        const r = searchTools(index2, call.args, {
+          filter: (name: string) => searchableNow.has(name) && !offeredNow.has(name),
+          substringMatch: policy.substring_match,
+          reportMatchCount: policy.report_match_count,
+          ...(hideAsk ? { exclude: (name: string) => engine.state(name)?.run === 'ask' } : {}),
+        });
+        if (!r.ok) {
+          records.push({ ...base, status: 'error', result: r.error, error: r.error });
+          return;
+        }
+        const query = String((call.args as { query?: unknown }).query ?? '');
+        const limitArg = (call.args as { limit?: unknown }).limit;
+        buffer.push({ kind: 'promotion', index, names: r.hits.map((h) => h.name), query });
+        records.push({
+          ...base,
+          status: 'ok',
+          result: '',
+          pendingSearch: {
+            query,
+            limit: typeof limitArg === 'number' ? Math.min(50, Math.max(1, limitArg)) : 10,
+            hits: r.hits.map((h) => ({ name: h.name, score: h.score, fields: h.fields })),
+            ...(r.total !== undefined ? { total: r.total } : {}),
+          },
+        });
+        return;
+      }
+      if (call.tool === DESCRIBE_TOOLS) {
+        const d = describeTools(call.args, (name) => (executable.has(name) ? definitionOf(name) : undefined));
+        if (d.ok) records.push({ ...base, status: 'ok', result: d.text });
+        else records.push({ ...base, status: 'error', result: d.error, error: d.error });
+        return;
+      }
+      if (call.fail !== undefined) {
+        records.push({ ...base, status: 'error', result: call.fail, error: call.fail, ...(call.writes ? { write: { proposed: call.writes, applied: false, reason: 'the call failed' } } : {}) });
+        return;
+      }
+      let result = call.result ?? `${call.tool} ran with ${JSON.stringify(call.args)}.`;
+      let write: CallRecord['write'];
+      if (call.writes && call.writes.length > 0) {
+        if (call.approved !== true) {
+          write = { proposed: call.writes, applied: false, reason: 'rejected by the user' };
+          result += `\nThe config write was rejected: ${call.writes.join(', ')}.`;
+        } else {
+          const origin: Origin = { kind: 'delta', delta: 0, source: 'tool-write', detail: `${call.tool}: ${call.writes.join(', ')}` };
+          let delta: PartialConfig = EMPTY_CONFIG;
+          let problem: string | undefined;
+          for (const w of call.writes) {
+            const a = parseAssignment(w);
+            const r = a ? assignmentToDelta(a, origin) : { ok: false as const, error: `invalid write \`${w}\`, expected KEY=VALUE` };
+            if (!r.ok) {
+              problem = r.error;
+              break;
+            }
+            delta = mergeConfigs(delta, r.delta);
+          }
+          if (problem) {
+            write = { proposed: call.writes, applied: false, reason: problem };
+            result += `\nThe config write was rejected: ${problem}.`;
+          } else {
+            buffer.push({ kind: 'write', index, delta });
+            write = { proposed: call.writes, applied: true };
+          }
+        }
+      }
+      records.push({ ...base, status: 'ok', result, ...(write ? { write } : {}) });
+    });
+    return { buffer, records };
+  };
+
+  const searchResultText = (s: SearchOutcome): string =>
+    JSON.stringify({
+      tools: s.returned.map((r) => ({ name: r.name, summary: r.summary, status: r.status === 'usable' ? 'usable' : 'found, unavailable' })),
+      ...(s.total !== undefined ? { total: s.total } : {}),
+    });
+
+  // ---- steps ----
+  const runQuery = (stepNo: number, step: ScenarioStep, cmd: QueryCommand): string | undefined => {
+    const prepared = prepareInvocation(engine, cmd, policy, step.command);
+    if (!prepared.ok) return prepared.error;
+    const pos = engine.applyDelta(prepared.delta, { sources: prepared.sources, detail: step.command, step: stepNo });
+    if (pos) entries.push({ kind: 'delta', step: stepNo, position: pos.index });
+    entries.push({ kind: 'turn', step: stepNo, query: cmd.query, position: engine.current.index });
+    messages.push({ kind: 'user', text: cmd.query });
+    const cycles: readonly ScenarioCycle[] = step.cycles.length > 0 ? step.cycles : [{ calls: [], reply: '', restart: false, span: step.span }];
+    let toolChoice = prepared.toolChoice;
+    for (let c = 0; c < cycles.length; c++) {
+      const cycle = cycles[c] as ScenarioCycle;
+      const cycleNo = c + 1;
+      const req = makeRequest(stepNo, cycleNo, toolChoice, prepared.forced);
+      entries.push({ kind: 'request', step: stepNo, cycle: cycleNo, request: req.id, position: req.position });
+      if (cycle.expect) checkRequest(cycle.expect, { step: stepNo, cycle: cycleNo }, req);
+      if (toolChoice.kind === 'function' || toolChoice.kind === 'required') toolChoice = { kind: 'auto' };
+      if (cycle.calls.length === 0) {
+        const text = cycle.reply ?? '';
+        messages.push({ kind: 'assistant', text });
+        entries.push({ kind: 'reply', step: stepNo, cycle: cycleNo, text, position: engine.current.index });
+        break;
+      }
+      let run = executeCycle(stepNo, cycleNo, cycle, req, false);
+      if (cycle.restart) {
+        // Restart discards this cycle's buffer and executes its calls once more; no new request is sent.
+        entries.push({ kind: 'restart', step: stepNo, cycle: cycleNo, position: engine.current.index });
+        run = executeCycle(stepNo, cycleNo, cycle, req, true);
+      }
+      const deltaNumber = engine.positions.filter((p) => p.event.kind === 'delta').length + 1;
+      const folded = fold(engine, run.buffer, policy, deltaNumber);
+      const finished: CallRecord[] = run.records.map((r) => {
+        const { pendingSearch, ...rest } = r;
+        if (!pendingSearch) return rest;
+        const statuses = folded.statuses.get(r.index) ?? new Map<string, PromotionStatus>();
+        const search: SearchOutcome = {
+          query: pendingSearch.query,
+          limit: pendingSearch.limit,
+          returned: pendingSearch.hits.map((h) => ({ ...h, status: statuses.get(h.name) ?? 'unavailable', summary: definitionOf(h.name)?.docs.summary ?? '' })),
+          ...(pendingSearch.total !== undefined ? { total: pendingSearch.total } : {}),
+        };
+        return { ...rest, search, result: searchResultText(search) };
+      });
+      messages.push({
+        kind: 'assistant',
+        ...(cycle.reply !== undefined ? { text: cycle.reply } : {}),
+        toolCalls: finished.map((r) => ({ id: `call_${stepNo}_${cycleNo}_${r.index}`, name: r.tool, arguments: (r.args ?? {}) as Record<string, unknown> })),
+      });
+      for (const r of finished) {
+        calls.push(r);
+        messages.push({ kind: 'tool-result', callId: `call_${stepNo}_${cycleNo}_${r.index}`, name: r.tool, content: r.result, isError: r.status === 'error' });
+        entries.push({ kind: 'call', step: stepNo, cycle: cycleNo, call: r, position: engine.current.index });
+        const sc = cycle.calls[r.index];
+        if (sc?.expect) checkCall(sc.expect, { step: stepNo, cycle: cycleNo, call: r.index + 1 }, r);
+      }
+      const committed = engine.applyDelta(folded.delta, { sources: folded.sources, detail: folded.sources.includes('promotion') ? `promotion: ${folded.promoted.join(', ')}` : 'tool write', step: stepNo, cycle: cycleNo });
+      if (committed) {
+        entries.push({ kind: 'delta', step: stepNo, cycle: cycleNo, position: committed.index });
+        if (policy.promoted_position === 'append') for (const n of folded.promoted) if (!appended.includes(n)) appended.push(n);
+      }
+    }
+    return undefined;
+  };
+
+  const runStep = (stepNo: number, step: ScenarioStep): string | undefined => {
+    const parsed = parseCommand(step.command);
+    if (!parsed.ok) return `${parsed.error.message} (column ${parsed.error.column})`;
+    const cmd = parsed.command;
+    if (cmd.kind === 'query') return runQuery(stepNo, step, cmd);
+    if (cmd.target.kind === 'conversation') {
+      const deltaNumber = engine.positions.filter((p) => p.event.kind === 'delta').length + 1;
+      let delta: PartialConfig = EMPTY_CONFIG;
+      for (const a of cmd.assignments) {
+        const origin: Origin = { kind: 'delta', delta: deltaNumber, source: 'config-set', detail: `jp config set --id ${a.key}${a.json ? ':=' : '='}${a.value}` };
+        const r = assignmentToDelta(a, origin);
+        if (!r.ok) return r.error;
+        delta = mergeConfigs(delta, r.delta);
+      }
+      const pos = engine.applyDelta(delta, { sources: ['config-set'], detail: step.command, step: stepNo });
+      if (pos) entries.push({ kind: 'delta', step: stepNo, position: pos.index });
+      return undefined;
+    }
+    const layerName = cmd.target.layer;
+    const at = layers.findIndex((l) => l.name === layerName);
+    if (at < 0) return `no layer named \`${layerName}\` (layers: ${layers.map((l) => l.name).join(', ') || 'none'})`;
+    const current = layers[at] as Layer;
+    const edited = editLayer(current.text, cmd.assignments);
+    if (!edited.ok) return edited.error;
+    layers = layers.map((l, i) => (i === at ? { name: l.name, text: edited.text } : l));
+    loaded = layers.map((l, i) => (i === at ? loadLayer(layers[i] as Layer) : (loaded[i] as LoadedLayer)));
+    const newDiags = loaded[at]?.diagnostics.filter((d) => d.severity === 'error') ?? [];
+    if (newDiags.length > 0) return `the edit leaves layer \`${layerName}\` invalid: ${newDiags[0]?.message ?? ''}`;
+    const pos = engine.replaceLayers(loaded, { kind: 'layer-edit', layer: layerName, detail: step.command, step: stepNo });
+    entries.push({ kind: 'layer-edit', step: stepNo, layer: layerName, position: pos.index });
+    return undefined;
+  };
+
+  scenario.steps.forEach((step, i) => {
+    const stepNo = i + 1;
+    const stepEntry = entries.length;
+    entries.push({ kind: 'step', step: stepNo, command: step.command, position: engine.current.index, commandSpan: step.commandSpan });
+    let error: string | undefined;
+    try {
+      error = runStep(stepNo, step);
+    } catch (e) {
+      error = `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    if (error !== undefined) entries[stepEntry] = { kind: 'step', step: stepNo, command: step.command, position: engine.current.index, error, commandSpan: step.commandSpan };
+    const exp = step.expect;
+    const expectsError = exp?.get('error');
+    if (error !== undefined && !expectsError) {
+      record({ step: stepNo }, 'error', null, { pass: false, actual: error }, step.commandSpan);
+    }
+    if (!exp) return;
+    if (expectsError) record({ step: stepNo }, 'error', expectsError.value, { pass: containsAll(expectsError.value, error), actual: error ?? null }, expectsError.span);
+    const registered = engine.isRegistered;
+    const sets = computeSets(engine.currentStates(), { registered, appended });
+    checkSets(exp, { step: stepNo }, sets, registered, (n) => availabilityOf(n, registered));
+    for (const [key, { value, span }] of exp) {
+      if (key !== 'layer_text' && key !== 'layer_contains' && key !== 'layer_excludes') continue;
+      const wanted = (value ?? {}) as Record<string, unknown>;
+      for (const layerName of Object.keys(wanted)) {
+        const text = layers.find((l) => l.name === layerName)?.text;
+        const v = wanted[layerName];
+        let cmp: Comparison;
+        if (key === 'layer_text') cmp = { pass: text === v, actual: text ?? null };
+        else if (key === 'layer_contains') cmp = { pass: containsAll(v, text), actual: text ?? null };
+        else cmp = { pass: text !== undefined && (Array.isArray(v) ? v : [v]).every((s) => !text.includes(String(s))), actual: text ?? null };
+        record({ step: stepNo }, `${key}.${layerName}`, v, cmp, span);
+      }
+    }
+  });
+
+  return {
+    name: scenario.name,
+    policy,
+    diagnostics,
+    finalLayers: layers,
+    entries,
+    positions: engine.positions,
+    requests,
+    calls,
+    expectations,
+    engine,
+    statesAt: (p) => engine.statesAt(p),
+    setsAt: (p) => computeSets(engine.statesAt(p).values(), { registered: engine.positions[p]?.registered ?? false, appended }),
+  };
+}
+
+export { isOffered, isPermitted, isSearchable };
+export type { ToolState };
