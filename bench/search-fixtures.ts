@@ -16,25 +16,50 @@ export function prng(seed: number): () => number {
 }
 
 const SERVICES = (
-  'github gitlab bitbucket jira linear asana trello notion confluence slack discord teams zoom gmail outlook ' +
-  'calendar drive dropbox box s3 gcs azure aws gcp kubernetes docker terraform datadog sentry pagerduty grafana ' +
-  'prometheus stripe paypal shopify quickbooks xero salesforce hubspot zendesk intercom twilio sendgrid mailchimp ' +
-  'figma miro airtable postgres mysql mongodb redis elastic snowflake bigquery openweather maps spotify youtube ' +
-  'twitter reddit arxiv pubmed wikipedia news finance crypto flights hotels weather translate ocr pdf sheets docs'
+  'github gitlab bitbucket jira linear asana trello notion confluence slack discord teams zoom webex gmail outlook ' +
+  'calendar drive dropbox box onedrive s3 gcs azure aws gcp kubernetes docker terraform ansible pulumi datadog sentry ' +
+  'pagerduty opsgenie grafana prometheus newrelic splunk stripe paypal square adyen shopify woocommerce magento ' +
+  'quickbooks xero netsuite salesforce hubspot pipedrive zendesk freshdesk intercom twilio vonage sendgrid mailgun ' +
+  'mailchimp klaviyo figma miro canva airtable smartsheet postgres mysql sqlite mongodb redis cassandra dynamodb ' +
+  'elastic opensearch snowflake bigquery redshift databricks airflow dbt kafka rabbitmq openweather mapbox ' +
+  'googlemaps spotify soundcloud youtube vimeo twitch twitter mastodon bluesky reddit hackernews arxiv pubmed ' +
+  'semanticscholar wikipedia wolfram newsapi alphavantage coinbase binance kraken amadeus skyscanner booking airbnb ' +
+  'yelp tripadvisor deepl ocrspace pdfco gsheets gdocs excel powerpoint onenote evernote todoist clickup monday ' +
+  'basecamp harvest toggl clockify bamboohr workday greenhouse lever gusto docusign hellosign pandadoc zapier ifttt ' +
+  'homeassistant hue sonos nest tesla strava fitbit garmin myfitnesspal epic cerner fhir openfda clinicaltrials ' +
+  'courtlistener sec edgar fred worldbank census openalex crossref zotero mendeley overleaf leetcode kaggle ' +
+  'huggingface replicate openai anthropic cohere pinecone weaviate qdrant chroma supabase firebase vercel netlify ' +
+  'cloudflare fastly heroku render railway flyio digitalocean linode hetzner namecheap godaddy letsencrypt'
 ).split(' ');
 const VERBS = (
   'list get create update delete search fetch send run cancel rerun approve merge close open archive restore ' +
-  'upload download export import sync schedule publish subscribe translate summarize analyze convert resize ' +
-  'validate deploy rollback scale restart query index tag assign comment review invite remove rename move copy'
+  'upload download export import sync schedule publish subscribe unsubscribe translate summarize analyze convert ' +
+  'resize crop compress validate deploy rollback scale restart query index tag assign comment review invite ' +
+  'remove rename move copy share lock unlock pin unpin star watch follow mute snooze forward reply draft book ' +
+  'reserve refund charge invoice quote estimate forecast predict classify detect extract transcribe annotate ' +
+  'geocode route compare rank recommend monitor benchmark profile audit scan backup replicate migrate provision'
 ).split(' ');
 const OBJECTS = (
   'issue pull_request workflow workflow_run repository branch commit release file folder user team member ' +
   'message channel thread meeting event invoice payment customer subscription refund order product cart ' +
-  'ticket incident alert dashboard metric log trace bucket object table record row document page comment ' +
-  'label milestone project task sprint board card contact lead deal campaign email attachment image video ' +
-  'playlist track forecast article paper quote rate report secret deployment pod service cluster job'
+  'ticket incident alert dashboard metric log trace bucket object table record row column schema document ' +
+  'page comment label milestone project task sprint board card contact lead deal campaign email attachment ' +
+  'image video playlist track album artist podcast episode forecast article paper citation quote rate report ' +
+  'secret deployment pod service cluster job node volume snapshot certificate domain dns_record firewall_rule ' +
+  'load_balancer container image_tag artifact package dependency vulnerability license webhook api_key token ' +
+  'session role permission policy group organization workspace space wiki note bookmark reminder habit workout ' +
+  'route place restaurant hotel flight itinerary reservation booking review rating coupon discount shipment ' +
+  'parcel warehouse inventory supplier purchase_order budget expense receipt payroll employee candidate ' +
+  'interview offer contract signature template form survey response poll quiz course lesson exam grade ' +
+  'patient appointment prescription lab_result trial drug recall filing statute case_law opinion dataset model ' +
+  'embedding prompt completion transcript caption subtitle translation glossary stock_price exchange_rate ' +
+  'portfolio transaction wallet block device sensor thermostat light scene automation'
 ).split(' ');
-const ADJECTIVES = 'recent open closed archived public private shared pending failed active scheduled draft'.split(' ');
+const ADJECTIVES = (
+  'recent open closed archived public private shared pending failed active scheduled draft starred unread ' +
+  'overdue upcoming expired verified flagged deleted pinned trending popular nearby internal external ' +
+  'encrypted compressed duplicate stale critical blocked resolved merged'
+).split(' ');
 const PURPOSES = [
   'Useful when you need to inspect the current state before making changes.',
   'Results are paginated; pass a cursor to continue.',
@@ -44,32 +69,27 @@ const PURPOSES = [
   'The operation is idempotent and safe to retry.',
   'Times are reported in UTC.',
   'Prefer the bulk variant for more than fifty items.',
+  'Rate limited to sixty requests per minute per token.',
+  'Large payloads are streamed and truncated after ten megabytes.',
+  'Use this before editing to avoid overwriting concurrent changes.',
+  'Only administrators can perform this action on shared resources.',
+  'Deleted items stay recoverable from the trash for thirty days.',
+  'Accepts natural language dates such as "next Friday".',
+  'Returns a signed link that expires after one hour.',
+  'Sorting defaults to most recently updated first.',
 ];
-const PARAMS: [string, string][] = [
-  ['owner', 'The account or organisation that owns the resource.'],
-  ['repo', 'Repository name, without the owner.'],
-  ['id', 'Identifier of the item.'],
-  ['query', 'Free-text search terms.'],
-  ['limit', 'Maximum number of results to return.'],
-  ['cursor', 'Pagination cursor from a previous call.'],
-  ['status', 'Only items in this state.'],
-  ['since', 'Only items changed after this ISO 8601 timestamp.'],
-  ['channelId', 'The channel to post into.'],
-  ['text', 'Message body in Markdown.'],
-  ['email', 'Recipient email address.'],
-  ['amount', 'Amount in the smallest currency unit.'],
-  ['currency', 'Three-letter ISO currency code.'],
-  ['path', 'Path of the file inside the repository or bucket.'],
-  ['branch', 'Branch name; defaults to the default branch.'],
-  ['title', 'A short title.'],
-  ['body', 'The full text.'],
-  ['labels', 'Labels to apply.'],
-  ['assignee', 'User to assign.'],
-  ['dueDate', 'Due date (YYYY-MM-DD).'],
-  ['location', 'City name or latitude,longitude.'],
-  ['language', 'Target language code, e.g. de or ja.'],
-  ['format', 'Output format: json, csv or markdown.'],
-  ['timeout-seconds', 'Give up after this many seconds.'],
+const PARAM_NAMES = (
+  'owner repo id query limit cursor status since until channelId text email amount currency path branch title ' +
+  'body labels assignee dueDate location language format timeout-seconds page perPage sort order fields ' +
+  'includeArchived dryRun region zone projectId workspaceId userId teamId orgId startTime endTime timezone ' +
+  'latitude longitude radius units url headers method payload tags priority severity environment version ' +
+  'namespace replicas image tag commitSha baseBranch headBranch reviewers message subject recipients cc ' +
+  'attachments fileName mimeType width height quality prompt model temperature maxTokens'
+).split(' ');
+const PARAM_PHRASES = [
+  'Identifier of the %s.', 'Only %ss matching this value.', 'The %s to use; defaults to the account default.',
+  'Maximum number of %ss to return.', 'Name of the %s, case-insensitive.', 'ISO 8601 timestamp for the %s.',
+  'Filter by %s status.', 'The %s to update.', 'Comma-separated list of %ss.', 'When true, include archived %ss.',
 ];
 
 function pick<T>(rand: () => number, items: readonly T[]): T {
@@ -78,6 +98,15 @@ function pick<T>(rand: () => number, items: readonly T[]): T {
 
 function words(s: string): string {
   return s.replace(/_/g, ' ');
+}
+
+function camel(s: string): string {
+  return s.replace(/[_-](\w)/g, (_, c: string) => c.toUpperCase());
+}
+
+function paramDescription(rand: () => number, name: string): string {
+  const noun = rand() < 0.5 ? words(pick(rand, OBJECTS)) : name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/-/g, ' ').toLowerCase();
+  return pick(rand, PARAM_PHRASES).replace('%s', noun);
 }
 
 export function generateTools(count: number, seed = 108): SearchDocument[] {
@@ -93,19 +122,22 @@ export function generateTools(count: number, seed = 108): SearchDocument[] {
       style < 0.7
         ? `${service}_${verb}_${object}`
         : style < 0.9
-          ? `${verb}${object.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase())}`
+          ? camel(`${verb}_${object}`)
           : `${service}-${verb}-${object.replace(/_/g, '-')}`;
     if (used.has(name)) name = `${name}_${i}`;
     used.add(name);
     const adjective = pick(rand, ADJECTIVES);
     const summary = `${verb[0]?.toUpperCase()}${verb.slice(1)} ${adjective} ${words(object)}s in ${service}.`;
     const extra = [pick(rand, PURPOSES)];
-    if (rand() < 0.5) extra.push(`Works with ${pick(rand, SERVICES)} ${words(pick(rand, OBJECTS))}s and ${words(pick(rand, OBJECTS))}s.`);
+    if (rand() < 0.6) {
+      extra.push(`Works with ${pick(rand, SERVICES)} ${words(pick(rand, OBJECTS))}s and ${pick(rand, ADJECTIVES)} ${words(pick(rand, OBJECTS))}s.`);
+    }
+    if (rand() < 0.3) extra.push(`Call ${camel(`${pick(rand, VERBS)}_${pick(rand, OBJECTS)}`)} first to ${pick(rand, VERBS)} the ${words(pick(rand, OBJECTS))}.`);
     const paramCount = 2 + Math.floor(rand() * 3);
     const params = new Map<string, string>();
     while (params.size < paramCount) {
-      const [p, d] = pick(rand, PARAMS);
-      params.set(p, d);
+      const p = pick(rand, PARAM_NAMES);
+      params.set(p, paramDescription(rand, p));
     }
     docs.push({
       name,
@@ -119,7 +151,7 @@ export function generateTools(count: number, seed = 108): SearchDocument[] {
   return docs;
 }
 
-/** Short keyword queries, the kind a model writes. */
+/** Short keyword queries, the kind a model writes, and a few whole requests. */
 export function generateQueries(count: number, seed = 42): string[] {
   const rand = prng(seed);
   const queries: string[] = [];

@@ -28,7 +28,7 @@ export function isStale() {
 export async function buildCli() {
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: [join(root, 'src', 'cli', 'main.ts')],
+    entryPoints: [join(root, 'src', 'cli', 'entry.ts')],
     outfile: bundlePath,
     bundle: true,
     platform: 'node',

@@ -867,6 +867,24 @@ describe('errors', () => {
     checkSpans(doc.root, text.length);
   });
 
+  it('keeps section extents sensible when the error comes late on a line', () => {
+    const text = 'a = 1\n[t] # \u0001\n';
+    const doc = parseToml(text);
+    expect(doc.errors[0]?.span).toEqual({ start: 12, end: 13 });
+    expect(doc.root.bodyEnd).toBe(5);
+    expect(tableAt(doc.root, 't').bodyEnd).toBe(9);
+    const text2 = '[t]\nb = 2 # \u0001';
+    const doc2 = parseToml(text2);
+    expect(toPlain(doc2.root)).toEqual(smolPlain({ t: { b: 2 } }));
+    expect(tableAt(doc2.root, 't').bodyEnd).toBe(9);
+  });
+
+  it('points at a whole astral character', () => {
+    const doc = parseToml('😀 = 1');
+    expect(doc.errors[0]?.message).toBe('expected a key or a [table] header, found `😀`');
+    expect(doc.errors[0]?.span).toEqual({ start: 0, end: 2 });
+  });
+
   it('returns an error instead of throwing for a non-string', () => {
     const doc = parseToml(undefined as unknown as string);
     expect(doc.errors).toHaveLength(1);
@@ -978,6 +996,42 @@ describe('properties', () => {
         }
       }),
       { numRuns: 5000 },
+    );
+  });
+
+  const structured = fc
+    .array(
+      fc.oneof(
+        fc
+          .tuple(
+            fc.constantFrom('a', 'b', 'c', 'a.b', 'b.c', 'a.b.c', 'a.c', '"a"', "'b'", '__proto__', '"x y"'),
+            fc.constantFrom('1', '"s"', '[1, 2]', '{}', '{ x = 1 }', '{ c.d = 1, c.e = 2 }', '[{ a = 1 }]', '1979-05-27', "'''\nz'''", '[\n1,\n]'),
+          )
+          .map(([k, v]) => `${k} = ${v}`),
+        fc.constantFrom('a', 'b', 'a.b', 'a.b.c', 'b.c', 'a.c', '"a".b', '__proto__').map((k) => `[${k}]`),
+        fc.constantFrom('a', 'b', 'a.b', 'a.b.c', 'b.c').map((k) => `[[${k}]]`),
+        fc.constantFrom('# comment', ''),
+      ),
+      { maxLength: 12 },
+    )
+    .map((lines) => lines.join('\n'));
+
+  it('accepts and rejects exactly what smol-toml does on table/key structures, with the same data', () => {
+    fc.assert(
+      fc.property(structured, (text) => {
+        const doc = parseToml(text);
+        let theirs: unknown;
+        let smolOk = true;
+        try {
+          theirs = smolPlain(smolParse(text));
+        } catch {
+          smolOk = false;
+        }
+        expect(doc.errors.length === 0).toBe(smolOk);
+        if (smolOk) expect(loosePlain(doc.root)).toEqual(theirs);
+        checkSpans(doc.root, text.length);
+      }),
+      { numRuns: 3000 },
     );
   });
 

@@ -177,7 +177,7 @@ class Parser {
   }
 
   failAt(message: string, i: number): never {
-    const end = i >= this.len ? this.len : i + 1;
+    const end = i >= this.len ? this.len : i + ((this.src.codePointAt(i) ?? 0) > 0xffff ? 2 : 1);
     this.fail(`${message}, found ${this.found(i)}`, Math.min(i, this.len), end);
   }
 
@@ -225,6 +225,7 @@ class Parser {
         this.failAt('expected a key or a [table] header', this.pos);
       }
       this.parseKeyValue(this.section);
+      this.bodyEnd = this.pos;
       this.skipWs();
       if (this.pos < len && src.charCodeAt(this.pos) === HASH) this.skipComment();
       this.bodyEnd = this.pos;
@@ -362,7 +363,7 @@ class Parser {
     const name = names[n - 1] ?? '';
     const keySpan: Span = { start: this.kStarts[n - 1] ?? 0, end: this.kEnds[n - 1] ?? 0 };
     const existing = t.entries.get(name);
-    const full = this.keyText(0, n);
+    const full = existing === undefined ? '' : this.keyText(0, n); // only for messages
     let table: TomlTable;
     let array: TomlTableArray | null = null;
     if (isArray) {
@@ -407,6 +408,7 @@ class Parser {
     this.section = table;
     this.sectionStart = start;
     this.sectionArray = array;
+    this.bodyEnd = headerEnd;
     this.skipWs();
     if (this.pos < this.len && src.charCodeAt(this.pos) === HASH) this.skipComment();
     this.bodyEnd = this.pos;

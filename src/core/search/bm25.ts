@@ -25,15 +25,42 @@ function queryTokens(query: string): string[] {
   return [...seen];
 }
 
-function matchedFields(result: SearchResult): SearchField[] {
-  const ranks = new Set<number>();
-  for (const term of Object.keys(result.match)) {
-    for (const field of result.match[term] ?? []) {
-      const rank = FIELD_RANK.get(field);
-      if (rank !== undefined) ranks.add(rank);
-    }
+/** A hit whose matched fields are worked out only when read (most hits are never returned). */
+class Bm25Hit implements SearchHit {
+  readonly name: string;
+  readonly score: number;
+  readonly order: number;
+  readonly id: number;
+  #match: SearchResult['match'] | undefined;
+  #fields: SearchField[] | undefined;
+
+  constructor(doc: SearchDocument, id: number, result: SearchResult) {
+    this.name = doc.name;
+    this.order = doc.order;
+    this.id = id;
+    this.score = result.score;
+    this.#match = result.match;
   }
-  return [...ranks].sort((a, b) => a - b).map((rank) => SEARCH_FIELDS[rank] as SearchField);
+
+  get fields(): readonly SearchField[] {
+    if (this.#fields === undefined) {
+      const ranks = new Set<number>();
+      const match = this.#match ?? {};
+      for (const term of Object.keys(match)) {
+        for (const field of match[term] ?? []) {
+          const rank = FIELD_RANK.get(field);
+          if (rank !== undefined) ranks.add(rank);
+        }
+      }
+      this.#fields = [...ranks].sort((a, b) => a - b).map((rank) => SEARCH_FIELDS[rank] as SearchField);
+      this.#match = undefined;
+    }
+    return this.#fields;
+  }
+
+  toJSON(): SearchHit {
+    return { name: this.name, score: this.score, fields: this.fields };
+  }
 }
 
 export class Bm25Index implements RankerIndex {
@@ -61,15 +88,23 @@ export class Bm25Index implements RankerIndex {
         return doc !== undefined && options.filter(doc.name);
       },
     });
-    const hits: { hit: SearchHit; doc: SearchDocument; id: number }[] = [];
+    const hits: Bm25Hit[] = [];
     for (const result of results) {
       const id = result.id as number;
       const doc = docs[id];
-      if (doc) hits.push({ hit: { name: doc.name, score: result.score, fields: matchedFields(result) }, doc, id });
+      if (doc) hits.push(new Bm25Hit(doc, id, result));
     }
     // MiniSearch sorts by score; equal scores keep config order.
-    hits.sort((a, b) => b.hit.score - a.hit.score || a.doc.order - b.doc.order || a.id - b.id);
-    return hits.map(({ hit }) => hit);
+    for (let i = 0; i < hits.length; ) {
+      let j = i + 1;
+      while (j < hits.length && hits[j]?.score === hits[i]?.score) j++;
+      if (j - i > 1) {
+        const run = hits.slice(i, j).sort((a, b) => a.order - b.order || a.id - b.id);
+        hits.splice(i, run.length, ...run);
+      }
+      i = j;
+    }
+    return hits;
   }
 }
 

@@ -106,8 +106,7 @@ export const SEARCH_OPTIONS: SearchOptions = {
   boost: { ...FIELD_BOOSTS },
   combineWith: 'OR',
   prefix: (term) => term.length >= 4 && term.length <= 24,
-  fuzzy: (term) => (term.length >= 6 && term.length <= 24 ? 0.2 : false),
-  maxFuzzy: 1,
+  fuzzy: false,
   weights: { prefix: 0.3, fuzzy: 0.3 },
 };
 

@@ -1,0 +1,74 @@
+// One scenario's check result, shared by `tool-workbench check` and the UI:
+// the failures as printable lines, and the counts.
+import { parseScenario } from './parse';
+import type { ScenarioHost } from './parse';
+import type { Scenario, ScenarioError } from './types';
+import { runScenario } from '../turn/run';
+import type { RunInput } from '../turn/run';
+import type { Timeline } from '../turn/timeline';
+import { show } from './check';
+import type { Diagnostic, Layer } from '../index-types';
+
+export interface CheckReport {
+  readonly file: string;
+  /** Problems with the file itself (exit status 2). */
+  readonly fileErrors: readonly ScenarioError[];
+  readonly timeline?: Timeline;
+  readonly passed: number;
+  readonly failed: number;
+  /** One line per failure, ready to print. */
+  readonly failures: readonly string[];
+}
+
+export interface CheckHost extends ScenarioHost {
+  /** Loads a `[workspace]` into layers (the shell reads its files). */
+  loadWorkspace?(scenario: Scenario): { layers: Layer[]; diagnostics: Diagnostic[] } | { error: string };
+}
+
+function diagnosticText(d: Diagnostic): string {
+  const where = d.layer !== undefined ? `layer ${d.layer}${d.line !== undefined ? ` ${d.line}:${d.column ?? 1}` : ''}` : 'load';
+  return `${where}: ${d.message}`;
+}
+
+export function checkScenario(file: string, text: string, host: CheckHost = {}, extra: Partial<RunInput> = {}): CheckReport {
+  const parsed = parseScenario(text, host);
+  if (!parsed.ok) return { file, fileErrors: parsed.errors, passed: 0, failed: 0, failures: [] };
+  const scenario = parsed.scenario;
+  let workspaceLayers: Layer[] | undefined;
+  let workspaceDiagnostics: Diagnostic[] | undefined;
+  if (scenario.workspace) {
+    const ws = host.loadWorkspace?.(scenario) ?? { error: 'this shell cannot load workspaces' };
+    if ('error' in ws) {
+      const p = scenario.workspace.span;
+      return { file, fileErrors: [{ message: `workspace: ${ws.error}`, line: 1, column: 1, span: p }], passed: 0, failed: 0, failures: [] };
+    }
+    workspaceLayers = ws.layers;
+    workspaceDiagnostics = ws.diagnostics;
+  }
+  const timeline = runScenario({
+    scenario,
+    ...extra,
+    ...(workspaceLayers ? { workspaceLayers } : {}),
+    ...(workspaceDiagnostics ? { workspaceDiagnostics } : {}),
+  });
+  const failures: string[] = [];
+  let passed = 0;
+  let failed = 0;
+  for (const e of timeline.expectations) {
+    if (e.pass) passed += 1;
+    else {
+      failed += 1;
+      failures.push(`${file}: ${e.label}: ${e.key}: expected ${show(e.expected)}, got ${show(e.actual)}`);
+    }
+  }
+  // A load error nobody expected fails the check: a catalogue that does not load is not a passing design.
+  const expectedLoad = scenario.load?.get('error');
+  for (const d of timeline.diagnostics) {
+    if (d.severity !== 'error') continue;
+    const wanted = expectedLoad ? (Array.isArray(expectedLoad.value) ? expectedLoad.value : [expectedLoad.value]).every((s) => d.message.includes(String(s))) : false;
+    if (wanted) continue;
+    failed += 1;
+    failures.push(`${file}: ${diagnosticText(d)}`);
+  }
+  return { file, fileErrors: [], timeline, passed, failed, failures };
+}

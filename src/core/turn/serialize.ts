@@ -1,0 +1,67 @@
+// The whole derived timeline as plain JSON (`tool-workbench check --json`, and the
+// UI's "export timeline"): every position with its event, each tool's
+// availability, the sets and registration, and the request of every cycle.
+import type { Origin } from '../config/types';
+import { computeSets } from '../stream/sets';
+import type { Timeline } from './timeline';
+
+function originText(o: Origin): string {
+  switch (o.kind) {
+    case 'layer':
+      return `layer ${o.layer}`;
+    case 'delta':
+      return `delta ${o.delta} (${o.source}: ${o.detail})`;
+    case 'builtin':
+      return 'builtin';
+    case 'default':
+      return 'default';
+  }
+}
+
+export function timelineToJson(t: Timeline): unknown {
+  const positions = t.positions.map((p) => {
+    const states = t.statesAt(p.index);
+    const availability: Record<string, { availability: string; allow_toggle: string; why: string }> = Object.create(null) as Record<string, never>;
+    for (const s of states.values()) {
+      availability[s.name] = {
+        availability: s.enable.availability.value,
+        allow_toggle: s.enable.allowToggle.value,
+        why: `${s.enable.availability.from === 'defaults' ? "'*' in " : ''}${originText(s.enable.availability.origin)}`,
+      };
+    }
+    const sets = computeSets(states.values(), { registered: p.registered });
+    return { index: p.index, event: p.event, search_tools: p.registered, availability, ...sets };
+  });
+  const requests = t.requests.map((r) => ({
+    step: r.step,
+    cycle: r.cycle,
+    position: r.position,
+    tool_choice: r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind,
+    offered: r.sets.offered,
+    permitted: r.sets.permitted,
+    searchable: r.sets.searchable,
+    servers: r.sets.servers,
+    array: r.array,
+    overhead_chars: r.cost,
+    cache: r.cache(),
+  }));
+  const calls = t.calls.map((c) => ({
+    step: c.step,
+    cycle: c.cycle,
+    index: c.index,
+    tool: c.tool,
+    status: c.status,
+    result: c.result,
+    ...(c.search ? { search: c.search } : {}),
+    ...(c.write ? { write: c.write } : {}),
+  }));
+  return {
+    name: t.name,
+    policy: t.policy,
+    diagnostics: t.diagnostics,
+    positions,
+    requests,
+    calls,
+    expectations: t.expectations.map((e) => ({ where: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass })),
+  };
+}
