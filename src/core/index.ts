@@ -38,3 +38,7 @@ export { bm25 } from './search/bm25';
 export { substring } from './search/substring';
 export { runEval, parseEvalQueries, formatEvalReport } from './search/metrics';
 export { catalogueDocuments } from './search/catalogue-file';
+export { provenance, originLabel } from './stream/provenance';
+export type { Provenance, ProvenanceStep } from './stream/provenance';
+export { writeScenario, scenarioDocFromText, EMPTY_DOC } from './scenario/doc';
+export type { ScenarioDoc, StepDoc, CycleDoc, CallDoc, ServerDoc, LayerDoc, Plain } from './scenario/doc';

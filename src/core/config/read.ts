@@ -5,6 +5,7 @@ import { readEnable } from './enable';
 import type { Span, TomlEntry, TomlTable, TomlValue } from './toml-ast';
 import { toPlain } from './toml-ast';
 import type {
+  ExtendsEntry,
   McpServerConfig,
   Origin,
   ParameterConfig,
@@ -284,6 +285,42 @@ function readStringList(entry: TomlEntry, ctx: ReadContext, what: string): Sourc
   return sourced(v.items.map((i) => (i.kind === 'string' ? i.value : '')), v, ctx);
 }
 
+/** `extends`: a string, or a list of strings and `{ path, strategy = "before" | "after" }` tables (JP's `ExtendingRelativePath`). */
+function readExtends(entry: TomlEntry, ctx: ReadContext): ExtendsEntry[] | undefined {
+  const v = entry.value;
+  const items = v.kind === 'array' ? v.items : v.kind === 'string' ? [v] : undefined;
+  if (!items) {
+    ctx.report('error', 'extends must be a list of paths', span(v), 'type');
+    return undefined;
+  }
+  const out: ExtendsEntry[] = [];
+  for (const item of items) {
+    if (item.kind === 'string') {
+      out.push({ path: item.value, strategy: 'before', span: item.span });
+      continue;
+    }
+    if (item.kind !== 'table') {
+      ctx.report('error', 'each extends entry must be a path or a { path, strategy } table', span(item), 'type');
+      continue;
+    }
+    const path = item.entries.get('path')?.value;
+    const strategy = item.entries.get('strategy')?.value;
+    for (const [key, e] of item.entries) {
+      if (key !== 'path' && key !== 'strategy') ctx.report('error', `unknown key \`${key}\` in an extends entry; expected path, strategy`, e.keySpan, 'unknown-key');
+    }
+    if (path?.kind !== 'string') {
+      ctx.report('error', 'an extends entry table needs `path = "..."`', span(path ?? item), 'type');
+      continue;
+    }
+    if (strategy !== undefined && (strategy.kind !== 'string' || (strategy.value !== 'before' && strategy.value !== 'after'))) {
+      ctx.report('error', 'invalid extends strategy, expected one of "before", "after"', span(strategy), 'strategy-value');
+      continue;
+    }
+    out.push({ path: path.value, strategy: strategy?.kind === 'string' && strategy.value === 'after' ? 'after' : 'before', span: path.span });
+  }
+  return out;
+}
+
 export const EMPTY_DEFAULTS: ToolDefaults = { enable: {} };
 
 /** Reads a whole config document. Keys the workbench does not simulate are kept out silently. */
@@ -294,8 +331,15 @@ export function readConfig(root: TomlTable, ctx: ReadContext): PartialConfig {
   let extendsList: Sourced<readonly string[]> | undefined;
   let configLoadPaths: Sourced<readonly string[]> | undefined;
 
+  let extendsEntries: ExtendsEntry[] | undefined;
   const ext = root.entries.get('extends');
-  if (ext) extendsList = readStringList(ext, ctx, 'extends');
+  if (ext) {
+    const read = readExtends(ext, ctx);
+    if (read) {
+      extendsEntries = read;
+      extendsList = sourced(read.map((e) => e.path), ext.value, ctx);
+    }
+  }
   const clp = root.entries.get('config_load_paths');
   if (clp) configLoadPaths = readStringList(clp, ctx, 'config_load_paths');
 
@@ -347,6 +391,7 @@ export function readConfig(root: TomlTable, ctx: ReadContext): PartialConfig {
     tools,
     mcpServers,
     ...(extendsList ? { extends: extendsList } : {}),
+    ...(extendsEntries ? { extendsEntries } : {}),
     ...(configLoadPaths ? { configLoadPaths } : {}),
   };
 }

@@ -95,13 +95,23 @@ export interface McpServerConfig {
   readonly raw: Readonly<Record<string, unknown>>;
 }
 
+/** One `extends` entry: a path or glob relative to the file that names it. */
+export interface ExtendsEntry {
+  readonly path: string;
+  /** JP's `ExtendingStrategy`: `before` (the default) loads the entry before the file, `after` after it. */
+  readonly strategy: 'before' | 'after';
+  readonly span: Span;
+}
+
 /** One layer file, or one delta, parsed. Tools keep config order (insertion order). */
 export interface PartialConfig {
   readonly defaults: ToolDefaults;
   readonly tools: ReadonlyMap<string, ToolConfig>;
   readonly mcpServers: ReadonlyMap<string, McpServerConfig>;
-  /** `extends = [...]` of a layer file (used by workspace loading). */
+  /** `extends = [...]` of a layer file (used by workspace loading): every entry's path, in file order. */
   readonly extends?: Sourced<readonly string[]>;
+  /** The same entries with their load strategy and position (`{ path, strategy = "after" }` loads after the file). */
+  readonly extendsEntries?: readonly ExtendsEntry[];
   /** `config_load_paths = [...]` of a layer file (used by workspace loading). */
   readonly configLoadPaths?: Sourced<readonly string[]>;
 }

@@ -8,6 +8,7 @@ import type { RunInput } from '../turn/run';
 import type { Timeline } from '../turn/timeline';
 import { show } from './check';
 import type { Diagnostic, Layer } from '../index-types';
+import { LineIndex } from '../config/toml-ast';
 
 export interface CheckReport {
   readonly file: string;
@@ -40,7 +41,8 @@ export function checkScenario(file: string, text: string, host: CheckHost = {}, 
     const ws = host.loadWorkspace?.(scenario) ?? { error: 'this shell cannot load workspaces' };
     if ('error' in ws) {
       const p = scenario.workspace.span;
-      return { file, fileErrors: [{ message: `workspace: ${ws.error}`, line: 1, column: 1, span: p }], passed: 0, failed: 0, failures: [] };
+      const at = new LineIndex(text).position(p.start);
+      return { file, fileErrors: [{ message: `workspace: ${ws.error}`, line: at.line, column: at.column, span: p }], passed: 0, failed: 0, failures: [] };
     }
     workspaceLayers = ws.layers;
     workspaceDiagnostics = ws.diagnostics;

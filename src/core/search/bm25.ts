@@ -1,56 +1,79 @@
 // BM25 ranking over MiniSearch, with the options of minisearch-options.ts. The
 // index is built once over the whole catalogue; each search keeps only the hits
 // the filter admits (the searchable set of the moment).
+//
+// On top of MiniSearch's scoring:
+// - each query term is weighted by its catalogue-wide IDF (see minisearch-options.ts);
+// - MiniSearch multiplies a score by the number of query terms matched; that is
+//   softened to the square root, so one rare, precise term can beat several common ones;
+// - equal scores keep config order.
 import type MiniSearch from 'minisearch';
 import type { SearchResult } from 'minisearch';
 import type { Ranker, RankerIndex, SearchDocument, SearchField, SearchHit, SearchOptions } from './types';
 import { SEARCH_FIELDS } from './types';
-import type { MiniSearchDocument } from './minisearch-options';
-import { createIndex, loadIndex, toMiniSearchDocument, tokenize } from './minisearch-options';
+import type { BuiltIndex, MiniSearchDocument } from './minisearch-options';
+import { buildIndex, loadBuiltIndex, processTerm, summaryIsIndexed, toMiniSearchDocument, tokenize } from './minisearch-options';
 
-/** At most this many distinct query tokens are searched (a whole request rarely has more). */
-export const MAX_QUERY_TERMS = 32;
+/** At most this many distinct query tokens are searched; it bounds the work of a long query. */
+export const MAX_QUERY_TERMS = 64;
 
 const FIELD_RANK = new Map<string, number>(SEARCH_FIELDS.map((field, i) => [field, i]));
+const SUMMARY_RANK = FIELD_RANK.get('summary') ?? 2;
+const DESCRIPTION = 'description';
 
-/** Distinct tokens, first occurrences first, at most MAX_QUERY_TERMS. */
+/** Distinct tokens in query order, at most MAX_QUERY_TERMS. */
 function queryTokens(query: string): string[] {
   const seen = new Set<string>();
   for (const token of tokenize(query)) {
-    const key = token.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
     if (seen.size >= MAX_QUERY_TERMS) break;
+    seen.add(token.toLowerCase());
   }
   return [...seen];
+}
+
+/** The processed terms of a text, for telling which matched terms a summary holds. */
+function termsOf(text: string): Set<string> {
+  const terms = new Set<string>();
+  for (const token of tokenize(text)) {
+    const term = processTerm(token);
+    if (term !== null) terms.add(term);
+  }
+  return terms;
 }
 
 /** A hit whose matched fields are worked out only when read (most hits are never returned). */
 class Bm25Hit implements SearchHit {
   readonly name: string;
   readonly score: number;
-  readonly order: number;
+  readonly doc: SearchDocument;
   readonly id: number;
   #match: SearchResult['match'] | undefined;
   #fields: SearchField[] | undefined;
 
-  constructor(doc: SearchDocument, id: number, result: SearchResult) {
+  constructor(doc: SearchDocument, id: number, score: number, match: SearchResult['match']) {
     this.name = doc.name;
-    this.order = doc.order;
+    this.doc = doc;
     this.id = id;
-    this.score = result.score;
-    this.#match = result.match;
+    this.score = score;
+    this.#match = match;
   }
 
   get fields(): readonly SearchField[] {
     if (this.#fields === undefined) {
       const ranks = new Set<number>();
       const match = this.#match ?? {};
+      const inDescription: string[] = [];
       for (const term of Object.keys(match)) {
         for (const field of match[term] ?? []) {
           const rank = FIELD_RANK.get(field);
           if (rank !== undefined) ranks.add(rank);
+          if (field === DESCRIPTION) inDescription.push(term);
         }
+      }
+      // A summary inside the description is indexed as the description only.
+      if (inDescription.length > 0 && !ranks.has(SUMMARY_RANK) && !summaryIsIndexed(this.doc) && this.doc.summary !== '') {
+        const summaryTerms = termsOf(this.doc.summary);
+        if (inDescription.some((term) => summaryTerms.has(term))) ranks.add(SUMMARY_RANK);
       }
       this.#fields = [...ranks].sort((a, b) => a - b).map((rank) => SEARCH_FIELDS[rank] as SearchField);
       this.#match = undefined;
@@ -66,10 +89,19 @@ class Bm25Hit implements SearchHit {
 export class Bm25Index implements RankerIndex {
   readonly #mini: MiniSearch<MiniSearchDocument>;
   readonly #docs: readonly SearchDocument[];
+  readonly #idf: (term: string) => number;
+  readonly #df: ReadonlyMap<string, number>;
 
-  constructor(mini: MiniSearch<MiniSearchDocument>, docs: readonly SearchDocument[]) {
-    this.#mini = mini;
+  constructor(built: BuiltIndex, docs: readonly SearchDocument[]) {
+    this.#mini = built.mini;
     this.#docs = docs;
+    const n = docs.length;
+    const frequency = built.documentFrequency;
+    this.#df = frequency;
+    this.#idf = (term) => {
+      const df = frequency.get(term) ?? 0;
+      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    };
   }
 
   /** The MiniSearch index, e.g. to serialize it with JSON.stringify. */
@@ -81,8 +113,16 @@ export class Bm25Index implements RankerIndex {
     const tokens = queryTokens(query);
     if (tokens.length === 0) return [];
     const docs = this.#docs;
+    const cut = (globalThis as { CUT?: number }).CUT;
+    let use = tokens;
+    if (cut !== undefined) {
+      const limit = cut * docs.length;
+      const low = tokens.filter((t) => { const p = processTerm(t); return p !== null && (this.#df.get(p) ?? 0) <= limit; });
+      if (low.length > 0) use = low;
+    }
     const results = this.#mini.search(query, {
-      tokenize: () => tokens,
+      tokenize: () => use,
+      boostTerm: this.#idf,
       filter: (result) => {
         const doc = docs[result.id as number];
         return doc !== undefined && options.filter(doc.name);
@@ -92,31 +132,20 @@ export class Bm25Index implements RankerIndex {
     for (const result of results) {
       const id = result.id as number;
       const doc = docs[id];
-      if (doc) hits.push(new Bm25Hit(doc, id, result));
+      if (doc) hits.push(new Bm25Hit(doc, id, result.score / Math.sqrt(result.queryTerms.length || 1), result.match));
     }
-    // MiniSearch sorts by score; equal scores keep config order.
-    for (let i = 0; i < hits.length; ) {
-      let j = i + 1;
-      while (j < hits.length && hits[j]?.score === hits[i]?.score) j++;
-      if (j - i > 1) {
-        const run = hits.slice(i, j).sort((a, b) => a.order - b.order || a.id - b.id);
-        hits.splice(i, run.length, ...run);
-      }
-      i = j;
-    }
+    hits.sort((a, b) => b.score - a.score || a.doc.order - b.doc.order || a.id - b.id);
     return hits;
   }
 }
 
 export function buildBm25Index(docs: readonly SearchDocument[]): Bm25Index {
-  const mini = createIndex();
-  mini.addAll(docs.map(toMiniSearchDocument));
-  return new Bm25Index(mini, docs);
+  return new Bm25Index(buildIndex(docs.map(toMiniSearchDocument)), docs);
 }
 
 /** An index from a serialized MiniSearch (JSON.stringify of Bm25Index.miniSearch) over the same docs. */
 export function bm25IndexFromJSON(json: string, docs: readonly SearchDocument[]): Bm25Index {
-  return new Bm25Index(loadIndex(json), docs);
+  return new Bm25Index(loadBuiltIndex(json), docs);
 }
 
 export const bm25: Ranker = {

@@ -9,8 +9,15 @@
 // tool's exact name still matches it best. Runs of CJK characters, which have no
 // spaces, become overlapping bigrams. Terms are lowercased, English stop words
 // dropped, and ASCII words Porter-stemmed.
+//
+// Scoring (see bm25.ts for the parts applied to MiniSearch's results): BM25 per
+// field with boosts; each query term is weighted by its catalogue-wide IDF, which
+// corrects MiniSearch's per-field IDF (a common verb that occurs in one tool's name
+// otherwise outweighs everything); prefix matching ("crypto" finds "cryptocurrency")
+// for terms of 5+ letters at a lower weight; no fuzzy matching (it cost time and
+// found nothing the stemmer missed).
 import MiniSearch from 'minisearch';
-import type { Options, SearchOptions } from 'minisearch';
+import type { AsPlainObject, Options, SearchOptions } from 'minisearch';
 import type { SearchDocument, SearchField } from './types';
 import { SEARCH_FIELDS } from './types';
 import { porterStem } from './stemmer';
@@ -25,12 +32,21 @@ export interface MiniSearchDocument {
   readonly parameter_description: string;
 }
 
+/**
+ * A summary that is part of the description (an MCP tool's first sentence) is not
+ * indexed twice: it would double the weight of the first sentence and the work of
+ * every search. bm25.ts still reports `summary` for terms the summary holds.
+ */
+export function summaryIsIndexed(doc: SearchDocument): boolean {
+  return doc.summary !== '' && !doc.description.includes(doc.summary);
+}
+
 export function toMiniSearchDocument(doc: SearchDocument, id: number): MiniSearchDocument {
   return {
     id,
     name: doc.name,
     parameter_name: doc.parameterNames.join(' '),
-    summary: doc.summary,
+    summary: summaryIsIndexed(doc) ? doc.summary : '',
     description: doc.description,
     parameter_description: doc.parameterDescriptions.join('\n'),
   };
@@ -38,7 +54,7 @@ export function toMiniSearchDocument(doc: SearchDocument, id: number): MiniSearc
 
 /** Relative weight of a match in each field. */
 export const FIELD_BOOSTS: Readonly<Record<SearchField, number>> = {
-  name: 3,
+  name: 2,
   parameter_name: 1.5,
   summary: 1.5,
   description: 1,
@@ -101,13 +117,21 @@ export function processTerm(term: string): string | null {
   return porterStem(lower);
 }
 
-/** Search-time options; boosts, OR, and where prefix and fuzzy matching are worth their cost. */
+/** BM25 parameters: k1 as usual; b lowered, as tool descriptions are short and vary little in length. */
+export const BM25_PARAMS = { k: 1.2, b: 0.4, d: 0.5 } as const;
+
+/** Prefix matching applies to query terms of this length and up (and at most 24). */
+export const PREFIX_MIN_LENGTH = 5;
+
+/** Search-time options; bm25.ts adds the IDF term weights, the tokens and the filter. */
 export const SEARCH_OPTIONS: SearchOptions = {
   boost: { ...FIELD_BOOSTS },
   combineWith: 'OR',
-  prefix: (term) => term.length >= 4 && term.length <= 24,
+  processTerm,
+  prefix: (term) => term.length >= PREFIX_MIN_LENGTH && term.length <= 24,
   fuzzy: false,
   weights: { prefix: 0.3, fuzzy: 0.3 },
+  bm25: { ...BM25_PARAMS },
 };
 
 export const MINISEARCH_OPTIONS: Options<MiniSearchDocument> = {
@@ -120,11 +144,52 @@ export const MINISEARCH_OPTIONS: Options<MiniSearchDocument> = {
   logger: () => undefined,
 };
 
-export function createIndex(): MiniSearch<MiniSearchDocument> {
-  return new MiniSearch<MiniSearchDocument>(MINISEARCH_OPTIONS);
+/** An index and, per indexed term, the number of documents holding it in any field. */
+export interface BuiltIndex {
+  readonly mini: MiniSearch<MiniSearchDocument>;
+  readonly documentFrequency: ReadonlyMap<string, number>;
+}
+
+/** Builds the index, counting document frequencies on the way (one tokenization, not two). */
+export function buildIndex(docs: readonly MiniSearchDocument[]): BuiltIndex {
+  const seen = new Set<string>();
+  let recording = true;
+  const recordingProcessTerm = (term: string): string | null => {
+    const processed = processTerm(term);
+    if (recording && processed !== null) seen.add(processed);
+    return processed;
+  };
+  // Same options but for a processTerm with the same output; searches use
+  // SEARCH_OPTIONS.processTerm, and recording stops once the documents are in.
+  const mini = new MiniSearch<MiniSearchDocument>({ ...MINISEARCH_OPTIONS, processTerm: recordingProcessTerm });
+  const documentFrequency = new Map<string, number>();
+  for (const doc of docs) {
+    mini.add(doc);
+    for (const term of seen) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+    seen.clear();
+  }
+  recording = false;
+  return { mini, documentFrequency };
+}
+
+/** Document frequencies from a serialized index (MiniSearch's serialization version 2). */
+function documentFrequencies(js: AsPlainObject): Map<string, number> {
+  const frequency = new Map<string, number>();
+  for (const [term, byField] of js.index) {
+    const ids = new Set<string>();
+    for (const fieldId of Object.keys(byField)) for (const id of Object.keys(byField[fieldId] ?? {})) ids.add(id);
+    frequency.set(term, ids.size);
+  }
+  return frequency;
 }
 
 /** Loads a serialized index (JSON.stringify of a MiniSearch) with the options it was built with. */
 export function loadIndex(json: string): MiniSearch<MiniSearchDocument> {
   return MiniSearch.loadJSON<MiniSearchDocument>(json, MINISEARCH_OPTIONS);
+}
+
+/** loadIndex, plus the document frequencies bm25 weights query terms with. */
+export function loadBuiltIndex(json: string): BuiltIndex {
+  const js = JSON.parse(json) as AsPlainObject;
+  return { mini: MiniSearch.loadJS<MiniSearchDocument>(js, MINISEARCH_OPTIONS), documentFrequency: documentFrequencies(js) };
 }

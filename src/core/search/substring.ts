@@ -6,9 +6,9 @@
 // term matches some field, and ranks by the best field any term matched.
 // `whole_query` matches the query exactly as given (no trimming) as one substring.
 //
-// Speed: all lowercased texts sit in one string, so the most selective term (the
-// longest) is found with the engine's native indexOf in one pass over the
-// catalogue; only the tools it occurs in are checked field by field.
+// Speed: each tool carries a 2,048-bit Bloom filter of the character trigrams of
+// its lowercased texts. A search hashes the trigrams of its terms once and skips
+// every tool missing one of those bits; only the rest are checked field by field.
 import type { Ranker, RankerIndex, SearchDocument, SearchField, SearchHit, SearchOptions, SubstringMatch } from './types';
 import { SEARCH_FIELDS } from './types';
 
@@ -71,65 +71,65 @@ function matchMask(doc: Prepared, terms: readonly string[]): number {
   return union;
 }
 
+const BLOOM_WORDS = 64;
+const BLOOM_BITS = BLOOM_WORDS * 32;
+/** At most this many trigram bits are tested per search; a subset of them is still a valid test. */
+const MAX_PROBE_BITS = 48;
+
+function trigramBit(a: number, b: number, c: number): number {
+  let h = Math.imul(a, 0x9e3779b1) + Math.imul(b, 0x85ebca77) + Math.imul(c, 0xc2b2ae3d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return (h >>> 0) % BLOOM_BITS;
+}
+
+/** The trigram bits every doc matching all the terms must have. */
+function probeBits(terms: readonly string[]): number[] {
+  const bits = new Set<number>();
+  for (const term of terms) {
+    if (term.includes(SEP)) continue;
+    for (let i = 0; i + 2 < term.length && bits.size < MAX_PROBE_BITS; i++) {
+      bits.add(trigramBit(term.charCodeAt(i), term.charCodeAt(i + 1), term.charCodeAt(i + 2)));
+    }
+  }
+  return [...bits];
+}
+
 class SubstringIndex implements RankerIndex {
   readonly #docs: readonly Prepared[];
-  /** Every doc's fields, each followed by SEP; doc i starts at #starts[i]. */
-  readonly #corpus: string;
-  readonly #starts: readonly number[];
+  /** BLOOM_WORDS words per doc. */
+  readonly #bloom: Uint32Array;
 
   constructor(docs: readonly SearchDocument[]) {
     this.#docs = docs.map(prepare);
-    const parts: string[] = [];
-    const starts: number[] = [];
-    let at = 0;
-    for (const doc of this.#docs) {
-      starts.push(at);
-      for (const field of doc.fields) {
-        parts.push(field, SEP);
-        at += field.length + 1;
+    this.#bloom = new Uint32Array(this.#docs.length * BLOOM_WORDS);
+    this.#docs.forEach((doc, d) => {
+      const base = d * BLOOM_WORDS;
+      for (const text of doc.fields) {
+        for (let i = 0; i + 2 < text.length; i++) {
+          const bit = trigramBit(text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2));
+          const word = base + (bit >>> 5);
+          this.#bloom[word] = (this.#bloom[word] ?? 0) | (1 << (bit & 31));
+        }
       }
-    }
-    this.#corpus = parts.join('');
-    this.#starts = starts;
-  }
-
-  /** Docs containing the term somewhere, in catalogue order. */
-  #candidates(term: string): Prepared[] {
-    if (term.includes(SEP)) return [...this.#docs];
-    const found: Prepared[] = [];
-    const starts = this.#starts;
-    let from = 0;
-    let lo = 0;
-    for (;;) {
-      const at = this.#corpus.indexOf(term, from);
-      if (at < 0) break;
-      // The doc whose span holds `at`: the last start <= at (starts ascend, and so do hits).
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if ((starts[mid] ?? 0) <= at) lo = mid;
-        else hi = mid - 1;
-      }
-      const doc = this.#docs[lo];
-      if (doc) found.push(doc);
-      from = starts[lo + 1] ?? this.#corpus.length;
-      lo += 1;
-      if (lo >= starts.length) break;
-    }
-    return found;
+    });
   }
 
   search(query: string, options: SearchOptions): SearchHit[] {
     const terms = substringTerms(query, options.substringMatch ?? 'all_terms');
-    const first = terms[0];
-    if (first === undefined) return [];
+    if (terms.length === 0) return [];
+    const probes = probeBits(terms).map((bit) => [bit >>> 5, 1 << (bit & 31)] as const);
+    const bloom = this.#bloom;
     const found: { doc: Prepared; rank: number; fields: SearchField[] }[] = [];
-    for (const doc of this.#candidates(first)) {
-      const mask = matchMask(doc, terms);
-      if (mask === 0 || !options.filter(doc.name)) continue;
-      const fields = SEARCH_FIELDS.filter((_, f) => (mask & (1 << f)) !== 0);
-      found.push({ doc, rank: 31 - Math.clz32(mask & -mask), fields });
-    }
+    this.#docs.forEach((doc, d) => {
+      const base = d * BLOOM_WORDS;
+      for (const [word, mask] of probes) if (((bloom[base + word] ?? 0) & mask) === 0) return;
+      const matched = matchMask(doc, terms);
+      if (matched === 0 || !options.filter(doc.name)) return;
+      const fields = SEARCH_FIELDS.filter((_, f) => (matched & (1 << f)) !== 0);
+      found.push({ doc, rank: 31 - Math.clz32(matched & -matched), fields });
+    });
     found.sort((a, b) => a.rank - b.rank || a.doc.order - b.doc.order || a.doc.index - b.doc.index);
     return found.map(({ doc, rank, fields }) => ({ name: doc.name, score: FIELD_COUNT - rank, fields }));
   }

@@ -26,7 +26,6 @@ import { bm25 } from '../search/bm25';
 import { searchTools } from '../search/contract';
 import { substring } from '../search/substring';
 import type { Ranker, RankerIndex } from '../search/types';
-import type { Policy } from '../scenario/policy';
 import type { Expectations, Scenario, ScenarioCall, ScenarioCycle, ScenarioStep } from '../scenario/types';
 import {
   availabilityMatches,
@@ -134,13 +133,15 @@ export function runScenario(input: RunInput): Timeline {
   const appended: string[] = [];
   let announced: Set<string> | undefined;
 
-  const warnUnresolvable = (step?: number): void => {
-    const seen = new Set<string>();
+  // Each unresolvable tool is warned about once, when it first matters: at load, or at the first
+  // invocation that would permit it (a later -t, a delta, or forcing it with -u).
+  const warned = new Set<string>();
+  const warnUnresolvable = (step?: number, forced?: string): void => {
     for (const s of engine.currentStates()) {
-      if (s.resolution.ok || s.enable.availability.value === 'off') continue;
+      if (s.resolution.ok || (s.enable.availability.value === 'off' && s.name !== forced)) continue;
       const msg = s.resolution.message;
-      if (seen.has(msg)) continue;
-      seen.add(msg);
+      if (warned.has(msg)) continue;
+      warned.add(msg);
       entries.push({ kind: 'warning', message: msg, position: engine.current.index, ...(step !== undefined ? { step } : {}) });
     }
   };
@@ -421,6 +422,7 @@ export function runScenario(input: RunInput): Timeline {
     if (!prepared.ok) return prepared.error;
     const pos = engine.applyDelta(prepared.delta, { sources: prepared.sources, detail: step.command, step: stepNo });
     if (pos) entries.push({ kind: 'delta', step: stepNo, position: pos.index });
+    warnUnresolvable(stepNo, prepared.forced);
     entries.push({ kind: 'turn', step: stepNo, query: cmd.query, position: engine.current.index });
     messages.push({ kind: 'user', text: cmd.query });
     const cycles: readonly ScenarioCycle[] = step.cycles.length > 0 ? step.cycles : [{ calls: [], reply: '', restart: false, span: step.span }];

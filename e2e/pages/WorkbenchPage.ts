@@ -1,0 +1,52 @@
+// The root page object: navigation, the test hook, and the panels' page objects.
+import type { Page } from '@playwright/test';
+import type { WorkbenchSnapshot } from '../../src/app/testHook';
+
+export class WorkbenchPage {
+  constructor(readonly page: Page) {}
+
+  /** Opens the app on a clean profile (no autosaved work) unless told to keep it. */
+  async open(options: { keepSaved?: boolean } = {}): Promise<void> {
+    await this.page.goto('/');
+    if (!options.keepSaved) {
+      await this.page.evaluate(async () => {
+        await new Promise<void>((resolve) => {
+          const req = indexedDB.deleteDatabase('tool-workbench');
+          req.onsuccess = req.onerror = req.onblocked = () => resolve();
+        });
+        localStorage.clear();
+      });
+      await this.page.goto('/');
+    }
+    await this.page.waitForFunction(() => window.__workbench !== undefined);
+    await this.page.getByTestId('check-status').filter({ hasText: 'passed' }).waitFor();
+  }
+
+  snapshot(): Promise<WorkbenchSnapshot> {
+    return this.page.evaluate(() => {
+      const hook = window.__workbench;
+      if (!hook) throw new Error('no test hook');
+      return hook.snapshot();
+    });
+  }
+
+  loadScenario(text: string, fileName = 'scenario.toml'): Promise<boolean> {
+    return this.page.evaluate(([t, f]) => window.__workbench?.loadScenario(t, f) ?? false, [text, fileName] as const);
+  }
+
+  runCommand(id: string): Promise<void> {
+    return this.page.evaluate((c) => window.__workbench?.runCommand(c), id);
+  }
+
+  flushAutosave(): Promise<void> {
+    return this.page.evaluate(() => window.__workbench?.flushAutosave());
+  }
+
+  banner() {
+    return this.page.getByTestId('banner');
+  }
+
+  checkStatus() {
+    return this.page.getByTestId('check-status');
+  }
+}

@@ -1,0 +1,55 @@
+// The one screen: header, layers | timeline | sets, and the dock below.
+import { useEffect } from 'react';
+import { Split } from '../components/Split';
+import { useCommands } from '../commands/context';
+import { matchesShortcut } from '../commands/registry';
+import { Banner } from '../features/header/Banner';
+import { Header } from '../features/header/Header';
+import { LayersPanel } from '../features/layers/LayersPanel';
+import { TimelinePanel } from '../features/timeline/TimelinePanel';
+import { SetsPanel } from '../features/sets/SetsPanel';
+import { Dock } from '../features/dock/Dock';
+import { Palette } from '../features/palette/Palette';
+import { DropZone } from '../features/files/DropZone';
+import { useWorkbenchStore } from '../state/context';
+import { dockPanels } from './dockPanels';
+
+function useShortcuts() {
+  const registry = useCommands();
+  const store = useWorkbenchStore();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      for (const c of registry.list()) {
+        if (c.shortcut && matchesShortcut(e, c.shortcut)) {
+          e.preventDefault();
+          void c.run({ store });
+          return;
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [registry, store]);
+}
+
+export function App() {
+  useShortcuts();
+  return (
+    <div className="app">
+      <Header />
+      <Banner />
+      <main className="workspace">
+        <Split id="main-v" direction="vertical" initial={[68, 32]}>
+          <Split id="main-h" initial={[36, 30, 34]}>
+            <LayersPanel />
+            <TimelinePanel />
+            <SetsPanel />
+          </Split>
+          <Dock panels={dockPanels} />
+        </Split>
+      </main>
+      <Palette />
+      <DropZone />
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+// The composition root: the store, the derive worker, react-query, the
+// commands, autosave and the test hook, then the React tree.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App } from './App';
+import { createCommands, demoDoc } from './commands';
+import { installTestHook } from './testHook';
+import { createWorkbenchStore } from '../state/store';
+import { StoreProvider } from '../state/context';
+import { loadSavedDoc, startAutosave } from '../state/persistence';
+import { createWorkerClient } from '../derive/client';
+import { DeriveContext } from '../derive/queries';
+import { CommandsContext } from '../commands/context';
+import './styles.css';
+
+async function boot() {
+  const saved = await loadSavedDoc();
+  const store = createWorkbenchStore(saved ?? demoDoc());
+  const client = createWorkerClient();
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+  const commands = createCommands();
+  const autosave = startAutosave(store);
+  installTestHook({ store, client, queryClient, commands, flush: () => autosave.flush() });
+  const root = document.getElementById('root');
+  if (!root) throw new Error('no #root element');
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <DeriveContext.Provider value={client}>
+          <CommandsContext.Provider value={commands}>
+            <StoreProvider store={store}>
+              <App />
+            </StoreProvider>
+          </CommandsContext.Provider>
+        </DeriveContext.Provider>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}
+
+void boot();

@@ -1,0 +1,64 @@
+// window.__workbench: a read-only snapshot and a loader, so Playwright and
+// reviewers' scripts drive the app without scraping Monaco.
+import type { QueryClient } from '@tanstack/react-query';
+import type { ScenarioDoc } from '../core';
+import type { DeriveClient } from '../derive/client';
+import type { SetsView, TimelineView } from '../derive/protocol';
+import type { CommandRegistry } from '../commands/registry';
+import type { WorkbenchStore } from '../state/store';
+import { openScenarioText } from '../features/files/files';
+
+export interface WorkbenchSnapshot {
+  readonly revision: number;
+  readonly doc: ScenarioDoc;
+  readonly layers: readonly { name: string; text: string }[];
+  readonly selectedEntry: number | undefined;
+  readonly position: number;
+  readonly timeline: TimelineView;
+  readonly sets: SetsView;
+  readonly diagnostics: TimelineView['diagnostics'];
+}
+
+export interface WorkbenchHook {
+  /** Waits for the derivation of the current revision, then returns a snapshot. */
+  snapshot(): Promise<WorkbenchSnapshot>;
+  /** Opens scenario text as if from a file; false (and a banner) when it is refused. */
+  loadScenario(text: string, fileName?: string): boolean;
+  runCommand(id: string): Promise<void>;
+  /** Resolves once autosave has written the current revision. */
+  flushAutosave(): Promise<void>;
+}
+
+declare global {
+  interface Window {
+    __workbench?: WorkbenchHook;
+  }
+}
+
+export function installTestHook(deps: { store: WorkbenchStore; client: DeriveClient; queryClient: QueryClient; commands: CommandRegistry; flush: () => Promise<void> }): void {
+  const { store, client, commands } = deps;
+  window.__workbench = Object.freeze({
+    async snapshot() {
+      const s = store.getState();
+      const timeline = await client.call('derive', { doc: s.doc, revision: s.revision });
+      const entry = s.selectedEntry === undefined ? timeline.entries.length - 1 : Math.min(s.selectedEntry, timeline.entries.length - 1);
+      const position = timeline.entries[entry]?.position ?? 0;
+      const sets = await client.call('sets', { revision: timeline.revision, position });
+      return {
+        revision: s.revision,
+        doc: s.doc,
+        layers: s.doc.layers.map((l) => ({ name: l.name, text: l.text })),
+        selectedEntry: s.selectedEntry,
+        position,
+        timeline,
+        sets,
+        diagnostics: timeline.diagnostics,
+      };
+    },
+    loadScenario: (text: string, fileName = 'scenario.toml') => openScenarioText(store, fileName, text),
+    async runCommand(id: string) {
+      await commands.run(id, { store });
+    },
+    flushAutosave: () => deps.flush(),
+  });
+}

@@ -1,0 +1,245 @@
+// A scenario as an editable, serializable document: what the workbench's store
+// holds and saves. `writeScenario` produces the scenario file that
+// `tool-workbench check` runs, and `scenarioDocFromText` reads one back.
+import { parseScenario } from './parse';
+import type { ScenarioHost } from './parse';
+import type { Policy } from './policy';
+import { DEFAULT_POLICY, POLICY_KEYS } from './policy';
+import type { Expectations, ScenarioError } from './types';
+
+export type Plain = null | boolean | number | string | Plain[] | { [key: string]: Plain };
+
+export interface CallDoc {
+  tool: string;
+  args: { [key: string]: Plain };
+  writes?: string[];
+  approved?: boolean;
+  result?: string;
+  fail?: string;
+  expect?: { [key: string]: Plain };
+}
+
+export interface CycleDoc {
+  calls: CallDoc[];
+  reply?: string;
+  restart?: boolean;
+  expect?: { [key: string]: Plain };
+}
+
+export interface StepDoc {
+  command: string;
+  cycles: CycleDoc[];
+  expect?: { [key: string]: Plain };
+}
+
+export interface ServerDoc {
+  name: string;
+  status: 'running' | 'offline';
+  catalogue?: string;
+  /** Inline tools/list entries. */
+  tools: { [key: string]: Plain }[];
+}
+
+export interface LayerDoc {
+  name: string;
+  text: string;
+}
+
+export interface ScenarioDoc {
+  name: string;
+  description?: string;
+  policy: Policy;
+  layers: LayerDoc[];
+  servers: ServerDoc[];
+  steps: StepDoc[];
+  load?: { [key: string]: Plain };
+  workspace?: { path: string; persona?: string };
+}
+
+// ---- TOML writing ----
+
+const BARE_KEY = /^[A-Za-z0-9_-]+$/u;
+
+export function tomlKey(key: string): string {
+  return BARE_KEY.test(key) ? key : tomlString(key);
+}
+
+export function tomlString(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0) ?? 0;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\r') out += '\\r';
+    else if (c < 0x20 || c === 0x7f) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/** A multi-line string for layer texts and long prose: literal when it can be, basic otherwise. */
+export function tomlMultiline(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  const literalSafe = !s.includes("'''") && !/[\u0000-\u0008\u000b-\u001f\u007f]/u.test(s) && !s.endsWith("'");
+  if (literalSafe) return `'''\n${s}'''`;
+  let body = '';
+  for (const ch of s) {
+    const c = ch.codePointAt(0) ?? 0;
+    if (ch === '\\') body += '\\\\';
+    else if (ch === '"') body += '\\"';
+    else if (ch === '\n') body += '\n';
+    else if (ch === '\t') body += '\t';
+    else if (c < 0x20 || c === 0x7f) body += `\\u${c.toString(16).padStart(4, '0')}`;
+    else body += ch;
+  }
+  return `"""\n${body}"""`;
+}
+
+export function tomlValue(v: Plain | undefined): string {
+  if (v === null || v === undefined) return '""';
+  if (typeof v === 'string') return tomlString(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : Number.isFinite(v) ? String(v) : v > 0 ? 'inf' : v < 0 ? '-inf' : 'nan';
+  if (Array.isArray(v)) return `[${v.map(tomlValue).join(', ')}]`;
+  const keys = Object.keys(v);
+  if (keys.length === 0) return '{}';
+  return `{ ${keys.map((k) => `${tomlKey(k)} = ${tomlValue(v[k])}`).join(', ')} }`;
+}
+
+function table(lines: string[], header: string, entries: [string, Plain | undefined][]): void {
+  lines.push(header);
+  for (const [k, v] of entries) if (v !== undefined) lines.push(`${tomlKey(k)} = ${tomlValue(v)}`);
+}
+
+export function writeScenario(doc: ScenarioDoc): string {
+  const lines: string[] = [];
+  lines.push(`name = ${tomlString(doc.name)}`);
+  if (doc.description !== undefined) lines.push(`description = ${doc.description.includes('\n') ? tomlMultiline(doc.description) : tomlString(doc.description)}`);
+  const policy = POLICY_KEYS.filter((k) => doc.policy[k] !== DEFAULT_POLICY[k]);
+  if (policy.length > 0) {
+    lines.push('');
+    table(lines, '[policy]', policy.map((k) => [k, doc.policy[k]]));
+  }
+  if (doc.workspace) {
+    lines.push('');
+    table(lines, '[workspace]', [['path', doc.workspace.path], ['persona', doc.workspace.persona]]);
+  }
+  if (doc.load && Object.keys(doc.load).length > 0) {
+    lines.push('');
+    table(lines, '[load]', Object.entries(doc.load));
+  }
+  for (const layer of doc.layers) {
+    lines.push('', '[[layers]]', `name = ${tomlString(layer.name)}`, `text = ${tomlMultiline(layer.text)}`);
+  }
+  for (const s of doc.servers) {
+    lines.push('', `[servers.${tomlKey(s.name)}]`, `status = ${tomlString(s.status)}`);
+    if (s.catalogue !== undefined) lines.push(`catalogue = ${tomlString(s.catalogue)}`);
+    if (s.tools.length > 0) lines.push(`tools = [\n${s.tools.map((t) => `  ${tomlValue(t)},`).join('\n')}\n]`);
+  }
+  for (const step of doc.steps) {
+    lines.push('', '[[steps]]', `command = ${tomlString(step.command)}`);
+    for (const cycle of step.cycles) {
+      lines.push('', '  [[steps.cycles]]');
+      if (cycle.restart) lines.push('  restart = true');
+      if (cycle.reply !== undefined) lines.push(`  reply = ${tomlString(cycle.reply)}`);
+      if (cycle.expect && Object.keys(cycle.expect).length > 0) {
+        lines.push('  [steps.cycles.expect]');
+        for (const [k, v] of Object.entries(cycle.expect)) lines.push(`  ${tomlKey(k)} = ${tomlValue(v)}`);
+      }
+      for (const call of cycle.calls) {
+        lines.push('', '    [[steps.cycles.calls]]', `    tool = ${tomlString(call.tool)}`, `    args = ${tomlValue(call.args)}`);
+        if (call.writes) lines.push(`    writes = ${tomlValue(call.writes)}`);
+        if (call.approved !== undefined) lines.push(`    approved = ${String(call.approved)}`);
+        if (call.result !== undefined) lines.push(`    result = ${tomlString(call.result)}`);
+        if (call.fail !== undefined) lines.push(`    fail = ${tomlString(call.fail)}`);
+        if (call.expect && Object.keys(call.expect).length > 0) lines.push(`    expect = ${tomlValue(call.expect)}`);
+      }
+    }
+    if (step.expect && Object.keys(step.expect).length > 0) {
+      lines.push('', '[steps.expect]');
+      for (const [k, v] of Object.entries(step.expect)) lines.push(`${tomlKey(k)} = ${tomlValue(v)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+// ---- reading back ----
+
+function plain(v: unknown): Plain {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number') return v;
+  if (Array.isArray(v)) return v.map(plain);
+  if (typeof v === 'object') {
+    const out: { [key: string]: Plain } = {};
+    for (const k of Object.keys(v)) Object.defineProperty(out, k, { value: plain((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  return null;
+}
+
+function expectDoc(e: Expectations | undefined): { [key: string]: Plain } | undefined {
+  if (!e) return undefined;
+  const out: { [key: string]: Plain } = {};
+  for (const [k, v] of e) out[k] = plain(v.value);
+  return out;
+}
+
+export type DocResult = { ok: true; doc: ScenarioDoc } | { ok: false; errors: ScenarioError[] };
+
+export function scenarioDocFromText(text: string, host: ScenarioHost = {}): DocResult {
+  const parsed = parseScenario(text, host);
+  if (!parsed.ok) return parsed;
+  const s = parsed.scenario;
+  const doc: ScenarioDoc = {
+    name: s.name,
+    ...(s.description !== undefined ? { description: s.description } : {}),
+    policy: { ...s.policy },
+    layers: s.layers.map((l) => ({ name: l.name, text: l.text })),
+    servers: s.servers.map((sv) => ({
+      name: sv.name,
+      status: sv.status,
+      ...(sv.catalogue !== undefined ? { catalogue: sv.catalogue } : {}),
+      // A catalogue file's tools stay in the file; only inline tools are part of the document.
+      tools: sv.catalogue !== undefined ? [] : sv.tools.map((t) => plain({ name: t.name, description: t.description, inputSchema: t.inputSchema, ...(t.annotations ? { annotations: t.annotations } : {}) }) as { [key: string]: Plain }),
+    })),
+    steps: s.steps.map((st) => {
+      const expect = expectDoc(st.expect);
+      return {
+        command: st.command,
+        cycles: st.cycles.map((c) => {
+          const cexpect = expectDoc(c.expect);
+          return {
+            calls: c.calls.map((k) => {
+              const kexpect = expectDoc(k.expect);
+              return {
+                tool: k.tool,
+                args: (plain(k.args) ?? {}) as { [key: string]: Plain },
+                ...(k.writes ? { writes: [...k.writes] } : {}),
+                ...(k.approved !== undefined ? { approved: k.approved } : {}),
+                ...(k.result !== undefined ? { result: k.result } : {}),
+                ...(k.fail !== undefined ? { fail: k.fail } : {}),
+                ...(kexpect ? { expect: kexpect } : {}),
+              };
+            }),
+            ...(c.reply !== undefined ? { reply: c.reply } : {}),
+            ...(c.restart ? { restart: true } : {}),
+            ...(cexpect ? { expect: cexpect } : {}),
+          };
+        }),
+        ...(expect ? { expect } : {}),
+      };
+    }),
+    ...(s.load ? { load: expectDoc(s.load) ?? {} } : {}),
+    ...(s.workspace ? { workspace: { path: s.workspace.path, ...(s.workspace.persona !== undefined ? { persona: s.workspace.persona } : {}) } } : {}),
+  };
+  return { ok: true, doc };
+}
+
+export const EMPTY_DOC: ScenarioDoc = {
+  name: 'Untitled scenario',
+  policy: DEFAULT_POLICY,
+  layers: [{ name: 'workspace', text: '' }],
+  servers: [],
+  steps: [],
+};

@@ -1,0 +1,235 @@
+// The derive host: runs the core on the scenario document and answers view
+// queries. It lives in a Web Worker in the browser (worker.ts) and runs
+// directly in tests. It only reads what the core computed.
+import {
+  IndexCache,
+  computeSets,
+  originLabel,
+  provenance,
+  runScenario,
+  scenarioDocFromText,
+  writeScenario,
+  parseScenario,
+} from '../core';
+import type { Timeline, TimelineEntry, Origin, ScenarioDoc } from '../core';
+import type { EntryView, Methods, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
+
+interface Current {
+  revision: number;
+  doc: ScenarioDoc;
+  timeline?: Timeline;
+}
+
+function entryView(e: TimelineEntry, index: number, t: Timeline): EntryView {
+  switch (e.kind) {
+    case 'base':
+      return { index, kind: 'base', depth: 0, label: 'base config', position: e.position };
+    case 'step':
+      return { index, kind: 'step', depth: 0, label: e.command, position: e.position, step: e.step, ...(e.error ? { error: e.error } : {}) };
+    case 'delta': {
+      const p = t.positions[e.position];
+      const ev = p?.event;
+      const sources = ev && ev.kind === 'delta' ? ev.sources : [];
+      const changed = p?.changes.map((c) => `${c.name} → ${c.after.enable.availability.value}`) ?? [];
+      const label = sources.includes('promotion') ? `promotion: ${p?.changes.map((c) => c.name).join(', ') ?? ''}` : `delta ${ev && ev.kind === 'delta' ? ev.delta : ''}`;
+      return {
+        index, kind: 'delta', depth: 1, label, detail: changed.slice(0, 12).join(', ') + (changed.length > 12 ? ` and ${changed.length - 12} more` : ''),
+        position: e.position, step: e.step, ...(e.cycle !== undefined ? { cycle: e.cycle } : {}), sources,
+      };
+    }
+    case 'layer-edit':
+      return { index, kind: 'layer-edit', depth: 1, label: `layer ${e.layer} edited`, position: e.position, step: e.step, sources: ['config-set'] };
+    case 'turn':
+      return { index, kind: 'turn', depth: 1, label: `turn: ${JSON.stringify(e.query)}`, position: e.position, step: e.step };
+    case 'request': {
+      const r = t.requests[e.request];
+      const n = r?.array.length ?? 0;
+      return { index, kind: 'request', depth: 2, label: `cycle ${e.cycle}: request (${n} tools, ${r?.cost.offered ?? 0} B)`, position: e.position, step: e.step, cycle: e.cycle, request: e.request };
+    }
+    case 'call': {
+      const c = e.call;
+      const label = c.search
+        ? `search_tools(${JSON.stringify(c.search.query)}) → ${c.search.returned.length}${c.search.total !== undefined ? ` of ${c.search.total}` : ''}`
+        : `${c.tool}(${JSON.stringify(c.args)})`;
+      return {
+        index, kind: 'call', depth: 3, label, position: e.position, step: e.step, cycle: e.cycle, callStatus: c.status,
+        ...(c.error ? { error: c.error } : {}), ...(c.search ? { search: c.search } : {}), detail: c.result.slice(0, 400),
+      };
+    }
+    case 'reply':
+      return { index, kind: 'reply', depth: 2, label: `reply: ${JSON.stringify(e.text)}`, position: e.position, step: e.step, cycle: e.cycle };
+    case 'restart':
+      return { index, kind: 'restart', depth: 2, label: 'restart: the cycle\'s buffer is discarded and its calls run again', position: e.position, step: e.step, cycle: e.cycle };
+    case 'warning':
+      return { index, kind: 'warning', depth: 1, label: e.message, position: e.position, ...(e.step !== undefined ? { step: e.step } : {}) };
+  }
+}
+
+function cacheView(t: Timeline, i: number): RequestView['cache'] {
+  const c = t.requests[i]?.cache();
+  if (!c) return { status: 'miss', reason: 'no request' };
+  return { status: c.status, reason: c.reason, ...(c.firstDifference ? { firstDifference: { ...c.firstDifference } } : {}) };
+}
+
+function linkOf(o: Origin): SetsRow['link'] {
+  if (o.kind === 'delta') return undefined;
+  return undefined;
+}
+
+export class DeriveHost implements Methods {
+  private current: Current | undefined;
+  /** The newest few derivations, so a view asked for just before a newer derivation still answers. */
+  private readonly recent = new Map<number, Current>();
+  private readonly indexCache = new IndexCache();
+  private layerLines = new Map<string, (offset: number) => { line: number; column: number }>();
+
+  derive({ doc, revision }: { doc: ScenarioDoc; revision: number }): TimelineView {
+    const started = Date.now();
+    const text = writeScenario(doc);
+    const parsed = parseScenario(text);
+    const scenarioErrors: string[] = [];
+    let timeline: Timeline | undefined;
+    if (!parsed.ok) scenarioErrors.push(...parsed.errors.map((e) => e.message));
+    else timeline = runScenario({ scenario: parsed.scenario, indexCache: this.indexCache });
+    this.current = { revision, doc, ...(timeline ? { timeline } : {}) };
+    this.recent.set(revision, this.current);
+    for (const k of [...this.recent.keys()]) if (this.recent.size > 3) this.recent.delete(k);
+    this.layerLines = new Map();
+    if (!timeline) {
+      return { revision, name: doc.name, policy: doc.policy, diagnostics: [], entries: [], positions: [], requests: [], expectations: [], passed: 0, failed: 0, scenarioErrors, millis: Date.now() - started };
+    }
+    const t = timeline;
+    let prevOffered = new Set<string>();
+    const requests: RequestView[] = t.requests.map((r, i) => {
+      const added = r.sets.offered.filter((n) => !prevOffered.has(n));
+      prevOffered = new Set(r.sets.offered);
+      return {
+        id: r.id, step: r.step, cycle: r.cycle, position: r.position,
+        toolChoice: r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind,
+        offered: r.sets.offered, permittedCount: r.sets.permitted.length, searchableCount: r.sets.searchable.length,
+        array: r.array, cost: { ...r.cost }, cache: cacheView(t, i), added: i === 0 ? [] : added,
+      };
+    });
+    const expectations = t.expectations.map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
+    const failedLoad = t.diagnostics.filter((d) => d.severity === 'error').length;
+    return {
+      revision,
+      name: t.name,
+      policy: t.policy,
+      diagnostics: t.diagnostics,
+      entries: t.entries.map((e, i) => entryView(e, i, t)),
+      positions: t.positions.map((p) => ({ index: p.index, registered: p.registered, counts: { ...p.counts } })),
+      requests,
+      expectations,
+      passed: expectations.filter((e) => e.pass).length,
+      failed: expectations.filter((e) => !e.pass).length + failedLoad,
+      scenarioErrors,
+      millis: Date.now() - started,
+    };
+  }
+
+  private timeline(revision: number): Timeline {
+    const c = this.recent.get(revision);
+    if (!c || !c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
+    return c.timeline;
+  }
+
+  sets({ revision, position }: { revision: number; position: number }): SetsView {
+    const t = this.timeline(revision);
+    const p = Math.max(0, Math.min(position, t.positions.length - 1));
+    const states = t.statesAt(p);
+    const registered = t.positions[p]?.registered ?? false;
+    const sets = computeSets(states.values(), { registered });
+    const permitted = new Set(sets.permitted);
+    const offered = new Set(sets.offered);
+    const searchable = new Set(sets.searchable);
+    const rows: SetsRow[] = [];
+    for (const s of states.values()) {
+      const def = s.resolution.ok ? s.resolution.definition : undefined;
+      const src = s.config.source?.value;
+      const server = src?.kind === 'mcp' ? src.server : undefined;
+      const a = s.enable.availability;
+      rows.push({
+        name: s.name,
+        order: s.order,
+        kind: src?.kind ?? 'local',
+        availability: a.value,
+        allowToggle: s.enable.allowToggle.value,
+        permitted: permitted.has(s.name),
+        offered: offered.has(s.name),
+        searchable: searchable.has(s.name),
+        ...(server !== undefined ? { server, serverStatus: s.resolution.ok ? 'running' : s.resolution.reason } : {}),
+        summary: def?.docs.summary ?? s.config.summary?.value ?? '',
+        run: s.run,
+        why: `${originLabel(a.origin, a.from)} → ${a.value}`,
+        ...(linkOf(a.origin) ? { link: linkOf(a.origin) } : {}),
+        ...(a.origin.kind === 'layer' ? { link: this.layerLink(a.origin.layer, a.origin.span.start) } : a.origin.kind === 'delta' ? { link: { position: this.positionOfDelta(t, a.origin.delta) } } : {}),
+      });
+    }
+    for (const b of sets.configured.slice(states.size)) {
+      rows.push({ name: b, order: rows.length, kind: 'builtin', availability: 'on', allowToggle: 'never', permitted: true, offered: true, searchable: false, summary: b === 'describe_tools' ? 'Get detailed descriptions and usage examples for one or more tools.' : 'Search the available tools by keyword and load the matches into context.', run: 'unattended', why: 'builtin (locked on)' });
+    }
+    return {
+      revision,
+      position: p,
+      rows,
+      counts: { configured: sets.configured.length, permitted: sets.permitted.length, offered: sets.offered.length, searchable: sets.searchable.length },
+      registered,
+    };
+  }
+
+  private positionOfDelta(t: Timeline, delta: number): number {
+    const p = t.positions.find((x) => x.event.kind === 'delta' && x.event.delta === delta);
+    return p?.index ?? 0;
+  }
+
+  private layerLink(layer: string, offset: number): { layer: string; line: number; column: number } {
+    let f = this.layerLines.get(layer);
+    if (!f) {
+      const text = this.recent.get(this.current?.revision ?? -1)?.doc.layers.find((l) => l.name === layer)?.text ?? '';
+      const starts = [0];
+      for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+      f = (o: number) => {
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if ((starts[mid] ?? 0) <= o) lo = mid;
+          else hi = mid - 1;
+        }
+        return { line: lo + 1, column: o - (starts[lo] ?? 0) + 1 };
+      };
+      this.layerLines.set(layer, f);
+    }
+    return { layer, ...f(offset) };
+  }
+
+  provenance({ revision, position, name }: { revision: number; position: number; name: string }) {
+    const t = this.timeline(revision);
+    const p = provenance(t.engine, name, position);
+    return { text: p.text, steps: p.steps.map((s) => ({ label: originLabel(s.origin, s.from), availability: s.availability, position: s.position })) };
+  }
+
+  request({ revision, id }: { revision: number; id: number }): RequestDetail {
+    const t = this.timeline(revision);
+    const r = t.requests[id];
+    if (!r) throw new Error(`no request ${id}`);
+    const rendered = r.rendered();
+    const prev = id > 0 ? t.requests[id - 1]?.rendered() : undefined;
+    const blocks = r.messages.flatMap((m) => (m.kind === 'tool-availability' ? m.blocks.map((b) => ({ type: b.type, tools: [...b.tools] })) : []));
+    return {
+      id,
+      provider: t.policy.provider,
+      bodyJson: JSON.stringify(rendered.body, null, 2),
+      toolChoice: rendered.toolChoice,
+      prefix: rendered.bytes,
+      ...(prev ? { previousPrefix: prev.bytes } : {}),
+      cache: cacheView(t, id),
+      cost: { ...r.cost },
+      directiveBlocks: blocks,
+    };
+  }
+}
+
+/** For tests and tools: a document from scenario text. */
+export { scenarioDocFromText };

@@ -1,0 +1,131 @@
+// The messages between the UI and the derive worker, which hosts the core. The
+// worker keeps the newest timeline; the UI asks for views of it (rows of the
+// sets at a position, one request's rendering, a search) by revision.
+import type { Diagnostic, ScenarioDoc, Policy, SearchOutcome } from '../core';
+
+export interface EntryView {
+  readonly index: number;
+  readonly kind: 'base' | 'step' | 'delta' | 'layer-edit' | 'turn' | 'request' | 'call' | 'reply' | 'restart' | 'warning';
+  /** 0 base/step, 1 delta/turn/warning, 2 request/reply/restart, 3 call. */
+  readonly depth: number;
+  readonly label: string;
+  readonly detail?: string;
+  readonly position: number;
+  readonly step?: number;
+  readonly cycle?: number;
+  readonly request?: number;
+  readonly error?: string;
+  /** For deltas: what made them. */
+  readonly sources?: readonly string[];
+  /** For calls: the search result, if the call was search_tools. */
+  readonly search?: SearchOutcome;
+  readonly callStatus?: 'ok' | 'error';
+}
+
+export interface ExpectationView {
+  readonly label: string;
+  readonly key: string;
+  readonly expected: unknown;
+  readonly actual: unknown;
+  readonly pass: boolean;
+  readonly entry: number;
+}
+
+export interface PositionView {
+  readonly index: number;
+  readonly registered: boolean;
+  readonly counts: { configured: number; discoverable: number; on: number; off: number };
+}
+
+export interface RequestView {
+  readonly id: number;
+  readonly step: number;
+  readonly cycle: number;
+  readonly position: number;
+  readonly toolChoice: string;
+  readonly offered: readonly string[];
+  readonly permittedCount: number;
+  readonly searchableCount: number;
+  readonly array: readonly string[];
+  readonly cost: { offered: number; permitted: number };
+  readonly cache: { status: 'hit' | 'miss'; reason: string; firstDifference?: { offset: number; section: string } };
+  /** Tools that entered the offered set since the previous request (promotions, directives). */
+  readonly added: readonly string[];
+}
+
+export interface TimelineView {
+  readonly revision: number;
+  readonly name: string;
+  readonly policy: Policy;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly entries: readonly EntryView[];
+  readonly positions: readonly PositionView[];
+  readonly requests: readonly RequestView[];
+  readonly expectations: readonly ExpectationView[];
+  readonly passed: number;
+  readonly failed: number;
+  /** Problems with the scenario itself (not a layer). */
+  readonly scenarioErrors: readonly string[];
+  /** Milliseconds the derivation took in the worker. */
+  readonly millis: number;
+}
+
+export interface SetsRow {
+  readonly name: string;
+  readonly order: number;
+  readonly kind: 'local' | 'mcp' | 'builtin';
+  readonly availability: 'on' | 'off' | 'discoverable';
+  readonly allowToggle: string;
+  readonly permitted: boolean;
+  readonly offered: boolean;
+  readonly searchable: boolean;
+  readonly server?: string;
+  readonly serverStatus?: string;
+  readonly summary: string;
+  readonly run: string;
+  /** One-line reason, e.g. "'*' in layer workspace". */
+  readonly why: string;
+  /** Where to jump for the deciding value: a layer line or a timeline position. */
+  readonly link?: { readonly layer: string; readonly line: number; readonly column: number } | { readonly position: number };
+}
+
+export interface SetsView {
+  readonly revision: number;
+  readonly position: number;
+  readonly rows: readonly SetsRow[];
+  readonly counts: { configured: number; permitted: number; offered: number; searchable: number };
+  readonly registered: boolean;
+}
+
+export interface RequestDetail {
+  readonly id: number;
+  readonly provider: string;
+  readonly bodyJson: string;
+  readonly toolChoice: unknown;
+  /** The bytes the cache compares, and the previous request's. */
+  readonly prefix: string;
+  readonly previousPrefix?: string;
+  readonly cache: RequestView['cache'];
+  readonly cost: RequestView['cost'];
+  readonly tokens?: { offered: number; permitted: number; counter: string };
+  readonly directiveBlocks: readonly { type: string; tools: readonly string[] }[];
+}
+
+export interface Methods {
+  derive(params: { doc: ScenarioDoc; revision: number }): TimelineView;
+  sets(params: { revision: number; position: number }): SetsView;
+  provenance(params: { revision: number; position: number; name: string }): { text: string; steps: { label: string; availability: string; position: number }[] };
+  request(params: { revision: number; id: number }): RequestDetail;
+}
+
+export type MethodName = keyof Methods;
+export type Params<M extends MethodName> = Parameters<Methods[M]>[0];
+export type Result<M extends MethodName> = ReturnType<Methods[M]>;
+
+export interface RpcRequest {
+  readonly id: number;
+  readonly method: MethodName;
+  readonly params: unknown;
+}
+
+export type RpcResponse = { readonly id: number; readonly ok: true; readonly result: unknown } | { readonly id: number; readonly ok: false; readonly error: string };

@@ -1,0 +1,49 @@
+// Opening and saving scenario files. A bad file is refused with a banner that
+// says where it is wrong; the current work stays untouched.
+import { scenarioDocFromText, writeScenario } from '../../core';
+import type { WorkbenchStore } from '../../state/store';
+
+export function openScenarioText(store: WorkbenchStore, fileName: string, text: string): boolean {
+  const parsed = scenarioDocFromText(text);
+  if (!parsed.ok) {
+    const e = parsed.errors[0];
+    const more = parsed.errors.length > 1 ? ` (and ${parsed.errors.length - 1} more)` : '';
+    store.getState().showBanner('error', `Could not open ${fileName}: ${e ? `${e.line}:${e.column}: ${e.message}` : 'unknown error'}${more}. Your current work is unchanged.`);
+    return false;
+  }
+  store.getState().replaceDoc(parsed.doc);
+  store.getState().showBanner('info', `Opened ${fileName}.`);
+  return true;
+}
+
+export function scenarioFileName(name: string): string {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/gu, '-').replace(/^-|-$/gu, '') || 'scenario';
+  return `${slug}.toml`;
+}
+
+export function downloadText(fileName: string, text: string, type = 'application/toml'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function saveScenario(store: WorkbenchStore): void {
+  const { doc } = store.getState();
+  downloadText(scenarioFileName(doc.name), writeScenario(doc));
+}
+
+export function pickScenarioFile(store: WorkbenchStore): void {
+  const input = document.createElement('input');
+  input.type = 'file';
+  input.accept = '.toml,text/plain,application/toml';
+  input.onchange = () => {
+    const file = input.files?.[0];
+    if (file) void file.text().then((t) => openScenarioText(store, file.name, t));
+  };
+  input.click();
+}

@@ -1,0 +1,139 @@
+// The workbench store: a zustand vanilla store built from slices and handed
+// down through React context (GraphiQL's pattern). It holds what the user made
+// (the scenario document) and what they are looking at; it never derives sets:
+// the derive worker does that from the document.
+import { createStore } from 'zustand/vanilla';
+import type { StoreApi } from 'zustand/vanilla';
+import type { Policy, PolicyKey, ScenarioDoc, StepDoc, CycleDoc } from '../core';
+
+export interface DocSlice {
+  doc: ScenarioDoc;
+  /** Bumped on every change of the document; derivations are keyed by it. */
+  revision: number;
+  replaceDoc(doc: ScenarioDoc): void;
+  setName(name: string): void;
+  setPolicy<K extends PolicyKey>(key: K, value: Policy[K]): void;
+  setLayerText(index: number, text: string): void;
+  addLayer(name?: string): void;
+  renameLayer(index: number, name: string): void;
+  moveLayer(index: number, delta: -1 | 1): void;
+  removeLayer(index: number): void;
+  addStep(step: StepDoc, at?: number): void;
+  updateStep(index: number, step: StepDoc): void;
+  removeStep(index: number): void;
+  /** Appends a cycle to a step (the simulator acting as the model). */
+  appendCycle(stepIndex: number, cycle: CycleDoc): void;
+  /** Replaces the last cycle of a step. */
+  replaceLastCycle(stepIndex: number, cycle: CycleDoc): void;
+}
+
+export interface SelectionSlice {
+  /** The selected timeline row (an index into TimelineView.entries). */
+  selectedEntry: number | undefined;
+  selectedLayer: number;
+  selectEntry(index: number | undefined): void;
+  selectLayer(index: number): void;
+}
+
+export type DockTab = 'simulator' | 'requests' | 'chart' | 'search' | 'questions';
+
+export interface UiSlice {
+  dockTab: DockTab;
+  paletteOpen: boolean;
+  banner: { kind: 'error' | 'info'; message: string } | undefined;
+  setDockTab(tab: DockTab): void;
+  setPaletteOpen(open: boolean): void;
+  showBanner(kind: 'error' | 'info', message: string): void;
+  dismissBanner(): void;
+}
+
+export type WorkbenchState = DocSlice & SelectionSlice & UiSlice;
+export type WorkbenchStore = StoreApi<WorkbenchState>;
+
+type Slice<T> = (set: StoreApi<WorkbenchState>['setState'], get: StoreApi<WorkbenchState>['getState']) => T;
+
+const NEW_LAYER_TEXT = `# A new config layer. Each tool is a [conversation.tools.NAME] table:
+#
+# [conversation.tools.fs_read_file]
+# source = "local"
+# enable = "on"            # on | off | discoverable | always | explicit
+# summary = "Read a file."
+`;
+
+function uniqueLayerName(doc: ScenarioDoc, base: string): string {
+  const names = new Set(doc.layers.map((l) => l.name));
+  if (!names.has(base)) return base;
+  for (let i = 2; ; i++) if (!names.has(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+const docSlice =
+  (initial: ScenarioDoc): Slice<DocSlice> =>
+  (set, get) => {
+    const edit = (f: (doc: ScenarioDoc) => ScenarioDoc): void => set((s) => ({ doc: f(s.doc), revision: s.revision + 1 }));
+    return {
+      doc: initial,
+      revision: 1,
+      replaceDoc: (doc) => set((s) => ({ doc, revision: s.revision + 1, selectedEntry: undefined, selectedLayer: 0 })),
+      setName: (name) => edit((d) => ({ ...d, name })),
+      setPolicy: (key, value) => edit((d) => ({ ...d, policy: { ...d.policy, [key]: value } })),
+      setLayerText: (index, text) => {
+        if (get().doc.layers[index]?.text === text) return;
+        edit((d) => ({ ...d, layers: d.layers.map((l, i) => (i === index ? { ...l, text } : l)) }));
+      },
+      addLayer: (name) => {
+        edit((d) => ({ ...d, layers: [...d.layers, { name: uniqueLayerName(d, name ?? 'layer'), text: NEW_LAYER_TEXT }] }));
+        set((s) => ({ selectedLayer: s.doc.layers.length - 1 }));
+      },
+      renameLayer: (index, name) => edit((d) => ({ ...d, layers: d.layers.map((l, i) => (i === index ? { ...l, name } : l)) })),
+      moveLayer: (index, delta) => {
+        const to = index + delta;
+        if (to < 0 || to >= get().doc.layers.length) return;
+        edit((d) => {
+          const layers = [...d.layers];
+          const [l] = layers.splice(index, 1);
+          if (l) layers.splice(to, 0, l);
+          return { ...d, layers };
+        });
+        set({ selectedLayer: to });
+      },
+      removeLayer: (index) => {
+        edit((d) => ({ ...d, layers: d.layers.filter((_, i) => i !== index) }));
+        set((s) => ({ selectedLayer: Math.max(0, Math.min(s.selectedLayer, s.doc.layers.length - 1)) }));
+      },
+      addStep: (step, at) => edit((d) => {
+        const steps = [...d.steps];
+        steps.splice(at ?? steps.length, 0, step);
+        return { ...d, steps };
+      }),
+      updateStep: (index, step) => edit((d) => ({ ...d, steps: d.steps.map((s, i) => (i === index ? step : s)) })),
+      removeStep: (index) => edit((d) => ({ ...d, steps: d.steps.filter((_, i) => i !== index) })),
+      appendCycle: (stepIndex, cycle) => edit((d) => ({ ...d, steps: d.steps.map((s, i) => (i === stepIndex ? { ...s, cycles: [...s.cycles, cycle] } : s)) })),
+      replaceLastCycle: (stepIndex, cycle) =>
+        edit((d) => ({ ...d, steps: d.steps.map((s, i) => (i === stepIndex ? { ...s, cycles: [...s.cycles.slice(0, -1), cycle] } : s)) })),
+    };
+  };
+
+const selectionSlice: Slice<SelectionSlice> = (set) => ({
+  selectedEntry: undefined,
+  selectedLayer: 0,
+  selectEntry: (index) => set({ selectedEntry: index }),
+  selectLayer: (index) => set({ selectedLayer: index }),
+});
+
+const uiSlice: Slice<UiSlice> = (set) => ({
+  dockTab: 'simulator',
+  paletteOpen: false,
+  banner: undefined,
+  setDockTab: (dockTab) => set({ dockTab }),
+  setPaletteOpen: (paletteOpen) => set({ paletteOpen }),
+  showBanner: (kind, message) => set({ banner: { kind, message } }),
+  dismissBanner: () => set({ banner: undefined }),
+});
+
+export function createWorkbenchStore(initial: ScenarioDoc): WorkbenchStore {
+  return createStore<WorkbenchState>()((set, get) => ({
+    ...docSlice(initial)(set, get),
+    ...selectionSlice(set, get),
+    ...uiSlice(set, get),
+  }));
+}
