@@ -1,4 +1,6 @@
-// Search quality: recall@1/5/10 and MRR of every ranker on the MetaTool query sets.
+// Search quality: recall@1/5/10 and MRR of both rankers on the MetaTool query sets
+// (199 tools; whole user requests), plus a sanity set of short, model-style queries
+// written for the LiveMCPBench catalogue (510 real MCP tools).
 //   npx tsx bench/search-eval.ts [--misses]
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -6,21 +8,65 @@ import { dirname, resolve } from 'node:path';
 import { parseToolsList, mcpToolToSearchDocument } from '../src/core/catalogue/tools-list';
 import { bm25 } from '../src/core/search/bm25';
 import { substring } from '../src/core/search/substring';
+import type { EvalQuery } from '../src/core/search/metrics';
 import { formatEvalReport, parseEvalQueries, runEval } from '../src/core/search/metrics';
+import type { SearchDocument } from '../src/core/search/types';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dataDir = resolve(here, '../../shared/data/search-eval/metatool');
+const data = resolve(here, '../../shared/data');
 const showMisses = process.argv.includes('--misses');
 
-const catalogue = parseToolsList(JSON.parse(readFileSync(resolve(dataDir, 'catalogue.tools-list.json'), 'utf8')));
-if (catalogue.errors.length > 0) console.warn(catalogue.errors.join('\n'));
-const docs = catalogue.tools.map((tool, i) => mcpToolToSearchDocument(tool, i));
+function catalogue(path: string): SearchDocument[] {
+  const parsed = parseToolsList(JSON.parse(readFileSync(resolve(data, path), 'utf8')));
+  if (parsed.errors.length > 0) console.warn(parsed.errors.join('\n'));
+  return parsed.tools.map((tool, i) => mcpToolToSearchDocument(tool, i));
+}
 
-for (const file of ['queries.jsonl', 'multi-queries.jsonl']) {
-  const { queries, errors } = parseEvalQueries(readFileSync(resolve(dataDir, file), 'utf8'));
-  if (errors.length > 0) console.warn(errors.join('\n'));
-  const report = runEval(docs, queries, [substring, bm25], [1, 5, 10]);
-  console.log(`\n== metatool/${file} (${docs.length} tools)`);
-  const text = formatEvalReport(report);
+function report(title: string, docs: readonly SearchDocument[], queries: readonly EvalQuery[]): void {
+  const text = formatEvalReport(runEval(docs, queries, [substring, bm25], [1, 5, 10]));
+  console.log(`\n== ${title} (${docs.length} tools)`);
   console.log(showMisses ? text : text.split('\n\n')[0]);
 }
+
+const metatool = catalogue('search-eval/metatool/catalogue.tools-list.json');
+for (const file of ['queries.jsonl', 'multi-queries.jsonl']) {
+  const { queries, errors } = parseEvalQueries(readFileSync(resolve(data, 'search-eval/metatool', file), 'utf8'));
+  if (errors.length > 0) console.warn(errors.join('\n'));
+  report(`metatool/${file}`, metatool, queries);
+}
+
+// Our own sanity queries: short keyword searches, as a model writes them. Several
+// tools can be right, so recall@1 is at most 1/|relevant|; MRR is the figure to watch.
+const SANITY: EvalQuery[] = [
+  { query: 'take a screenshot of a web page', relevant: ['playwright_screenshot', 'puppeteer_screenshot'] },
+  { query: 'convert docx to pdf', relevant: ['docx_to_pdf', 'convert_to_pdf'] },
+  { query: 'historical stock prices', relevant: ['get_historical_stock_prices', 'get_price_history', 'get_stock_price_date_range'] },
+  { query: 'weather in a city', relevant: ['get_weather_by_city', 'get_weather'] },
+  { query: 'pie chart', relevant: ['generate_pie_chart'] },
+  { query: 'git commit', relevant: ['git_commit'] },
+  { query: 'search arxiv papers', relevant: ['search_papers'] },
+  { query: 'whois domain lookup', relevant: ['whois_domain'] },
+  { query: 'merge pdf files', relevant: ['pdf_merger'] },
+  { query: 'npm package vulnerabilities', relevant: ['npmVulnerabilities'] },
+  { query: 'leetcode daily challenge', relevant: ['get-daily-challenge'] },
+  { query: 'train tickets', relevant: ['get-tickets', 'get-interline-tickets'] },
+  { query: 'kill a running process', relevant: ['kill_process', 'force_terminate'] },
+  { query: 'html to markdown', relevant: ['html_to_markdown', 'fetch_markdown'] },
+  { query: 'mind map from markdown', relevant: ['convert_markdown_to_mindmap', 'generate_mind_map'] },
+  { query: 'geocode an address', relevant: ['geocode_address'] },
+  { query: 'crypto fear and greed index', relevant: ['get_crypto_fear_greed_index'] },
+  { query: 'add a slide to the presentation', relevant: ['add_slide', 'add_slide_with_layout'] },
+  { query: 'random number', relevant: ['random_int', 'random_float', 'secure_random_int'] },
+  { query: 'youtube video transcript', relevant: ['get_transcript'] },
+  { query: 'EV charging stations nearby', relevant: ['find_ev_charging_stations'] },
+  { query: 'currency exchange rate', relevant: ['exchange_rate'] },
+  { query: 'make a chess move', relevant: ['make_move'] },
+  { query: 'read an excel sheet', relevant: ['excel_read_sheet', 'excel_read'] },
+  { query: 'list files in a directory', relevant: ['list_directory', 'list_files', 'list_directory_with_sizes'] },
+  { query: 'wikipedia article summary', relevant: ['get_summary', 'search_wikipedia', 'get_article'] },
+  { query: 'clinical trials', relevant: ['trial_searcher', 'trial_getter'] },
+  { query: 'hacker news stories', relevant: ['getStories', 'getStory'] },
+  { query: 'fill a form field in the browser', relevant: ['playwright_fill', 'puppeteer_fill'] },
+  { query: 'getWeather', relevant: ['get_weather', 'get_weather_by_city'] },
+];
+report('livemcpbench sanity queries', catalogue('catalogues/livemcpbench.tools-list.json'), SANITY);

@@ -6,6 +6,10 @@
 // - each query term is weighted by its catalogue-wide IDF (see minisearch-options.ts);
 // - MiniSearch multiplies a score by the number of query terms matched; that is
 //   softened to the square root, so one rare, precise term can beat several common ones;
+// - in a large catalogue, a term held by more than COMMON_TERM_SHARE of the tools
+//   (and at least COMMON_TERM_MIN_TOOLS) acts as a stop word when the query has a
+//   rarer term, like Lucene's common-terms cutoff: it would add little to the
+//   ranking and most of the work (and of the total);
 // - equal scores keep config order.
 import type MiniSearch from 'minisearch';
 import type { SearchResult } from 'minisearch';
@@ -13,6 +17,9 @@ import type { Ranker, RankerIndex, SearchDocument, SearchField, SearchHit, Searc
 import { SEARCH_FIELDS } from './types';
 import type { BuiltIndex, MiniSearchDocument } from './minisearch-options';
 import { buildIndex, loadBuiltIndex, processTerm, summaryIsIndexed, toMiniSearchDocument, tokenize } from './minisearch-options';
+
+export const COMMON_TERM_SHARE = 0.25;
+export const COMMON_TERM_MIN_TOOLS = 250;
 
 /** At most this many distinct query tokens are searched; it bounds the work of a long query. */
 export const MAX_QUERY_TERMS = 64;
@@ -90,17 +97,21 @@ export class Bm25Index implements RankerIndex {
   readonly #mini: MiniSearch<MiniSearchDocument>;
   readonly #docs: readonly SearchDocument[];
   readonly #idf: (term: string) => number;
-  readonly #df: ReadonlyMap<string, number>;
+  readonly #isCommon: (term: string) => boolean;
 
   constructor(built: BuiltIndex, docs: readonly SearchDocument[]) {
     this.#mini = built.mini;
     this.#docs = docs;
     const n = docs.length;
     const frequency = built.documentFrequency;
-    this.#df = frequency;
     this.#idf = (term) => {
       const df = frequency.get(term) ?? 0;
       return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    };
+    const commonFrom = Math.max(COMMON_TERM_SHARE * n, COMMON_TERM_MIN_TOOLS);
+    this.#isCommon = (token) => {
+      const term = processTerm(token);
+      return term === null || (frequency.get(term) ?? 0) > commonFrom;
     };
   }
 
@@ -110,18 +121,13 @@ export class Bm25Index implements RankerIndex {
   }
 
   search(query: string, options: SearchOptions): SearchHit[] {
-    const tokens = queryTokens(query);
+    const all = queryTokens(query);
+    const rare = all.filter((token) => !this.#isCommon(token));
+    const tokens = rare.length > 0 ? rare : all;
     if (tokens.length === 0) return [];
     const docs = this.#docs;
-    const cut = (globalThis as { CUT?: number }).CUT;
-    let use = tokens;
-    if (cut !== undefined) {
-      const limit = cut * docs.length;
-      const low = tokens.filter((t) => { const p = processTerm(t); return p !== null && (this.#df.get(p) ?? 0) <= limit; });
-      if (low.length > 0) use = low;
-    }
     const results = this.#mini.search(query, {
-      tokenize: () => use,
+      tokenize: () => tokens,
       boostTerm: this.#idf,
       filter: (result) => {
         const doc = docs[result.id as number];

@@ -96,17 +96,19 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
-// A general English list (close to Lucene's and NLTK's), plus the filler of
-// requests ("can you please help me ..."), which says nothing about a tool.
+// A general English list (NLTK's, less "now", which names tools), with the
+// remains of contractions the tokenizer splits ("don't" gives "don" and "t").
+// Request filler such as "help" or "need" is left to the IDF weighting: a
+// stop list of it measured worse.
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'a about above after again against all am an and any are as at be because been before being below between both ' +
-    'but by could did do does doing down during each few for from further had has have having he her here hers ' +
+    'but by can could did do does doing down during each few for from further had has have having he her here hers ' +
     'herself him himself his how i if in into is it its itself just me more most my myself no nor not of off on once ' +
     'only or other our ours ourselves out over own same she should so some such than that the their theirs them ' +
     'themselves then there these they this those through to too under until up very was we were what when where ' +
     'which while who whom why will with would you your yours yourself yourselves ' +
-    'can please help want wants need needs like let lets also may might must shall im ive id youre'
+    'aren couldn didn doesn don hadn hasn haven isn ll mustn re shan shouldn ve wasn weren won wouldn'
   ).split(' '),
 );
 
