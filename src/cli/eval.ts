@@ -56,6 +56,8 @@ export function evalCommand(args: readonly string[], io: Io): number {
     io.err(`${catalogue}: ${docs.error}\n`);
     return 2;
   }
+  // Tools that could not be read or resolved (an MCP tool of a config has no server here) are left out, visibly.
+  for (const w of docs.warnings) io.err(`${catalogue}: ${w}\n`);
   const parsed = parseEvalQueries(qText);
   for (const e of parsed.errors) io.err(`${queries}: ${e}\n`);
   if (parsed.queries.length === 0) {
@@ -64,6 +66,6 @@ export function evalCommand(args: readonly string[], io: Io): number {
   }
   const rankers = ranking ? [RANKERS.get(ranking) as Ranker] : [substring, bm25];
   const report = runEval(docs.documents, parsed.queries, rankers, ks);
-  io.out(formatEvalReport(report));
+  io.out(`${formatEvalReport(report)}\n`);
   return 0;
 }

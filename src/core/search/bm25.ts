@@ -48,49 +48,10 @@ function termsOf(text: string): Set<string> {
   return terms;
 }
 
-/** A hit whose matched fields are worked out only when read (most hits are never returned). */
-class Bm25Hit implements SearchHit {
-  readonly name: string;
-  readonly score: number;
-  readonly doc: SearchDocument;
+interface Ranked {
+  readonly hit: SearchHit;
+  readonly order: number;
   readonly id: number;
-  #match: SearchResult['match'] | undefined;
-  #fields: SearchField[] | undefined;
-
-  constructor(doc: SearchDocument, id: number, score: number, match: SearchResult['match']) {
-    this.name = doc.name;
-    this.doc = doc;
-    this.id = id;
-    this.score = score;
-    this.#match = match;
-  }
-
-  get fields(): readonly SearchField[] {
-    if (this.#fields === undefined) {
-      const ranks = new Set<number>();
-      const match = this.#match ?? {};
-      const inDescription: string[] = [];
-      for (const term of Object.keys(match)) {
-        for (const field of match[term] ?? []) {
-          const rank = FIELD_RANK.get(field);
-          if (rank !== undefined) ranks.add(rank);
-          if (field === DESCRIPTION) inDescription.push(term);
-        }
-      }
-      // A summary inside the description is indexed as the description only.
-      if (inDescription.length > 0 && !ranks.has(SUMMARY_RANK) && !summaryIsIndexed(this.doc) && this.doc.summary !== '') {
-        const summaryTerms = termsOf(this.doc.summary);
-        if (inDescription.some((term) => summaryTerms.has(term))) ranks.add(SUMMARY_RANK);
-      }
-      this.#fields = [...ranks].sort((a, b) => a - b).map((rank) => SEARCH_FIELDS[rank] as SearchField);
-      this.#match = undefined;
-    }
-    return this.#fields;
-  }
-
-  toJSON(): SearchHit {
-    return { name: this.name, score: this.score, fields: this.fields };
-  }
 }
 
 export class Bm25Index implements RankerIndex {
@@ -98,10 +59,13 @@ export class Bm25Index implements RankerIndex {
   readonly #docs: readonly SearchDocument[];
   readonly #idf: (term: string) => number;
   readonly #isCommon: (term: string) => boolean;
+  /** For docs whose summary is indexed only as part of the description: the summary's terms. */
+  readonly #summaryTerms: readonly (ReadonlySet<string> | undefined)[];
 
   constructor(built: BuiltIndex, docs: readonly SearchDocument[]) {
     this.#mini = built.mini;
     this.#docs = docs;
+    this.#summaryTerms = docs.map((doc) => (doc.summary !== '' && !summaryIsIndexed(doc) ? termsOf(doc.summary) : undefined));
     const n = docs.length;
     const frequency = built.documentFrequency;
     this.#idf = (term) => {
@@ -134,14 +98,30 @@ export class Bm25Index implements RankerIndex {
         return doc !== undefined && options.filter(doc.name);
       },
     });
-    const hits: Bm25Hit[] = [];
+    const ranked: Ranked[] = [];
     for (const result of results) {
       const id = result.id as number;
       const doc = docs[id];
-      if (doc) hits.push(new Bm25Hit(doc, id, result.score / Math.sqrt(result.queryTerms.length || 1), result.match));
+      if (!doc) continue;
+      const score = result.score / Math.sqrt(result.queryTerms.length || 1);
+      ranked.push({ hit: { name: doc.name, score, fields: this.#fields(result.match, id) }, order: doc.order, id });
     }
-    hits.sort((a, b) => b.score - a.score || a.doc.order - b.doc.order || a.id - b.id);
-    return hits;
+    ranked.sort((a, b) => b.hit.score - a.hit.score || a.order - b.order || a.id - b.id);
+    return ranked.map((r) => r.hit);
+  }
+
+  /** The fields MiniSearch matched, best first; `summary` too for matched terms a non-indexed summary holds. */
+  #fields(match: SearchResult['match'], id: number): SearchField[] {
+    let mask = 0;
+    const summaryTerms = this.#summaryTerms[id];
+    for (const term of Object.keys(match)) {
+      for (const field of match[term] ?? []) {
+        const rank = FIELD_RANK.get(field);
+        if (rank !== undefined) mask |= 1 << rank;
+        if (field === DESCRIPTION && summaryTerms?.has(term)) mask |= 1 << SUMMARY_RANK;
+      }
+    }
+    return SEARCH_FIELDS.filter((_, rank) => (mask & (1 << rank)) !== 0);
   }
 }
 

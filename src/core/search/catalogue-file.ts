@@ -8,9 +8,27 @@ import type { SearchDocument } from './types';
 
 export type CatalogueDocs = { ok: true; documents: SearchDocument[]; warnings: string[] } | { ok: false; error: string };
 
+/**
+ * Which kind a catalogue file is: by its extension, else by its text. A JP config usually opens
+ * with a table header (`[conversation.tools.x]`), so a leading `[` alone does not mean JSON.
+ */
+function isJsonCatalogue(fileName: string, text: string): boolean {
+  const lower = fileName.toLowerCase();
+  if (lower.endsWith('.json')) return true;
+  if (lower.endsWith('.toml')) return false;
+  const start = text.trimStart();
+  if (start.startsWith('{')) return true;
+  if (!start.startsWith('[')) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function catalogueDocuments(fileName: string, text: string): CatalogueDocs {
-  const looksJson = fileName.endsWith('.json') || text.trimStart().startsWith('{') || text.trimStart().startsWith('[');
-  if (looksJson) {
+  if (isJsonCatalogue(fileName, text)) {
     let value: unknown;
     try {
       value = JSON.parse(text);
