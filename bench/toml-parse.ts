@@ -1,6 +1,8 @@
 // Times parseToml against smol-toml's parse on a generated ~3 MB catalogue of 10,000 tool tables.
-// Run with: npx tsx bench/toml-parse.ts
+// Run with: npx tsx bench/toml-parse.ts   (or through `npm run bench`)
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { parse as smolParse } from 'smol-toml';
 import { parseToml } from '../src/core/config/toml';
 
@@ -39,14 +41,20 @@ function time(label: string, fn: () => unknown, runs = 5): number {
     samples.push(performance.now() - t0);
   }
   const m = median(samples);
-  console.log(`${label.padEnd(12)} median ${m.toFixed(1)} ms  (runs: ${samples.map((x) => x.toFixed(1)).join(', ')})`);
+  console.log(`  ${label.padEnd(12)} median ${m.toFixed(1)} ms  (runs: ${samples.map((x) => x.toFixed(1)).join(', ')})`);
   return m;
 }
 
-const text = generate(10_000);
-console.log(`document: ${(text.length / 1e6).toFixed(2)} M chars, 10,000 tool tables`);
-const doc = parseToml(text);
-if (doc.errors.length > 0) throw new Error(`parseToml failed: ${doc.errors[0]?.message}`);
-const ours = time('parseToml', () => parseToml(text));
-const smol = time('smol-toml', () => smolParse(text));
-console.log(`ratio parseToml / smol-toml: ${(ours / smol).toFixed(2)}×`);
+export function run(): { ours: number; smol: number; ratio: number } {
+  const text = generate(10_000);
+  console.log(`toml parse: ${(text.length / 1e6).toFixed(2)} M chars, 10,000 tool tables`);
+  const doc = parseToml(text);
+  if (doc.errors.length > 0) throw new Error(`parseToml failed: ${doc.errors[0]?.message}`);
+  const ours = time('parseToml', () => parseToml(text));
+  const smol = time('smol-toml', () => smolParse(text));
+  const ratio = ours / smol;
+  console.log(`  ratio parseToml / smol-toml: ${ratio.toFixed(2)}×`);
+  return { ours, smol, ratio };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) run();

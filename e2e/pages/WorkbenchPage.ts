@@ -1,9 +1,29 @@
 // The root page object: navigation, the test hook, and the panels' page objects.
 import type { Page } from '@playwright/test';
 import type { WorkbenchSnapshot } from '../../src/app/testHook';
+import { SetsPage } from './SetsPage';
+import { TimelinePage } from './TimelinePage';
+import { LayersPage } from './LayersPage';
+import { WorkspacePage } from './WorkspacePage';
 
 export class WorkbenchPage {
   constructor(readonly page: Page) {}
+
+  get layers(): LayersPage {
+    return new LayersPage(this.page);
+  }
+
+  get timeline(): TimelinePage {
+    return new TimelinePage(this.page);
+  }
+
+  get sets(): SetsPage {
+    return new SetsPage(this.page);
+  }
+
+  get workspace(): WorkspacePage {
+    return new WorkspacePage(this.page);
+  }
 
   /** Opens the app on a clean profile (no autosaved work) unless told to keep it. */
   async open(options: { keepSaved?: boolean } = {}): Promise<void> {

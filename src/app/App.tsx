@@ -5,6 +5,7 @@ import { useCommands } from '../commands/context';
 import { matchesShortcut } from '../commands/registry';
 import { Banner } from '../features/header/Banner';
 import { Header } from '../features/header/Header';
+import { ShareButton, SharedBanner } from '../features/share/ShareControls';
 import { LayersPanel } from '../features/layers/LayersPanel';
 import { TimelinePanel } from '../features/timeline/TimelinePanel';
 import { SetsPanel } from '../features/sets/SetsPanel';
@@ -36,8 +37,11 @@ export function App() {
   useShortcuts();
   return (
     <div className="app">
-      <Header />
-      <Banner />
+      <Header actions={<ShareButton />} />
+      <div className="banners">
+        <Banner />
+        <SharedBanner />
+      </div>
       <main className="workspace">
         <Split id="main-v" direction="vertical" initial={[68, 32]}>
           <Split id="main-h" initial={[36, 30, 34]}>

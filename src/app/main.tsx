@@ -9,19 +9,26 @@ import { installTestHook } from './testHook';
 import { createWorkbenchStore } from '../state/store';
 import { StoreProvider } from '../state/context';
 import { loadSavedDoc, startAutosave } from '../state/persistence';
+import { loadSavedWorkspace, startWorkspaceAutosave } from '../state/workspacePersistence';
+import { installWorkspaceDrop } from '../features/workspace/open';
+import { installShareLinks } from '../features/share/share';
 import { createWorkerClient } from '../derive/client';
 import { DeriveContext } from '../derive/queries';
 import { CommandsContext } from '../commands/context';
 import './styles.css';
 
 async function boot() {
-  const saved = await loadSavedDoc();
+  const [saved, savedWorkspace] = await Promise.all([loadSavedDoc(), loadSavedWorkspace()]);
   const store = createWorkbenchStore(saved ?? demoDoc());
+  if (savedWorkspace) store.getState().restoreWorkspace(savedWorkspace);
   const client = createWorkerClient();
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
   const commands = createCommands();
   const autosave = startAutosave(store);
-  installTestHook({ store, client, queryClient, commands, flush: () => autosave.flush() });
+  const workspaceAutosave = startWorkspaceAutosave(store);
+  installWorkspaceDrop(store);
+  void installShareLinks(store);
+  installTestHook({ store, client, queryClient, commands, flush: () => Promise.all([autosave.flush(), workspaceAutosave.flush()]).then(() => undefined) });
   const root = document.getElementById('root');
   if (!root) throw new Error('no #root element');
   createRoot(root).render(

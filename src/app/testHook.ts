@@ -6,6 +6,7 @@ import type { DeriveClient } from '../derive/client';
 import type { SetsView, TimelineView } from '../derive/protocol';
 import type { CommandRegistry } from '../commands/registry';
 import type { WorkbenchStore } from '../state/store';
+import { workspaceInput } from '../state/workspaceSlice';
 import { openScenarioText } from '../features/files/files';
 
 export interface WorkbenchSnapshot {
@@ -40,7 +41,8 @@ export function installTestHook(deps: { store: WorkbenchStore; client: DeriveCli
   window.__workbench = Object.freeze({
     async snapshot() {
       const s = store.getState();
-      const timeline = await client.call('derive', { doc: s.doc, revision: s.revision });
+      const workspace = workspaceInput(s);
+      const timeline = await client.call('derive', { doc: s.doc, revision: s.revision, ...(workspace ? { workspace } : {}) });
       const entry = s.selectedEntry === undefined ? timeline.entries.length - 1 : Math.min(s.selectedEntry, timeline.entries.length - 1);
       const position = timeline.entries[entry]?.position ?? 0;
       const sets = await client.call('sets', { revision: timeline.revision, position });

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { checkFiles } from './check';
 import { evalCommand } from './eval';
+import { importCommand } from './import';
 
 const USAGE = `tool-workbench: design and check LLM tool catalogues under JP's RFD 108
 
@@ -15,6 +16,12 @@ usage:
   tool-workbench eval --catalogue FILE --queries FILE.jsonl [--ranking bm25|substring] [--k 1,5,10]
       Search quality: recall@k, MRR and the misses of each ranking, side by side. The catalogue is a
       tools/list JSON or a JP config TOML; queries are {"query": "...", "relevant": ["tool", ...]} lines.
+  tool-workbench import FILE --server NAME [--policy on|discoverable|per-server] [--keep N] [--off-destructive]
+      Import an MCP catalogue (a tools/list JSON, or the multi-server form) and print the generated
+      layer: one [conversation.tools.NAME] per tool with source = "mcp.SERVER.TOOL". Policies: every
+      tool on; every tool discoverable with the N most useful kept on (default 8); or per-server (N
+      per server). --off-destructive starts destructiveHint tools off. --scenario prints a whole
+      scenario instead (tools inline, or --ref PATH to name the catalogue file).
   tool-workbench --version
 `;
 
@@ -37,6 +44,8 @@ export function main(argv: readonly string[], io: Io = nodeIo): number {
       return checkFiles(rest, io);
     case 'eval':
       return evalCommand(rest, io);
+    case 'import':
+      return importCommand(rest, io);
     case '--version':
     case '-V': {
       const pkg = JSON.parse(io.readFile(resolve(dirname(new URL(import.meta.url).pathname), '..', 'package.json'))) as { version: string };

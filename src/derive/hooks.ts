@@ -3,6 +3,7 @@
 // answers from the timeline it holds.
 import { useQuery } from '@tanstack/react-query';
 import { useWorkbench } from '../state/context';
+import { workspaceInput } from '../state/workspaceSlice';
 import { requestQuery, setsQuery, timelineQuery, useDeriveClient, provenanceQuery } from './queries';
 import type { TimelineView } from './protocol';
 
@@ -10,7 +11,8 @@ export function useTimeline() {
   const client = useDeriveClient();
   const doc = useWorkbench((s) => s.doc);
   const revision = useWorkbench((s) => s.revision);
-  return useQuery(timelineQuery(client, doc, revision));
+  const workspace = useWorkbench(workspaceInput);
+  return useQuery(timelineQuery(client, doc, revision, workspace));
 }
 
 /** The selected row, defaulting to the last one. */

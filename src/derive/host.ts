@@ -2,22 +2,28 @@
 // queries. It lives in a Web Worker in the browser (worker.ts) and runs
 // directly in tests. It only reads what the core computed.
 import {
-  IndexCache,
   computeSets,
   originLabel,
   provenance,
-  runScenario,
   scenarioDocFromText,
   writeScenario,
   parseScenario,
 } from '../core';
 import type { Timeline, TimelineEntry, Origin, ScenarioDoc } from '../core';
-import type { EntryView, Methods, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
+import type { EntryView, Methods, ProvenanceView, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
+import { cacheDifference, LabHost } from './labHost';
+import { SharedIndexes } from './searchIndexes';
+import { WorkspaceHost } from './workspaceHost';
+import { ServersHost } from './serversHost';
+import type { LoadedWorkspace } from './workspaceHost';
+import type { WorkspaceInput } from './workspaceProtocol';
 
 interface Current {
   revision: number;
   doc: ScenarioDoc;
   timeline?: Timeline;
+  /** The `[workspace]` folder's layers, when the scenario names one and the UI opened it. */
+  workspace?: LoadedWorkspace;
 }
 
 function entryView(e: TimelineEntry, index: number, t: Timeline): EntryView {
@@ -31,14 +37,24 @@ function entryView(e: TimelineEntry, index: number, t: Timeline): EntryView {
       const ev = p?.event;
       const sources = ev && ev.kind === 'delta' ? ev.sources : [];
       const changed = p?.changes.map((c) => `${c.name} → ${c.after.enable.availability.value}`) ?? [];
-      const label = sources.includes('promotion') ? `promotion: ${p?.changes.map((c) => c.name).join(', ') ?? ''}` : `delta ${ev && ev.kind === 'delta' ? ev.delta : ''}`;
+      const delta = ev && ev.kind === 'delta' ? ev.delta : undefined;
+      const words = ev && ev.kind === 'delta' ? ev.detail : undefined;
+      const label = sources.includes('promotion') && words?.startsWith('promotion:') ? words : `delta ${delta ?? ''}`;
       return {
         index, kind: 'delta', depth: 1, label, detail: changed.slice(0, 12).join(', ') + (changed.length > 12 ? ` and ${changed.length - 12} more` : ''),
         position: e.position, step: e.step, ...(e.cycle !== undefined ? { cycle: e.cycle } : {}), sources,
+        ...(delta !== undefined ? { delta } : {}), ...(words !== undefined ? { words } : {}),
       };
     }
-    case 'layer-edit':
-      return { index, kind: 'layer-edit', depth: 1, label: `layer ${e.layer} edited`, position: e.position, step: e.step, sources: ['config-set'] };
+    case 'layer-edit': {
+      const ev = t.positions[e.position]?.event;
+      const changed = t.positions[e.position]?.changes.map((c) => `${c.name} → ${c.after.enable.availability.value}`) ?? [];
+      return {
+        index, kind: 'layer-edit', depth: 1, label: `layer ${e.layer} edited`, position: e.position, step: e.step, sources: ['config-set'],
+        ...(ev?.kind === 'layer-edit' ? { words: ev.detail } : {}),
+        ...(changed.length > 0 ? { detail: changed.slice(0, 12).join(', ') + (changed.length > 12 ? ` and ${changed.length - 12} more` : '') } : {}),
+      };
+    }
     case 'turn':
       return { index, kind: 'turn', depth: 1, label: `turn: ${JSON.stringify(e.query)}`, position: e.position, step: e.step };
     case 'request': {
@@ -80,23 +96,32 @@ export class DeriveHost implements Methods {
   private current: Current | undefined;
   /** The newest few derivations, so a view asked for just before a newer derivation still answers. */
   private readonly recent = new Map<number, Current>();
-  private readonly indexCache = new IndexCache();
+  /** Search indexes shared by every run and the search lab (see searchIndexes.ts for why not the core's IndexCache). */
+  private readonly indexes = new SharedIndexes();
+  private readonly lab = new LabHost((revision) => this.timeline(revision), this.indexes, (doc) => {
+    const r = this.workspace.run(doc, doc.workspace ? this.current?.workspace : undefined);
+    return { ...(r.timeline ? { timeline: r.timeline } : {}), ...(r.errors[0] !== undefined ? { error: r.errors[0] } : {}) };
+  });
+  private readonly workspace = new WorkspaceHost((revision) => this.recent.get(revision), () => this.indexes.rankerMap());
+  private readonly servers = new ServersHost((revision) => this.recent.get(revision));
   private layerLines = new Map<string, (offset: number) => { line: number; column: number }>();
 
-  derive({ doc, revision }: { doc: ScenarioDoc; revision: number }): TimelineView {
+  derive({ doc, revision, workspace: files }: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput }): TimelineView {
     const started = Date.now();
     const text = writeScenario(doc);
     const parsed = parseScenario(text);
     const scenarioErrors: string[] = [];
     let timeline: Timeline | undefined;
     if (!parsed.ok) scenarioErrors.push(...parsed.errors.map((e) => e.message));
-    else timeline = runScenario({ scenario: parsed.scenario, indexCache: this.indexCache });
-    this.current = { revision, doc, ...(timeline ? { timeline } : {}) };
+    const ws = this.workspace.load(doc, files);
+    if (parsed.ok) timeline = this.workspace.runParsed(parsed.scenario, ws);
+    this.current = { revision, doc, ...(timeline ? { timeline } : {}), ...(ws ? { workspace: ws } : {}) };
     this.recent.set(revision, this.current);
     for (const k of [...this.recent.keys()]) if (this.recent.size > 3) this.recent.delete(k);
     this.layerLines = new Map();
     if (!timeline) {
-      return { revision, name: doc.name, policy: doc.policy, diagnostics: [], entries: [], positions: [], requests: [], expectations: [], passed: 0, failed: 0, scenarioErrors, millis: Date.now() - started };
+      const wsView = this.workspace.view(doc, ws, undefined);
+      return { revision, name: doc.name, policy: doc.policy, diagnostics: [], entries: [], positions: [], requests: [], expectations: [], passed: 0, failed: 0, scenarioErrors, millis: Date.now() - started, ...(wsView ? { workspace: wsView } : {}) };
     }
     const t = timeline;
     let prevOffered = new Set<string>();
@@ -125,6 +150,7 @@ export class DeriveHost implements Methods {
       failed: expectations.filter((e) => !e.pass).length + failedLoad,
       scenarioErrors,
       millis: Date.now() - started,
+      ...(doc.workspace ? { workspace: this.workspace.view(doc, ws, t) } : {}),
     };
   }
 
@@ -186,7 +212,8 @@ export class DeriveHost implements Methods {
   private layerLink(layer: string, offset: number): { layer: string; line: number; column: number } {
     let f = this.layerLines.get(layer);
     if (!f) {
-      const text = this.recent.get(this.current?.revision ?? -1)?.doc.layers.find((l) => l.name === layer)?.text ?? '';
+      const c = this.recent.get(this.current?.revision ?? -1);
+      const text = c?.doc.layers.find((l) => l.name === layer)?.text ?? c?.workspace?.load.layers.find((l) => l.name === layer)?.text ?? '';
       const starts = [0];
       for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
       f = (o: number) => {
@@ -204,10 +231,51 @@ export class DeriveHost implements Methods {
     return { layer, ...f(offset) };
   }
 
-  provenance({ revision, position, name }: { revision: number; position: number; name: string }) {
+  provenance({ revision, position, name }: { revision: number; position: number; name: string }): ProvenanceView {
     const t = this.timeline(revision);
     const p = provenance(t.engine, name, position);
-    return { text: p.text, steps: p.steps.map((s) => ({ label: originLabel(s.origin, s.from), availability: s.availability, position: s.position })) };
+    return {
+      text: p.text,
+      steps: p.steps.map((s) => ({
+        label: originLabel(s.origin, s.from),
+        availability: s.availability,
+        allowToggle: s.allowToggle,
+        position: s.position,
+        ...(s.origin.kind === 'layer' ? { link: this.layerLink(s.origin.layer, s.origin.span.start) } : s.origin.kind === 'delta' ? { link: { position: s.position } } : {}),
+      })),
+    };
+  }
+
+  tools(params: Parameters<LabHost['tools']>[0]) {
+    return this.lab.tools(params);
+  }
+
+  tokens(params: Parameters<LabHost['tokens']>[0]) {
+    return this.lab.tokens(params);
+  }
+
+  search(params: Parameters<LabHost['search']>[0]) {
+    return this.lab.search(params);
+  }
+
+  evalQueries(params: Parameters<LabHost['evalQueries']>[0]) {
+    return this.lab.evalQueries(params);
+  }
+
+  policyDiff(params: Parameters<LabHost['policyDiff']>[0]) {
+    return this.lab.policyDiff(params);
+  }
+
+  discoverable(params: Parameters<WorkspaceHost['discoverable']>[0]) {
+    return this.workspace.discoverable(params);
+  }
+
+  importPreview(params: Parameters<ServersHost['importPreview']>[0]) {
+    return this.servers.importPreview(params);
+  }
+
+  serversView(params: Parameters<ServersHost['serversView']>[0]) {
+    return this.servers.serversView(params);
   }
 
   request({ revision, id }: { revision: number; id: number }): RequestDetail {
@@ -216,17 +284,21 @@ export class DeriveHost implements Methods {
     if (!r) throw new Error(`no request ${id}`);
     const rendered = r.rendered();
     const prev = id > 0 ? t.requests[id - 1]?.rendered() : undefined;
-    const blocks = r.messages.flatMap((m) => (m.kind === 'tool-availability' ? m.blocks.map((b) => ({ type: b.type, tools: [...b.tools] })) : []));
+    const blocksOf = (messages: typeof r.messages) => messages.flatMap((m) => (m.kind === 'tool-availability' ? m.blocks.map((b) => ({ type: b.type, tools: [...b.tools] })) : []));
+    const blocks = blocksOf(r.messages);
+    const cache = cacheView(t, id);
+    const first = cache.firstDifference;
     return {
       id,
       provider: t.policy.provider,
       bodyJson: JSON.stringify(rendered.body, null, 2),
       toolChoice: rendered.toolChoice,
-      prefix: rendered.bytes,
-      ...(prev ? { previousPrefix: prev.bytes } : {}),
-      cache: cacheView(t, id),
+      prefixBytes: new TextEncoder().encode(rendered.bytes).length,
+      ...(prev && first ? { difference: cacheDifference(prev.bytes, rendered.bytes, first) } : {}),
+      cache,
       cost: { ...r.cost },
       directiveBlocks: blocks,
+      newBlocksFrom: id > 0 ? blocksOf(t.requests[id - 1]?.messages ?? []).length : 0,
     };
   }
 }

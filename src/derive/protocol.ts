@@ -2,6 +2,9 @@
 // worker keeps the newest timeline; the UI asks for views of it (rows of the
 // sets at a position, one request's rendering, a search) by revision.
 import type { Diagnostic, ScenarioDoc, Policy, SearchOutcome } from '../core';
+import type { CacheDifference, LabMethods } from './labProtocol';
+import type { WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspaceProtocol';
+import type { ServersMethods } from './serversProtocol';
 
 export interface EntryView {
   readonly index: number;
@@ -17,6 +20,10 @@ export interface EntryView {
   readonly error?: string;
   /** For deltas: what made them. */
   readonly sources?: readonly string[];
+  /** For deltas: the 1-based delta number. */
+  readonly delta?: number;
+  /** For deltas and layer edits: the words that made them (the command line, or "promotion: a, b"). */
+  readonly words?: string;
   /** For calls: the search result, if the call was search_tools. */
   readonly search?: SearchOutcome;
   readonly callStatus?: 'ok' | 'error';
@@ -68,6 +75,8 @@ export interface TimelineView {
   readonly scenarioErrors: readonly string[];
   /** Milliseconds the derivation took in the worker. */
   readonly millis: number;
+  /** The scenario's `[workspace]`: what loaded, with which persona, and its problems. */
+  readonly workspace?: WorkspaceView;
 }
 
 export interface SetsRow {
@@ -89,6 +98,12 @@ export interface SetsRow {
   readonly link?: { readonly layer: string; readonly line: number; readonly column: number } | { readonly position: number };
 }
 
+export interface ProvenanceView {
+  readonly text: string;
+  /** Each step of the chain, with where it was decided (a layer line or a timeline position). */
+  readonly steps: readonly { label: string; availability: string; allowToggle: string; position: number; link?: SetsRow['link'] }[];
+}
+
 export interface SetsView {
   readonly revision: number;
   readonly position: number;
@@ -102,25 +117,29 @@ export interface RequestDetail {
   readonly provider: string;
   readonly bodyJson: string;
   readonly toolChoice: unknown;
-  /** The bytes the cache compares, and the previous request's. */
-  readonly prefix: string;
-  readonly previousPrefix?: string;
+  /** Length in UTF-8 bytes of what the cache compares (tools, system, messages). */
+  readonly prefixBytes: number;
+  /** On a cache miss against a previous request: both requests' bytes around the first difference. */
+  readonly difference?: CacheDifference;
   readonly cache: RequestView['cache'];
   readonly cost: RequestView['cost'];
   readonly tokens?: { offered: number; permitted: number; counter: string };
   readonly directiveBlocks: readonly { type: string; tools: readonly string[] }[];
+  /** Directive blocks from this index on were added since the previous request. */
+  readonly newBlocksFrom: number;
 }
 
-export interface Methods {
-  derive(params: { doc: ScenarioDoc; revision: number }): TimelineView;
+export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods {
+  /** `workspace`: the files of the folder the scenario's `[workspace]` names, when the UI opened one. */
+  derive(params: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput }): TimelineView;
   sets(params: { revision: number; position: number }): SetsView;
-  provenance(params: { revision: number; position: number; name: string }): { text: string; steps: { label: string; availability: string; position: number }[] };
+  provenance(params: { revision: number; position: number; name: string }): ProvenanceView;
   request(params: { revision: number; id: number }): RequestDetail;
 }
 
 export type MethodName = keyof Methods;
 export type Params<M extends MethodName> = Parameters<Methods[M]>[0];
-export type Result<M extends MethodName> = ReturnType<Methods[M]>;
+export type Result<M extends MethodName> = Awaited<ReturnType<Methods[M]>>;
 
 export interface RpcRequest {
   readonly id: number;

@@ -6,6 +6,7 @@ import { queryOptions, useQuery, keepPreviousData } from '@tanstack/react-query'
 import { createContext, useContext } from 'react';
 import type { ScenarioDoc } from '../core';
 import type { DeriveClient } from './client';
+import type { WorkspaceInput } from './workspaceProtocol';
 
 export const DeriveContext = createContext<DeriveClient | null>(null);
 
@@ -23,10 +24,10 @@ export const deriveKeys = {
   provenance: (revision: number, position: number, name: string) => [...deriveKeys.all, 'provenance', revision, position, name] as const,
 };
 
-export function timelineQuery(client: DeriveClient, doc: ScenarioDoc, revision: number) {
+export function timelineQuery(client: DeriveClient, doc: ScenarioDoc, revision: number, workspace?: WorkspaceInput) {
   return queryOptions({
     queryKey: deriveKeys.timeline(revision),
-    queryFn: () => client.call('derive', { doc, revision }),
+    queryFn: () => client.call('derive', { doc, revision, ...(workspace ? { workspace } : {}) }),
     staleTime: Infinity,
     gcTime: 10_000,
     placeholderData: keepPreviousData,

@@ -1,58 +1,133 @@
-// One Monaco editor bound to the selected layer. Each layer keeps its own model
-// (so undo history survives tab switches); edits flow into the store.
+// The Monaco editor of the layers panel (lazy: this module and Monaco load after
+// the first paint). One editor instance shows the selected layer's model; the
+// models, their link to the store and the markers live in the session
+// (session.ts), which outlives this component.
 import { useEffect, useRef } from 'react';
-import { monaco } from './monaco';
+import { useCommands } from '../commands/context';
+import { matchesShortcut } from '../commands/registry';
+import { useTimeline } from '../derive/hooks';
+import { useWorkbench, useWorkbenchStore } from '../state/context';
+import { applySystemTheme, monaco, setUpMonaco } from './monaco';
+import { registerTomlProviders } from './providers';
+import { serverInfos } from './schema-docs';
+import { sessionFor } from './session';
+import { installEditorTestHook } from './testing';
+import './editor.css';
 
 export interface LayerEditorProps {
-  readonly layerKey: string;
-  readonly text: string;
-  readonly onChange: (text: string) => void;
+  /** The selected layer. */
+  readonly index: number;
+  /** The id of the tab that labels this editor. */
+  readonly labelledBy?: string;
 }
 
-const models = new Map<string, monaco.editor.ITextModel>();
+const HIGHLIGHT_MS = 2000;
 
-function modelFor(key: string, text: string): monaco.editor.ITextModel {
-  let m = models.get(key);
-  if (!m || m.isDisposed()) {
-    m = monaco.editor.createModel(text, 'plaintext', monaco.Uri.parse(`inmemory://layers/${encodeURIComponent(key)}.toml`));
-    models.set(key, m);
-  }
-  return m;
-}
-
-export default function LayerEditor({ layerKey, text, onChange }: LayerEditorProps) {
+export default function LayerEditor({ index, labelledBy }: LayerEditorProps) {
+  const store = useWorkbenchStore();
+  const commands = useCommands();
   const host = useRef<HTMLDivElement>(null);
-  const editor = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
-  const onChangeRef = useRef(onChange);
-  onChangeRef.current = onChange;
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const layers = useWorkbench((s) => s.doc.layers);
+  const reveal = useWorkbench((s) => s.revealRequest);
+  const { data: timeline } = useTimeline();
+  const diagnostics = timeline?.diagnostics;
 
   useEffect(() => {
     if (!host.current) return;
-    const dark = window.matchMedia('(prefers-color-scheme: dark)').matches;
+    setUpMonaco();
+    registerTomlProviders(() => serverInfos(store.getState().doc.servers));
+    const session = sessionFor(store);
     const ed = monaco.editor.create(host.current, {
+      model: null,
       automaticLayout: true,
+      fixedOverflowWidgets: true,
       minimap: { enabled: false },
-      fontSize: 12,
+      fontSize: 12.5,
+      lineHeight: 19,
+      fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace",
       scrollBeyondLastLine: false,
-      theme: dark ? 'vs-dark' : 'vs',
-      ariaLabel: 'Layer editor',
+      padding: { top: 6, bottom: 6 },
+      tabSize: 2,
+      insertSpaces: true,
+      renderLineHighlight: 'line',
+      folding: true,
+      showFoldingControls: 'mouseover',
+      lineNumbersMinChars: 3,
+      wordBasedSuggestions: 'off',
+      quickSuggestions: { other: true, strings: true, comments: false },
+      suggestOnTriggerCharacters: true,
+      suggest: { showWords: false, preview: false },
+      lightbulb: { enabled: monaco.editor.ShowLightbulbIconMode.OnCode },
+      hover: { delay: 350 },
+      scrollbar: { verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
+      ariaLabel: 'Layer editor (TOML)',
     });
-    editor.current = ed;
-    const sub = ed.onDidChangeModelContent(() => onChangeRef.current(ed.getValue()));
-    return () => {
-      sub.dispose();
-      ed.dispose();
-      editor.current = null;
+    editorRef.current = ed;
+    session.editor = ed;
+    store.getState().attachLayerEditor(session.bridge);
+    const uninstall = installEditorTestHook(session);
+    const focus = ed.onDidFocusEditorText(applySystemTheme);
+    // Ctrl/⌘+K is the workbench's command palette; in Monaco it starts chords. The palette wins,
+    // before Monaco sees the key (so no chord is left waiting).
+    const palette = commands.get('palette.open');
+    const onKey = (e: KeyboardEvent) => {
+      if (palette?.shortcut && matchesShortcut(e, palette.shortcut)) {
+        e.preventDefault();
+        e.stopPropagation();
+        void palette.run({ store });
+      }
     };
-  }, []);
+    const node = host.current;
+    node.addEventListener('keydown', onKey, true);
+    return () => {
+      node.removeEventListener('keydown', onKey, true);
+      focus.dispose();
+      uninstall();
+      store.getState().detachLayerEditor(session.bridge);
+      if (session.editor === ed) session.editor = undefined;
+      ed.dispose();
+      editorRef.current = null;
+    };
+  }, [store, commands]);
+
+  // The selected layer (and a layer list that changed under it).
+  useEffect(() => {
+    sessionFor(store).show(index);
+  }, [store, index, layers]);
 
   useEffect(() => {
-    const ed = editor.current;
-    if (!ed) return;
-    const model = modelFor(layerKey, text);
-    if (ed.getModel() !== model) ed.setModel(model);
-    if (model.getValue() !== text) model.setValue(text);
-  }, [layerKey, text]);
+    if (diagnostics) sessionFor(store).setDiagnostics(diagnostics);
+  }, [store, diagnostics]);
 
-  return <div ref={host} style={{ height: '100%', width: '100%' }} data-testid="layer-editor" />;
+  // A line another panel asked to see (provenance links, edits from the sets panel).
+  const highlight = useRef<{ clear(): void } | undefined>(undefined);
+  useEffect(() => {
+    const ed = editorRef.current;
+    if (!reveal || !ed) return;
+    const session = sessionFor(store);
+    session.show(reveal.index);
+    const model = ed.getModel();
+    if (!model || session.indexOfModel(model) !== reveal.index) return;
+    const line = Math.min(reveal.line, model.getLineCount());
+    const column = Math.min(reveal.column, model.getLineMaxColumn(line));
+    ed.setPosition({ lineNumber: line, column });
+    ed.revealLineInCenterIfOutsideViewport(line, monaco.editor.ScrollType.Smooth);
+    highlight.current?.clear();
+    const deco = ed.createDecorationsCollection([
+      { range: new monaco.Range(line, 1, line, 1), options: { isWholeLine: true, className: 'layer-reveal-line', linesDecorationsClassName: 'layer-reveal-gutter' } },
+    ]);
+    const timer = window.setTimeout(() => deco.clear(), HIGHLIGHT_MS);
+    highlight.current = {
+      clear() {
+        window.clearTimeout(timer);
+        deco.clear();
+      },
+    };
+    if (reveal.focus) ed.focus();
+    store.getState().consumeReveal(reveal.seq);
+  }, [store, reveal]);
+  useEffect(() => () => highlight.current?.clear(), []);
+
+  return <div ref={host} className="layer-editor-host" data-testid="layer-editor" aria-labelledby={labelledBy} />;
 }

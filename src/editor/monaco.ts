@@ -1,11 +1,60 @@
-// Monaco, loaded locally and lazily: only the editor API and the contributions
-// the workbench uses, and only the base editor worker (no TypeScript, CSS,
-// HTML or JSON workers; see notes/toolchain.md).
+// Monaco, loaded locally and lazily: the editor API, exactly the contributions
+// the layer editor uses, and only the base editor worker (no TypeScript, CSS,
+// HTML or JSON workers, no languages: see notes/toolchain.md). Everything in
+// src/editor that imports this module is in the lazy chunk.
 import * as monaco from 'monaco-editor/editor/editor.api';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+// Contributions (editor.api has none of them):
+import 'monaco-editor/editor/contrib/hover/browser/hoverContribution'; // hovers, marker hovers
+import 'monaco-editor/editor/contrib/suggest/browser/suggestController'; // completion widget (+ snippets)
+import 'monaco-editor/editor/contrib/codeAction/browser/codeActionContributions'; // quick fixes, lightbulb, Ctrl+.
+import 'monaco-editor/editor/contrib/gotoError/browser/gotoError'; // F8 / Shift+F8 through markers
+import 'monaco-editor/editor/contrib/find/browser/findController'; // Ctrl+F, Ctrl+H
+import 'monaco-editor/editor/contrib/folding/browser/folding'; // fold tables
+import 'monaco-editor/editor/contrib/comment/browser/comment'; // Ctrl+/ toggles `#`
+import 'monaco-editor/editor/contrib/bracketMatching/browser/bracketMatching';
+import 'monaco-editor/editor/contrib/wordOperations/browser/wordOperations'; // Ctrl+←/→, Ctrl+Backspace
+import 'monaco-editor/editor/contrib/linesOperations/browser/linesOperations'; // Alt+↑/↓, Shift+Alt+↓, Ctrl+Shift+K
+import 'monaco-editor/editor/contrib/multicursor/browser/multicursor'; // Ctrl+D, Alt+click
+import { TOML_LANGUAGE_ID, tomlLanguageConfiguration, tomlMonarch, tomlThemeRules } from './toml-language';
 
 self.MonacoEnvironment = {
   getWorker: () => new EditorWorker(),
 };
+
+export const THEMES = { light: 'workbench-light', dark: 'workbench-dark' } as const;
+
+let ready = false;
+
+/** Registers the TOML language and the themes once, and makes Monaco's theme follow the system's. */
+export function setUpMonaco(): void {
+  if (ready) return;
+  ready = true;
+  monaco.languages.register({ id: TOML_LANGUAGE_ID, extensions: ['.toml'], aliases: ['TOML'] });
+  monaco.languages.setMonarchTokensProvider(TOML_LANGUAGE_ID, tomlMonarch);
+  monaco.languages.setLanguageConfiguration(TOML_LANGUAGE_ID, tomlLanguageConfiguration);
+  monaco.editor.defineTheme(THEMES.light, {
+    base: 'vs',
+    inherit: true,
+    rules: [...tomlThemeRules.light],
+    colors: { 'editor.background': '#ffffff', 'editorGutter.background': '#f6f7f9' },
+  });
+  monaco.editor.defineTheme(THEMES.dark, {
+    base: 'vs-dark',
+    inherit: true,
+    rules: [...tomlThemeRules.dark],
+    colors: { 'editor.background': '#16181d', 'editorGutter.background': '#1d2027' },
+  });
+  applySystemTheme();
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', applySystemTheme);
+}
+
+/**
+ * Sets the workbench theme matching the system's. Monaco's theme is global: another editor
+ * created with `theme: 'vs'` replaces it, so the layer editor applies it again when focused.
+ */
+export function applySystemTheme(): void {
+  monaco.editor.setTheme(window.matchMedia('(prefers-color-scheme: dark)').matches ? THEMES.dark : THEMES.light);
+}
 
 export { monaco };

@@ -95,3 +95,6 @@ export function startAutosave(store: WorkbenchStore, delayMs = 150): { stop(): v
     saved: () => savedRevision,
   };
 }
+
+/** The database and its object store, for other autosaved values (workspacePersistence.ts). */
+export { open as openWorkbenchDb, STORE as WORKBENCH_STORE };

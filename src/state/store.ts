@@ -5,6 +5,14 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import type { Policy, PolicyKey, ScenarioDoc, StepDoc, CycleDoc } from '../core';
+import { labSlice } from './labSlice';
+import type { LabSlice } from './labSlice';
+import { editsSlice } from './editsSlice';
+import type { EditsSlice } from './editsSlice';
+import { workspaceSlice } from './workspaceSlice';
+import type { WorkspaceSlice } from './workspaceSlice';
+import { importSlice } from './importSlice';
+import type { ImportSlice } from './importSlice';
 
 export interface DocSlice {
   doc: ScenarioDoc;
@@ -35,7 +43,7 @@ export interface SelectionSlice {
   selectLayer(index: number): void;
 }
 
-export type DockTab = 'simulator' | 'requests' | 'chart' | 'search' | 'questions';
+export type DockTab = 'simulator' | 'requests' | 'chart' | 'search' | 'questions' | 'workspace' | 'servers';
 
 export interface UiSlice {
   dockTab: DockTab;
@@ -47,7 +55,7 @@ export interface UiSlice {
   dismissBanner(): void;
 }
 
-export type WorkbenchState = DocSlice & SelectionSlice & UiSlice;
+export type WorkbenchState = DocSlice & SelectionSlice & UiSlice & LabSlice & EditsSlice & WorkspaceSlice & ImportSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 type Slice<T> = (set: StoreApi<WorkbenchState>['setState'], get: StoreApi<WorkbenchState>['getState']) => T;
@@ -135,5 +143,9 @@ export function createWorkbenchStore(initial: ScenarioDoc): WorkbenchStore {
     ...docSlice(initial)(set, get),
     ...selectionSlice(set, get),
     ...uiSlice(set, get),
+    ...labSlice<WorkbenchState>(set),
+    ...editsSlice(set, get),
+    ...workspaceSlice<WorkbenchState>(set, get),
+    ...importSlice<WorkbenchState>(set, get),
   }));
 }

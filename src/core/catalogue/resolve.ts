@@ -160,10 +160,25 @@ function mcpDefinition(tool: ToolConfig, entry: McpToolEntry, server: string, ru
   };
 }
 
+/**
+ * A successful resolution whose definition is built on first use and kept: whether a tool resolves
+ * is cheap and decides the sets at every position, while building its schema and docs is needed only
+ * by a request, a search index or describe_tools (and at 10,000 tools would dominate the stream).
+ */
+function resolved(build: () => ToolDefinition): Resolution {
+  let definition: ToolDefinition | undefined;
+  return {
+    ok: true,
+    get definition(): ToolDefinition {
+      return (definition ??= build());
+    },
+  };
+}
+
 /** Resolves one tool. `run` is its effective run mode. */
 export function resolveTool(tool: ToolConfig, run: RunMode, servers: ReadonlyMap<string, SimServer>): Resolution {
   const source = tool.source?.value ?? { kind: 'local' as const };
-  if (source.kind !== 'mcp') return { ok: true, definition: localDefinition(tool, run, source.kind, source.tool ?? tool.name) };
+  if (source.kind !== 'mcp') return resolved(() => localDefinition(tool, run, source.kind, source.tool ?? tool.name));
   const server = servers.get(source.server);
   if (!server) {
     return { ok: false, reason: 'server-unknown', server: source.server, message: `MCP server \`${source.server}\` is not defined, so \`${tool.name}\` is not available` };
@@ -176,5 +191,5 @@ export function resolveTool(tool: ToolConfig, run: RunMode, servers: ReadonlyMap
   if (!entry) {
     return { ok: false, reason: 'tool-missing', server: source.server, message: `MCP server \`${source.server}\` does not list \`${backendName}\`, so \`${tool.name}\` is not available` };
   }
-  return { ok: true, definition: mcpDefinition(tool, entry, source.server, run) };
+  return resolved(() => mcpDefinition(tool, entry, source.server, run));
 }

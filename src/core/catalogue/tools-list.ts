@@ -50,9 +50,10 @@ function own(object: JsonObject, key: string): unknown {
 }
 
 function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function quote(name: string): string {
@@ -76,7 +77,7 @@ function parseTool(value: unknown, where: string, errors: string[]): McpToolEntr
   const at = `${where} (${quote(name)})`;
   const inputSchema = own(value, 'inputSchema');
   if (!isObject(inputSchema)) {
-    errors.push(`${at}: inputSchema must be an object, got ${inputSchema === undefined ? 'nothing' : describe(inputSchema)}`);
+    errors.push(`${at}: inputSchema must be an object, got ${describe(inputSchema)}`);
     return undefined;
   }
   const properties = own(inputSchema, 'properties');
@@ -106,7 +107,7 @@ function parseTool(value: unknown, where: string, errors: string[]): McpToolEntr
 
 function parseToolArray(value: unknown, where: string, errors: string[]): McpToolEntry[] {
   if (!Array.isArray(value)) {
-    errors.push(`${where}: "tools" must be an array, got ${value === undefined ? 'nothing' : describe(value)}`);
+    errors.push(`${where}: "tools" must be an array, got ${describe(value)}`);
     return [];
   }
   const tools: McpToolEntry[] = [];
@@ -152,7 +153,7 @@ export function parseMultiServerCatalogue(value: unknown): MultiServerParse {
     const entry = typeof rawEntryName === 'string' ? rawEntryName : '';
     const byServer = own(item, 'tools');
     if (!isObject(byServer)) {
-      errors.push(`${where}: "tools" must be an object keyed by server name, got ${byServer === undefined ? 'nothing' : describe(byServer)}`);
+      errors.push(`${where}: "tools" must be an object keyed by server name, got ${describe(byServer)}`);
       return;
     }
     const description = own(item, 'description');

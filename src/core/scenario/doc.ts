@@ -36,6 +36,8 @@ export interface ServerDoc {
   name: string;
   status: 'running' | 'offline';
   catalogue?: string;
+  /** A live MCP server's Streamable HTTP endpoint; `tools` then hold its last listed tools. */
+  url?: string;
   /** Inline tools/list entries. */
   tools: { [key: string]: Plain }[];
 }
@@ -135,6 +137,7 @@ export function writeScenario(doc: ScenarioDoc): string {
   }
   for (const s of doc.servers) {
     lines.push('', `[servers.${tomlKey(s.name)}]`, `status = ${tomlString(s.status)}`);
+    if (s.url !== undefined) lines.push(`url = ${tomlString(s.url)}`);
     if (s.catalogue !== undefined) lines.push(`catalogue = ${tomlString(s.catalogue)}`);
     if (s.tools.length > 0) lines.push(`tools = [\n${s.tools.map((t) => `  ${tomlValue(t)},`).join('\n')}\n]`);
   }
@@ -200,8 +203,9 @@ export function scenarioDocFromText(text: string, host: ScenarioHost = {}): DocR
       name: sv.name,
       status: sv.status,
       ...(sv.catalogue !== undefined ? { catalogue: sv.catalogue } : {}),
+      ...(sv.url !== undefined ? { url: sv.url } : {}),
       // A catalogue file's tools stay in the file; only inline tools are part of the document.
-      tools: sv.catalogue !== undefined ? [] : sv.tools.map((t) => plain({ name: t.name, description: t.description, inputSchema: t.inputSchema, ...(t.annotations ? { annotations: t.annotations } : {}) }) as { [key: string]: Plain }),
+      tools: sv.catalogue !== undefined ? [] : sv.tools.map((t) => plain({ name: t.name, ...(t.title !== undefined ? { title: t.title } : {}), description: t.description, inputSchema: t.inputSchema, ...(t.annotations ? { annotations: t.annotations } : {}) }) as { [key: string]: Plain }),
     })),
     steps: s.steps.map((st) => {
       const expect = expectDoc(st.expect);

@@ -5,7 +5,7 @@ import { parseToml } from '../config/toml';
 import type { Span, TomlEntry, TomlTable, TomlValue } from '../config/toml-ast';
 import { LineIndex, toPlain } from '../config/toml-ast';
 import type { Layer } from '../config/layer';
-import { parseToolsList } from '../catalogue/tools-list';
+import { parseMultiServerCatalogue, parseToolsList } from '../catalogue/tools-list';
 import type { McpToolEntry } from '../catalogue/tools-list';
 import { DEFAULT_POLICY, POLICY_CHOICES, POLICY_KEYS, isPolicyValue } from './policy';
 import type { Policy, PolicyKey } from './policy';
@@ -31,13 +31,23 @@ export type ScenarioParse = { ok: true; scenario: Scenario; warnings: ScenarioEr
 
 const TOP_KEYS = ['name', 'description', 'policy', 'layers', 'servers', 'steps', 'load', 'workspace'];
 const LAYER_KEYS = ['name', 'text'];
-const SERVER_KEYS = ['status', 'catalogue', 'tools'];
+const SERVER_KEYS = ['status', 'catalogue', 'tools', 'url'];
 const STEP_KEYS = ['command', 'cycles', 'expect'];
 const CYCLE_KEYS = ['calls', 'reply', 'restart', 'expect'];
 const CALL_KEYS = ['tool', 'args', 'writes', 'approved', 'result', 'fail', 'expect'];
 const WORKSPACE_KEYS = ['path', 'persona'];
 
 class Fail extends Error {}
+
+/** A catalogue file's tools: a tools/list reply, or (with `#SERVER`) one server of the multi-server form. */
+function catalogueTools(json: unknown, server: string | undefined): { tools: McpToolEntry[]; errors: string[] } | { error: string } {
+  if (server === undefined) return parseToolsList(json);
+  const parsed = parseMultiServerCatalogue(json);
+  const found = parsed.servers.find((s) => s.name === server);
+  if (!found) return { error: `names no server \`${server}\`${parsed.errors[0] ? ` (${parsed.errors[0]})` : ''}` };
+  const prefix = `.tools[${JSON.stringify(server)}]`;
+  return { tools: found.tools, errors: parsed.errors.filter((e) => e.includes(prefix)) };
+}
 
 export function parseScenario(text: string, host: ScenarioHost = {}): ScenarioParse {
   const index = new LineIndex(text);
@@ -151,7 +161,11 @@ export function parseScenario(text: string, host: ScenarioHost = {}): ScenarioPa
         const catalogue = str(st.entries.get('catalogue'), `servers.${sname}.catalogue`);
         if (catalogue !== undefined) {
           const span = st.entries.get('catalogue')?.value.span ?? st.span;
-          const content = host.readFile?.(catalogue);
+          // `FILE#SERVER` names one server of a multi-server catalogue (LiveMCPBench's form).
+          const hash = catalogue.lastIndexOf('#');
+          const file = hash >= 0 ? catalogue.slice(0, hash) : catalogue;
+          const fragment = hash >= 0 ? catalogue.slice(hash + 1) : undefined;
+          const content = host.readFile?.(file);
           if (content === undefined) error(span, `cannot read catalogue file \`${catalogue}\` of server \`${sname}\``);
           else {
             let json: unknown;
@@ -161,9 +175,12 @@ export function parseScenario(text: string, host: ScenarioHost = {}): ScenarioPa
               error(span, `catalogue \`${catalogue}\` is not JSON: ${e instanceof Error ? e.message : String(e)}`);
             }
             if (json !== undefined) {
-              const parsed = parseToolsList(json);
-              for (const msg of parsed.errors) warnings.push(at(span, `catalogue \`${catalogue}\`: ${msg}`));
-              tools.push(...parsed.tools);
+              const parsed = catalogueTools(json, fragment);
+              if ('error' in parsed) error(span, `catalogue \`${catalogue}\`: ${parsed.error}`);
+              else {
+                for (const msg of parsed.errors) warnings.push(at(span, `catalogue \`${catalogue}\`: ${msg}`));
+                tools.push(...parsed.tools);
+              }
             }
           }
         }
@@ -176,7 +193,15 @@ export function parseScenario(text: string, host: ScenarioHost = {}): ScenarioPa
             tools.push(...parsed.tools);
           }
         }
-        servers.push({ name: sname, status: status === 'offline' ? 'offline' : 'running', ...(catalogue !== undefined ? { catalogue } : {}), tools, span: entry.keySpan });
+        const url = str(st.entries.get('url'), `servers.${sname}.url`);
+        servers.push({
+          name: sname,
+          status: status === 'offline' ? 'offline' : 'running',
+          ...(catalogue !== undefined ? { catalogue } : {}),
+          ...(url !== undefined ? { url } : {}),
+          tools,
+          span: entry.keySpan,
+        });
       }
     }
 

@@ -62,6 +62,8 @@ export interface ScenarioServer {
   readonly status: 'running' | 'offline';
   /** The `catalogue = "..."` path as written, if any. */
   readonly catalogue?: string;
+  /** A live server's Streamable HTTP endpoint (the browser connects; the tools are its last list). */
+  readonly url?: string;
   readonly tools: readonly McpToolEntry[];
   readonly span: Span;
 }

@@ -48,10 +48,9 @@ function termsOf(text: string): Set<string> {
   return terms;
 }
 
-interface Ranked {
-  readonly hit: SearchHit;
-  readonly order: number;
-  readonly id: number;
+/** Best first: score, then config order, then catalogue position (a total order). */
+function byRank(a: { readonly score: number; readonly doc: SearchDocument; readonly id: number }, b: { readonly score: number; readonly doc: SearchDocument; readonly id: number }): number {
+  return b.score - a.score || a.doc.order - b.doc.order || a.id - b.id;
 }
 
 export class Bm25Index implements RankerIndex {
@@ -59,13 +58,16 @@ export class Bm25Index implements RankerIndex {
   readonly #docs: readonly SearchDocument[];
   readonly #idf: (term: string) => number;
   readonly #isCommon: (term: string) => boolean;
-  /** For docs whose summary is indexed only as part of the description: the summary's terms. */
-  readonly #summaryTerms: readonly (ReadonlySet<string> | undefined)[];
+  /**
+   * For docs whose summary is indexed only as part of the description: the summary's terms,
+   * worked out when a hit on that doc first reports its fields (null: not such a doc).
+   */
+  readonly #summaryTerms: (ReadonlySet<string> | null | undefined)[];
 
   constructor(built: BuiltIndex, docs: readonly SearchDocument[]) {
     this.#mini = built.mini;
     this.#docs = docs;
-    this.#summaryTerms = docs.map((doc) => (doc.summary !== '' && !summaryIsIndexed(doc) ? termsOf(doc.summary) : undefined));
+    this.#summaryTerms = new Array<ReadonlySet<string> | null | undefined>(docs.length);
     const n = docs.length;
     const frequency = built.documentFrequency;
     this.#idf = (term) => {
@@ -84,7 +86,8 @@ export class Bm25Index implements RankerIndex {
     return this.#mini;
   }
 
-  search(query: string, options: SearchOptions): SearchHit[] {
+  /** MiniSearch's results for a query that pass the filter, each with its final score. */
+  #results(query: string, options: SearchOptions): { readonly id: number; readonly doc: SearchDocument; readonly score: number; readonly match: SearchResult['match'] }[] {
     const all = queryTokens(query);
     const rare = all.filter((token) => !this.#isCommon(token));
     const tokens = rare.length > 0 ? rare : all;
@@ -98,22 +101,64 @@ export class Bm25Index implements RankerIndex {
         return doc !== undefined && options.filter(doc.name);
       },
     });
-    const ranked: Ranked[] = [];
+    const out: { id: number; doc: SearchDocument; score: number; match: SearchResult['match'] }[] = [];
     for (const result of results) {
       const id = result.id as number;
       const doc = docs[id];
       if (!doc) continue;
-      const score = result.score / Math.sqrt(result.queryTerms.length || 1);
-      ranked.push({ hit: { name: doc.name, score, fields: this.#fields(result.match, id) }, order: doc.order, id });
+      out.push({ id, doc, score: result.score / Math.sqrt(result.queryTerms.length || 1), match: result.match });
     }
-    ranked.sort((a, b) => b.hit.score - a.hit.score || a.order - b.order || a.id - b.id);
-    return ranked.map((r) => r.hit);
+    return out;
+  }
+
+  search(query: string, options: SearchOptions): SearchHit[] {
+    const ranked = this.#results(query, options);
+    ranked.sort(byRank);
+    // The matched fields are worked out only for the hits someone reads (most are only counted).
+    return ranked.map(({ id, doc, score, match }) => {
+      let fields: SearchField[] | undefined;
+      const fieldsOf = (): SearchField[] => (fields ??= this.#fields(match, id));
+      return {
+        name: doc.name,
+        score,
+        get fields(): readonly SearchField[] {
+          return fieldsOf();
+        },
+      };
+    });
+  }
+
+  /**
+   * The best `limit` hits, in the order `search` gives, and how many hits there are in all: what
+   * search_tools returns, without ranking or describing the hits it only counts.
+   */
+  searchTop(query: string, options: SearchOptions, limit: number): { hits: SearchHit[]; total: number } {
+    const ranked = this.#results(query, options);
+    const k = Math.max(0, Math.min(limit, ranked.length));
+    // Partial selection: keep the k best in a sorted buffer (k is at most 50).
+    const top: (typeof ranked)[number][] = [];
+    for (const r of ranked) {
+      if (top.length === k) {
+        const last = top[k - 1];
+        if (k === 0 || (last !== undefined && byRank(r, last) >= 0)) continue;
+        top.pop();
+      }
+      let at = top.length;
+      while (at > 0 && byRank(r, top[at - 1] as (typeof ranked)[number]) < 0) at--;
+      top.splice(at, 0, r);
+    }
+    return { hits: top.map(({ id, doc, score, match }) => ({ name: doc.name, score, fields: this.#fields(match, id) })), total: ranked.length };
   }
 
   /** The fields MiniSearch matched, best first; `summary` too for matched terms a non-indexed summary holds. */
   #fields(match: SearchResult['match'], id: number): SearchField[] {
     let mask = 0;
-    const summaryTerms = this.#summaryTerms[id];
+    let summaryTerms = this.#summaryTerms[id];
+    if (summaryTerms === undefined) {
+      const doc = this.#docs[id];
+      summaryTerms = doc !== undefined && doc.summary !== '' && !summaryIsIndexed(doc) ? termsOf(doc.summary) : null;
+      this.#summaryTerms[id] = summaryTerms;
+    }
     for (const term of Object.keys(match)) {
       for (const field of match[term] ?? []) {
         const rank = FIELD_RANK.get(field);

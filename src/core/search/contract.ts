@@ -12,7 +12,7 @@
 //
 // Nothing here throws on hostile arguments: every problem is an error result. The
 // query is never compiled as a regular expression.
-import type { RankerIndex, SearchHit, SubstringMatch } from './types';
+import type { RankerIndex, SearchHit, SearchOptions, SubstringMatch } from './types';
 
 export const DEFAULT_LIMIT = 10;
 export const MIN_LIMIT = 1;
@@ -73,10 +73,25 @@ export function searchTools(index: RankerIndex, args: unknown, ctx: SearchToolsC
   if (typeof limit === 'string') return { ok: false, error: limit };
 
   const { filter, exclude } = ctx;
-  const all = index.search(query, {
-    filter: exclude ? (name) => filter(name) && !exclude(name) : filter,
+  const options = {
+    filter: exclude ? (name: string) => filter(name) && !exclude(name) : filter,
     ...(ctx.substringMatch ? { substringMatch: ctx.substringMatch } : {}),
-  });
+  };
+  // A ranker that can return just the best `limit` hits and the count does less work per call.
+  if (isTopIndex(index)) {
+    const { hits, total } = index.searchTop(query, options, limit);
+    return ctx.reportMatchCount ? { ok: true, hits, total, limit } : { ok: true, hits, limit };
+  }
+  const all = index.search(query, options);
   const hits = all.slice(0, limit);
   return ctx.reportMatchCount ? { ok: true, hits, total: all.length, limit } : { ok: true, hits, limit };
+}
+
+/** An optional ranker capability: the first `limit` hits of `search`, and how many it has in all. */
+export interface TopRankerIndex extends RankerIndex {
+  searchTop(query: string, options: SearchOptions, limit: number): { hits: SearchHit[]; total: number };
+}
+
+function isTopIndex(index: RankerIndex): index is TopRankerIndex {
+  return typeof (index as Partial<TopRankerIndex>).searchTop === 'function';
 }

@@ -112,11 +112,24 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-export function processTerm(term: string): string | null {
+function processTermUncached(term: string): string | null {
   const lower = term.toLowerCase();
   if (lower.length === 1 && !/\p{N}|[\p{Script=Han}]/u.test(lower)) return null;
   if (STOP_WORDS.has(lower)) return null;
   return porterStem(lower);
+}
+
+/** Distinct tokens a catalogue holds are few; remembered so each is stemmed once (a pure cache). */
+const PROCESSED = new Map<string, string | null>();
+const PROCESSED_LIMIT = 200_000;
+
+export function processTerm(term: string): string | null {
+  const hit = PROCESSED.get(term);
+  if (hit !== undefined) return hit;
+  const processed = processTermUncached(term);
+  if (PROCESSED.size >= PROCESSED_LIMIT) PROCESSED.clear();
+  PROCESSED.set(term, processed);
+  return processed;
 }
 
 /** BM25 parameters: k1 as usual; b lowered, as tool descriptions are short and vary little in length. */

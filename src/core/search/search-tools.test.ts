@@ -393,6 +393,47 @@ describe('searchTools contract', () => {
   });
 });
 
+describe('bm25 searchTop: the first `limit` hits of search, and the count', () => {
+  it('property: same names, scores, fields and order as search().slice(0, limit); total = search().length', () => {
+    const words = ['deploy', 'staging', 'issue', 'list', 'create', 'user', 'file', 'read', 'weather', 'repo'];
+    const docs: SearchDocument[] = Array.from({ length: 300 }, (_, i) => ({
+      name: `${words[i % 10]}_${words[(i * 7) % 10]}_${i}`,
+      order: i,
+      parameterNames: [words[(i * 3) % 10] ?? ''],
+      summary: `${words[(i * 5) % 10]} ${words[(i * 3) % 10]} things.`,
+      description: `About ${words[i % 7]} and more.`,
+      parameterDescriptions: [],
+    }));
+    const index = bm25.build(docs) as RankerIndex & { searchTop(q: string, o: { filter: (n: string) => boolean }, k: number): { hits: SearchHit[]; total: number } };
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...words, 'deploying', 'users', 'xyz'), { minLength: 1, maxLength: 4 }).map((w) => w.join(' ')),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 1, max: 5 }),
+        (query, limit, mod) => {
+          const filter = (name: string): boolean => Number(name.split('_').pop()) % mod !== 0 || mod === 1;
+          const all = index.search(query, { filter });
+          const top = index.searchTop(query, { filter }, limit);
+          expect(top.total).toBe(all.length);
+          const plain = (h: SearchHit) => ({ name: h.name, score: h.score, fields: [...h.fields] });
+          expect(top.hits.map(plain)).toEqual(all.slice(0, limit).map(plain));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+  it('searchTools uses it, with the same result as a ranker without it', () => {
+    const docs: SearchDocument[] = Array.from({ length: 40 }, (_, i) => ({ name: `tool_${i}`, order: i, parameterNames: [], summary: `Deploy thing ${i % 4}.`, description: '', parameterDescriptions: [] }));
+    const index = bm25.build(docs);
+    const plainIndex: RankerIndex = { search: (q, o) => index.search(q, o) };
+    const ctx = { filter: () => true, reportMatchCount: true };
+    const a = searchTools(index, { query: 'deploy thing 2', limit: 5 }, ctx);
+    const b = searchTools(plainIndex, { query: 'deploy thing 2', limit: 5 }, ctx);
+    expect(JSON.parse(JSON.stringify(a))).toEqual(JSON.parse(JSON.stringify(b)));
+    expect(a.ok && a.total).toBe(40);
+  });
+});
+
 describe('bad input never crashes a run', () => {
   it('a regex-looking query is matched literally, never compiled', () => {
     const tools: Record<string, ToolSpec> = {

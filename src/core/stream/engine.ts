@@ -6,9 +6,10 @@
 // from the nearest snapshot on demand.
 import { effectiveEnable, effectiveRun } from '../config/effective';
 import type { LoadedLayer } from '../config/layer';
+import { mergeEnable } from '../config/enable';
 import { mergeConfigs, mergeDefaults, mergeTool } from '../config/merge';
 import { EMPTY_CONFIG, EMPTY_DEFAULTS } from '../config/read';
-import type { DeltaSource, EffectiveEnable, PartialConfig, RunMode, ToolConfig, ToolDefaults } from '../config/types';
+import type { DeltaSource, EffectiveEnable, PartialConfig, PartialEnable, RunMode, ToolConfig, ToolDefaults } from '../config/types';
 import type { Resolution, SimServer } from '../catalogue/resolve';
 import { resolveTool } from '../catalogue/resolve';
 
@@ -76,6 +77,28 @@ function sameDefinitionInputs(a: ToolConfig, b: ToolConfig, runA: RunMode, runB:
 
 const SNAPSHOT_LIMIT = 12;
 
+const ENABLE_ONLY_KEYS: ReadonlySet<string> = new Set(['name', 'enable', 'parameters', 'declared']);
+
+/** A tool entry of a delta that sets nothing but enable fields. */
+function enableOnly(t: ToolConfig): boolean {
+  if (t.parameters.size > 0) return false;
+  for (const k in t) if (!ENABLE_ONLY_KEYS.has(k) && (t as unknown as Record<string, unknown>)[k] !== undefined) return false;
+  return true;
+}
+
+function withEnable(t: ToolConfig, enable: PartialEnable): ToolConfig {
+  return { ...t, enable };
+}
+
+function touchesDefaultsEnable(delta: PartialConfig): boolean {
+  return delta.defaults.enable.availability !== undefined || delta.defaults.enable.allowToggle !== undefined;
+}
+
+/** A delta whose '*' part is enable only (no run, format...): definitions cannot change through '*'. */
+function onlyDefaultsEnable(delta: PartialConfig): boolean {
+  return Object.keys(delta.defaults).every((k) => k === 'enable');
+}
+
 export class StreamEngine {
   private base: PartialConfig = EMPTY_CONFIG;
   private overlayDefaults: ToolDefaults = EMPTY_DEFAULTS;
@@ -90,7 +113,8 @@ export class StreamEngine {
   private registered = false;
   private catalogueVersion = 0;
   private deltaCount = 0;
-  private counts: PositionCounts = { configured: 0, discoverable: 0, on: 0, off: 0 };
+  /** Running counts at the newest position, mutated in place; each position keeps a copy. */
+  private readonly counts = { configured: 0, discoverable: 0, on: 0, off: 0 };
 
   constructor(
     layers: readonly LoadedLayer[],
@@ -156,7 +180,17 @@ export class StreamEngine {
 
   /** Effective enable of a tool under a pending delta. */
   pendingEnable(name: string, pending: PartialConfig): EffectiveEnable {
+    // What the pending delta does not touch is the newest state's (the common case in a bulk directive).
+    if (!pending.tools.has(name) && !touchesDefaultsEnable(pending)) {
+      const s = this.states.get(name);
+      if (s) return s.enable;
+    }
     return effectiveEnable(this.pendingTool(name, pending), this.pendingDefaults(pending));
+  }
+
+  /** Whether a name is configured under a pending delta. */
+  pendingHas(name: string, pending: PartialConfig): boolean {
+    return this.states.has(name) || pending.tools.has(name);
   }
 
   /** Names configured under a pending delta, in config order (new names appended). */
@@ -166,8 +200,39 @@ export class StreamEngine {
     return extra.length > 0 ? [...this.order, ...extra] : [...this.order];
   }
 
-  /** Appends a config delta as a new position. An empty delta appends nothing and returns undefined. */
-  applyDelta(delta: PartialConfig, event: Omit<Extract<PositionEvent, { kind: 'delta' }>, 'delta' | 'kind'>): ConfigPosition | undefined {
+  /**
+   * JP's add_config_delta (jp-today 5.3): the incoming partial is diffed against the current config, so
+   * an enable field that already holds the same value is dropped. Without it a delta would pin a value
+   * the layers give anyway (`-t x -T x`, `--cfg x.enable=off` on an off tool), and a later edit of the
+   * live layers (semantics 8.2) could no longer change it.
+   */
+  private withoutNoOps(delta: PartialConfig): PartialConfig {
+    const sameEnable = (cur: PartialEnable, up: PartialEnable): PartialEnable => {
+      const keepA = up.availability !== undefined && up.availability.value !== cur.availability?.value;
+      const keepT = up.allowToggle !== undefined && up.allowToggle.value !== cur.allowToggle?.value;
+      if (keepA === (up.availability !== undefined) && keepT === (up.allowToggle !== undefined)) return up;
+      return { ...(keepA ? { availability: up.availability } : {}), ...(keepT ? { allowToggle: up.allowToggle } : {}) };
+    };
+    let tools: Map<string, ToolConfig> | undefined;
+    for (const [name, t] of delta.tools) {
+      const cur = this.states.get(name)?.config;
+      if (!cur) continue;
+      const enable = sameEnable(cur.enable, t.enable);
+      if (enable === t.enable) continue;
+      tools ??= new Map(delta.tools);
+      const { name: _n, enable: _e, parameters, declared: _d, ...rest } = t;
+      const other = parameters.size > 0 || Object.values(rest).some((v) => v !== undefined);
+      if (!other && enable.availability === undefined && enable.allowToggle === undefined) tools.delete(name);
+      else tools.set(name, { ...t, enable });
+    }
+    const defaultsEnable = sameEnable(this.defaults.enable, delta.defaults.enable);
+    if (!tools && defaultsEnable === delta.defaults.enable) return delta;
+    return { ...delta, tools: tools ?? delta.tools, defaults: { ...delta.defaults, enable: defaultsEnable } };
+  }
+
+  /** Appends a config delta as a new position. A delta that changes nothing appends nothing and returns undefined. */
+  applyDelta(incoming: PartialConfig, event: Omit<Extract<PositionEvent, { kind: 'delta' }>, 'delta' | 'kind'>): ConfigPosition | undefined {
+    const delta = this.withoutNoOps(incoming);
     const touchesDefaults = Object.keys(delta.defaults).some((k) => k !== 'enable') || delta.defaults.enable.availability !== undefined || delta.defaults.enable.allowToggle !== undefined;
     if (delta.tools.size === 0 && !touchesDefaults) return undefined;
     this.deltaCount += 1;
@@ -176,16 +241,33 @@ export class StreamEngine {
       this.overlayDefaults = mergeDefaults(this.overlayDefaults, delta.defaults);
       this.defaults = mergeDefaults(this.base.defaults, this.overlayDefaults);
     }
+    const enableOnlyTools = new Set<string>();
     for (const [name, t] of delta.tools) {
       const existing = this.overlayTools.get(name);
-      this.overlayTools.set(name, existing ? mergeTool(existing, t) : t);
+      const only = enableOnly(t);
+      if (only) enableOnlyTools.add(name);
+      this.overlayTools.set(name, existing ? (only ? withEnable(existing, mergeEnable(existing.enable, t.enable)) : mergeTool(existing, t)) : t);
     }
-    if (touchesDefaults) changes = this.recomputeAll();
-    else {
+    if (touchesDefaults && onlyDefaultsEnable(delta)) {
+      // '*' enable changed: a tool's config, run and definition stay; only its effective enable may move.
       changes = [];
       for (const name of delta.tools.keys()) {
-        if (!this.states.has(name)) this.order.push(name);
-        const c = this.recompute(name, this.order.indexOf(name));
+        if (this.states.has(name)) continue;
+        this.order.push(name);
+      }
+      for (let i = 0; i < this.order.length; i++) {
+        const name = this.order[i] ?? '';
+        const c = delta.tools.has(name) ? this.recompute(name, i) : this.refreshEnable(name);
+        if (c) changes.push(c);
+      }
+    } else if (touchesDefaults) changes = this.recomputeAll();
+    else {
+      changes = [];
+      for (const [name, t] of delta.tools) {
+        const known = this.states.get(name);
+        if (!known) this.order.push(name);
+        // Directives, promotions and most --cfg values touch enable only: the config, run and definition stay.
+        const c = known && enableOnlyTools.has(name) ? this.moveEnable(known, t.enable) : this.recompute(name, known ? known.order : this.order.length - 1);
         if (c) changes.push(c);
       }
     }
@@ -234,6 +316,33 @@ export class StreamEngine {
     return { name, ...(before ? { before } : {}), after };
   }
 
+  /** A known tool under a delta that sets only enable fields (the same result as recompute, cheaper). */
+  private moveEnable(before: ToolState, up: PartialEnable): ToolChange {
+    const config = withEnable(before.config, mergeEnable(before.config.enable, up));
+    const after: ToolState = { ...before, config, enable: effectiveEnable(config, this.defaults) };
+    this.adjustCounts(before, -1);
+    this.adjustCounts(after, +1);
+    this.states.set(before.name, after);
+    return { name: before.name, before, after };
+  }
+
+  /** A tool whose config is unchanged, under new '*' enable defaults. */
+  private refreshEnable(name: string): ToolChange | undefined {
+    const before = this.states.get(name);
+    if (!before) return undefined;
+    // A tool that sets both fields itself does not read '*'.
+    if (before.config.enable.availability && before.config.enable.allowToggle) return undefined;
+    const enable = effectiveEnable(before.config, this.defaults);
+    if (enable.availability.value === before.enable.availability.value && enable.allowToggle.value === before.enable.allowToggle.value && enable.availability.origin === before.enable.availability.origin && enable.allowToggle.origin === before.enable.allowToggle.origin) {
+      return undefined;
+    }
+    const after: ToolState = { ...before, enable };
+    this.adjustCounts(before, -1);
+    this.adjustCounts(after, +1);
+    this.states.set(name, after);
+    return { name, before, after };
+  }
+
   private recomputeAll(): ToolChange[] {
     const names: string[] = [...this.base.tools.keys()];
     for (const name of this.overlayTools.keys()) if (!this.base.tools.has(name)) names.push(name);
@@ -261,12 +370,8 @@ export class StreamEngine {
   private adjustCounts(s: ToolState | undefined, sign: 1 | -1): void {
     if (!s) return;
     const a = s.enable.availability.value;
-    this.counts = {
-      configured: this.counts.configured + sign,
-      discoverable: this.counts.discoverable + (a === 'discoverable' ? sign : 0),
-      on: this.counts.on + (a === 'on' ? sign : 0),
-      off: this.counts.off + (a === 'off' ? sign : 0),
-    };
+    this.counts.configured += sign;
+    this.counts[a] += sign;
   }
 
   private push(event: PositionEvent, changes: ToolChange[]): ConfigPosition {
@@ -276,7 +381,7 @@ export class StreamEngine {
       event,
       changes,
       registered: this.registered,
-      counts: this.counts,
+      counts: { ...this.counts },
       catalogueVersion: this.catalogueVersion,
       defaults: this.defaults,
     };

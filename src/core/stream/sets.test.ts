@@ -318,6 +318,23 @@ describe('StreamEngine: incremental positions equal positions derived from scrat
     expect(engine.positions.map((p) => p.registered)).toEqual([true, true, true, true, true, true]);
   });
 
+  it('an enable-only delta (the fast path) gives the same effective enable and provenance as a full recompute', () => {
+    const base = loadLayer({ name: 'w', text: `[conversation.tools.'*']\nenable = { allow_toggle = "if_named" }\n[conversation.tools.a]\nsource = "local"\nenable = { allow_toggle = "never" }\n[conversation.tools.b]\nsource = "local"\n` });
+    const enableOnly = loadLayer({ name: 'd', text: `[conversation.tools.a]\nenable = { availability = "discoverable" }\n[conversation.tools.b]\nenable = "off"\n` });
+    // The same text plus a parameter for each tool (after every enable, so the enable spans are the same): not enable-only.
+    const withSummary = loadLayer({ name: 'd', text: `[conversation.tools.a]\nenable = { availability = "discoverable" }\n[conversation.tools.b]\nenable = "off"\n[conversation.tools.a.parameters.p]\ntype = "string"\n[conversation.tools.b.parameters.p]\ntype = "string"\n` });
+    const fast = new StreamEngine([base], servers);
+    const full = new StreamEngine([base], servers);
+    fast.applyDelta(enableOnly.config, { sources: ['cfg'], detail: '', step: 1 });
+    full.applyDelta(withSummary.config, { sources: ['cfg'], detail: '', step: 1 });
+    for (const name of ['a', 'b']) {
+      expect(fast.state(name)?.enable).toEqual(full.state(name)?.enable);
+      expect(fast.state(name)?.config.enable).toEqual(full.state(name)?.config.enable);
+    }
+    expect(fast.current.counts).toEqual(full.current.counts);
+    expect(fast.current.changes.map((c) => c.name)).toEqual(['a', 'b']);
+  });
+
   it('an empty delta appends no position', () => {
     const engine = new StreamEngine([loadLayer({ name: 'w', text: `[conversation.tools.a]\n` })], servers);
     expect(engine.applyDelta(loadLayer({ name: 'd', text: '' }).config, { sources: ['cfg'], detail: '', step: 1 })).toBeUndefined();

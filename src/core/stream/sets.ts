@@ -58,7 +58,9 @@ export function computeSets(states: Iterable<ToolState>, ctx: SetsContext): Sets
     configured.push(s.name);
     if (!isPermitted(s, ctx.forced)) continue;
     permitted.push(s.name);
-    const server = s.resolution.ok ? s.resolution.definition.server : undefined;
+    // A permitted MCP tool resolved against its server (read from the source, so the definition is not built).
+    const source = s.config.source?.value;
+    const server = source?.kind === 'mcp' ? source.server : undefined;
     if (server !== undefined && !seenServers.has(server)) {
       seenServers.add(server);
       servers.push(server);

@@ -290,3 +290,31 @@ describe('§8.3 builtins under directives', () => {
     );
   });
 });
+
+describe('§8.1 / §8.2 a delta records only what it changes (JP diffs it against the current config)', () => {
+  const base = layer(`[conversation.tools.'*']\nenable = "off"\n[conversation.tools.x]\nsource = "local"\nenable = "off"\n[conversation.tools.y]\nsource = "local"\n`);
+  it.each([
+    ['jp q -t x -T x hi', 1],
+    ["jp q --cfg conversation.tools.x.enable=off 'hi'", 1],
+    ["jp q --cfg conversation.tools.x.enable.availability=off --cfg conversation.tools.x.enable.allow_toggle=any 'hi'", 1],
+    ["jp q --cfg conversation.tools.'*'.enable=off 'hi'", 1],
+    ['jp config set --id conversation.tools.x.enable=off', 1],
+    // y inherits off from '*': its own field is unset, so writing it is a change (a partial diff, not an effective one).
+    ["jp q --cfg conversation.tools.y.enable.availability=off 'hi'", 2],
+    ["jp q --cfg conversation.tools.x.enable=explicit 'hi'", 2],
+  ] as const)('%s appends %i position(s)', (command, positions) => {
+    expect(timelineOf(scenario(base, step(command))).positions).toHaveLength(positions);
+  });
+
+  it('so a later edit of the live layers still reaches a tool a no-op directive pair visited', () => {
+    assertPass(
+      scenario(
+        base,
+        step('jp q -t x -T x hi', 'availability = { x = "off" }'),
+        step('jp config set conversation.tools.x.enable=discoverable', 'availability = { x = "discoverable" }\nsearchable = ["x"]'),
+        step("jp q --cfg conversation.tools.y.enable.availability=off 'pin y'", 'availability = { y = "off" }'),
+        step("jp config set conversation.tools.'*'.enable=on", 'availability = { y = "off" }'),
+      ),
+    );
+  });
+});

@@ -6,7 +6,7 @@ import { acceptsScope } from '../config/effective';
 import { lockedWord } from '../config/enable';
 import { mergeConfigs } from '../config/merge';
 import { EMPTY_CONFIG, EMPTY_DEFAULTS } from '../config/read';
-import type { Availability, DeltaSource, Origin, PartialConfig, ToolConfig } from '../config/types';
+import type { Availability, DeltaSource, Origin, ParameterConfig, PartialConfig, ToolConfig } from '../config/types';
 import { DESCRIBE_TOOLS, SEARCH_TOOLS } from '../catalogue/builtins';
 import type { QueryCommand } from '../cli/parse';
 import type { ToolChoice } from '../providers/types';
@@ -19,11 +19,13 @@ export type Prepared =
 
 export const toolNotFound = (name: string): string => `Tool not found: ${name}`;
 
+const NO_PARAMETERS: ReadonlyMap<string, ParameterConfig> = new Map();
+
 /** A delta setting only availability on the given tools. */
 export function availabilityDelta(changes: ReadonlyMap<string, Availability>, origin: Origin): PartialConfig {
   const tools = new Map<string, ToolConfig>();
   for (const [name, availability] of changes) {
-    tools.set(name, { name, enable: { availability: { value: availability, origin } }, parameters: new Map(), declared: origin });
+    tools.set(name, { name, enable: { availability: { value: availability, origin } }, parameters: NO_PARAMETERS, declared: origin });
   }
   return { defaults: EMPTY_DEFAULTS, tools, mcpServers: new Map() };
 }
@@ -65,7 +67,7 @@ export function prepareInvocation(engine: StreamEngine, cmd: QueryCommand, polic
         if (d.kind === 'disable') return { ok: false, error: `cannot disable \`${name}\`: this tool is configured as locked-on` };
         continue;
       }
-      if (!engine.pendingOrder(working).includes(name)) return { ok: false, error: toolNotFound(name) };
+      if (!engine.pendingHas(name, working)) return { ok: false, error: toolNotFound(name) };
       const eff = engine.pendingEnable(name, working);
       const target = directiveTarget(d.kind, eff.availability.value);
       if (!target) continue;
@@ -85,7 +87,7 @@ export function prepareInvocation(engine: StreamEngine, cmd: QueryCommand, polic
     if (use.kind === 'function') {
       const name = use.name;
       if (!builtinConfigured(name)) {
-        if (!engine.pendingOrder(working).includes(name)) return { ok: false, error: toolNotFound(name) };
+        if (!engine.pendingHas(name, working)) return { ok: false, error: toolNotFound(name) };
         const eff = engine.pendingEnable(name, working);
         if (eff.availability.value === 'off' && eff.allowToggle.value === 'never') {
           return { ok: false, error: `tool choice forces \`${name}\`, but it is locked off (availability = off, allow_toggle = never)` };

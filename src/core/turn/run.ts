@@ -18,7 +18,7 @@ import type { ToolDefinition } from '../catalogue/types';
 import { parseCommand } from '../cli/parse';
 import type { QueryCommand } from '../cli/parse';
 import { compareCache } from '../providers/cache';
-import { setCost } from '../providers/cost';
+import { definitionCost } from '../providers/cost';
 import { renderRequest } from '../providers/render';
 import type { RenderedRequest } from '../providers/render';
 import type { ConversationMessage, ToolChoice } from '../providers/types';
@@ -200,28 +200,97 @@ export function runScenario(input: RunInput): Timeline {
     return s?.resolution.ok ? s.resolution.definition : undefined;
   };
 
-  const makeRequest = (step: number, cycle: number, toolChoice: ToolChoice, forced: string | undefined): RequestRecord => {
-    const registered = engine.isRegistered;
-    const sets = computeSets(engine.currentStates(), { registered, ...(forced !== undefined ? { forced } : {}), appended });
+  // What a request derives from its config position: its sets, the array, the definitions and their
+  // cost. A run needs them only where something reads them (an expectation, the directive blocks,
+  // rendering, the UI), so each request derives them on first read, from the states of its own
+  // position. At 10,000 tools this is most of a request's cost. Requests at one position with one
+  // forced tool share the result.
+  interface Derived {
+    readonly sets: Sets;
+    readonly array: readonly string[];
+    /** The definitions of the permitted set and of the array. */
+    readonly definitions: ReadonlyMap<string, ToolDefinition>;
+    readonly cost: { readonly offered: number; readonly permitted: number };
+  }
+  let derivedKey = '';
+  let derived: Derived | undefined;
+  const deriveAt = (position: number, forced: string | undefined, registered: boolean, appendedThen: readonly string[]): Derived => {
+    const key = `${position}\u0000${forced ?? ''}\u0000${registered}\u0000${appendedThen.join(',')}`;
+    if (derived && derivedKey === key) return derived;
+    // The newest position reads the engine's states in config order; an older one replays them.
+    const states: Iterable<ToolState> =
+      position === engine.current.index ? engine.currentStates() : [...engine.statesAt(position).values()].sort((a, b) => a.order - b.order);
+    const ordered: ToolState[] = [];
+    const byName = new Map<string, ToolState>();
+    for (const st of states) {
+      ordered.push(st);
+      byName.set(st.name, st);
+    }
+    const sets = computeSets(ordered, { registered, ...(forced !== undefined ? { forced } : {}), appended: appendedThen });
+    const definitionAt = (name: string): ToolDefinition | undefined => {
+      if (name === DESCRIBE_TOOLS) return describeToolsDefinition;
+      if (name === SEARCH_TOOLS) return searchToolsDefinition;
+      const st = byName.get(name);
+      return st?.resolution.ok ? st.resolution.definition : undefined;
+    };
+    let array: readonly string[] = sets.offered;
+    if (policy.provider === 'anthropic-directives') {
+      // RFD 105's fixed array: every resolvable configured tool, then both builtins.
+      const fixed: string[] = [];
+      for (const st of ordered) if (st.resolution.ok) fixed.push(st.name);
+      fixed.push(DESCRIBE_TOOLS, SEARCH_TOOLS);
+      array = fixed;
+    }
     const definitions = new Map<string, ToolDefinition>();
-    for (const name of sets.permitted) {
-      const d = definitionOf(name);
+    for (const name of [...sets.permitted, ...array]) {
+      const d = definitionAt(name);
       if (d) definitions.set(name, d);
     }
-    let array: string[];
-    if (policy.provider === 'anthropic-directives') {
-      array = [];
-      for (const s of engine.currentStates()) if (s.resolution.ok) {
-        array.push(s.name);
-        definitions.set(s.name, s.resolution.definition);
+    const costOf = (names: readonly string[]): number => {
+      let total = 0;
+      for (const name of names) {
+        const d = definitions.get(name);
+        if (d) total += definitionCost(d);
       }
-      array.push(DESCRIBE_TOOLS, SEARCH_TOOLS);
-      definitions.set(SEARCH_TOOLS, searchToolsDefinition);
-      // The availability the model sees travels in directive blocks.
-      const offeredNow = new Set(sets.offered);
-      if (!announced) messages.push({ kind: 'tool-availability', blocks: [{ type: 'tool_availability', tools: [...sets.offered] }] });
+      return total;
+    };
+    derived = { sets, array, definitions, cost: { offered: costOf(sets.offered), permitted: costOf(sets.permitted) } };
+    derivedKey = key;
+    return derived;
+  };
+
+  // Membership in a request's sets, answered from the states of its position (the engine's newest
+  // while its cycle runs) by the same predicates computeSets uses, instead of building sets of
+  // every tool name per cycle.
+  const membership = (req: RequestRecord): { permitted: (name: string) => boolean; searchable: (name: string) => boolean } => {
+    const forced = req.forced;
+    return {
+      permitted: (name) => {
+        if (name === DESCRIBE_TOOLS || (name === SEARCH_TOOLS && req.registered)) return true;
+        const s = engine.state(name);
+        return s !== undefined && isPermitted(s, forced);
+      },
+      // Searchable tools are permitted, discoverable and not offered (so never in this cycle's request).
+      searchable: (name) => {
+        const s = engine.state(name);
+        return s !== undefined && isSearchable(s, forced);
+      },
+    };
+  };
+
+  const makeRequest = (step: number, cycle: number, toolChoice: ToolChoice, forced: string | undefined): RequestRecord => {
+    const registered = engine.isRegistered;
+    const position = engine.current.index;
+    const appendedThen = appended.slice();
+    let own: Derived | undefined;
+    const get = (): Derived => (own ??= deriveAt(position, forced, registered, appendedThen));
+    if (policy.provider === 'anthropic-directives') {
+      // The availability the model sees travels in directive blocks, decided now.
+      const offered = get().sets.offered;
+      const offeredNow = new Set(offered);
+      if (!announced) messages.push({ kind: 'tool-availability', blocks: [{ type: 'tool_availability', tools: [...offered] }] });
       else {
-        const added = sets.offered.filter((n) => !announced?.has(n));
+        const added = offered.filter((n) => !announced?.has(n));
         const removed = [...announced].filter((n) => !offeredNow.has(n));
         const blocks = [
           ...(added.length > 0 ? [{ type: 'tool_addition' as const, tools: added }] : []),
@@ -230,9 +299,7 @@ export function runScenario(input: RunInput): Timeline {
         if (blocks.length > 0) messages.push({ kind: 'tool-availability', blocks });
       }
       announced = offeredNow;
-    } else array = [...sets.offered];
-    const offeredDefs = sets.offered.map((n) => definitions.get(n)).filter((d): d is ToolDefinition => d !== undefined);
-    const permittedDefs = sets.permitted.map((n) => definitions.get(n)).filter((d): d is ToolDefinition => d !== undefined);
+    }
     const id = requests.length;
     const snapshot = messages.slice();
     let rendered: RenderedRequest | undefined;
@@ -241,23 +308,34 @@ export function runScenario(input: RunInput): Timeline {
       id,
       step,
       cycle,
-      position: engine.current.index,
+      position,
       ...(forced !== undefined ? { forced } : {}),
       toolChoice,
       registered,
-      sets,
-      array,
-      definitions,
-      cost: { offered: setCost(offeredDefs), permitted: setCost(permittedDefs) },
+      get sets(): Sets {
+        return get().sets;
+      },
+      get array(): readonly string[] {
+        return get().array;
+      },
+      get definitions(): ReadonlyMap<string, ToolDefinition> {
+        return get().definitions;
+      },
+      get cost(): { readonly offered: number; readonly permitted: number } {
+        return get().cost;
+      },
       messages: snapshot,
       rendered() {
-        rendered ??= renderRequest({
-          provider: policy.provider,
-          tools: array.map((n) => definitions.get(n)).filter((d): d is ToolDefinition => d !== undefined),
-          toolChoice,
-          system: SYSTEM_PROMPT,
-          messages: snapshot,
-        });
+        if (!rendered) {
+          const { array, definitions } = get();
+          rendered = renderRequest({
+            provider: policy.provider,
+            tools: array.map((n) => definitions.get(n)).filter((d): d is ToolDefinition => d !== undefined),
+            toolChoice,
+            system: SYSTEM_PROMPT,
+            messages: snapshot,
+          });
+        }
         return rendered;
       },
       cache() {
@@ -328,12 +406,10 @@ export function runScenario(input: RunInput): Timeline {
   ): { buffer: BufferEntry[]; records: (CallRecord & { pendingSearch?: Omit<SearchOutcome, 'returned'> & { hits: { name: string; score: number; fields: SearchOutcome['returned'][number]['fields'] }[] } })[] } => {
     const buffer: BufferEntry[] = [];
     const records: ReturnType<typeof executeCycle>['records'] = [];
-    const executable = new Set(req.sets.permitted);
-    const offeredNow = new Set(req.sets.offered);
-    const searchableNow = new Set(req.sets.searchable);
+    const { permitted: isExecutable, searchable: isSearchableNow } = membership(req);
     cycle.calls.forEach((call: ScenarioCall, index) => {
       const base = { step: stepNo, cycle: cycleNo, index, tool: call.tool, args: call.args, replayed };
-      if (!executable.has(call.tool)) {
+      if (!isExecutable(call.tool)) {
         const error = NOT_AVAILABLE(call.tool);
         records.push({ ...base, status: 'error', result: error, error });
         return;
@@ -342,7 +418,7 @@ export function runScenario(input: RunInput): Timeline {
         const index2 = searchIndex(policy.ranking);
         const hideAsk = policy.hide_unapproved;
         const r = searchTools(index2, call.args, {
-          filter: (name: string) => searchableNow.has(name) && !offeredNow.has(name),
+          filter: isSearchableNow,
           substringMatch: policy.substring_match,
           reportMatchCount: policy.report_match_count,
           ...(hideAsk ? { exclude: (name: string) => engine.state(name)?.run === 'ask' } : {}),
@@ -368,7 +444,7 @@ export function runScenario(input: RunInput): Timeline {
         return;
       }
       if (call.tool === DESCRIBE_TOOLS) {
-        const d = describeTools(call.args, (name) => (executable.has(name) ? definitionOf(name) : undefined));
+        const d = describeTools(call.args, (name) => (isExecutable(name) ? definitionOf(name) : undefined));
         if (d.ok) records.push({ ...base, status: 'ok', result: d.text });
         else records.push({ ...base, status: 'error', result: d.error, error: d.error });
         return;

@@ -9,6 +9,7 @@ const TABS: { id: DockTab; label: string }[] = [
   { id: 'chart', label: 'Cost chart' },
   { id: 'search', label: 'Search lab' },
   { id: 'questions', label: 'Open questions' },
+  { id: 'workspace', label: 'Workspace' },
 ];
 
 export function Dock({ panels }: { readonly panels: Partial<Record<DockTab, () => React.ReactNode>> }) {

@@ -23,9 +23,11 @@ export function DropZone() {
     };
     const drop = (e: DragEvent) => {
       if (!hasFiles(e)) return;
-      e.preventDefault();
       depth = 0;
       setOver(false);
+      // A workspace folder or .zip was taken by the workspace feature's drop handler (capture phase).
+      if (e.defaultPrevented) return;
+      e.preventDefault();
       const file = e.dataTransfer?.files[0];
       if (file) void file.text().then((t) => openScenarioText(store, file.name, t));
     };
@@ -40,5 +42,5 @@ export function DropZone() {
       window.removeEventListener('drop', drop);
     };
   }, [store]);
-  return over ? <div className="drop-overlay">Drop a scenario file to open it</div> : null;
+  return over ? <div className="drop-overlay">Drop a scenario file to open it, or a .jp folder or .zip to open a workspace</div> : null;
 }

@@ -5,8 +5,10 @@ import type { ProviderId } from '../../core';
 import { useWorkbench } from '../../state/context';
 import { useTimeline } from '../../derive/hooks';
 import { shortcutLabel } from '../../commands/registry';
+import type { ReactNode } from 'react';
 
-export function Header() {
+/** `actions`: buttons other features place in the header (e.g. Share), before the palette button. */
+export function Header({ actions }: { readonly actions?: ReactNode } = {}) {
   const name = useWorkbench((s) => s.doc.name);
   const policy = useWorkbench((s) => s.doc.policy);
   const setName = useWorkbench((s) => s.setName);
@@ -48,6 +50,7 @@ export function Header() {
           </>
         )}
       </span>
+      {actions}
       <button type="button" onClick={() => openPalette(true)} aria-label="Open the command palette">
         {shortcutLabel('Mod+K')}
       </button>

@@ -1,26 +1,377 @@
-// The sets at the selected position: every tool's availability, membership and why.
+// The sets at the selected position: every tool's availability and
+// allow_toggle, its membership (P/O/S), its server and the server's status,
+// and why it is where it is. The rows are the core's (useSets); this panel
+// filters and virtualizes them, and never decides membership itself.
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { AvailabilityBadge, MembershipChips } from '../../components/Availability';
-import { useSets } from '../../derive/hooks';
+import { useProvenance, useSelectedPosition, useSets } from '../../derive/hooks';
+import type { SetsRow, TimelineView } from '../../derive/protocol';
+import { useWorkbench, useWorkbenchStore } from '../../state/context';
+import { useCommands } from '../../commands/context';
+import { AVAILABILITIES, KINDS, MEMBERSHIPS, NO_FILTER, filterRows, isFiltered, serverStatusWord, toggle } from './filter';
+import type { SetsFilter } from './filter';
+import { AvailabilityMenu } from './AvailabilityMenu';
+import type { MenuState } from './AvailabilityMenu';
+import './sets.css';
+
+/** Row heights: fixed, so 10,000 rows scroll without measuring. */
+export const ROW_HEIGHT = 46;
+export const EXPANDED_HEIGHT = 150;
+
+type Link = NonNullable<SetsRow['link']>;
+
+const ALLOW_TOGGLE_HELP: Record<string, string> = {
+  any: 'allow_toggle = any: bulk -t / -T and named directives may change it',
+  if_named: 'allow_toggle = if_named: only a directive that names it may change it',
+  never: 'allow_toggle = never: locked; no directive may change it',
+};
+
+function entryOfPosition(view: TimelineView, position: number): number | undefined {
+  const made = view.entries.find((x) => x.position === position && (x.kind === 'delta' || x.kind === 'layer-edit' || x.kind === 'base'));
+  return (made ?? view.entries.find((x) => x.position === position))?.index;
+}
+
+/** Follows a provenance link: a layer line in the editor, or a timeline row. */
+function useFollowLink(view: TimelineView | undefined) {
+  const store = useWorkbenchStore();
+  return useCallback(
+    (link: Link) => {
+      const s = store.getState();
+      if ('layer' in link) {
+        // The layer editor shows the line; a layer that no longer exists (renamed since) just selects nothing.
+        if (!s.revealInLayer(link.layer, link.line, link.column, { focus: true })) s.showBanner('info', `There is no layer ${link.layer} any more.`);
+        return;
+      }
+      const entry = view ? entryOfPosition(view, link.position) : undefined;
+      if (entry !== undefined) s.selectEntry(entry);
+    },
+    [store, view],
+  );
+}
+
+function linkTitle(link: Link | undefined): string {
+  if (!link) return '';
+  return 'layer' in link ? `Go to layer ${link.layer}, line ${link.line}` : `Go to the timeline row of position ${link.position}`;
+}
+
+function ProvenanceChain({ name, follow }: { readonly name: string; readonly follow: (l: Link) => void }) {
+  const { data, isPending } = useProvenance(name);
+  if (isPending && !data) return <div className="st-chain muted">Tracing…</div>;
+  if (!data || data.steps.length === 0) return <div className="st-chain muted">{data?.text ?? 'not configured'}</div>;
+  return (
+    <ol className="st-chain" aria-label={`Why ${name} is where it is: ${data.text}`}>
+      {data.steps.map((s, i) => (
+        <li key={i}>
+          {s.link ? (
+            <button type="button" className="link" onClick={() => s.link && follow(s.link)} title={linkTitle(s.link)}>
+              {s.label}
+            </button>
+          ) : (
+            <span>{s.label}</span>
+          )}
+          <span className="st-arrow" aria-hidden="true">
+            →
+          </span>
+          <AvailabilityBadge value={s.availability} />
+          <span className="st-toggle">toggle {s.allowToggle}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+interface RowProps {
+  readonly row: SetsRow;
+  readonly index: number;
+  readonly total: number;
+  readonly top: number;
+  readonly expanded: boolean;
+  readonly onToggle: (name: string) => void;
+  readonly follow: (l: Link) => void;
+  readonly menuOpen: boolean;
+  readonly onMenu: (row: SetsRow, trigger: HTMLElement) => void;
+}
+
+const ToolRow = memo(function ToolRow({ row, index, total, top, expanded, onToggle, follow, menuOpen, onMenu }: RowProps) {
+  const status = serverStatusWord(row);
+  const statusTone = status === 'running' ? 'ok' : status === 'local' || status === 'builtin' ? 'plain' : 'bad';
+  const where = row.server !== undefined ? `${row.server} · ${status}` : status;
+  const editable = row.kind !== 'builtin';
+  return (
+    <div
+      role="listitem"
+      aria-posinset={index + 1}
+      aria-setsize={total}
+      data-tool={row.name}
+      data-index={index}
+      className={`st-row ${expanded ? 'expanded' : ''} ${row.offered ? 'is-offered' : ''}`}
+      style={{ transform: `translateY(${top}px)`, height: expanded ? EXPANDED_HEIGHT : ROW_HEIGHT }}
+    >
+      <div className="st-line">
+        <button
+          type="button"
+          className="st-name"
+          aria-expanded={expanded}
+          title={row.summary ? `${row.name}\n${row.summary}` : row.name}
+          onClick={() => onToggle(row.name)}
+        >
+          <span className="st-caret" aria-hidden="true">
+            {expanded ? '▾' : '▸'}
+          </span>
+          <span className="st-name-text mono">{row.name}</span>
+        </button>
+        <span className="st-summary" title={row.summary}>
+          {row.summary}
+        </span>
+        <AvailabilityBadge value={row.availability} />
+        <MembershipChips permitted={row.permitted} offered={row.offered} searchable={row.searchable} />
+        <button
+          type="button"
+          className="st-menu"
+          aria-haspopup="menu"
+          aria-expanded={menuOpen}
+          aria-label={`Set the availability of ${row.name}`}
+          title={row.kind === 'builtin' ? 'Builtins are locked on' : 'Set the availability in the layers (one undoable edit)'}
+          disabled={!editable}
+          onClick={(e) => onMenu(row, e.currentTarget)}
+        >
+          ▾
+        </button>
+      </div>
+      <div className="st-line st-sub">
+        <span className={`st-server ${statusTone}`} title={row.kind === 'mcp' ? `MCP server ${row.server ?? ''}: ${status}` : `${row.kind} tool`}>
+          {where}
+        </span>
+        <span className="st-sep" aria-hidden="true">
+          ·
+        </span>
+        {row.link ? (
+          <button type="button" className="link st-why" title={`${row.why}\n${linkTitle(row.link)}`} onClick={() => row.link && follow(row.link)}>
+            {row.why}
+          </button>
+        ) : (
+          <span className="st-why" title={row.why}>
+            {row.why}
+          </span>
+        )}
+        <span className="st-toggle" title={ALLOW_TOGGLE_HELP[row.allowToggle] ?? `allow_toggle = ${row.allowToggle}`}>
+          toggle {row.allowToggle}
+        </span>
+      </div>
+      {expanded && (
+        <div className="st-detail">
+          <div className="st-detail-facts">
+            <span>kind {row.kind}</span>
+            <span>run {row.run}</span>
+            {row.summary && <span className="st-detail-summary">{row.summary}</span>}
+          </div>
+          {row.kind === 'builtin' ? <div className="st-chain muted">builtin: locked on, always offered</div> : <ProvenanceChain name={row.name} follow={follow} />}
+        </div>
+      )}
+    </div>
+  );
+});
+
+function FilterGroup<T extends string>({ label, values, checked, onToggle, words }: { readonly label: string; readonly values: readonly T[]; readonly checked: ReadonlySet<T>; readonly onToggle: (v: T) => void; readonly words?: Partial<Record<T, string>> }) {
+  return (
+    <div className="st-filter" role="group" aria-label={label}>
+      {values.map((v) => (
+        <button key={v} type="button" className="st-chip-btn" aria-pressed={checked.has(v)} onClick={() => onToggle(v)}>
+          {words?.[v] ?? v}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+interface ToolListProps {
+  readonly rows: readonly SetsRow[];
+  readonly position: number;
+  readonly expanded: string | undefined;
+  readonly onToggle: (name: string) => void;
+  readonly follow: (l: Link) => void;
+  readonly menuTool: string | undefined;
+  readonly onMenu: (row: SetsRow, trigger: HTMLElement) => void;
+  readonly onScroll: (() => void) | undefined;
+}
+
+/** The virtualized rows: its own component, so scrolling re-renders only the list. */
+function ToolList({ rows, position, expanded, onToggle, follow, menuTool, onMenu, onScroll }: ToolListProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const expandedIndex = useMemo(() => (expanded === undefined ? -1 : rows.findIndex((r) => r.name === expanded)), [rows, expanded]);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (i === expandedIndex ? EXPANDED_HEIGHT : ROW_HEIGHT),
+    getItemKey: (i) => rows[i]?.name ?? i,
+    overscan: 8,
+  });
+  useEffect(() => {
+    virtualizer.measure();
+  }, [virtualizer, expandedIndex, rows]);
+
+  // ↑/↓ move between rows (the virtualizer scrolls the target into the DOM first).
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const target = e.target as HTMLElement;
+    const from = Number(target.closest<HTMLElement>('[data-index]')?.dataset.index ?? -1);
+    let to: number | undefined;
+    if (e.key === 'ArrowDown') to = Math.min(rows.length - 1, from + 1);
+    else if (e.key === 'ArrowUp') to = Math.max(0, from - 1);
+    else if (e.key === 'Home' && e.ctrlKey) to = 0;
+    else if (e.key === 'End' && e.ctrlKey) to = rows.length - 1;
+    if (to === undefined || to < 0) return;
+    e.preventDefault();
+    virtualizer.scrollToIndex(to, { align: 'auto' });
+    const focus = (tries: number) => {
+      const el = scrollRef.current?.querySelector<HTMLElement>(`[data-index="${to}"] .st-name`);
+      if (el) el.focus();
+      else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+    };
+    requestAnimationFrame(() => focus(5));
+  };
+
+  return (
+    <div ref={scrollRef} className="panel-body st-scroll" onKeyDown={onKeyDown} onScroll={onScroll}>
+      <div role="list" aria-label={`Tools at position ${position}`} className="st-list" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const row = rows[v.index];
+          if (!row) return null;
+          return (
+            <ToolRow
+              key={row.name}
+              row={row}
+              index={v.index}
+              total={rows.length}
+              top={v.start}
+              expanded={row.name === expanded}
+              onToggle={onToggle}
+              follow={follow}
+              menuOpen={menuTool === row.name}
+              onMenu={onMenu}
+            />
+          );
+        })}
+      </div>
+    </div>
+  );
+}
 
 export function SetsPanel() {
-  const { data } = useSets();
+  const { data, isFetching, isPlaceholderData } = useSets();
+  const { view, position, entry } = useSelectedPosition();
+  const revision = useWorkbench((s) => s.revision);
+  const setAvailability = useWorkbench((s) => s.setToolAvailability);
+  const follow = useFollowLink(view);
+  const [filter, setFilter] = useState<SetsFilter>(NO_FILTER);
+  const [query, setQuery] = useState('');
+  const deferredQuery = useDeferredValue(query);
+  const [expanded, setExpanded] = useState<string | undefined>(undefined);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  const allRows = data?.rows;
+  const rows = useMemo(() => (allRows ? filterRows(allRows, { ...filter, query: deferredQuery }) : []), [allRows, filter, deferredQuery]);
+
+  const onToggle = useCallback((name: string) => setExpanded((cur) => (cur === name ? undefined : name)), []);
+  const [menu, setMenu] = useState<MenuState | undefined>(undefined);
+  const onMenu = useCallback((row: SetsRow, trigger: HTMLElement) => {
+    const r = trigger.getBoundingClientRect();
+    const width = 300;
+    setMenu((cur) => (cur?.tool === row.name ? undefined : { tool: row.name, current: row.availability, trigger, top: Math.min(r.bottom + 2, window.innerHeight - 130), left: Math.max(4, Math.min(r.right - width, window.innerWidth - width - 4)) }));
+  }, []);
+  const closeMenu = useCallback(() => setMenu(undefined), []);
+
+  const registry = useCommands();
+  useEffect(() => {
+    registry.register(
+      { id: 'sets.search', title: 'Sets: search the tools', group: 'Sets', run: () => searchRef.current?.focus() },
+      {
+        id: 'sets.clearFilters',
+        title: 'Sets: clear the filters and the search',
+        group: 'Sets',
+        run: () => {
+          setFilter(NO_FILTER);
+          setQuery('');
+        },
+      },
+    );
+  }, [registry]);
+
+  const updating = isFetching || isPlaceholderData || (view !== undefined && view.revision !== revision);
+  const counts = data?.counts;
+  const entryView = view && entry !== undefined ? view.entries[entry] : undefined;
+  const filtered = isFiltered({ ...filter, query });
+
   return (
-    <section className="panel" aria-label="Sets">
+    <section className="panel sets" aria-label="Sets">
       <div className="panel-head">
         <h2>Sets</h2>
-        {data && (
-          <span data-testid="set-counts">
-            permitted {data.counts.permitted} · offered {data.counts.offered} · searchable {data.counts.searchable}
+        <span className="st-at" title={entryView ? entryView.label : ''}>
+          at position {data?.position ?? position}
+        </span>
+        <span className="spacer" />
+        <span className={`updating ${updating ? 'on' : ''}`} role="status" aria-live="polite">
+          {updating ? 'updating…' : ''}
+        </span>
+      </div>
+      {counts && (
+        <div className="st-counts" data-testid="set-counts" aria-label="Counts">
+          <span>
+            permitted <b>{counts.permitted}</b>
+          </span>
+          <span>
+            offered <b>{counts.offered}</b>
+          </span>
+          <span>
+            searchable <b>{counts.searchable}</b>
+          </span>
+          <span>
+            configured <b>{counts.configured}</b>
+          </span>
+          {data && !data.registered && <span className="st-unregistered" title="No tool is discoverable here, so search_tools is not registered">search_tools not registered</span>}
+        </div>
+      )}
+      <div className="st-tools">
+        <input
+          ref={searchRef}
+          type="search"
+          className="st-search"
+          placeholder="Search name or summary"
+          aria-label="Search tools by name or summary"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setQuery('');
+          }}
+        />
+        <FilterGroup label="Filter by availability" values={AVAILABILITIES} checked={filter.availability} onToggle={(v) => setFilter((f) => ({ ...f, availability: toggle(f.availability, v) }))} />
+        <FilterGroup label="Filter by set" values={MEMBERSHIPS} checked={filter.membership} onToggle={(v) => setFilter((f) => ({ ...f, membership: toggle(f.membership, v) }))} />
+        <FilterGroup label="Filter by kind" values={KINDS} checked={filter.kind} onToggle={(v) => setFilter((f) => ({ ...f, kind: toggle(f.kind, v) }))} />
+        {filtered && (
+          <span className="st-shown" data-testid="sets-shown">
+            {rows.length} of {allRows?.length ?? 0} shown
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                setFilter(NO_FILTER);
+                setQuery('');
+              }}
+            >
+              clear
+            </button>
           </span>
         )}
       </div>
-      <div className="panel-body">
-        {data?.rows.map((r) => (
-          <div key={r.name} data-tool={r.name}>
-            <code>{r.name}</code> <AvailabilityBadge value={r.availability} /> <MembershipChips permitted={r.permitted} offered={r.offered} searchable={r.searchable} /> {r.why}
-          </div>
-        ))}
-      </div>
+      {!data ? (
+        <div className="panel-body empty">{view && view.scenarioErrors.length > 0 ? 'The scenario has errors (see the timeline).' : 'Deriving…'}</div>
+      ) : rows.length === 0 ? (
+        <div className="panel-body empty">{allRows && allRows.length > 0 ? 'No tool matches the filters.' : 'No tools configured. Add a [conversation.tools.NAME] table to a layer.'}</div>
+      ) : (
+        <ToolList rows={rows} position={data.position} expanded={expanded} onToggle={onToggle} follow={follow} menuTool={menu?.tool} onMenu={onMenu} onScroll={menu ? closeMenu : undefined} />
+      )}
+      {menu && <AvailabilityMenu state={menu} onClose={closeMenu} onPick={(a) => setAvailability(menu.tool, a)} />}
     </section>
   );
 }

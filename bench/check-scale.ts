@@ -1,0 +1,162 @@
+// Scale of `tool-workbench check` (issue 3): a generated 10,000-tool, 50-turn scenario (each turn:
+// one search_tools call, one tool call; the tools in one layer, most of them discoverable), timed as
+// a whole process against a whole process that only parses the same file with smol-toml.
+// Target: check / parse <= 3. Also prints bm25 search_tools p95 and index build at 10,000 tools.
+//
+//   npx tsx bench/check-scale.ts            (or through `npm run bench`)
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bm25 } from '../src/core/search/bm25';
+import { searchTools } from '../src/core/search/contract';
+import type { RankerIndex, SearchDocument } from '../src/core/search/types';
+import { generateQueries, generateTools, prng } from './search-fixtures';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = join(root, 'bench', 'out');
+
+export const TOOLS = 10_000;
+export const TURNS = 50;
+const RUNS = 5;
+
+const q = (s: string): string => JSON.stringify(s);
+const key = (s: string): string => (/^[A-Za-z0-9_-]+$/.test(s) ? s : q(s));
+
+/** The layer text: '*' discoverable, every 100th tool on. */
+function layerText(docs: readonly SearchDocument[]): string {
+  const lines: string[] = ["[conversation.tools.'*']", 'enable = "discoverable"', 'run = "unattended"', ''];
+  docs.forEach((d, i) => {
+    lines.push(`[conversation.tools.${key(d.name)}]`, 'source = "local"');
+    if (i % 100 === 0) lines.push('enable = "on"');
+    lines.push(`summary = ${q(d.summary)}`, `description = ${q(d.description)}`, '');
+    d.parameterNames.forEach((p, j) => {
+      lines.push(`[conversation.tools.${key(d.name)}.parameters.${key(p)}]`, 'type = "string"');
+      if (j === 0) lines.push('required = true');
+      lines.push(`summary = ${q(d.parameterDescriptions[j] ?? '')}`, '');
+    });
+  });
+  return lines.join('\n');
+}
+
+/** Each turn searches for one discoverable tool by the words of its summary, then calls it. */
+export function generateScenario(toolCount = TOOLS, turns = TURNS): string {
+  const docs = generateTools(toolCount);
+  const rand = prng(2024);
+  const out: string[] = [
+    `name = ${q(`Scale: ${toolCount} tools, ${turns} turns`)}`,
+    '',
+    '[[layers]]',
+    'name = "workspace"',
+    `text = '''`,
+    layerText(docs),
+    `'''`,
+    '',
+  ];
+  for (let t = 0; t < turns; t++) {
+    let doc: SearchDocument | undefined;
+    while (!doc) {
+      const i = Math.floor(rand() * docs.length);
+      if (i % 100 !== 0) doc = docs[i];
+    }
+    const query = doc.summary.replace(/[^A-Za-z ]/g, ' ').replace(/\s+/g, ' ').trim();
+    const args = doc.parameterNames.map((p) => `${key(p)} = "x"`).join(', ');
+    out.push(
+      '[[steps]]',
+      `command = ${q(`jp q 'turn ${t + 1}'`)}`,
+      '  [[steps.cycles]]',
+      `  calls = [ { tool = "search_tools", args = { query = ${q(query)}, limit = 5 }, expect = { status = "ok" } } ]`,
+      '  [[steps.cycles]]',
+      `  calls = [ { tool = ${q(doc.name)}, args = { ${args} }, expect = { status = "ok" } } ]`,
+      '  [[steps.cycles]]',
+      '  reply = "done"',
+      '',
+    );
+  }
+  return out.join('\n');
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1] ?? Number.NaN;
+}
+
+function timeProcess(args: readonly string[]): { ms: number; status: number | null; stdout: string; stderr: string } {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { ms: performance.now() - t0, status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/** bm25 index build and search_tools latency at 10,000 tools (the contract, limit 10, ~90% searchable). */
+function searchFigures(): { buildMs: number; p50: number; p95: number } {
+  const docs = generateTools(TOOLS);
+  const rand = prng(7);
+  const searchable = new Set(docs.filter(() => rand() < 0.9).map((d) => d.name));
+  const filter = (name: string): boolean => searchable.has(name);
+  bm25.build(docs.slice(0, 500)); // warm the JIT
+  const builds: number[] = [];
+  let index: RankerIndex | undefined;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    index = bm25.build(docs);
+    builds.push(performance.now() - t0);
+  }
+  const built = index as RankerIndex;
+  const queries = generateQueries(2_000);
+  for (const query of queries.slice(0, 200)) searchTools(built, { query }, { filter, reportMatchCount: true });
+  const times: number[] = [];
+  for (const query of queries) {
+    const t0 = performance.now();
+    searchTools(built, { query, limit: 10 }, { filter, reportMatchCount: true });
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { buildMs: median(builds), p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+export function run(): { checkMs: number; parseMs: number; ratio: number; buildMs: number; p95: number } {
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, `check-scale-${TOOLS}x${TURNS}.toml`);
+  const text = generateScenario();
+  writeFileSync(file, text);
+  console.log(`check scale: ${file} (${(text.length / 1e6).toFixed(2)} MB, ${TOOLS} tools, ${TURNS} turns)`);
+
+  const bin = join(root, 'node_modules', '.bin', 'tool-workbench');
+  const smol = pathToFileURL(join(root, 'node_modules', 'smol-toml', 'dist', 'index.js')).href;
+  const parseScript = `import(${q(smol)}).then((m) => { const v = m.parse(require('node:fs').readFileSync(${q(file)}, 'utf8')); if (!v.steps) process.exit(3); })`;
+
+  // One untimed run of each: builds the CLI bundle if stale, warms the file cache.
+  const first = timeProcess([bin, 'check', file]);
+  if (first.status !== 0) throw new Error(`check failed (${first.status}): ${first.stdout.slice(-500)}${first.stderr.slice(-500)}`);
+  console.log(`  check output: ${first.stdout.trim().split('\n').pop() ?? ''}`);
+  timeProcess(['-e', parseScript]);
+
+  const checks: number[] = [];
+  const parses: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    // Interleaved, so a noisy neighbour hits both sides alike.
+    checks.push(timeProcess([bin, 'check', file]).ms);
+    const p = timeProcess(['-e', parseScript]);
+    if (p.status !== 0) throw new Error(`smol-toml parse failed: ${p.stderr}`);
+    parses.push(p.ms);
+  }
+  const checkMs = median(checks);
+  const parseMs = median(parses);
+  const ratio = checkMs / parseMs;
+  const fmt = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ');
+  console.log(`  tool-workbench check (whole process)   median ${checkMs.toFixed(0)} ms  (runs: ${fmt(checks)})`);
+  console.log(`  node -e smol-toml parse (whole process) median ${parseMs.toFixed(0)} ms  (runs: ${fmt(parses)})`);
+  console.log(`  ratio check / parse: ${ratio.toFixed(2)}x  (target <= 3) ${ratio <= 3 ? 'ok' : 'OVER'}`);
+
+  const s = searchFigures();
+  console.log(`  bm25 index build at ${TOOLS} tools: ${s.buildMs.toFixed(0)} ms (median of 3; target < 800 ms) ${s.buildMs < 800 ? 'ok' : 'OVER'}`);
+  console.log(`  bm25 search_tools at ${TOOLS} tools: p50 ${s.p50.toFixed(2)} ms  p95 ${s.p95.toFixed(2)} ms (target p95 < 2 ms) ${s.p95 < 2 ? 'ok' : 'OVER'}`);
+  return { checkMs, parseMs, ratio, buildMs: s.buildMs, p95: s.p95 };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) run();

@@ -1,0 +1,27 @@
+// `npm run bench`: every benchmark module in sequence, each printing its figures (and its target,
+// where it has one). Each module also runs alone: `npx tsx bench/<name>.ts`.
+import { run as stream } from './stream';
+import { run as tomlParse } from './toml-parse';
+import { run as search } from './search';
+import { run as searchEval } from './search-eval';
+import { run as checkScale } from './check-scale';
+
+const modules: readonly [string, () => unknown][] = [
+  ['stream', stream],
+  ['toml-parse', tomlParse],
+  ['search', search],
+  ['search-eval', searchEval],
+  ['check-scale', checkScale],
+];
+
+let failed = 0;
+for (const [name, run] of modules) {
+  console.log(`\n== ${name}`);
+  try {
+    run();
+  } catch (e) {
+    failed += 1;
+    console.log(`  ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+if (failed > 0) process.exitCode = 1;

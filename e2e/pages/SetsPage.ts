@@ -1,0 +1,54 @@
+// The sets panel: counts, filters, search and the virtualized tool rows.
+import type { Locator, Page } from '@playwright/test';
+
+export class SetsPage {
+  readonly root: Locator;
+  constructor(readonly page: Page) {
+    this.root = page.getByRole('region', { name: 'Sets' });
+  }
+
+  /** The rows in the DOM (the list is virtualized: only those near the viewport). */
+  rows(): Locator {
+    return this.root.locator('[data-tool]');
+  }
+
+  row(name: string): Locator {
+    return this.root.locator(`[data-tool="${name.replace(/["\\]/gu, '\\$&')}"]`);
+  }
+
+  availability(name: string): Locator {
+    return this.row(name).locator('.badge').first();
+  }
+
+  chips(name: string): Locator {
+    return this.row(name).getByRole('img');
+  }
+
+  counts(): Locator {
+    return this.root.getByTestId('set-counts');
+  }
+
+  shown(): Locator {
+    return this.root.getByTestId('sets-shown');
+  }
+
+  scroller(): Locator {
+    return this.root.locator('.st-scroll');
+  }
+
+  async search(text: string): Promise<void> {
+    await this.root.getByRole('searchbox', { name: /Search tools/u }).fill(text);
+  }
+
+  async toggleFilter(group: 'availability' | 'set' | 'kind', value: string): Promise<void> {
+    await this.root.getByRole('group', { name: `Filter by ${group}` }).getByRole('button', { name: value, exact: true }).click();
+  }
+
+  async expand(name: string): Promise<void> {
+    await this.row(name).getByRole('button', { expanded: false }).first().click();
+  }
+
+  updating(): Locator {
+    return this.root.getByRole('status');
+  }
+}

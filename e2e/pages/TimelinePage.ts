@@ -1,0 +1,84 @@
+// The timeline panel: rows of positions, the scrubber, the step field.
+import type { Locator, Page } from '@playwright/test';
+
+export class TimelinePage {
+  readonly root: Locator;
+  constructor(readonly page: Page) {
+    this.root = page.getByRole('region', { name: 'Timeline' });
+  }
+
+  list(): Locator {
+    return this.root.getByRole('listbox');
+  }
+
+  rows(): Locator {
+    return this.list().getByRole('option');
+  }
+
+  /** A row by its index in TimelineView.entries. */
+  row(entry: number): Locator {
+    return this.list().locator(`[data-entry="${entry}"]`);
+  }
+
+  rowsOfKind(kind: string): Locator {
+    return this.list().locator(`[data-kind="${kind}"]`);
+  }
+
+  selectedRow(): Locator {
+    return this.list().locator('[aria-selected="true"]');
+  }
+
+  async select(entry: number): Promise<void> {
+    await this.row(entry).click();
+  }
+
+  scrubber(): Locator {
+    return this.root.getByRole('slider', { name: 'Timeline position' });
+  }
+
+  async scrubTo(entry: number): Promise<void> {
+    await this.scrubber().fill(String(entry));
+  }
+
+  /** Presses keys with the row list focused. */
+  async press(...keys: string[]): Promise<void> {
+    await this.list().focus();
+    for (const k of keys) await this.page.keyboard.press(k);
+  }
+
+  commandField(): Locator {
+    return this.root.getByRole('textbox', { name: /^(New step|Edit step)/u });
+  }
+
+  commandError(): Locator {
+    return this.root.getByTestId('command-error');
+  }
+
+  async typeCommand(text: string): Promise<void> {
+    const f = this.commandField();
+    await f.click();
+    await f.fill('');
+    await f.pressSequentially(text, { delay: 5 });
+  }
+
+  async addStep(command: string): Promise<void> {
+    await this.typeCommand(command);
+    await this.commandField().press('Enter');
+  }
+
+  failMarks(): Locator {
+    return this.list().getByTestId('expectation-fail');
+  }
+
+  passMarks(): Locator {
+    return this.list().getByTestId('expectation-pass');
+  }
+
+  deletedBanner(): Locator {
+    return this.root.getByTestId('step-deleted');
+  }
+
+  async undoDelete(): Promise<void> {
+    await this.deletedBanner().getByRole('button', { name: 'Undo' }).click();
+  }
+}

@@ -1,0 +1,120 @@
+// The Workspace dock tab (issue 7): open a JP workspace folder or zip, pick a persona, read the
+// counts and problems, make discoverable and read its saving; and the workspace tabs of the layers
+// panel.
+import type { Locator, Page } from '@playwright/test';
+
+export class WorkspacePage {
+  readonly root: Locator;
+  constructor(readonly page: Page) {
+    this.root = page.getByTestId('workspace-panel');
+  }
+
+  /** Shows the Workspace dock tab. */
+  async show(): Promise<void> {
+    await this.page.getByRole('tablist', { name: 'Dock tabs' }).getByRole('tab', { name: 'Workspace' }).click();
+    await this.root.waitFor();
+  }
+
+  /** Opens a folder through the `<input webkitdirectory>` fallback (the directory picker needs a user). */
+  async openFolder(path: string): Promise<void> {
+    await this.show();
+    await this.root.getByTestId('workspace-folder-input').setInputFiles(path);
+    await this.loaded();
+  }
+
+  async openZip(name: string, buffer: Buffer): Promise<void> {
+    await this.show();
+    await this.root.getByTestId('workspace-zip-input').setInputFiles({ name, mimeType: 'application/zip', buffer });
+    await this.loaded();
+  }
+
+  /** Waits for the folder's counts (the derivation with the workspace). */
+  async loaded(): Promise<void> {
+    await this.counts().waitFor();
+  }
+
+  persona(): Locator {
+    return this.root.getByTestId('workspace-persona');
+  }
+
+  async pickPersona(name: string | undefined): Promise<void> {
+    await this.persona().selectOption(name ?? '');
+  }
+
+  counts(): Locator {
+    return this.root.getByTestId('workspace-counts');
+  }
+
+  count(which: 'on' | 'offered' | 'permitted' | 'discoverable'): Locator {
+    return this.counts().locator(`[data-count="${which}"]`);
+  }
+
+  problems(): Locator {
+    return this.root.getByTestId('workspace-diagnostics');
+  }
+
+  problemFor(file: string): Locator {
+    return this.problems().locator(`li[data-layer="${file.replace(/["\\]/gu, '\\$&')}"]`);
+  }
+
+  keepInput(): Locator {
+    return this.root.getByRole('spinbutton', { name: 'Tools to keep on' });
+  }
+
+  makeDiscoverableButton(): Locator {
+    return this.root.getByTestId('make-discoverable');
+  }
+
+  applied(): Locator {
+    return this.root.getByTestId('discoverable-applied');
+  }
+
+  saving(): Locator {
+    return this.root.getByTestId('discoverable-saving');
+  }
+
+  savingRows(): Locator {
+    return this.saving().locator('tbody tr');
+  }
+
+  /** The offered bytes before and after of each request in the saving table. */
+  async savingFigures(): Promise<{ request: number; before: number; after: number }[]> {
+    return this.savingRows().evaluateAll((rows) =>
+      rows.map((r) => ({
+        request: Number(r.getAttribute('data-request')),
+        before: Number(r.getAttribute('data-before-bytes')),
+        after: Number(r.getAttribute('data-after-bytes')),
+      })),
+    );
+  }
+
+  // ---- the workspace tabs in the layers panel ----
+
+  tabs(): Locator {
+    return this.page.getByRole('group', { name: 'Workspace files (read-only unless edited)' });
+  }
+
+  tab(path: string): Locator {
+    return this.tabs().locator(`[data-workspace-file="${path.replace(/["\\]/gu, '\\$&')}"]`);
+  }
+
+  async openFile(path: string): Promise<void> {
+    await this.tabs().getByRole('combobox', { name: 'Open a workspace file' }).selectOption(path);
+  }
+
+  file(): Locator {
+    return this.page.getByTestId('workspace-file');
+  }
+
+  fileMode(): Locator {
+    return this.file().getByTestId('workspace-file-mode');
+  }
+
+  fileButton(name: 'Edit' | 'Done editing' | 'Download' | 'Revert'): Locator {
+    return this.file().getByRole('button', { name, exact: true });
+  }
+
+  editor(): Locator {
+    return this.page.getByTestId('workspace-file-editor');
+  }
+}

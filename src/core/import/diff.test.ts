@@ -1,0 +1,52 @@
+// A server's tool list fetched again: what changed, and the prompt-cache effect.
+import { describe, expect, it } from 'vitest';
+import { diffToolLists, prefixCacheImpact } from './diff';
+import type { ServerToolPlace } from './diff';
+
+const t = (name: string, description = '', props: Record<string, unknown> = {}, annotations?: Record<string, unknown>) => ({
+  name, description, inputSchema: { type: 'object', properties: props }, ...(annotations ? { annotations } : {}),
+});
+
+describe('diffToolLists', () => {
+  it('added, removed and changed tools, with the fields that changed', () => {
+    const before = [t('a', 'A'), t('b', 'B'), t('c', 'C', { x: { type: 'string' } })];
+    const after = [t('a', 'A'), t('c', 'C', { x: { type: 'number' } }, { readOnlyHint: true }), t('d', 'D')];
+    expect(diffToolLists(before, after)).toEqual({ added: ['d'], removed: ['b'], changed: [{ name: 'c', fields: ['inputSchema', 'annotations'] }] });
+  });
+
+  it('key order does not count as a change', () => {
+    const a = { name: 'a', description: '', inputSchema: { type: 'object', properties: { x: { type: 'string', description: 'd' } } } };
+    const b = { name: 'a', description: '', inputSchema: { properties: { x: { description: 'd', type: 'string' } }, type: 'object' } };
+    expect(diffToolLists([a], [b]).changed).toEqual([]);
+  });
+});
+
+describe('prefixCacheImpact', () => {
+  const places: ServerToolPlace[] = [
+    { name: 'echo', backendName: 'echo', availability: 'on', offeredIndex: 0 },
+    { name: 'get-sum', backendName: 'get-sum', availability: 'on', offeredIndex: 1 },
+    { name: 'get-env', backendName: 'get-env', availability: 'discoverable' },
+    { name: 'zip', backendName: 'zip', availability: 'on' },
+  ];
+
+  it('a changed offered tool misses from its place in the array on', () => {
+    const impact = prefixCacheImpact({ added: [], removed: [], changed: [{ name: 'get-sum', fields: ['description'] }] }, places);
+    expect(impact.status).toBe('miss');
+    expect(impact.offered).toEqual(['get-sum']);
+    expect(impact.sentence).toMatch(/from position 2 on/u);
+  });
+
+  it('changes to discoverable tools, or to annotations only, keep the cache', () => {
+    expect(prefixCacheImpact({ added: [], removed: [], changed: [{ name: 'get-env', fields: ['inputSchema'] }] }, places)).toMatchObject({ status: 'hit', discoverable: ['get-env'] });
+    expect(prefixCacheImpact({ added: [], removed: [], changed: [{ name: 'echo', fields: ['annotations'] }] }, places).status).toBe('hit');
+  });
+
+  it('a removed offered tool misses; a new tool nobody configured changes nothing yet', () => {
+    expect(prefixCacheImpact({ added: [], removed: ['echo'], changed: [] }, places)).toMatchObject({ status: 'miss', offered: ['echo'] });
+    expect(prefixCacheImpact({ added: ['new-tool'], removed: [], changed: [] }, places)).toMatchObject({ status: 'hit', unconfigured: ['new-tool'] });
+  });
+
+  it('a configured, on tool the server now lists joins the array: a miss', () => {
+    expect(prefixCacheImpact({ added: ['zip'], removed: [], changed: [] }, places)).toMatchObject({ status: 'miss', offered: ['zip'] });
+  });
+});

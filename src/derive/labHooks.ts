@@ -1,0 +1,95 @@
+// Hooks for the simulator, request inspector, cost chart, search lab and open
+// questions: react-query queries over the lab methods, keyed by revision.
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { Policy, PolicyKey, ScenarioDoc } from '../core';
+import type { DeriveClient } from './client';
+import { useSelectedPosition, useTimeline } from './hooks';
+import type { TimelineView } from './protocol';
+import { deriveKeys, useDeriveClient } from './queries';
+
+export const labKeys = {
+  tools: (revision: number, id: number) => [...deriveKeys.all, 'lab', 'tools', revision, id] as const,
+  tokens: (revision: number) => [...deriveKeys.all, 'lab', 'tokens', revision] as const,
+  search: (revision: number, position: number, query: string, limit: number) => [...deriveKeys.all, 'lab', 'search', revision, position, query, limit] as const,
+  evalQueries: (revision: number, position: number, text: string) => [...deriveKeys.all, 'lab', 'eval', revision, position, text] as const,
+  policyDiff: (flipId: number, revision: number) => [...deriveKeys.all, 'lab', 'policyDiff', flipId, revision] as const,
+};
+
+export function toolsQuery(client: DeriveClient, revision: number, id: number, enabled: boolean) {
+  return queryOptions({ queryKey: labKeys.tools(revision, id), queryFn: () => client.call('tools', { revision, id }), staleTime: Infinity, gcTime: 10_000, enabled });
+}
+
+export function tokensQuery(client: DeriveClient, revision: number, enabled: boolean) {
+  return queryOptions({ queryKey: labKeys.tokens(revision), queryFn: () => client.call('tokens', { revision }), staleTime: Infinity, gcTime: 30_000, enabled, placeholderData: keepPreviousData });
+}
+
+/** The request a timeline row stands on: its own, else the nearest one before it. */
+export function requestAtEntry(view: TimelineView | undefined, entry: number | undefined): number | undefined {
+  if (!view || entry === undefined) return undefined;
+  for (let i = Math.min(entry, view.entries.length - 1); i >= 0; i--) {
+    const e = view.entries[i];
+    if (e?.kind === 'request' && e.request !== undefined) return e.request;
+  }
+  return undefined;
+}
+
+/** The selected row's request (or the nearest one before it). */
+export function useSelectedRequest(): { view: TimelineView | undefined; entry: number | undefined; position: number; request: number | undefined } {
+  const sel = useSelectedPosition();
+  return { ...sel, request: requestAtEntry(sel.view, sel.entry) };
+}
+
+export function useRequestTools(id: number | undefined) {
+  const client = useDeriveClient();
+  const { data: view } = useTimeline();
+  const revision = view?.revision ?? 0;
+  return useQuery(toolsQuery(client, revision, id ?? 0, view !== undefined && id !== undefined && id < view.requests.length));
+}
+
+export function useTokens(enabled = true) {
+  const client = useDeriveClient();
+  const { data: view } = useTimeline();
+  const revision = view?.revision ?? 0;
+  return useQuery(tokensQuery(client, revision, enabled && view !== undefined && view.requests.length > 0));
+}
+
+export function useLabSearch(position: number, query: string, limit: number) {
+  const client = useDeriveClient();
+  const { data: view } = useTimeline();
+  const revision = view?.revision ?? 0;
+  return useQuery({
+    queryKey: labKeys.search(revision, position, query, limit),
+    queryFn: () => client.call('search', { revision, position, query, limit }),
+    staleTime: Infinity,
+    gcTime: 10_000,
+    enabled: view !== undefined && view.scenarioErrors.length === 0 && query.trim() !== '',
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useEvalQueries(position: number, text: string) {
+  const client = useDeriveClient();
+  const { data: view } = useTimeline();
+  const revision = view?.revision ?? 0;
+  return useQuery({
+    queryKey: labKeys.evalQueries(revision, position, text),
+    queryFn: () => client.call('evalQueries', { revision, position, text }),
+    staleTime: Infinity,
+    gcTime: 10_000,
+    enabled: view !== undefined && view.scenarioErrors.length === 0 && text.trim() !== '',
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The scenario with one switch at `value` against the same with it at `doc`'s value; keyed by a flip id and the revision. */
+export function usePolicyDiff(flip: { id: number; revision: number; doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey] } | undefined) {
+  const client = useDeriveClient();
+  return useQuery({
+    queryKey: labKeys.policyDiff(flip?.id ?? -1, flip?.revision ?? -1),
+    queryFn: () => (flip ? client.call('policyDiff', { doc: flip.doc, key: flip.key, value: flip.value }) : Promise.reject(new Error('no flip'))),
+    staleTime: Infinity,
+    gcTime: 10_000,
+    enabled: flip !== undefined,
+    placeholderData: keepPreviousData,
+  });
+}

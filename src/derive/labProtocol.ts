@@ -1,0 +1,120 @@
+// The derive methods behind the simulator, the request inspector, the cost
+// chart, the search lab and the open-questions panel (issue 5). They extend
+// `Methods` in protocol.ts; the host forwards them to labHost.ts.
+import type { PolicyKey, Policy, ScenarioDoc } from '../core';
+import type { DiffRow, TimelineDiff } from './policyDiff';
+
+export type { DiffRow, DiffChange, TimelineDiff } from './policyDiff';
+
+export interface ParamView {
+  readonly name: string;
+  readonly type: string;
+  readonly required: boolean;
+  readonly description: string;
+}
+
+/** One tool of a request's permitted set, with what the simulator needs to call it. */
+export interface RequestToolView {
+  readonly name: string;
+  readonly offered: boolean;
+  readonly kind: 'local' | 'mcp' | 'builtin';
+  readonly summary: string;
+  readonly params: readonly ParamView[];
+}
+
+export interface RequestToolsView {
+  readonly id: number;
+  readonly tools: readonly RequestToolView[];
+}
+
+export interface TokensView {
+  /** The tokenizer's id, e.g. o200k_base. */
+  readonly counter: string;
+  /** Per request id: the definition tokens of the offered and the permitted sets. */
+  readonly requests: readonly { readonly offered: number; readonly permitted: number }[];
+}
+
+/** Where two consecutive requests' cached bytes part: a window of each around the first difference. */
+export interface CacheDifference {
+  /** UTF-8 byte offset into the current request (the core's firstDifference). */
+  readonly offset: number;
+  readonly section: string;
+  /** The shared text just before the difference. */
+  readonly before: string;
+  /** The previous request's text from the difference on. */
+  readonly previous: string;
+  /** This request's text from the difference on. */
+  readonly current: string;
+  /** Whether `before` was cut at its start. */
+  readonly clipped: boolean;
+}
+
+export interface SearchHitView {
+  readonly name: string;
+  readonly score: number;
+  readonly fields: readonly string[];
+  /** What a search_tools call made here would report: promoted (usable) or found, unavailable. */
+  readonly status: 'usable' | 'unavailable';
+  readonly summary: string;
+  /** 1-based rank in the other ranking, when it found the tool too. */
+  readonly otherRank?: number;
+}
+
+export interface RankingResult {
+  readonly id: string;
+  readonly label: string;
+  readonly hits: readonly SearchHitView[];
+  /** Every match before the limit. */
+  readonly total: number;
+  readonly millis: number;
+  /** This is the ranking the simulated model gets (policy `ranking`). */
+  readonly active: boolean;
+}
+
+export interface SearchLabView {
+  readonly position: number;
+  readonly query: string;
+  readonly limit: number;
+  /** The searchable set at the position (what a search may return). */
+  readonly searchable: number;
+  readonly rankings: readonly RankingResult[];
+  readonly error?: string;
+}
+
+export interface EvalView {
+  readonly queries: number;
+  readonly ks: readonly number[];
+  readonly errors: readonly string[];
+  /** How many tools the catalogue at the position has (what the queries ran over). */
+  readonly tools: number;
+  readonly rankings: readonly {
+    readonly id: string;
+    readonly label: string;
+    readonly recall: readonly number[];
+    readonly mrr: number;
+    readonly misses: readonly { readonly query: string; readonly relevant: readonly string[]; readonly returned: readonly string[] }[];
+  }[];
+  readonly millis: number;
+}
+
+export interface PolicyDiffView extends TimelineDiff {
+  readonly key: PolicyKey;
+  readonly from: Policy[PolicyKey];
+  readonly to: Policy[PolicyKey];
+  readonly rows: readonly DiffRow[];
+  readonly scenarioError?: string;
+  readonly millis: number;
+}
+
+export interface LabMethods {
+  /** The permitted tools of a request, offered first marked, with their parameters. */
+  tools(params: { revision: number; id: number }): RequestToolsView;
+  /** Definition tokens of every request (the tokenizer loads lazily, in the worker). */
+  tokens(params: { revision: number }): Promise<TokensView>;
+  /** Both rankings over the catalogue at a position, filtered to its searchable set. */
+  search(params: { revision: number; position: number; query: string; limit: number }): SearchLabView;
+  /** recall@k and MRR of both rankings for a JSONL query set, over the catalogue at a position. */
+  evalQueries(params: { revision: number; position: number; text: string }): EvalView;
+  /** The scenario under the current policy against the same with one switch flipped. */
+  policyDiff(params: { doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey] }): PolicyDiffView;
+}

@@ -1,0 +1,127 @@
+// The worker side of serversProtocol.ts: previews of a catalogue import (read,
+// generated and run by the core, off the main thread) and the servers panel's
+// view of the current timeline. Everything is read from what the core computed.
+import { buildImport, discoverySavings, readCatalogue, readCatalogueValue, runScenario, serverNameFromFileName, DEFAULT_POLICY } from '../core';
+import type { Catalogue, McpToolEntry, ScenarioDoc, StartingPolicy, Timeline, TokenCounter } from '../core';
+import type { Scenario } from '../core/scenario/types';
+import { createTokenCounter } from '../core/providers/tokens';
+import type { ImportPolicyInput, ImportPreview, ImportPreviewParams, ServersView, ServerView } from './serversProtocol';
+
+const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+export function startingPolicy(p: ImportPolicyInput): StartingPolicy {
+  return { kind: p.kind, keep: p.keep, offDestructive: p.offDestructive, ...(p.servers ? { servers: new Map(p.servers) } : {}) };
+}
+
+const NO_SPAN = { start: 0, end: 0 };
+
+/** A scenario holding only the import: its servers and its layer, no steps. */
+function importScenario(catalogue: Catalogue, serverNames: readonly string[], layer: { name: string; text: string }): Scenario {
+  return {
+    name: 'import preview',
+    policy: DEFAULT_POLICY,
+    layers: [layer],
+    servers: catalogue.servers.map((s, i) => ({ name: serverNames[i] ?? 'server', status: 'running', tools: s.tools as McpToolEntry[], span: NO_SPAN })),
+    steps: [],
+  };
+}
+
+export class ServersHost {
+  private counter: Promise<TokenCounter> | undefined;
+  /** The last text read, so changing the policy does not parse the file again. */
+  private lastText: { text: string; origin: string; read: ReturnType<typeof readCatalogue> } | undefined;
+
+  constructor(
+    private readonly recent: (revision: number) => { doc: ScenarioDoc; timeline?: Timeline } | undefined,
+  ) {}
+
+  private tokens(): Promise<TokenCounter> {
+    this.counter ??= createTokenCounter();
+    return this.counter;
+  }
+
+  async importPreview(params: ImportPreviewParams): Promise<ImportPreview> {
+    const started = now();
+    let read: ReturnType<typeof readCatalogue>;
+    if (params.source.kind === 'text') {
+      const cached = this.lastText;
+      if (cached && cached.origin === params.origin && cached.text === params.source.text) read = cached.read;
+      else {
+        read = readCatalogue(params.source.text, params.origin);
+        this.lastText = { text: params.source.text, origin: params.origin, read };
+      }
+    } else {
+      read = readCatalogueValue({ tools: params.source.tools }, params.source.bytes, params.origin);
+    }
+    if (!read.ok) return { ok: false, errors: read.errors };
+    const catalogue = read.catalogue;
+    const into = this.recent(params.revision)?.doc;
+    const single = catalogue.form !== 'multi-server';
+    const names = catalogue.servers.map((s, i) => {
+      const given = params.serverNames?.[i]?.trim();
+      if (given) return given;
+      return s.key ?? (single ? serverNameFromFileName(params.origin) : 'server');
+    });
+    const result = buildImport(catalogue, {
+      policy: startingPolicy(params.policy),
+      origin: params.origin,
+      serverNames: names,
+      ...(into ? { into } : {}),
+      ...(params.url !== undefined ? { url: () => params.url } : {}),
+    });
+    const scenarioNames = result.servers.map((s) => s.name);
+    const timeline = runScenario({ scenario: importScenario(catalogue, scenarioNames, result.layer) });
+    const counter = await this.tokens();
+    const savings = discoverySavings(timeline.statesAt(0).values(), timeline.setsAt(0), counter);
+    return {
+      ok: true,
+      form: catalogue.form,
+      bytes: catalogue.bytes,
+      warnings: catalogue.warnings,
+      servers: catalogue.servers.map((s, i) => ({
+        ...(s.key !== undefined ? { key: s.key } : {}),
+        name: scenarioNames[i] ?? 'server',
+        tools: s.tools.length,
+        ...(s.description !== undefined ? { description: s.description } : {}),
+        ...(s.category !== undefined ? { category: s.category } : {}),
+      })),
+      result,
+      savings,
+      millis: Math.round(now() - started),
+    };
+  }
+
+  async serversView({ revision, position }: { revision: number; position: number }): Promise<ServersView> {
+    const c = this.recent(revision);
+    const t = c?.timeline;
+    if (!c || !t) throw new Error(`revision ${revision} is not a recent derivation`);
+    const p = Math.max(0, Math.min(position, t.positions.length - 1));
+    const states = t.statesAt(p);
+    const sets = t.setsAt(p);
+    const offeredIndex = new Map(sets.offered.map((n, i) => [n, i]));
+    const places = new Map<string, ServerView['places'][number][]>();
+    for (const s of states.values()) {
+      const src = s.config.source?.value;
+      if (src?.kind !== 'mcp') continue;
+      const list = places.get(src.server) ?? [];
+      const index = offeredIndex.get(s.name);
+      list.push({ name: s.name, backendName: src.tool ?? s.name, availability: s.enable.availability.value, ...(index !== undefined ? { offeredIndex: index } : {}) });
+      places.set(src.server, list);
+    }
+    const counter = await this.tokens();
+    const savings = discoverySavings(states.values(), sets, counter);
+    return {
+      revision,
+      position: p,
+      servers: c.doc.servers.map((s) => ({
+        name: s.name,
+        status: s.status,
+        ...(s.url !== undefined ? { url: s.url } : {}),
+        ...(s.catalogue !== undefined ? { catalogue: s.catalogue } : {}),
+        listed: s.tools.length,
+        places: places.get(s.name) ?? [],
+      })),
+      savings,
+    };
+  }
+}

@@ -1,0 +1,203 @@
+// Language features of TOML layers, registered once: completions and hovers
+// from the config schema (schema-docs.ts, with the cursor's context from
+// toml-context.ts), the "keep availability" quick fix, and folding by tables.
+// Hover and completion markdown is untrusted: no HTML, no command links.
+import { monaco } from './monaco';
+import { TOML_LANGUAGE_ID } from './toml-language';
+import { contextAt, tokenAt } from './toml-context';
+import { headerCompletions, keyCompletions, keyHover, valueCompletions, valueHover } from './schema-docs';
+import type { CompletionEntry, ServerInfo } from './schema-docs';
+import { BOTH_KEYS_CODE, KEEP_AVAILABILITY_TITLE, keepAvailabilityFix } from './quick-fix';
+
+type Servers = () => readonly ServerInfo[];
+
+const markdown = (value: string): monaco.IMarkdownString => ({ value, isTrusted: false, supportHtml: false });
+
+function itemKind(e: CompletionEntry): monaco.languages.CompletionItemKind {
+  const K = monaco.languages.CompletionItemKind;
+  switch (e.kind) {
+    case 'key':
+      return K.Property;
+    case 'value':
+      return K.EnumMember;
+    case 'table':
+      return K.Module;
+    case 'snippet':
+      return K.Snippet;
+  }
+}
+
+function markerCode(m: monaco.editor.IMarkerData): string | undefined {
+  return typeof m.code === 'string' ? m.code : m.code?.value;
+}
+
+const HEADER = /^\s*\[/u;
+
+/** Folding: each table from its header to the line before the next header that is not one of its sub-tables. */
+function foldTables(model: monaco.editor.ITextModel): monaco.languages.FoldingRange[] {
+  const ranges: monaco.languages.FoldingRange[] = [];
+  const open: { path: string; line: number }[] = [];
+  const n = model.getLineCount();
+  let multi: string | undefined;
+  let lastContent = 0;
+  let commentStart = 0;
+  const close = (upTo: (p: string) => boolean): void => {
+    while (open.length > 0) {
+      const top = open[open.length - 1] as { path: string; line: number };
+      if (!upTo(top.path)) break;
+      open.pop();
+      if (lastContent > top.line) ranges.push({ start: top.line, end: lastContent, kind: monaco.languages.FoldingRangeKind.Region });
+    }
+  };
+  for (let i = 1; i <= n; i++) {
+    const line = model.getLineContent(i);
+    if (multi) {
+      if (line.includes(multi)) multi = undefined;
+      lastContent = i;
+      continue;
+    }
+    const trimmed = line.trim();
+    if (trimmed.startsWith('#')) {
+      if (commentStart === 0) commentStart = i;
+    } else {
+      if (commentStart > 0 && i - 1 > commentStart) ranges.push({ start: commentStart, end: i - 1, kind: monaco.languages.FoldingRangeKind.Comment });
+      commentStart = 0;
+    }
+    if (HEADER.test(line)) {
+      const m = /^\s*\[\[?([^\]]*)\]/u.exec(line);
+      const path = (m?.[1] ?? '').replace(/\s*\.\s*/gu, '.').trim();
+      close((p) => !(path.startsWith(`${p}.`) && path !== p));
+      open.push({ path, line: i });
+      lastContent = i;
+      continue;
+    }
+    if (trimmed !== '') lastContent = i;
+    for (const q of ['"""', "'''"]) {
+      const count = line.split(q).length - 1;
+      if (count % 2 === 1) multi = q;
+    }
+  }
+  if (commentStart > 0 && n > commentStart) ranges.push({ start: commentStart, end: n, kind: monaco.languages.FoldingRangeKind.Comment });
+  close(() => true);
+  return ranges;
+}
+
+let registered = false;
+
+export function registerTomlProviders(servers: Servers): void {
+  if (registered) return;
+  registered = true;
+
+  monaco.languages.registerCompletionItemProvider(TOML_LANGUAGE_ID, {
+    triggerCharacters: ['.', '"', "'", '[', ' ', '{', ','],
+    provideCompletionItems(model, position, context) {
+      const line = position.lineNumber;
+      const ctx = contextAt((n) => model.getLineContent(n), line, position.column);
+      const trigger = context.triggerCharacter;
+      if (trigger === ' ' || trigger === ',' || trigger === '{') {
+        // Only right after `=` (a value) or inside an inline table (a key) do these open the list.
+        const ok = (ctx.kind === 'value' && ctx.prefix === '' && ctx.quote === undefined) || (ctx.kind === 'key' && ctx.prefix === '' && trigger !== ' ');
+        if (!ok) return { suggestions: [] };
+      }
+      let entries: CompletionEntry[] = [];
+      let start = position.column;
+      let end = position.column;
+      const full = model.getLineContent(line);
+      if (ctx.kind === 'header') {
+        entries = headerCompletions(ctx.segments, ctx.array, servers());
+        start = ctx.startColumn;
+        end = ctx.endColumn;
+      } else if (ctx.kind === 'key') {
+        entries = keyCompletions(ctx.parent, servers());
+        start = ctx.startColumn;
+        end = ctx.endColumn;
+      } else if (ctx.kind === 'value') {
+        entries = valueCompletions(ctx.path, ctx.quote !== undefined, servers());
+        start = ctx.startColumn;
+        end = ctx.endColumn;
+      }
+      const suggestions = entries.map((e): monaco.languages.CompletionItem => {
+        let replaceEnd = Math.max(end, position.column);
+        // A header snippet ends the header itself: take an auto-closed `]` with it.
+        if (ctx.kind === 'header' && e.insertText.includes(']')) {
+          const rest = full.slice(replaceEnd - 1);
+          const m = /^\s*\]\]?/u.exec(rest);
+          if (m) replaceEnd += m[0].length;
+        }
+        return {
+          label: e.label,
+          kind: itemKind(e),
+          insertText: e.insertText,
+          ...(e.snippet ? { insertTextRules: monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet } : {}),
+          detail: e.detail,
+          documentation: markdown(e.doc),
+          ...(e.filterText ? { filterText: e.filterText } : {}),
+          ...(e.sortText ? { sortText: e.sortText } : {}),
+          ...(e.preselect ? { preselect: true } : {}),
+          ...(e.deprecated ? { tags: [monaco.languages.CompletionItemTag.Deprecated] } : {}),
+          ...(e.retrigger ? { command: { id: 'editor.action.triggerSuggest', title: 'Suggest' } } : {}),
+          range: {
+            insert: new monaco.Range(line, start, line, position.column),
+            replace: new monaco.Range(line, start, line, replaceEnd),
+          },
+        };
+      });
+      return { suggestions };
+    },
+  });
+
+  monaco.languages.registerHoverProvider(TOML_LANGUAGE_ID, {
+    provideHover(model, position) {
+      const line = position.lineNumber;
+      const t = tokenAt((n) => model.getLineContent(n), line, position.column);
+      if (!t) return null;
+      const md = t.role === 'value' ? valueHover(t.path, t.text, t.valueKind ?? 'other', servers()) : keyHover(t.path, servers());
+      if (!md) return null;
+      return { range: new monaco.Range(line, t.startColumn, line, t.endColumn), contents: [markdown(md)] };
+    },
+  });
+
+  monaco.languages.registerCodeActionProvider(
+    TOML_LANGUAGE_ID,
+    {
+      provideCodeActions(model, _range, context) {
+        const markers = context.markers.filter((m) => markerCode(m) === BOTH_KEYS_CODE);
+        if (markers.length === 0) return { actions: [], dispose() {} };
+        const text = model.getValue();
+        const seen = new Set<string>();
+        const actions: monaco.languages.CodeAction[] = [];
+        for (const m of markers) {
+          const offset = model.getOffsetAt({ lineNumber: m.startLineNumber, column: m.startColumn });
+          const fix = keepAvailabilityFix(text, offset);
+          if (!fix) continue;
+          const key = `${fix.start}:${fix.end}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const a = model.getPositionAt(fix.start);
+          const b = model.getPositionAt(fix.end);
+          actions.push({
+            title: KEEP_AVAILABILITY_TITLE,
+            kind: 'quickfix',
+            isPreferred: true,
+            diagnostics: [m],
+            edit: {
+              edits: [
+                {
+                  resource: model.uri,
+                  versionId: model.getVersionId(),
+                  textEdit: { range: new monaco.Range(a.lineNumber, a.column, b.lineNumber, b.column), text: fix.insert },
+                },
+              ],
+            },
+          });
+        }
+        return { actions, dispose() {} };
+      },
+    },
+    { providedCodeActionKinds: ['quickfix'] },
+  );
+
+  monaco.languages.registerFoldingRangeProvider(TOML_LANGUAGE_ID, {
+    provideFoldingRanges: (model) => foldTables(model),
+  });
+}

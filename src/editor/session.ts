@@ -1,0 +1,233 @@
+// The layer editor's models and their link to the store. Every layer has its
+// own Monaco model for the life of the page (keyed by the layer's stable id, so
+// its undo history survives renames, reorders and tab switches). The link is
+// synchronous both ways:
+// - typing: the model's change event writes the text to the store at once, so
+//   a tab switch can never lose text, and the store's echo is recognised by
+//   reference (no setValue, so the cursor stays);
+// - anything else that changes a layer's text in the store is applied to its
+//   model as one minimal edit (cursor and undo kept).
+// Markers come from the derivation's diagnostics, for every layer, and are
+// only reset for a layer whose diagnostics changed.
+import type { Diagnostic } from '../core';
+import { minimalSplice } from '../core/config/edit-primitives';
+import type { Splice } from '../core/config/edit-primitives';
+import type { WorkbenchStore } from '../state/store';
+import type { LayerEditorBridge } from '../state/editsSlice';
+import { layerIdsFor } from './layer-ids';
+import type { LayerIds } from './layer-ids';
+import { monaco } from './monaco';
+import { TOML_LANGUAGE_ID } from './toml-language';
+import { toolAt } from './toml-context';
+
+export const MARKER_OWNER = 'workbench';
+
+function severityOf(s: Diagnostic['severity']): monaco.MarkerSeverity {
+  return s === 'error' ? monaco.MarkerSeverity.Error : s === 'warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Info;
+}
+
+export class LayerSession {
+  private readonly models = new Map<string, monaco.editor.ITextModel>();
+  /** The text last exchanged with the store, per layer id. */
+  private readonly synced = new Map<string, string>();
+  private readonly markerKeys = new Map<string, string>();
+  private readonly viewStates = new Map<string, monaco.editor.ICodeEditorViewState | null>();
+  private readonly ids: LayerIds;
+  private applyingFromStore = false;
+  private diagnostics: readonly Diagnostic[] = [];
+  editor: monaco.editor.IStandaloneCodeEditor | undefined;
+
+  constructor(private readonly store: WorkbenchStore) {
+    this.ids = layerIdsFor(store);
+    this.sync();
+    store.subscribe((s, prev) => {
+      if (s.doc.layers !== prev.doc.layers) this.sync();
+    });
+  }
+
+  private uriOf(id: string): monaco.Uri {
+    return monaco.Uri.parse(`inmemory://layers/${id}.toml`);
+  }
+
+  idOfModel(model: monaco.editor.ITextModel | null | undefined): string | undefined {
+    if (!model) return undefined;
+    for (const [id, m] of this.models) if (m === model) return id;
+    return undefined;
+  }
+
+  modelAt(index: number): monaco.editor.ITextModel | undefined {
+    const id = this.ids.idAt(index);
+    return id === undefined ? undefined : this.models.get(id);
+  }
+
+  indexOfModel(model: monaco.editor.ITextModel | null | undefined): number {
+    const id = this.idOfModel(model);
+    return id === undefined ? -1 : this.ids.indexOf(id);
+  }
+
+  /** Brings the models in line with the store's layers. */
+  private sync(): void {
+    const layers = this.store.getState().doc.layers;
+    const ids = this.ids.all();
+    const live = new Set(ids);
+    for (const [id, m] of this.models) {
+      if (live.has(id)) continue;
+      m.dispose();
+      this.models.delete(id);
+      this.synced.delete(id);
+      this.markerKeys.delete(id);
+      this.viewStates.delete(id);
+    }
+    layers.forEach((layer, i) => {
+      const id = ids[i];
+      if (id === undefined) return;
+      const model = this.models.get(id);
+      if (!model) {
+        this.create(id, layer.text);
+        return;
+      }
+      if (this.synced.get(id) === layer.text) return;
+      this.applyFromStore(model, layer.text);
+      this.synced.set(id, layer.text);
+    });
+    // New models (and renamed layers) get their markers from the newest diagnostics.
+    this.setDiagnostics(this.diagnostics);
+  }
+
+  private create(id: string, text: string): void {
+    const existing = monaco.editor.getModel(this.uriOf(id));
+    existing?.dispose();
+    const model = monaco.editor.createModel(text, TOML_LANGUAGE_ID, this.uriOf(id));
+    model.updateOptions({ tabSize: 2, insertSpaces: true });
+    this.models.set(id, model);
+    this.synced.set(id, text);
+    model.onDidChangeContent(() => {
+      if (this.applyingFromStore) return;
+      const value = model.getValue();
+      this.synced.set(id, value);
+      const index = this.ids.indexOf(id);
+      if (index >= 0) this.store.getState().setLayerText(index, value);
+    });
+  }
+
+  /** A text the store has and the model does not: one minimal edit, undoable. */
+  private applyFromStore(model: monaco.editor.ITextModel, text: string): void {
+    const s = minimalSplice(model.getValue(), text);
+    this.applyingFromStore = true;
+    try {
+      this.edit(model, s);
+    } finally {
+      this.applyingFromStore = false;
+    }
+  }
+
+  /** One splice as one undo step, through the editor when the model is shown (so the cursor follows). */
+  private edit(model: monaco.editor.ITextModel, s: Splice): void {
+    const a = model.getPositionAt(s.start);
+    const b = model.getPositionAt(s.end);
+    const op = { range: new monaco.Range(a.lineNumber, a.column, b.lineNumber, b.column), text: s.insert, forceMoveMarkers: false };
+    const ed = this.editor;
+    if (ed && ed.getModel() === model) {
+      ed.pushUndoStop();
+      ed.executeEdits('workbench', [op]);
+      ed.pushUndoStop();
+    } else {
+      model.pushStackElement();
+      model.pushEditOperations([], [op], () => null);
+      model.pushStackElement();
+    }
+  }
+
+  /** Shows layer `index` in the editor, keeping each layer's cursor and scroll. */
+  show(index: number): void {
+    const ed = this.editor;
+    const model = this.modelAt(index);
+    if (!ed || !model || ed.getModel() === model) return;
+    const current = this.idOfModel(ed.getModel());
+    if (current !== undefined) this.viewStates.set(current, ed.saveViewState());
+    ed.setModel(model);
+    const id = this.idOfModel(model);
+    const vs = id !== undefined ? this.viewStates.get(id) : undefined;
+    if (vs) ed.restoreViewState(vs);
+    const name = this.store.getState().doc.layers[index]?.name ?? '';
+    ed.updateOptions({ ariaLabel: `Layer ${name} (TOML). Alt+F1 for accessibility help; Ctrl+Space for completions; Ctrl+. for quick fixes.` });
+  }
+
+  /** Sets the markers of every layer from the derivation's diagnostics, touching only layers whose diagnostics changed. */
+  setDiagnostics(diagnostics: readonly Diagnostic[]): void {
+    this.diagnostics = diagnostics;
+    const layers = this.store.getState().doc.layers;
+    const byLayer = new Map<string, Diagnostic[]>();
+    for (const d of diagnostics) {
+      if (d.layer === undefined) continue;
+      const list = byLayer.get(d.layer);
+      if (list) list.push(d);
+      else byLayer.set(d.layer, [d]);
+    }
+    layers.forEach((layer, i) => {
+      const model = this.modelAt(i);
+      const id = this.ids.idAt(i);
+      if (!model || id === undefined) return;
+      const list = byLayer.get(layer.name) ?? [];
+      const key = list.map((d) => `${d.severity}|${d.line}|${d.column}|${d.endLine}|${d.endColumn}|${d.code}|${d.message}`).join('\n');
+      if (this.markerKeys.get(id) === key) return;
+      this.markerKeys.set(id, key);
+      monaco.editor.setModelMarkers(model, MARKER_OWNER, list.map((d) => this.marker(model, d)));
+    });
+  }
+
+  private marker(model: monaco.editor.ITextModel, d: Diagnostic): monaco.editor.IMarkerData {
+    const lines = model.getLineCount();
+    const line = Math.min(Math.max(d.line ?? 1, 1), lines);
+    const column = Math.max(d.column ?? 1, 1);
+    let endLine = Math.min(Math.max(d.endLine ?? line, line), lines);
+    let endColumn = d.endColumn ?? column;
+    if (endLine === line && endColumn <= column) {
+      // A point: underline the word there, or one character.
+      const word = model.getWordAtPosition({ lineNumber: line, column });
+      endColumn = word ? Math.max(word.endColumn, column + 1) : Math.min(column + 1, model.getLineMaxColumn(line));
+      endLine = line;
+    }
+    return {
+      severity: severityOf(d.severity),
+      message: d.message,
+      startLineNumber: line,
+      startColumn: column,
+      endLineNumber: endLine,
+      endColumn: Math.max(endColumn, 1),
+      source: 'workbench',
+      ...(d.code ? { code: d.code } : {}),
+    };
+  }
+
+  /** The store's handle on the editor (see editsSlice). */
+  readonly bridge: LayerEditorBridge = {
+    textOf: (index) => this.modelAt(index)?.getValue(),
+    applySplice: (index, splice) => {
+      const model = this.modelAt(index);
+      if (!model) return false;
+      this.edit(model, splice);
+      return true;
+    },
+    toolAtCursor: () => {
+      const ed = this.editor;
+      const model = ed?.getModel();
+      const pos = ed?.getPosition();
+      if (!ed || !model || !pos) return undefined;
+      const tool = toolAt((n) => model.getLineContent(n), pos.lineNumber, pos.column);
+      const index = this.indexOfModel(model);
+      return tool !== undefined && index >= 0 ? { index, tool } : undefined;
+    },
+  };
+}
+
+const sessions = new WeakMap<WorkbenchStore, LayerSession>();
+
+export function sessionFor(store: WorkbenchStore): LayerSession {
+  let s = sessions.get(store);
+  if (!s) {
+    s = new LayerSession(store);
+    sessions.set(store, s);
+  }
+  return s;
+}

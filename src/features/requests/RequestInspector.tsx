@@ -1,0 +1,134 @@
+// The request inspector: for the selected cycle (the selected row's request, or
+// the nearest one before it), the request in the chosen provider's shape, its
+// definition cost (bytes and tokens, offered against permitted, the saving),
+// the cache against the previous request with the first differing point, and
+// the Anthropic directives mode's availability blocks.
+import { lazy, Suspense } from 'react';
+import { useRequestDetail } from '../../derive/hooks';
+import { useSelectedRequest, useTokens } from '../../derive/labHooks';
+import type { CacheDifference } from '../../derive/labProtocol';
+import type { RequestView } from '../../derive/protocol';
+import { useWorkbench } from '../../state/context';
+import { CacheWord, formatBytes, formatCount, formatPercent, JoinedChip } from '../../components/Measures';
+import './requests.css';
+
+const JsonViewer = lazy(() => import('./JsonViewer'));
+
+function Difference({ d }: { readonly d: CacheDifference }) {
+  const mark = (rest: string) => (
+    <>
+      <mark className="diff-char">{rest.slice(0, 1) || '∅'}</mark>
+      <span className="diff-rest">{rest.slice(1)}</span>
+    </>
+  );
+  return (
+    <figure className="diff" data-testid="cache-difference">
+      <figcaption>
+        First difference at byte {formatCount(d.offset)}, in the {d.section === 'tools' ? 'tools array' : d.section === 'system' ? 'system prompt' : 'messages'}. The shared prefix is greyed; the first differing character is marked.
+      </figcaption>
+      <div className="diff-line">
+        <span className="diff-label">previous</span>
+        <code>
+          <span className="diff-same">{d.clipped ? '…' : ''}{d.before}</span>
+          {mark(d.previous)}
+        </code>
+      </div>
+      <div className="diff-line">
+        <span className="diff-label">this</span>
+        <code>
+          <span className="diff-same">{d.clipped ? '…' : ''}{d.before}</span>
+          {mark(d.current)}
+        </code>
+      </div>
+    </figure>
+  );
+}
+
+function choiceText(choice: unknown): string {
+  if (choice === undefined) return 'not sent (auto)';
+  return typeof choice === 'string' ? choice : JSON.stringify(choice);
+}
+
+export function RequestInspector() {
+  const { view, request: id } = useSelectedRequest();
+  const selectEntry = useWorkbench((s) => s.selectEntry);
+  const { data: detail, isFetching } = useRequestDetail(id);
+  const { data: tokens } = useTokens(id !== undefined);
+  if (!view) return <div className="empty">Deriving…</div>;
+  if (view.requests.length === 0) return <div className="empty">No requests yet. Add a jp q step (Simulator tab) and its first request appears here.</div>;
+  if (id === undefined) return <div className="empty">The selected row comes before the first request. Select a request row in the timeline, or use the buttons below.<br /><button type="button" onClick={() => goTo(view.entries, 0, selectEntry)}>Show the first request</button></div>;
+  const r: RequestView | undefined = view.requests[id];
+  if (!r) return null;
+  const t = tokens?.requests[id];
+  const saving = r.cost.permitted - r.cost.offered;
+  const tokenSaving = t ? t.permitted - t.offered : undefined;
+  return (
+    <div className="req" data-testid="request-inspector" data-request={id}>
+      <div className="req-side">
+        <div className="req-nav">
+          <button type="button" aria-label="Previous request" disabled={id === 0} onClick={() => goTo(view.entries, id - 1, selectEntry)}>◀</button>
+          <strong data-testid="request-title">Request {id + 1} of {view.requests.length}</strong>
+          <button type="button" aria-label="Next request" disabled={id >= view.requests.length - 1} onClick={() => goTo(view.entries, id + 1, selectEntry)}>▶</button>
+          <span className="muted">step {r.step}, cycle {r.cycle} · position {r.position}</span>
+        </div>
+        <section className="req-cache" aria-label="Prefix cache" data-testid="request-cache">
+          <div>
+            <CacheWord status={r.cache.status} reason={r.cache.reason} /> <span>{id === 0 ? 'the first request of the conversation' : `against request ${id}`}: {r.cache.reason}</span>
+          </div>
+          {detail?.difference && <Difference d={detail.difference} />}
+        </section>
+        <dl className="req-facts">
+          <dt>provider</dt>
+          <dd><code>{detail?.provider ?? view.policy.provider}</code></dd>
+          <dt>tool_choice</dt>
+          <dd data-testid="request-tool-choice"><code>{r.toolChoice}</code>{detail && <span className="muted"> · on the wire: <code>{choiceText(detail.toolChoice)}</code></span>}</dd>
+          <dt>tools array</dt>
+          <dd>{r.array.length} entries{r.array.length !== r.offered.length ? ` (the fixed catalogue; ${r.offered.length} offered)` : ''}</dd>
+        </dl>
+        <table className="req-cost" data-testid="request-cost">
+          <caption>Definition cost (JP&apos;s estimate: name + description + schema)</caption>
+          <thead>
+            <tr><th scope="col"></th><th scope="col">tools</th><th scope="col">bytes</th><th scope="col">tokens{tokens ? ` (${tokens.counter})` : ''}</th></tr>
+          </thead>
+          <tbody>
+            <tr><th scope="row">offered</th><td className="num">{r.offered.length}</td><td className="num" data-testid="cost-offered">{formatBytes(r.cost.offered)}</td><td className="num">{t ? formatCount(t.offered) : '…'}</td></tr>
+            <tr><th scope="row">permitted</th><td className="num">{r.permittedCount}</td><td className="num" data-testid="cost-permitted">{formatBytes(r.cost.permitted)}</td><td className="num">{t ? formatCount(t.permitted) : '…'}</td></tr>
+            <tr className="saving"><th scope="row">saving</th><td></td><td className="num" data-testid="cost-saving">{formatBytes(saving)} ({formatPercent(saving, r.cost.permitted)})</td><td className="num">{tokenSaving !== undefined && t ? `${formatCount(tokenSaving)} (${formatPercent(tokenSaving, t.permitted)})` : '…'}</td></tr>
+          </tbody>
+        </table>
+        {r.added.length > 0 && (
+          <div className="req-joined">
+            <span className="muted">Joined the offered set since the previous request:</span>{' '}
+            {r.added.map((n) => <JoinedChip key={n} name={n} why="since the previous request" />)}
+          </div>
+        )}
+        {detail && detail.directiveBlocks.length > 0 && (
+          <section className="req-blocks" aria-label="Tool availability blocks" data-testid="directive-blocks">
+            <h3>Availability blocks in the conversation (Anthropic directives mode)</h3>
+            <ol>
+              {detail.directiveBlocks.map((b, i) => (
+                <li key={i} data-block={b.type} className={i >= detail.newBlocksFrom ? 'new' : ''}>
+                  <code>{b.type}</code> {i >= detail.newBlocksFrom && id > 0 ? <span className="word new-word">new in this request</span> : null}: {b.tools.length > 20 ? `${b.tools.slice(0, 20).join(', ')} and ${b.tools.length - 20} more` : b.tools.join(', ') || '(none)'}
+                </li>
+              ))}
+            </ol>
+          </section>
+        )}
+      </div>
+      <div className="req-body">
+        <div className="req-body-head">
+          <span>Request body as <code>{detail?.provider ?? view.policy.provider}</code> receives it{detail ? ` · ${formatBytes(detail.prefixBytes)} compared by the cache` : ''}</span>
+          {isFetching && <span className="muted">updating…</span>}
+        </div>
+        <Suspense fallback={<div className="empty">Loading the editor…</div>}>
+          {detail ? <JsonViewer text={detail.bodyJson} label={`Request ${id + 1} body, read-only`} /> : <div className="empty">Rendering…</div>}
+        </Suspense>
+      </div>
+    </div>
+  );
+}
+
+function goTo(entries: readonly { kind: string; request?: number; index: number }[], request: number, select: (i: number) => void): void {
+  const e = entries.find((x) => x.kind === 'request' && x.request === request);
+  if (e) select(e.index);
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { DeriveHost, scenarioDocFromText } from '../../derive/host';
+import { entryOfPosition, expectationMarks, firstPromotionEntry, formatBytes, moveSelection, nextProblem, rowText, sourceMarks } from './rows';
+import type { TimelineView } from '../../derive/protocol';
+
+function derive(path: string): TimelineView {
+  const parsed = scenarioDocFromText(readFileSync(path, 'utf8'));
+  if (!parsed.ok) throw new Error(parsed.errors[0]?.message);
+  return new DeriveHost().derive({ doc: parsed.doc, revision: 1 });
+}
+
+const demo = derive(new URL('../../app/demo-scenario.toml', import.meta.url).pathname);
+
+describe('timeline rows', () => {
+  it('opens the demo on its first promotion, whose position follows the search', () => {
+    const i = firstPromotionEntry(demo);
+    expect(i).toBeDefined();
+    const e = demo.entries[i ?? 0];
+    expect(e?.kind).toBe('delta');
+    expect(e?.sources).toContain('promotion');
+    expect(e?.position).toBe(1);
+    expect(entryOfPosition(demo, 1)).toBe(i);
+    expect(entryOfPosition(demo, 0)).toBe(0);
+  });
+
+  it('marks every delta source with an icon and a word', () => {
+    expect(sourceMarks(['cfg', 'directive', 'config-set', 'promotion', 'tool-write']).map((m) => m.word)).toEqual(['cfg', 'directive', 'config set', 'promotion', 'tool write']);
+    expect(sourceMarks(['promotion'])[0]?.icon).toBe('▲');
+  });
+
+  it('says a request\'s tool count, bytes and cache word', () => {
+    const req = demo.entries.find((e) => e.kind === 'request' && e.cycle === 2);
+    const t = rowText(req!, demo.requests);
+    expect(t.facts.map((f) => f.text)).toEqual(['8 tools', '2.4 KB', 'miss', '+3 new']);
+  });
+
+  it('says a search call\'s "n of total" and how many are usable', () => {
+    const call = demo.entries.find((e) => e.kind === 'call' && e.search);
+    const t = rowText(call!, demo.requests);
+    expect(t.text).toBe('search_tools("workflow run logs")');
+    expect(t.facts.map((f) => f.text)).toEqual(['3 of 7', '3 usable']);
+  });
+
+  it('groups expectations into a fail mark and a pass mark with expected and actual', () => {
+    const marks = expectationMarks([
+      { label: 'step 1', key: 'cache', expected: 'hit', actual: 'miss', pass: false, entry: 3 },
+      { label: 'step 1', key: 'offered', expected: ['a'], actual: ['a'], pass: true, entry: 3 },
+      { label: 'step 1', key: 'status', expected: 'ok', actual: 'ok', pass: true, entry: 3 },
+    ]);
+    expect(marks.map((m) => [m.pass, m.count])).toEqual([[false, 1], [true, 2]]);
+    expect(marks[0]?.text).toBe('1 failed: cache, expected "hit", actual "miss"');
+  });
+
+  it('moves with the keys and clamps at the ends', () => {
+    expect(moveSelection('ArrowDown', 3, 5)).toBe(4);
+    expect(moveSelection('j', 4, 5)).toBe(4);
+    expect(moveSelection('k', 0, 5)).toBe(0);
+    expect(moveSelection('End', 0, 5)).toBe(4);
+    expect(moveSelection('Home', 3, 5)).toBe(0);
+    expect(moveSelection('x', 3, 5)).toBeUndefined();
+    expect(moveSelection('ArrowDown', 0, 0)).toBeUndefined();
+  });
+
+  it('finds no problem in a passing scenario', () => {
+    expect(nextProblem(demo, 0)).toBeUndefined();
+  });
+
+  it('formats bytes with units', () => {
+    expect(formatBytes(980)).toBe('980 B');
+    expect(formatBytes(2357)).toBe('2.4 KB');
+    expect(formatBytes(388395)).toBe('388 KB');
+    expect(formatBytes(2_844_758)).toBe('2.8 MB');
+  });
+});

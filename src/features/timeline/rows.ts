@@ -1,0 +1,206 @@
+// What a timeline row says, as plain data: the words, icons and marks the
+// panel renders. Pure and DOM-free so it is unit-tested; it only rephrases
+// what the core computed (EntryView, RequestView, ExpectationView).
+import type { EntryView, ExpectationView, RequestView, TimelineView } from '../../derive/protocol';
+
+export interface SourceMark {
+  readonly source: string;
+  readonly icon: string;
+  readonly word: string;
+}
+
+const SOURCES: Record<string, { icon: string; word: string }> = {
+  cfg: { icon: '⚙', word: 'cfg' },
+  directive: { icon: '⚑', word: 'directive' },
+  'config-set': { icon: '✎', word: 'config set' },
+  promotion: { icon: '▲', word: 'promotion' },
+  'tool-write': { icon: '✍', word: 'tool write' },
+};
+
+export function sourceMarks(sources: readonly string[] | undefined): SourceMark[] {
+  return (sources ?? []).map((source) => ({ source, ...(SOURCES[source] ?? { icon: '•', word: source }) }));
+}
+
+export const KIND_ICON: Record<EntryView['kind'], string> = {
+  base: '●',
+  step: '$',
+  delta: '▲',
+  'layer-edit': '✎',
+  turn: '▶',
+  request: '○',
+  call: '↳',
+  reply: '↩',
+  restart: '↻',
+  warning: '⚠',
+};
+
+/** Bytes with a unit: "980 B", "2.3 KB", "1.4 MB". */
+export function formatBytes(n: number): string {
+  if (n < 1000) return `${n} B`;
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)} KB`;
+  return `${(n / 1_000_000).toFixed(1)} MB`;
+}
+
+/** A short JSON-ish rendering of an expected or actual value, for a hover and an accessible name. */
+export function formatValue(v: unknown, max = 300): string {
+  let s: string;
+  if (typeof v === 'string') s = JSON.stringify(v);
+  else if (v === undefined) s = '(nothing)';
+  else {
+    try {
+      s = JSON.stringify(v) ?? String(v);
+    } catch {
+      s = String(v);
+    }
+  }
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+export function expectationText(e: ExpectationView): string {
+  return `${e.pass ? 'pass' : 'fail'}: ${e.label} ${e.key}, expected ${formatValue(e.expected)}, actual ${formatValue(e.actual)}`;
+}
+
+/** A row's expectations as at most two marks: the failures and the passes, each listing its expectations. */
+export interface ExpectationMark {
+  readonly pass: boolean;
+  readonly count: number;
+  readonly keys: string;
+  /** One line, for the accessible name. */
+  readonly text: string;
+  /** One expectation a line, for the hover. */
+  readonly title: string;
+}
+
+export function expectationMarks(list: readonly ExpectationView[]): ExpectationMark[] {
+  const out: ExpectationMark[] = [];
+  for (const pass of [false, true]) {
+    const xs = list.filter((x) => x.pass === pass);
+    if (xs.length === 0) continue;
+    out.push({
+      pass,
+      count: xs.length,
+      keys: xs.map((x) => x.key).join(', '),
+      text: `${xs.length} ${pass ? 'passed' : 'failed'}: ${xs.map((x) => `${x.key}, expected ${formatValue(x.expected, 200)}, actual ${formatValue(x.actual, 200)}`).join('; ')}`,
+      title: xs.map((x) => `${pass ? '✓' : '✗'} ${x.label} · ${x.key}\n   expected ${formatValue(x.expected)}\n   actual   ${formatValue(x.actual)}`).join('\n'),
+    });
+  }
+  return out;
+}
+
+/** Expectations grouped by the row they stand on. */
+export function expectationsByEntry(view: TimelineView): Map<number, ExpectationView[]> {
+  const m = new Map<number, ExpectationView[]>();
+  for (const e of view.expectations) {
+    const list = m.get(e.entry);
+    if (list) list.push(e);
+    else m.set(e.entry, [e]);
+  }
+  return m;
+}
+
+export interface RowText {
+  /** The main words (untrusted text included; rendered as text). */
+  readonly text: string;
+  /** Words after the main ones that a narrow panel may hide visually. */
+  readonly suffix?: string;
+  /** Small facts after the main words, e.g. "8 tools", "2.4 KB", "miss". */
+  readonly facts: readonly { readonly text: string; readonly title?: string; readonly tone?: 'hit' | 'miss' | 'warn' | 'err' | 'ok'; readonly optional?: boolean }[];
+  /** The full text for a hover. */
+  readonly title: string;
+}
+
+export function rowText(e: EntryView, requests: readonly RequestView[]): RowText {
+  switch (e.kind) {
+    case 'base':
+      return { text: 'base config', facts: [], title: 'The layers merged, before any step' };
+    case 'step':
+      return { text: e.label, facts: e.error ? [{ text: 'error', tone: 'err' }] : [], title: e.error ? `${e.label}\n${e.error}` : e.label };
+    case 'delta': {
+      const head = `delta ${e.delta ?? ''}`.trim();
+      const changes = e.detail ? ` — ${e.detail}` : '';
+      return { text: `${head}${changes}`, facts: [], title: [head, e.words, e.detail].filter(Boolean).join('\n') };
+    }
+    case 'layer-edit': {
+      const changes = e.detail ? ` — ${e.detail}` : '';
+      return { text: `${e.label}${changes}`, facts: [], title: [e.label, e.words, e.detail].filter(Boolean).join('\n') };
+    }
+    case 'turn':
+      return { text: e.label, facts: [], title: e.label };
+    case 'request': {
+      const r = e.request !== undefined ? requests[e.request] : undefined;
+      if (!r) return { text: e.label, facts: [], title: e.label };
+      const facts: RowText['facts'][number][] = [
+        { text: `${r.array.length} tool${r.array.length === 1 ? '' : 's'}`, title: `${r.offered.length} offered, ${r.permittedCount} permitted, ${r.searchableCount} searchable` },
+        { text: formatBytes(r.cost.offered), title: `definition cost of the offered set: ${r.cost.offered} bytes (permitted set: ${r.cost.permitted} bytes)` },
+        { text: r.cache.status, title: `prefix cache ${r.cache.status}: ${r.cache.reason}`, tone: r.cache.status },
+      ];
+      if (r.added.length > 0) facts.push({ text: `+${r.added.length} new`, title: `newly offered: ${r.added.join(', ')}`, optional: true });
+      const forced = r.toolChoice !== 'auto' ? ` · tool_choice ${r.toolChoice}` : '';
+      return { text: `cycle ${e.cycle ?? r.cycle}`, suffix: `· request${forced}`, facts, title: `request ${r.id + 1}, cycle ${r.cycle} of step ${r.step}\noffered: ${r.offered.join(', ')}\ncache: ${r.cache.status} (${r.cache.reason})` };
+    }
+    case 'call': {
+      const facts: RowText['facts'][number][] = [];
+      if (e.search) {
+        const usable = e.search.returned.filter((x) => x.status === 'usable').length;
+        const unavailable = e.search.returned.length - usable;
+        const total = e.search.total ?? e.search.returned.length;
+        facts.push({ text: `${e.search.returned.length} of ${total}`, title: `returned ${e.search.returned.length} of ${total} matches (limit ${e.search.limit}): ${e.search.returned.map((x) => `${x.name} (${x.status === 'usable' ? 'usable' : 'found-unavailable'})`).join(', ')}` });
+        facts.push({ text: `${usable} usable`, tone: 'ok', optional: true });
+        if (unavailable > 0) facts.push({ text: `${unavailable} found-unavailable`, tone: 'warn' });
+      }
+      if (e.callStatus === 'error') facts.push({ text: 'error', tone: 'err', ...(e.error ? { title: e.error } : {}) });
+      const text = e.search ? `search_tools(${JSON.stringify(e.search.query)})` : e.label;
+      return { text, facts, title: [e.label, e.error, e.detail].filter(Boolean).join('\n') };
+    }
+    case 'reply':
+      return { text: e.label, facts: [], title: e.label };
+    case 'restart':
+      return { text: 'restart', facts: [], title: e.label };
+    case 'warning':
+      return { text: e.label, facts: [{ text: 'warning', tone: 'warn' }], title: e.label };
+  }
+}
+
+/** The row a freshly loaded document opens on: the first promotion (ui.md: "mid-story"). */
+export function firstPromotionEntry(view: TimelineView): number | undefined {
+  const e = view.entries.find((x) => x.kind === 'delta' && (x.sources ?? []).includes('promotion'));
+  return e?.index;
+}
+
+/** The row for a config position: the delta or layer edit that made it (or the base config). */
+export function entryOfPosition(view: TimelineView, position: number): number | undefined {
+  const made = view.entries.find((x) => x.position === position && (x.kind === 'delta' || x.kind === 'layer-edit' || x.kind === 'base'));
+  return (made ?? view.entries.find((x) => x.position === position))?.index;
+}
+
+/** Keyboard moves along the rows. */
+export function moveSelection(key: string, current: number, count: number, page = 10): number | undefined {
+  if (count === 0) return undefined;
+  switch (key) {
+    case 'ArrowDown':
+    case 'j':
+      return Math.min(count - 1, current + 1);
+    case 'ArrowUp':
+    case 'k':
+      return Math.max(0, current - 1);
+    case 'Home':
+      return 0;
+    case 'End':
+      return count - 1;
+    case 'PageDown':
+      return Math.min(count - 1, current + page);
+    case 'PageUp':
+      return Math.max(0, current - page);
+    default:
+      return undefined;
+  }
+}
+
+/** The next row (after `current`, wrapping) that holds a failed expectation or an error. */
+export function nextProblem(view: TimelineView, current: number): number | undefined {
+  const bad = new Set<number>();
+  for (const e of view.expectations) if (!e.pass) bad.add(e.entry);
+  for (const e of view.entries) if (e.error && e.kind === 'step') bad.add(e.index);
+  const sorted = [...bad].sort((a, b) => a - b);
+  return sorted.find((i) => i > current) ?? sorted[0];
+}

@@ -1,0 +1,245 @@
+// Live MCP servers over Streamable HTTP, with the MCP SDK's own client and
+// transport (no hand-written protocol): connect, list every page of tools, and
+// say why a connection failed in words a user can act on. The SDK is loaded on
+// first use, so the first paint does not pay for it.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { MAX_CATALOGUE_BYTES, formatBytes } from '../core';
+
+export type FailureReason = 'refused' | 'cors' | 'protocol' | 'timeout' | 'cancelled';
+
+export const REASON_WORDS: Record<FailureReason, string> = {
+  refused: 'refused',
+  cors: 'CORS',
+  protocol: 'protocol error',
+  timeout: 'timeout',
+  cancelled: 'cancelled',
+};
+
+/** A failure with its reason: what the status line shows. */
+export class LiveServerError extends Error {
+  constructor(
+    readonly reason: FailureReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LiveServerError';
+  }
+}
+
+export interface ServerInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+  readonly protocolVersion?: string;
+  readonly instructions?: string;
+  /** Whether the server says it notifies tool list changes. */
+  readonly toolsListChanged: boolean;
+}
+
+export interface LiveSession {
+  readonly url: string;
+  readonly client: Client;
+  readonly transport: Transport;
+  readonly info: ServerInfo;
+  /** Distinguishes sessions to one URL (the tools query is keyed by it). */
+  readonly key: string;
+}
+
+export interface ConnectOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** The server went away (its event stream broke). */
+  readonly onLost?: (message: string) => void;
+  /** The server notified `notifications/tools/list_changed`. */
+  readonly onToolsChanged?: () => void;
+  /** For tests: a transport other than Streamable HTTP (e.g. the SDK's in-memory pair). */
+  readonly transport?: () => Transport;
+  /** For telling a CORS refusal from a closed port (tests pass their own). */
+  readonly fetch?: typeof fetch;
+}
+
+let sessions = 0;
+
+function checkUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new LiveServerError('protocol', `${JSON.stringify(url)} is not a URL; give the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:3001/mcp`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new LiveServerError('protocol', `${parsed.protocol} is not supported: the browser connects over Streamable HTTP (http: or https:)`);
+  }
+  return parsed;
+}
+
+/** Opens a session: the MCP handshake (initialize) within the timeout, cancellable. */
+export async function connect(url: string, options: ConnectOptions): Promise<LiveSession> {
+  const [{ Client: ClientClass }, { StreamableHTTPClientTransport: TransportClass }, { ToolListChangedNotificationSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  const target = options.transport ? undefined : checkUrl(url);
+  const client = new ClientClass({ name: 'tool-catalogue-workbench', version: '0.1.0' });
+  const transport: Transport =
+    options.transport?.() ??
+    (new TransportClass(target as URL, {
+      // One broken stream is enough to know the server went away; retrying only adds noise.
+      reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
+    }) as StreamableHTTPClientTransport);
+  let open = true;
+  client.onerror = (e: Error) => {
+    const m = e.message;
+    if (open && /SSE stream disconnected|Failed to reconnect SSE stream|Maximum reconnection attempts/u.test(m)) {
+      open = false;
+      options.onLost?.(m);
+    }
+  };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    options.onToolsChanged?.();
+  });
+  const onAbort = () => void transport.close().catch(() => undefined);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await client.connect(transport, { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+  } catch (e) {
+    open = false;
+    await transport.close().catch(() => undefined);
+    throw await explain(e, url, options);
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  const v = client.getServerVersion();
+  const caps = client.getServerCapabilities();
+  sessions += 1;
+  const instructions = client.getInstructions();
+  return {
+    url,
+    client,
+    transport,
+    key: `s${sessions}`,
+    info: {
+      name: v?.name ?? '(unnamed server)',
+      version: v?.version ?? '',
+      ...(typeof v?.title === 'string' ? { title: v.title } : {}),
+      ...('protocolVersion' in transport && typeof transport.protocolVersion === 'string' ? { protocolVersion: transport.protocolVersion } : {}),
+      ...(instructions !== undefined ? { instructions } : {}),
+      toolsListChanged: caps?.tools?.listChanged === true,
+    },
+  };
+}
+
+export interface ListedTools {
+  /** The tools as the server sent them (validated again by the core when imported). */
+  readonly tools: readonly unknown[];
+  readonly pages: number;
+  /** UTF-8 bytes of the tools' JSON. */
+  readonly bytes: number;
+}
+
+export interface ListOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** Stop after this many pages (a server that never stops paging). */
+  readonly maxPages?: number;
+}
+
+/** `tools/list`, following `nextCursor` page by page, within the importer's size cap. */
+export async function listAllTools(session: LiveSession, options: ListOptions): Promise<ListedTools> {
+  const maxPages = options.maxPages ?? 200;
+  const tools: unknown[] = [];
+  const seenCursors = new Set<string>();
+  let cursor: string | undefined;
+  let pages = 0;
+  let bytes = 2;
+  const encoder = new TextEncoder();
+  try {
+    do {
+      const page = await session.client.listTools(cursor !== undefined ? { cursor } : undefined, {
+        timeout: options.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      pages += 1;
+      for (const t of page.tools) {
+        tools.push(t);
+        bytes += encoder.encode(JSON.stringify(t)).length + 1;
+      }
+      if (bytes > MAX_CATALOGUE_BYTES) {
+        throw new LiveServerError('protocol', `the server's tool list passed ${formatBytes(MAX_CATALOGUE_BYTES)} after ${pages} pages (${tools.length} tools); the importer reads at most that`);
+      }
+      cursor = page.nextCursor;
+      if (cursor !== undefined) {
+        if (seenCursors.has(cursor)) throw new LiveServerError('protocol', `the server sent the cursor ${JSON.stringify(cursor)} twice; paging would never end`);
+        seenCursors.add(cursor);
+      }
+      if (pages >= maxPages && cursor !== undefined) {
+        throw new LiveServerError('protocol', `the server was still paging after ${maxPages} pages (${tools.length} tools)`);
+      }
+    } while (cursor !== undefined);
+  } catch (e) {
+    throw await explain(e, session.url, options);
+  }
+  return { tools, pages, bytes };
+}
+
+export async function closeSession(session: LiveSession): Promise<void> {
+  try {
+    await session.client.close();
+  } catch {
+    // Closing a session to a server that is gone cannot fail usefully.
+  }
+}
+
+function isAbort(e: unknown): boolean {
+  return e instanceof Error && (e.name === 'AbortError' || /aborted/iu.test(e.message));
+}
+
+/** A sentence and a reason for whatever the SDK or fetch threw. */
+export async function explain(e: unknown, url: string, options: { signal?: AbortSignal; timeoutMs?: number; fetch?: typeof fetch }): Promise<LiveServerError> {
+  if (e instanceof LiveServerError) return e;
+  if (options.signal?.aborted) {
+    const why: unknown = options.signal.reason;
+    if (why instanceof LiveServerError) return why;
+    return new LiveServerError('cancelled', 'cancelled before the server answered');
+  }
+  const err = e instanceof Error ? e : new Error(String(e));
+  const code = (err as { code?: unknown }).code;
+  const message = err.message;
+  // McpError RequestTimeout (-32001): the SDK's own timer.
+  if (code === -32001 || /Request timed out/iu.test(message)) {
+    return new LiveServerError('timeout', `no answer within ${Math.round((options.timeoutMs ?? 0) / 100) / 10} s; the server may be hanging`);
+  }
+  if (isAbort(err)) return new LiveServerError('cancelled', 'the request was cancelled');
+  if (err.name === 'StreamableHTTPError' || /Streamable HTTP error/iu.test(message)) {
+    const contentType = /Unexpected content type: ([^\s,;]+)/iu.exec(message)?.[1];
+    if (contentType) return new LiveServerError('protocol', `the server answered ${contentType}, not JSON or an event stream: is ${url} an MCP endpoint?`);
+    const status = /Error POSTing to endpoint \(HTTP (\d+)\)/iu.exec(message)?.[1] ?? (typeof code === 'number' && code > 0 ? String(code) : undefined);
+    if (status === '404') return new LiveServerError('protocol', `HTTP 404: nothing serves MCP at ${url}`);
+    if (status === '401' || status === '403') return new LiveServerError('protocol', `HTTP ${status}: the server wants authorization, which the workbench does not do`);
+    if (status) return new LiveServerError('protocol', `HTTP ${status}: ${message.replace(/^Streamable HTTP error:\s*/iu, '').slice(0, 200)}`);
+    return new LiveServerError('protocol', message.replace(/^Streamable HTTP error:\s*/iu, '').slice(0, 240));
+  }
+  if (err instanceof TypeError && /fetch|network|load failed/iu.test(message)) {
+    // The browser says the same for a closed port and a CORS refusal. A no-cors request tells
+    // them apart: it succeeds (opaquely) when the server answers at all.
+    const probe = options.fetch ?? (typeof fetch === 'function' ? fetch : undefined);
+    if (probe) {
+      try {
+        await probe(url, { method: 'GET', mode: 'no-cors', cache: 'no-store', signal: AbortSignal.timeout(3000) });
+        return new LiveServerError('cors', `the server at ${url} answered, but the browser blocked it: it does not allow this page's origin (CORS). Allow the origin on the server, or put a proxy in front of it`);
+      } catch {
+        // unreachable as well
+      }
+    }
+    const cause = (err as { cause?: { code?: string } }).cause?.code;
+    return new LiveServerError('refused', `nothing answered at ${url}${cause ? ` (${cause})` : ''}: is the server running?`);
+  }
+  // The SDK validates every message: a reply that is not MCP fails here.
+  if (err.name === 'ZodError' || err.name === 'McpError' || /invalid|expected|JSON/iu.test(message)) {
+    return new LiveServerError('protocol', `the server's reply is not valid MCP: ${message.slice(0, 240)}`);
+  }
+  return new LiveServerError('protocol', message.slice(0, 240) || 'the connection failed');
+}

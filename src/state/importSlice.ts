@@ -1,0 +1,111 @@
+// The import dialog, live servers' wishes and what changed between fetches, and
+// the last import (so it can be undone). An import lands in the document as ONE
+// change (one revision); undo puts the document back as it was.
+import type { StoreApi } from 'zustand/vanilla';
+import { checkCatalogueSize } from '../core';
+import type { CacheImpact, ScenarioDoc, ServerDoc, ToolListDiff } from '../core';
+
+/** What the import dialog opens on. */
+export type ImportSource =
+  | { readonly kind: 'file'; readonly fileName: string; readonly text: string }
+  | { readonly kind: 'refused'; readonly fileName: string; readonly error: string }
+  | { readonly kind: 'paste' }
+  | { readonly kind: 'url'; readonly url?: string };
+
+export interface ImportDialogState {
+  readonly source: ImportSource;
+  /** Bumped each time the dialog is (re)opened with a source, so it resets. */
+  readonly seq: number;
+}
+
+/** A tool list that changed between two fetches of a live server. */
+export interface ServerChange {
+  readonly diff: ToolListDiff;
+  readonly impact?: CacheImpact;
+  readonly at: number;
+}
+
+export interface ImportSlice {
+  importDialog: ImportDialogState | undefined;
+  /** Live servers the user wants connected (by server name); others show offline. */
+  liveWanted: ReadonlyMap<string, boolean>;
+  /** The newest tool-list change of each live server. */
+  serverChanges: ReadonlyMap<string, ServerChange>;
+  lastImport: { readonly previous: ScenarioDoc; readonly summary: string } | undefined;
+  openImport(source?: ImportSource): void;
+  closeImport(): void;
+  /** Replaces the document with one that has the import (one revision), remembering the old one. */
+  commitImport(doc: ScenarioDoc, summary: string): void;
+  undoImport(): void;
+  setLiveWanted(server: string, wanted: boolean): void;
+  recordServerChange(server: string, change: ServerChange | undefined): void;
+  /** Changes one server of the document (status, tools), as one revision. */
+  updateServer(name: string, patch: Partial<Omit<ServerDoc, 'name'>>): void;
+  removeServer(name: string): void;
+}
+
+interface DocState {
+  doc: ScenarioDoc;
+  revision: number;
+}
+
+export function importSlice<S extends ImportSlice & DocState>(set: StoreApi<S>['setState'], get: StoreApi<S>['getState']): ImportSlice {
+  const put = (partial: Partial<ImportSlice & DocState>) => set(partial as Partial<S>);
+  let seq = 0;
+  return {
+    importDialog: undefined,
+    liveWanted: new Map(),
+    serverChanges: new Map(),
+    lastImport: undefined,
+    openImport: (source = { kind: 'file', fileName: '', text: '' }) => put({ importDialog: { source, seq: ++seq } }),
+    closeImport: () => put({ importDialog: undefined }),
+    commitImport: (doc, summary) => {
+      const s = get();
+      const wanted = new Map(s.liveWanted);
+      for (const server of doc.servers) if (server.url !== undefined && !wanted.has(server.name)) wanted.set(server.name, server.status === 'running');
+      put({ lastImport: { previous: s.doc, summary }, doc, revision: s.revision + 1, liveWanted: wanted, importDialog: undefined });
+    },
+    undoImport: () => {
+      const s = get();
+      if (!s.lastImport) return;
+      put({ doc: s.lastImport.previous, revision: s.revision + 1, lastImport: undefined });
+    },
+    setLiveWanted: (server, wanted) => {
+      const m = new Map(get().liveWanted);
+      m.set(server, wanted);
+      put({ liveWanted: m });
+    },
+    recordServerChange: (server, change) => {
+      const m = new Map(get().serverChanges);
+      if (change) m.set(server, change);
+      else m.delete(server);
+      put({ serverChanges: m });
+    },
+    updateServer: (name, patch) => {
+      const s = get();
+      if (!s.doc.servers.some((x) => x.name === name)) return;
+      put({ doc: { ...s.doc, servers: s.doc.servers.map((x) => (x.name === name ? { ...x, ...patch } : x)) }, revision: s.revision + 1 });
+    },
+    removeServer: (name) => {
+      const s = get();
+      put({ doc: { ...s.doc, servers: s.doc.servers.filter((x) => x.name !== name) }, revision: s.revision + 1 });
+    },
+  };
+}
+
+/** Whether a dropped or picked file is a catalogue (JSON) rather than a scenario (TOML). */
+export function isCatalogueFile(file: { name: string; type: string }): boolean {
+  return /\.json$/iu.test(file.name) || file.type === 'application/json';
+}
+
+/** A picked or dropped catalogue file, measured before it is read (a 5 MB file is refused unread). */
+export async function readCatalogueFile(file: File): Promise<ImportSource> {
+  const tooBig = checkCatalogueSize(file.size, file.name);
+  if (tooBig) return { kind: 'refused', fileName: file.name, error: tooBig };
+  return { kind: 'file', fileName: file.name, text: await file.text() };
+}
+
+/** Opens the import dialog on a file. */
+export async function openCatalogueFile(store: StoreApi<ImportSlice>, file: File): Promise<void> {
+  store.getState().openImport(await readCatalogueFile(file));
+}

@@ -1,0 +1,55 @@
+// What the simulator, the search lab, the cost chart, the open-questions panel
+// and sharing remember while their dock tab is hidden: drafts and choices, not
+// derivations (those come from the worker).
+import type { StoreApi } from 'zustand/vanilla';
+import type { Policy, PolicyKey, ScenarioDoc } from '../core';
+
+export interface PolicyFlip {
+  /** Increases with every flip; the diff query is keyed by it. */
+  readonly id: number;
+  readonly key: PolicyKey;
+  readonly from: Policy[PolicyKey];
+  readonly to: Policy[PolicyKey];
+}
+
+export interface LabSlice {
+  /** The simulator's prompt line (a jp command being typed). */
+  simPrompt: string;
+  /** The search lab's query, limit and query set (JSONL). */
+  labQuery: string;
+  labLimit: number;
+  labQuerySet: string;
+  /** The cost chart's unit. */
+  chartUnit: 'bytes' | 'tokens';
+  /** The newest flip made in the open-questions panel, for its diff. */
+  lastFlip: PolicyFlip | undefined;
+  /** The work a shared link replaced, until restored or dismissed. */
+  sharedPrevious: ScenarioDoc | undefined;
+  setSimPrompt(text: string): void;
+  setLabQuery(query: string): void;
+  setLabLimit(limit: number): void;
+  setLabQuerySet(text: string): void;
+  setChartUnit(unit: 'bytes' | 'tokens'): void;
+  setLastFlip(flip: PolicyFlip | undefined): void;
+  setSharedPrevious(doc: ScenarioDoc | undefined): void;
+}
+
+export function labSlice<S extends LabSlice>(set: StoreApi<S>['setState']): LabSlice {
+  const put = (partial: Partial<LabSlice>) => set(partial as Partial<S>);
+  return {
+    simPrompt: '',
+    labQuery: '',
+    labLimit: 10,
+    labQuerySet: '',
+    chartUnit: 'bytes',
+    lastFlip: undefined,
+    sharedPrevious: undefined,
+    setSimPrompt: (simPrompt) => put({ simPrompt }),
+    setLabQuery: (labQuery) => put({ labQuery }),
+    setLabLimit: (labLimit) => put({ labLimit }),
+    setLabQuerySet: (labQuerySet) => put({ labQuerySet }),
+    setChartUnit: (chartUnit) => put({ chartUnit }),
+    setLastFlip: (lastFlip) => put({ lastFlip }),
+    setSharedPrevious: (sharedPrevious) => put({ sharedPrevious }),
+  };
+}
