@@ -56,6 +56,12 @@ test.describe('layer editors', () => {
       await expect(layers.tab('workspace')).toHaveAccessibleName('workspace, 1 error');
       await expect(layers.editor().locator('.squiggly-error')).toHaveCount(1);
     });
+    await test.step('the marker stays on the layer while another layer is shown', async () => {
+      await layers.select('user');
+      expect((await layers.markers(1)).map((m) => m.code)).toEqual(['enable-both-keys']);
+      expect(await layers.markers(0)).toEqual([]);
+      await layers.select('workspace');
+    });
     await test.step('Ctrl+. offers "keep availability"; Enter applies it', async () => {
       await layers.focusEditor();
       await layers.setCursor(line, 13);
@@ -210,19 +216,53 @@ test.describe('layer editors', () => {
     });
   });
 
+  test('commands: the palette key works inside the editor, and the tool at the cursor can be set', async ({ workbench, page }) => {
+    const layers = workbench.layers;
+    await layers.select('workspace');
+    await test.step('Ctrl+K in the editor opens the command palette (no Monaco chord left waiting)', async () => {
+      await layers.focusEditor();
+      await page.keyboard.press('Control+k');
+      const palette = page.getByRole('dialog', { name: 'Command palette' });
+      await expect(palette).toBeVisible();
+      await page.keyboard.type('tool at the cursor to off');
+      await expect(palette.getByRole('option', { name: /set the availability of the tool at the cursor to off/u })).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(palette).toBeHidden();
+    });
+    await test.step('with the cursor in git_status\'s table, the command edits git_status', async () => {
+      const text = (await layers.value()) ?? '';
+      const line = text.split('\n').indexOf('[conversation.tools.git_status]') + 2;
+      await layers.setCursor(line, 1);
+      await workbench.runCommand('layer.setAvailability.off');
+      await expect.poll(() => row(workbench, 'git_status')).toMatchObject({ availability: 'off' });
+    });
+  });
+
+  test('opening another scenario replaces the layers and their undo histories', async ({ workbench, page }) => {
+    const layers = workbench.layers;
+    const other = 'name = "Other"\n\n[[layers]]\nname = "only"\ntext = \'\'\'\n[conversation.tools.solo]\nsource = "local"\nenable = "on"\n\'\'\'\n';
+    expect(await workbench.loadScenario(other, 'other.toml')).toBe(true);
+    await expect(layers.tabs()).toHaveText(['only']);
+    await expect.poll(() => layers.value()).toBe('[conversation.tools.solo]\nsource = "local"\nenable = "on"\n');
+    await layers.focusEditor();
+    await page.keyboard.press('Control+z');
+    expect(await layers.value()).toBe('[conversation.tools.solo]\nsource = "local"\nenable = "on"\n');
+    await expect.poll(() => row(workbench, 'solo')).toMatchObject({ availability: 'on', offered: true });
+  });
+
   test('screenshots of the layers panel', async ({ workbench, page }) => {
+    await workbench.layers.select('workspace');
+    await workbench.layers.cursorToEnd();
+    await workbench.layers.insert('\n[conversation.tools.shot]\nenable = { state = false, availability = "on" }\n');
+    await expect(workbench.layers.errorCount('workspace')).toBeVisible();
     for (const [width, height] of [
       [1440, 900],
       [1024, 768],
     ] as const) {
       await page.setViewportSize({ width, height });
-      await workbench.layers.select('workspace');
-      await workbench.layers.cursorToEnd();
-      await workbench.layers.insert('\n[conversation.tools.shot]\nenable = { state = false, availability = "on" }\n');
-      await expect(workbench.layers.errorCount('workspace')).toBeVisible();
+      await page.waitForTimeout(300);
       await page.screenshot({ path: `test-results/layers-${width}x${height}.png` });
       await workbench.layers.panel().screenshot({ path: `test-results/layers-panel-${width}x${height}.png` });
-      await page.keyboard.press('Control+z');
     }
   });
 });

@@ -226,23 +226,29 @@ test('10,000 tools render, scroll, and count right', async ({ workbench, page })
     expect(await sets.rows().count()).toBeLessThan(100);
     await expect(sets.row('tool_00000')).toHaveCount(0);
   });
-  await test.step('scrolling in steps stays smooth (each frame paints rows)', async () => {
+  await test.step('scrolling frame by frame keeps rows on screen and frames short', async () => {
     const gaps = await sets.scroller().evaluate(async (el) => {
       el.scrollTop = 0;
       const times: number[] = [];
       let last = performance.now();
-      for (let i = 0; i < 40; i++) {
-        el.scrollTop += 2000;
+      for (let i = 0; i < 60; i++) {
+        el.scrollTop += 400;
         await new Promise((r) => requestAnimationFrame(() => r(null)));
         const now = performance.now();
         times.push(now - last);
         last = now;
-        if (el.querySelectorAll('[data-tool]').length === 0) return [-1];
+        const visible = [...el.querySelectorAll<HTMLElement>('[data-tool]')].some((row) => {
+          const r = row.getBoundingClientRect();
+          const box = el.getBoundingClientRect();
+          return r.bottom > box.top && r.top < box.bottom;
+        });
+        if (!visible) return [-1];
       }
-      return times;
+      return times.sort((a, b) => a - b);
     });
     expect(gaps).not.toContain(-1);
-    expect(Math.max(...gaps)).toBeLessThan(250);
+    // The median frame; generous, as the test machine is shared (a real 60 fps frame is 16 ms).
+    expect(gaps[Math.floor(gaps.length / 2)]).toBeLessThan(120);
   });
   await test.step('the search narrows 10,000 rows', async () => {
     await sets.search('tool_0999');

@@ -59,7 +59,7 @@ test('rows show the core positions with their marks', async ({ workbench }) => {
   const tl = workbench.timeline;
   await test.step('deltas carry their source as an icon and a word', async () => {
     const promo = tl.rowsOfKind('delta').first();
-    await expect(promo.locator('.src-promotion')).toHaveText(/▲\s*promotion/u);
+    await expect(promo.locator('.tl-src-promotion')).toHaveText(/▲\s*promotion/u);
   });
   await test.step('requests show tool count, bytes and the cache word', async () => {
     const req = tl.rowsOfKind('request').nth(1);

@@ -10,6 +10,8 @@ import type { WorkbenchPage } from './pages/WorkbenchPage';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const jpFolder = path.resolve(repoRoot, '../shared/data/jp-workspace/.jp');
+/** Screenshots that were looked at; outside test-results, which parallel runs clear. */
+const shots = process.env.WORKSPACE_SHOTS ?? path.resolve(repoRoot, 'test-results/screens');
 
 async function onCount(workbench: WorkbenchPage): Promise<{ on: number; offered: number }> {
   const snap = await workbench.snapshot();
@@ -96,9 +98,9 @@ test('make discoverable on dev keeps the most used tools on and shows the saving
   await test.step('screenshot of the result at 1440×900', async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await ws.root.locator('.ws-ranking summary').click();
-    await page.screenshot({ path: 'test-results/workspace-discoverable-1440.png' });
+    await page.screenshot({ path: path.join(shots, 'workspace-discoverable-1440.png') });
     await page.setViewportSize({ width: 1024, height: 768 });
-    await page.screenshot({ path: 'test-results/workspace-discoverable-1024.png' });
+    await page.screenshot({ path: path.join(shots, 'workspace-discoverable-1024.png') });
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 

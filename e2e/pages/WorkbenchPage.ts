@@ -5,6 +5,14 @@ import { SetsPage } from './SetsPage';
 import { TimelinePage } from './TimelinePage';
 import { LayersPage } from './LayersPage';
 import { WorkspacePage } from './WorkspacePage';
+import { SimulatorPage } from './SimulatorPage';
+import { RequestsPage } from './RequestsPage';
+import { ChartPage } from './ChartPage';
+import { SearchLabPage } from './SearchLabPage';
+import { QuestionsPage } from './QuestionsPage';
+import { SharePage } from './SharePage';
+import { ImportPage } from './ImportPage';
+import { ServersPage } from './ServersPage';
 
 export class WorkbenchPage {
   constructor(readonly page: Page) {}
@@ -23,6 +31,38 @@ export class WorkbenchPage {
 
   get workspace(): WorkspacePage {
     return new WorkspacePage(this.page);
+  }
+
+  get simulator(): SimulatorPage {
+    return new SimulatorPage(this.page);
+  }
+
+  get requests(): RequestsPage {
+    return new RequestsPage(this.page);
+  }
+
+  get chart(): ChartPage {
+    return new ChartPage(this.page);
+  }
+
+  get searchLab(): SearchLabPage {
+    return new SearchLabPage(this.page);
+  }
+
+  get questions(): QuestionsPage {
+    return new QuestionsPage(this.page);
+  }
+
+  get share(): SharePage {
+    return new SharePage(this.page);
+  }
+
+  get importer(): ImportPage {
+    return new ImportPage(this.page);
+  }
+
+  get servers(): ServersPage {
+    return new ServersPage(this.page);
   }
 
   /** Opens the app on a clean profile (no autosaved work) unless told to keep it. */

@@ -12,6 +12,8 @@ import { SetsPanel } from '../features/sets/SetsPanel';
 import { Dock } from '../features/dock/Dock';
 import { Palette } from '../features/palette/Palette';
 import { DropZone } from '../features/files/DropZone';
+import { ImportDialog } from '../features/import/ImportDialog';
+import { LiveServers } from '../features/servers/live';
 import { useWorkbenchStore } from '../state/context';
 import { dockPanels } from './dockPanels';
 
@@ -54,6 +56,8 @@ export function App() {
       </main>
       <Palette />
       <DropZone />
+      <ImportDialog />
+      <LiveServers />
     </div>
   );
 }

@@ -13,10 +13,13 @@ export function LiveStatusLine({
   status,
   info,
   tools,
+  timeoutMs,
 }: {
   readonly status: LiveStatus;
   readonly info?: { name: string; version: string; title?: string } | undefined;
   readonly tools?: { count: number; pages: number } | undefined;
+  /** While connecting: how long before it gives up. */
+  readonly timeoutMs?: number | undefined;
 }) {
   const word = liveWord(status);
   return (
@@ -28,6 +31,7 @@ export function LiveStatusLine({
           {tools ? ` · ${formatCount(tools.count)} tools in ${tools.pages} page${tools.pages === 1 ? '' : 's'}` : ''}
         </span>
       )}
+      {status.kind === 'connecting' && timeoutMs !== undefined && <span className="muted">gives up after {Math.round(timeoutMs / 1000)} s, or cancel</span>}
       {status.kind === 'failed' && <span className="reason">{status.message}</span>}
     </span>
   );

@@ -62,7 +62,7 @@ export function useLabSearch(position: number, query: string, limit: number) {
     queryFn: () => client.call('search', { revision, position, query, limit }),
     staleTime: Infinity,
     gcTime: 10_000,
-    enabled: view !== undefined && view.scenarioErrors.length === 0 && query.trim() !== '',
+    enabled: view !== undefined && view.scenarioErrors.length === 0 && query !== '',
     placeholderData: keepPreviousData,
   });
 }

@@ -1,6 +1,7 @@
 // Hooks for the import dialog and the servers panel: react-query queries over the
 // servers methods (serversProtocol.ts), keyed by what they depend on.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { SELECTION_THRESHOLD } from '../core';
 import type { DeriveClient } from './client';
 import { useSelectedPosition } from './hooks';
 import { deriveKeys, useDeriveClient } from './queries';
@@ -48,4 +49,27 @@ export function useServersView() {
   const client = useDeriveClient();
   const { view, position } = useSelectedPosition();
   return useQuery(serversViewQuery(client, view?.revision ?? 0, position, view !== undefined && view.scenarioErrors.length === 0));
+}
+
+/**
+ * The RFD's 30–50-tool selection threshold, in the cost chart's unit: 30 tools at the scenario's
+ * average definition cost per permitted tool (at the request that permits the most). Shown once
+ * some request permits at least 30 tools, where the line means something.
+ */
+export function selectionThreshold(
+  requests: readonly { readonly permittedCount: number; readonly cost: { readonly permitted: number } }[],
+  unit: 'bytes' | 'tokens',
+  tokens: readonly { readonly permitted: number }[] | undefined,
+): { value: number; label: string } | undefined {
+  let best = -1;
+  requests.forEach((r, i) => {
+    if (best < 0 || r.permittedCount > (requests[best]?.permittedCount ?? 0)) best = i;
+  });
+  const r = requests[best];
+  if (!r || r.permittedCount < SELECTION_THRESHOLD.low) return undefined;
+  const total = unit === 'bytes' ? r.cost.permitted : tokens?.[best]?.permitted;
+  if (total === undefined) return undefined;
+  const value = Math.round((total / r.permittedCount) * SELECTION_THRESHOLD.low);
+  const shown = unit === 'bytes' ? `${value.toLocaleString('en-US')} B` : `${value.toLocaleString('en-US')} tokens`;
+  return { value, label: `${SELECTION_THRESHOLD.low}–${SELECTION_THRESHOLD.high} tools: selection degrades (${SELECTION_THRESHOLD.low} tools ≈ ${shown})` };
 }

@@ -37,13 +37,25 @@ export function setUpMonaco(): void {
     base: 'vs',
     inherit: true,
     rules: [...tomlThemeRules.light],
-    colors: { 'editor.background': '#ffffff', 'editorGutter.background': '#f6f7f9' },
+    colors: {
+      'editor.background': '#ffffff',
+      'editorGutter.background': '#f6f7f9',
+      'editorLineNumber.foreground': '#5f6778',
+      'editorLineNumber.activeForeground': '#1d2330',
+      'editorLineNumber.dimmedForeground': '#5f6778',
+    },
   });
   monaco.editor.defineTheme(THEMES.dark, {
     base: 'vs-dark',
     inherit: true,
     rules: [...tomlThemeRules.dark],
-    colors: { 'editor.background': '#16181d', 'editorGutter.background': '#1d2027' },
+    colors: {
+      'editor.background': '#16181d',
+      'editorGutter.background': '#1d2027',
+      'editorLineNumber.foreground': '#9aa1ad',
+      'editorLineNumber.activeForeground': '#e6e8ee',
+      'editorLineNumber.dimmedForeground': '#9aa1ad',
+    },
   });
   applySystemTheme();
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', applySystemTheme);

@@ -56,7 +56,7 @@ export interface TomlToken {
 const HEADER_LINE =
   /^\s*\[\[?\s*(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*'))*\s*\]\]?\s*(?:#.*)?$/u;
 const BARE = /[A-Za-z0-9_-]/u;
-const SCALAR = /[A-Za-z0-9_:+.\-]/u;
+const SCALAR = /[A-Za-z0-9_:+.-]/u;
 
 /** The line of the nearest table header at or above `line` (1 when there is none). */
 export function sectionStart(getLine: GetLine, line: number): number {

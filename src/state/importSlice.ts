@@ -31,11 +31,12 @@ export interface ImportSlice {
   liveWanted: ReadonlyMap<string, boolean>;
   /** The newest tool-list change of each live server. */
   serverChanges: ReadonlyMap<string, ServerChange>;
-  lastImport: { readonly previous: ScenarioDoc; readonly summary: string } | undefined;
+  /** What the last import added (by name), so undo removes exactly that and keeps every later edit. */
+  lastImport: { readonly layer: string; readonly servers: readonly string[]; readonly summary: string } | undefined;
   openImport(source?: ImportSource): void;
   closeImport(): void;
-  /** Replaces the document with one that has the import (one revision), remembering the old one. */
-  commitImport(doc: ScenarioDoc, summary: string): void;
+  /** Replaces the document with one that has the import (one revision), remembering what it added. */
+  commitImport(doc: ScenarioDoc, added: { layer: string; servers: readonly string[] }, summary: string): void;
   undoImport(): void;
   setLiveWanted(server: string, wanted: boolean): void;
   recordServerChange(server: string, change: ServerChange | undefined): void;
@@ -59,16 +60,22 @@ export function importSlice<S extends ImportSlice & DocState>(set: StoreApi<S>['
     lastImport: undefined,
     openImport: (source = { kind: 'file', fileName: '', text: '' }) => put({ importDialog: { source, seq: ++seq } }),
     closeImport: () => put({ importDialog: undefined }),
-    commitImport: (doc, summary) => {
+    commitImport: (doc, added, summary) => {
       const s = get();
       const wanted = new Map(s.liveWanted);
-      for (const server of doc.servers) if (server.url !== undefined && !wanted.has(server.name)) wanted.set(server.name, server.status === 'running');
-      put({ lastImport: { previous: s.doc, summary }, doc, revision: s.revision + 1, liveWanted: wanted, importDialog: undefined });
+      for (const server of doc.servers) if (added.servers.includes(server.name) && server.url !== undefined) wanted.set(server.name, server.status === 'running');
+      put({ lastImport: { ...added, summary }, doc, revision: s.revision + 1, liveWanted: wanted, importDialog: undefined });
     },
     undoImport: () => {
       const s = get();
-      if (!s.lastImport) return;
-      put({ doc: s.lastImport.previous, revision: s.revision + 1, lastImport: undefined });
+      const last = s.lastImport;
+      if (!last) return;
+      const servers = new Set(last.servers);
+      put({
+        doc: { ...s.doc, layers: s.doc.layers.filter((l) => l.name !== last.layer), servers: s.doc.servers.filter((x) => !servers.has(x.name)) },
+        revision: s.revision + 1,
+        lastImport: undefined,
+      });
     },
     setLiveWanted: (server, wanted) => {
       const m = new Map(get().liveWanted);

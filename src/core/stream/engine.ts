@@ -1,9 +1,11 @@
 // The conversation stream: the layers plus config deltas, and at every config
 // position each tool's effective availability and allow_toggle, why, and the
 // counts behind the sets. Positions are derived incrementally: a delta
-// recomputes only the tools it touches (or every tool when it touches '*'), and
-// each position keeps just its changes. Full per-position views are replayed
-// from the nearest snapshot on demand.
+// recomputes only the tools it touches (an enable-only entry just moves the
+// tool's enable), a '*' enable change re-reads only the tools that inherit from
+// '*', and each position keeps just its changes. A delta is first diffed
+// against the current config, as JP does, so a restated value adds nothing.
+// Full per-position views are replayed from the nearest snapshot on demand.
 import { effectiveEnable, effectiveRun } from '../config/effective';
 import type { LoadedLayer } from '../config/layer';
 import { mergeEnable } from '../config/enable';
@@ -236,21 +238,24 @@ export class StreamEngine {
     const touchesDefaults = Object.keys(delta.defaults).some((k) => k !== 'enable') || delta.defaults.enable.availability !== undefined || delta.defaults.enable.allowToggle !== undefined;
     if (delta.tools.size === 0 && !touchesDefaults) return undefined;
     this.deltaCount += 1;
-    let changes: ToolChange[];
-    if (touchesDefaults) {
-      this.overlayDefaults = mergeDefaults(this.overlayDefaults, delta.defaults);
-      this.defaults = mergeDefaults(this.base.defaults, this.overlayDefaults);
+    let changes: ToolChange[] = [];
+    if (!touchesDefaults) {
+      for (const [name, t] of delta.tools) {
+        const only = enableOnly(t);
+        this.overlay(name, t, only);
+        const known = this.states.get(name);
+        if (!known) this.order.push(name);
+        // Directives, promotions and most --cfg values touch enable only: the config, run and definition stay.
+        const c = known && only ? this.moveEnable(known, t.enable) : this.recompute(name, known ? known.order : this.order.length - 1);
+        if (c) changes.push(c);
+      }
+      return this.push({ ...event, kind: 'delta', delta: this.deltaCount }, changes);
     }
-    const enableOnlyTools = new Set<string>();
-    for (const [name, t] of delta.tools) {
-      const existing = this.overlayTools.get(name);
-      const only = enableOnly(t);
-      if (only) enableOnlyTools.add(name);
-      this.overlayTools.set(name, existing ? (only ? withEnable(existing, mergeEnable(existing.enable, t.enable)) : mergeTool(existing, t)) : t);
-    }
-    if (touchesDefaults && onlyDefaultsEnable(delta)) {
+    this.overlayDefaults = mergeDefaults(this.overlayDefaults, delta.defaults);
+    this.defaults = mergeDefaults(this.base.defaults, this.overlayDefaults);
+    for (const [name, t] of delta.tools) this.overlay(name, t, enableOnly(t));
+    if (onlyDefaultsEnable(delta)) {
       // '*' enable changed: a tool's config, run and definition stay; only its effective enable may move.
-      changes = [];
       for (const name of delta.tools.keys()) {
         if (this.states.has(name)) continue;
         this.order.push(name);
@@ -260,17 +265,7 @@ export class StreamEngine {
         const c = delta.tools.has(name) ? this.recompute(name, i) : this.refreshEnable(name);
         if (c) changes.push(c);
       }
-    } else if (touchesDefaults) changes = this.recomputeAll();
-    else {
-      changes = [];
-      for (const [name, t] of delta.tools) {
-        const known = this.states.get(name);
-        if (!known) this.order.push(name);
-        // Directives, promotions and most --cfg values touch enable only: the config, run and definition stay.
-        const c = known && enableOnlyTools.has(name) ? this.moveEnable(known, t.enable) : this.recompute(name, known ? known.order : this.order.length - 1);
-        if (c) changes.push(c);
-      }
-    }
+    } else changes = this.recomputeAll();
     return this.push({ ...event, kind: 'delta', delta: this.deltaCount }, changes);
   }
 
@@ -314,6 +309,12 @@ export class StreamEngine {
     this.adjustCounts(after, +1);
     this.states.set(name, after);
     return { name, ...(before ? { before } : {}), after };
+  }
+
+  /** Merges a delta's tool entry into the conversation overlay (what layer edits are replayed under). */
+  private overlay(name: string, t: ToolConfig, only: boolean): void {
+    const existing = this.overlayTools.get(name);
+    this.overlayTools.set(name, existing ? (only ? withEnable(existing, mergeEnable(existing.enable, t.enable)) : mergeTool(existing, t)) : t);
   }
 
   /** A known tool under a delta that sets only enable fields (the same result as recompute, cheaper). */

@@ -10,6 +10,7 @@ const TABS: { id: DockTab; label: string }[] = [
   { id: 'search', label: 'Search lab' },
   { id: 'questions', label: 'Open questions' },
   { id: 'workspace', label: 'Workspace' },
+  { id: 'servers', label: 'Servers' },
 ];
 
 export function Dock({ panels }: { readonly panels: Partial<Record<DockTab, () => React.ReactNode>> }) {

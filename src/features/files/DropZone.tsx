@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { useWorkbenchStore } from '../../state/context';
 import { openScenarioText } from './files';
+import { isCatalogueFile, openCatalogueFile } from '../../state/importSlice';
 
 export function DropZone() {
   const store = useWorkbenchStore();
@@ -29,7 +30,9 @@ export function DropZone() {
       if (e.defaultPrevented) return;
       e.preventDefault();
       const file = e.dataTransfer?.files[0];
-      if (file) void file.text().then((t) => openScenarioText(store, file.name, t));
+      // A .json file is an MCP catalogue: it goes to the import dialog.
+      if (file && isCatalogueFile(file)) void openCatalogueFile(store, file);
+      else if (file) void file.text().then((t) => openScenarioText(store, file.name, t));
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragleave', leave);
@@ -42,5 +45,5 @@ export function DropZone() {
       window.removeEventListener('drop', drop);
     };
   }, [store]);
-  return over ? <div className="drop-overlay">Drop a scenario file to open it, or a .jp folder or .zip to open a workspace</div> : null;
+  return over ? <div className="drop-overlay">Drop a scenario file to open it, an MCP catalogue (.json) to import it, or a .jp folder or .zip to open a workspace</div> : null;
 }

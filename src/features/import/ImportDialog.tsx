@@ -119,7 +119,7 @@ function ImportDialogBody({ source }: { readonly source: ImportSource }) {
     const doc = applyImport(s.doc, ok.result);
     const n = ok.result.tools.length;
     const summary = `Imported ${formatCount(n)} tool${n === 1 ? '' : 's'} of ${ok.result.servers.map((x) => x.name).join(', ')} into layer ${ok.result.layer.name}: ${ok.result.counts.on} on, ${ok.result.counts.discoverable} discoverable, ${ok.result.counts.off} off.`;
-    s.commitImport(doc, summary);
+    s.commitImport(doc, { layer: ok.result.layer.name, servers: ok.result.servers.map((x) => x.name) }, summary);
     s.setDockTab('servers');
     s.showBanner('info', `${summary} Undo it from the Servers tab.`);
   };
@@ -222,14 +222,14 @@ function ImportDialogBody({ source }: { readonly source: ImportSource }) {
                   <input type="number" min={1} max={300} value={timeoutSec} onChange={(e) => setTimeoutSec(Number(e.target.value) || 1)} style={{ width: '5em' }} aria-label="Timeout in seconds" data-testid="import-timeout" />s
                 </label>
                 <button type="submit" disabled={status.kind === 'connecting'} data-testid="import-connect">
-                  {liveUrl !== undefined && liveUrl === url.trim() ? 'Connect again' : 'Connect'}
+                  {liveUrl !== undefined && liveUrl === url.trim() && status.kind !== 'connecting' ? 'Connect again' : 'Connect'}
                 </button>
                 {status.kind === 'connecting' && liveUrl !== undefined && (
                   <button type="button" onClick={() => cancelLive(liveUrl)} data-testid="import-cancel-connect">
-                    Cancel
+                    Cancel connecting
                   </button>
                 )}
-                <LiveStatusLine status={status} info={connection.data?.info} tools={tools.data ? { count: tools.data.tools.length, pages: tools.data.pages } : undefined} />
+                <LiveStatusLine status={status} info={connection.data?.info} tools={tools.data ? { count: tools.data.tools.length, pages: tools.data.pages } : undefined} timeoutMs={timeoutMs} />
               </form>
             )}
           </section>

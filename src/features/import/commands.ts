@@ -15,7 +15,7 @@ export function pickCatalogueFile(store: WorkbenchStore): void {
 }
 
 export const importCommands: Command[] = [
-  { id: 'import.open', title: 'Import MCP tools (file, paste or live server)…', shortcut: 'Mod+I', group: 'Import', run: ({ store }) => store.getState().openImport({ kind: 'file', fileName: '', text: '' }) },
+  { id: 'import.open', title: 'Import MCP tools (file, paste or live server)…', shortcut: 'Alt+I', group: 'Import', run: ({ store }) => store.getState().openImport({ kind: 'file', fileName: '', text: '' }) },
   { id: 'import.file', title: 'Import an MCP catalogue file (tools/list JSON)…', group: 'Import', run: ({ store }) => pickCatalogueFile(store) },
   { id: 'import.paste', title: 'Import MCP tools from pasted JSON…', group: 'Import', run: ({ store }) => store.getState().openImport({ kind: 'paste' }) },
   { id: 'import.live', title: 'Connect a live MCP server (Streamable HTTP)…', group: 'Import', run: ({ store }) => store.getState().openImport({ kind: 'url' }) },

@@ -174,7 +174,7 @@ export function SearchLab() {
           {isFetching ? ' Searching…' : ''}
         </p>
         {data?.error && <p className="sim-error" role="alert" data-testid="lab-error">{data.error}</p>}
-        {query.trim() === '' ? (
+        {query === '' ? (
           <p className="muted">Type a query to compare substring (the RFD&apos;s starting point) and BM25 side by side.</p>
         ) : (
           data && !data.error && (

@@ -17,7 +17,7 @@ export interface MenuState {
 
 const HELP: Record<Availability, string> = {
   on: 'offered in every request',
-  discoverable: 'found by search_tools, promoted on use',
+  discoverable: 'found by search, promoted on use',
   off: 'neither offered nor searchable',
 };
 

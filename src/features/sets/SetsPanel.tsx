@@ -65,7 +65,7 @@ function ProvenanceChain({ name, follow }: { readonly name: string; readonly fol
       {data.steps.map((s, i) => (
         <li key={i}>
           {s.link ? (
-            <button type="button" className="link" onClick={() => s.link && follow(s.link)} title={linkTitle(s.link)}>
+            <button type="button" className="st-link" onClick={() => s.link && follow(s.link)} title={linkTitle(s.link)}>
               {s.label}
             </button>
           ) : (
@@ -148,7 +148,7 @@ const ToolRow = memo(function ToolRow({ row, index, total, top, expanded, onTogg
           ·
         </span>
         {row.link ? (
-          <button type="button" className="link st-why" title={`${row.why}\n${linkTitle(row.link)}`} onClick={() => row.link && follow(row.link)}>
+          <button type="button" className="st-link st-why" title={`${row.why}\n${linkTitle(row.link)}`} onClick={() => row.link && follow(row.link)}>
             {row.why}
           </button>
         ) : (
@@ -353,7 +353,7 @@ export function SetsPanel() {
             {rows.length} of {allRows?.length ?? 0} shown
             <button
               type="button"
-              className="link"
+              className="st-link"
               onClick={() => {
                 setFilter(NO_FILTER);
                 setQuery('');

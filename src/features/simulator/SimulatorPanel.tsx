@@ -47,7 +47,7 @@ function PromptLine({ onAuto, busy }: { readonly onAuto: () => void; readonly bu
           aria-label="jp command"
           aria-invalid={error !== undefined}
           aria-describedby="sim-prompt-help"
-          placeholder="jp q 'your first query'   or   jp config set --cfg conversation.tools.NAME.enable=on"
+          placeholder="jp q 'your first query'   or   jp config set --id conversation.tools.NAME.enable=on"
           value={text}
           spellCheck={false}
           onChange={(e) => setText(e.target.value)}

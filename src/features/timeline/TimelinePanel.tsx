@@ -277,7 +277,7 @@ export function TimelinePanel() {
               role="option"
               aria-selected={e.index === selected}
               className={`tl-row kind-${e.kind} ${e.error ? 'has-error' : ''} ${fails ? 'has-fail' : ''} ${isEditing ? 'is-editing' : ''}`}
-              style={{ paddingLeft: 6 + e.depth * 14 }}
+              style={{ paddingLeft: 4 + e.depth * 12 }}
               title={t.title}
               onClick={() => {
                 select(e.index);
@@ -289,13 +289,13 @@ export function TimelinePanel() {
               }}
             >
               <div className="tl-line">
-                {e.kind !== 'delta' && (
+                {e.kind !== 'delta' && e.kind !== 'layer-edit' && (
                   <span className="tl-icon" aria-hidden="true">
                     {KIND_ICON[e.kind]}
                   </span>
                 )}
                 {sourceMarks(e.sources).map((m) => (
-                  <span key={m.source} className={`src src-${m.source}`}>
+                  <span key={m.source} className={`tl-src tl-src-${m.source}`}>
                     <span aria-hidden="true">{m.icon}</span> {m.word}
                   </span>
                 ))}
@@ -304,7 +304,7 @@ export function TimelinePanel() {
                   {t.suffix && <span className="tl-suffix"> {t.suffix}</span>}
                 </span>
                 {t.facts.map((f, i) => (
-                  <span key={i} className={`fact ${f.tone ?? ''} ${f.optional ? 'optional' : ''}`} title={f.title}>
+                  <span key={i} className={`tl-fact ${f.tone ?? ''} ${f.optional ? `optional-${f.optional}` : ''}`} title={f.title}>
                     {f.text}
                   </span>
                 ))}
@@ -313,7 +313,7 @@ export function TimelinePanel() {
                     {m.pass ? '✓' : '✗'} {m.count > 1 ? m.count : m.keys}
                   </span>
                 ))}
-                {isEditing && <span className="fact">editing…</span>}
+                {isEditing && <span className="tl-fact">editing…</span>}
               </div>
               {e.kind === 'step' && e.error && <div className="tl-error">{e.error}</div>}
             </div>
@@ -356,7 +356,7 @@ export function TimelinePanel() {
             <button type="button" onClick={() => startEdit(currentStep)} title="Enter or F2 on the step row">
               Edit
             </button>
-            <button type="button" className="danger" onClick={() => deleteStep(currentStep)} title="Delete on the step row">
+            <button type="button" className="tl-danger" onClick={() => deleteStep(currentStep)} title="Delete on the step row">
               Delete
             </button>
           </div>

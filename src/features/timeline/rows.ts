@@ -104,7 +104,7 @@ export interface RowText {
   /** Words after the main ones that a narrow panel may hide visually. */
   readonly suffix?: string;
   /** Small facts after the main words, e.g. "8 tools", "2.4 KB", "miss". */
-  readonly facts: readonly { readonly text: string; readonly title?: string; readonly tone?: 'hit' | 'miss' | 'warn' | 'err' | 'ok'; readonly optional?: boolean }[];
+  readonly facts: readonly { readonly text: string; readonly title?: string; readonly tone?: 'hit' | 'miss' | 'warn' | 'err' | 'ok'; /** 1: hidden first in a narrow panel (still in the hover); 2: hidden only in a very narrow one. */ readonly optional?: 1 | 2 }[];
   /** The full text for a hover. */
   readonly title: string;
 }
@@ -131,12 +131,12 @@ export function rowText(e: EntryView, requests: readonly RequestView[]): RowText
       if (!r) return { text: e.label, facts: [], title: e.label };
       const facts: RowText['facts'][number][] = [
         { text: `${r.array.length} tool${r.array.length === 1 ? '' : 's'}`, title: `${r.offered.length} offered, ${r.permittedCount} permitted, ${r.searchableCount} searchable` },
-        { text: formatBytes(r.cost.offered), title: `definition cost of the offered set: ${r.cost.offered} bytes (permitted set: ${r.cost.permitted} bytes)` },
+        { text: formatBytes(r.cost.offered), title: `definition cost of the offered set: ${r.cost.offered} bytes (permitted set: ${r.cost.permitted} bytes)`, optional: 2 },
         { text: r.cache.status, title: `prefix cache ${r.cache.status}: ${r.cache.reason}`, tone: r.cache.status },
       ];
-      if (r.added.length > 0) facts.push({ text: `+${r.added.length} new`, title: `newly offered: ${r.added.join(', ')}`, optional: true });
+      if (r.added.length > 0) facts.push({ text: `+${r.added.length} new`, title: `newly offered: ${r.added.join(', ')}`, optional: 1 });
       const forced = r.toolChoice !== 'auto' ? ` · tool_choice ${r.toolChoice}` : '';
-      return { text: `cycle ${e.cycle ?? r.cycle}`, suffix: `· request${forced}`, facts, title: `request ${r.id + 1}, cycle ${r.cycle} of step ${r.step}\noffered: ${r.offered.join(', ')}\ncache: ${r.cache.status} (${r.cache.reason})` };
+      return { text: `cycle ${e.cycle ?? r.cycle}`, suffix: `· request${forced}`, facts, title: `request ${r.id + 1}, cycle ${r.cycle} of step ${r.step}: ${r.array.length} tools, ${formatBytes(r.cost.offered)} (${r.cost.offered} bytes) offered\noffered: ${r.offered.join(', ')}\ncache: ${r.cache.status} (${r.cache.reason})` };
     }
     case 'call': {
       const facts: RowText['facts'][number][] = [];
@@ -145,7 +145,7 @@ export function rowText(e: EntryView, requests: readonly RequestView[]): RowText
         const unavailable = e.search.returned.length - usable;
         const total = e.search.total ?? e.search.returned.length;
         facts.push({ text: `${e.search.returned.length} of ${total}`, title: `returned ${e.search.returned.length} of ${total} matches (limit ${e.search.limit}): ${e.search.returned.map((x) => `${x.name} (${x.status === 'usable' ? 'usable' : 'found-unavailable'})`).join(', ')}` });
-        facts.push({ text: `${usable} usable`, tone: 'ok', optional: true });
+        facts.push({ text: `${usable} usable`, tone: 'ok', optional: 1 });
         if (unavailable > 0) facts.push({ text: `${unavailable} found-unavailable`, tone: 'warn' });
       }
       if (e.callStatus === 'error') facts.push({ text: 'error', tone: 'err', ...(e.error ? { title: e.error } : {}) });

@@ -142,7 +142,7 @@ function FolderSection({ ws }: { readonly ws: WorkspaceView | undefined }) {
 }
 
 function Problems({ ws, errors, onOpen }: { readonly ws: WorkspaceView; readonly errors: number; readonly onOpen: (path: string) => void }) {
-  const files = new Set(useWorkbench((s) => Object.keys(s.workspace?.files ?? {})));
+  const files = useWorkbench((s) => s.workspace?.files);
   if (ws.diagnostics.length === 0) {
     return (
       <p className="ws-ok" data-testid="workspace-diagnostics" data-count={0}>
@@ -160,7 +160,7 @@ function Problems({ ws, errors, onOpen }: { readonly ws: WorkspaceView; readonly
         {ws.diagnostics.map((d, i) => (
           <li key={i} className={d.severity} data-layer={d.layer}>
             <span className={`word sev-${d.severity}`}>{d.severity}</span>{' '}
-            {d.layer && files.has(d.layer) ? (
+            {d.layer && files && Object.hasOwn(files, d.layer) ? (
               <button type="button" className="ws-link" onClick={() => onOpen(d.layer as string)}>
                 {d.layer}:{d.line ?? 1}:{d.column ?? 1}
               </button>

@@ -1,0 +1,180 @@
+// Live MCP servers from the page, for real: the test starts
+// @modelcontextprotocol/server-everything in streamableHttp mode on a free
+// loopback port, connects to it over Streamable HTTP with the SDK's client,
+// lists, imports, searches and promotes, then stops the server and watches its
+// tools leave the permitted set. And the servers that fail: HTML, a hang
+// (timeout, cancel), a closed port, CORS.
+import type { StepDoc } from '../src/core/scenario/doc';
+import { writeScenario } from '../src/core/scenario/doc';
+import { test, expect, dropNetworkErrors, startTiny, freePort } from './mcpServers';
+
+const SCREENS = process.env.WORKBENCH_SCREENS ?? '/tmp/wb-screens';
+
+test('connect, list, import, search, promote; stop the server and its tools leave', async ({ workbench, page, everything, consoleErrors }) => {
+  const imp = workbench.importer;
+  await workbench.open();
+
+  await test.step('connect to server-everything from the page and list its tools', async () => {
+    await workbench.runCommand('import.live');
+    await imp.connect(everything.url);
+    await expect(imp.liveStatus()).toHaveAttribute('data-status', 'running');
+    await expect(imp.liveStatus()).toContainText(/13 tools in 1 page/u);
+    await expect(imp.counts()).toContainText('13 tools');
+    await expect(imp.tool('echo')).toBeVisible();
+  });
+
+  await test.step('import it as a server of the scenario, everything discoverable', async () => {
+    await imp.policy('discoverable', 0);
+    await imp.dialog().getByTestId('import-server-name').fill('everything');
+    await expect(imp.counts()).toContainText('0 on');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: `${SCREENS}/live-import-1440.png` });
+    await imp.confirm();
+    const snap = await workbench.snapshot();
+    const server = snap.doc.servers.find((s) => s.name === 'everything');
+    expect(server).toMatchObject({ status: 'running', url: everything.url });
+    expect(server?.tools).toHaveLength(13);
+    const echo = snap.sets.rows.find((r) => r.name === 'echo');
+    expect(echo).toMatchObject({ availability: 'discoverable', permitted: true, searchable: true, offered: false, server: 'everything' });
+  });
+
+  await test.step('the servers tab shows it running', async () => {
+    await workbench.servers.show();
+    await expect(workbench.servers.status('everything')).toHaveAttribute('data-status', 'running');
+    await expect(workbench.servers.status('everything')).toContainText('13 tools');
+  });
+
+  await test.step('a scripted turn searches, promotes echo, and calls it', async () => {
+    const snap = await workbench.snapshot();
+    const step: StepDoc = {
+      command: "jp q 'Echo a greeting back to me'",
+      cycles: [
+        { calls: [{ tool: 'search_tools', args: { query: 'echo' } }] },
+        { calls: [{ tool: 'echo', args: { message: 'hello' } }] },
+        { calls: [], reply: 'Done.' },
+      ],
+    };
+    expect(await workbench.loadScenario(writeScenario({ ...snap.doc, steps: [...snap.doc.steps, step] }), 'with-search.toml')).toBe(true);
+    const after = await workbench.snapshot();
+    const search = after.timeline.entries.filter((e) => e.kind === 'call' && e.search).at(-1);
+    expect(search?.search?.returned.map((r) => `${r.name}:${r.status}`)).toContain('echo:usable');
+    const last = after.timeline.requests.slice(-3);
+    expect(last[0]?.offered).not.toContain('echo');
+    expect(last[1]?.offered).toContain('echo');
+    expect(last[1]?.added).toContain('echo');
+    const call = after.timeline.entries.filter((e) => e.kind === 'call' && e.label.startsWith('echo(')).at(-1);
+    expect(call?.callStatus).toBe('ok');
+  });
+
+  await test.step('stop the server: it fails (refused), goes offline, and its tools leave the permitted set', async () => {
+    await everything.stop();
+    const status = workbench.servers.status('everything');
+    await expect(status).toHaveAttribute('data-status', 'failed', { timeout: 15_000 });
+    await expect(status).toContainText('failed: refused');
+    await expect.poll(async () => (await workbench.snapshot()).doc.servers.find((s) => s.name === 'everything')?.status).toBe('offline');
+    const snap = await workbench.snapshot();
+    const rows = snap.sets.rows.filter((r) => r.server === 'everything');
+    expect(rows.length).toBe(13);
+    expect(rows.filter((r) => r.permitted)).toEqual([]);
+    expect(rows.find((r) => r.name === 'echo')?.serverStatus).toBe('server-offline');
+    // The tools stay in the scenario (its last list), only unavailable.
+    expect(snap.doc.servers.find((s) => s.name === 'everything')?.tools).toHaveLength(13);
+    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: `${SCREENS}/servers-failed-${size.width}.png` });
+    }
+  });
+
+  // The browser prints the refused connections; they are what this test expects.
+  expect(dropNetworkErrors(consoleErrors, everything.url).length).toBeGreaterThan(0);
+});
+
+test('a restarted server reconnects; a changed tool list shows what changed and the cache effect', async ({ workbench, page, everything, consoleErrors }) => {
+  await workbench.open();
+  await test.step('import server-everything with echo kept on', async () => {
+    await workbench.runCommand('import.live');
+    await workbench.importer.connect(everything.url);
+    await expect(workbench.importer.liveStatus()).toHaveAttribute('data-status', 'running');
+    await workbench.importer.policy('on');
+    await workbench.importer.dialog().getByTestId('import-server-name').fill('everything');
+    await workbench.importer.confirm();
+  });
+  await test.step('pretend the last list was older: drop a tool and change echo, then refetch', async () => {
+    // Rewrite the scenario's copy of the list, as if the server had changed since.
+    const snap = await workbench.snapshot();
+    const doc = { ...snap.doc, servers: snap.doc.servers.map((s) => (s.name === 'everything' ? { ...s, tools: s.tools.filter((t) => t.name !== 'get-sum').map((t) => (t.name === 'echo' ? { ...t, description: 'An older description.' } : t)) } : s)) };
+    expect(await workbench.loadScenario(writeScenario(doc), 'older.toml')).toBe(true);
+    await workbench.servers.show();
+    await workbench.servers.button('everything', 'server-refetch').click();
+    const change = workbench.servers.change('everything');
+    await expect(change).toContainText('+1 added (get-sum)');
+    await expect(change).toContainText('~1 changed (echo: description)');
+    await expect(change.getByTestId('change-impact')).toContainText('cache miss');
+    await expect(change.getByTestId('change-impact')).toContainText('offered tool echo changed');
+  });
+  expect(dropNetworkErrors(consoleErrors, everything.url)).toEqual([]);
+});
+
+test('servers that fail: HTML, a hang (timeout and cancel), a closed port, CORS; the work is kept', async ({ workbench, page, consoleErrors }) => {
+  const imp = workbench.importer;
+  await workbench.open();
+  const before = await workbench.snapshot();
+  const html = await startTiny('html');
+  const hang = await startTiny('hang');
+  const noCors = await startTiny('no-cors');
+  const closed = `http://127.0.0.1:${await freePort()}/mcp`;
+  try {
+    await workbench.runCommand('import.live');
+
+    await test.step('a server that answers HTML: protocol error', async () => {
+      await imp.connect(html.url);
+      await expect(imp.liveStatus()).toHaveAttribute('data-status', 'failed');
+      await expect(imp.liveStatus()).toContainText('failed: protocol error');
+      await expect(imp.liveStatus()).toContainText('answered text/html, not JSON or an event stream');
+      await expect(page.getByTestId('import-confirm')).toBeDisabled();
+    });
+
+    await test.step('a server that hangs: timeout', async () => {
+      await imp.connect(hang.url, 2);
+      await expect(imp.liveStatus()).toContainText('connecting…');
+      await expect(imp.cancelConnect()).toBeVisible();
+      await expect(imp.liveStatus()).toContainText('failed: timeout', { timeout: 10_000 });
+      await expect(imp.liveStatus()).toContainText('no answer within 2 s');
+    });
+
+    await test.step('a server that hangs: the cancel button', async () => {
+      await page.getByTestId('import-timeout').fill('120');
+      await page.getByTestId('import-connect').click();
+      await expect(imp.liveStatus()).toContainText('connecting…');
+      for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
+        await page.setViewportSize(size);
+        await page.screenshot({ path: `${SCREENS}/live-connecting-${size.width}.png` });
+      }
+      await imp.cancelConnect().click();
+      await expect(imp.liveStatus()).toContainText('failed: cancelled');
+    });
+
+    await test.step('nothing listening: refused', async () => {
+      await imp.connect(closed);
+      await expect(imp.liveStatus()).toContainText('failed: refused');
+      await expect(imp.liveStatus()).toContainText('is the server running?');
+    });
+
+    await test.step('a server without CORS headers: CORS', async () => {
+      await imp.connect(noCors.url);
+      await expect(imp.liveStatus()).toContainText('failed: CORS');
+      await expect(imp.liveStatus()).toContainText("does not allow this page's origin");
+    });
+
+    await test.step('nothing changed', async () => {
+      await imp.close();
+      const after = await workbench.snapshot();
+      expect(after.revision).toBe(before.revision);
+      expect(after.doc).toEqual(before.doc);
+    });
+  } finally {
+    await Promise.all([html.close(), hang.close(), noCors.close()]);
+  }
+  dropNetworkErrors(consoleErrors, closed);
+  dropNetworkErrors(consoleErrors, noCors.url);
+});

@@ -1,0 +1,141 @@
+// Real MCP servers for the live-server specs, on loopback ports the test picks:
+// @modelcontextprotocol/server-everything in streamableHttp mode (started by the
+// test, stopped by it or at teardown), and tiny HTTP servers that misbehave
+// (answer HTML, hang, refuse CORS).
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { test as base } from './fixtures';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface EverythingServer {
+  readonly url: string;
+  readonly port: number;
+  /** Whether it is still running. */
+  running(): boolean;
+  stop(): Promise<void>;
+}
+
+/** Starts server-everything on a free loopback port and waits for "listening". */
+export async function startEverything(): Promise<EverythingServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['node_modules/@modelcontextprotocol/server-everything/dist/index.js', 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server-everything did not start on ${port}:\n${output}`)), 20_000);
+    const onData = (d: Buffer) => {
+      output += String(d);
+      if (/listening/iu.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server-everything exited (${code ?? 'signal'}):\n${output}`));
+    });
+  });
+  let alive = true;
+  child.once('exit', () => {
+    alive = false;
+  });
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    port,
+    running: () => alive,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (!alive) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => {
+          if (alive) child.kill('SIGKILL');
+        }, 3000);
+      }),
+  };
+}
+
+export interface TinyServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-headers': '*',
+  'access-control-expose-headers': 'mcp-session-id',
+};
+
+/** A loopback HTTP server: `html` answers a web page, `hang` never answers, `no-cors` answers MCP-looking JSON without CORS headers. */
+export async function startTiny(kind: 'html' | 'hang' | 'no-cors'): Promise<TinyServer> {
+  const server = http.createServer((req, res) => {
+    if (kind === 'hang') return; // never answers, not even the preflight
+    if (kind === 'html') {
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, CORS);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { ...CORS, 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html><head><title>Welcome to nginx!</title></head><body><h1>Welcome</h1></body></html>');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The live-server specs' fixtures: a fresh server-everything per test, stopped at teardown. */
+export const test = base.extend<{ everything: EverythingServer }>({
+  // eslint-disable-next-line no-empty-pattern
+  everything: async ({}, use) => {
+    const server = await startEverything();
+    await use(server);
+    await server.stop();
+  },
+});
+
+/** Console errors a refused or blocked connection makes the browser print: expected in these tests. */
+export function dropNetworkErrors(errors: string[], url: string): string[] {
+  const origin = new URL(url).origin;
+  const dropped: string[] = [];
+  for (let i = errors.length - 1; i >= 0; i--) {
+    const e = errors[i] ?? '';
+    const network = /Failed to load resource: net::ERR_(CONNECTION_REFUSED|EMPTY_RESPONSE|CONNECTION_RESET|FAILED)|blocked by CORS policy|net::ERR_/u.test(e);
+    if (network && (e.includes(origin) || e.startsWith('Failed to load resource'))) {
+      dropped.push(e);
+      errors.splice(i, 1);
+    }
+  }
+  return dropped;
+}
+
+export { expect } from './fixtures';

@@ -1,0 +1,40 @@
+// The Servers tab: each MCP server's status and controls, tool-list changes, and
+// what discovery saves.
+import type { Locator, Page } from '@playwright/test';
+
+export class ServersPage {
+  constructor(readonly page: Page) {}
+
+  async show(): Promise<void> {
+    await this.page.getByRole('tab', { name: 'Servers' }).click();
+    await this.panel().waitFor();
+  }
+
+  panel(): Locator {
+    return this.page.getByTestId('servers-panel');
+  }
+
+  card(name: string): Locator {
+    return this.panel().locator(`li[data-server="${name}"]`);
+  }
+
+  status(name: string): Locator {
+    return this.card(name).getByTestId('live-status');
+  }
+
+  button(name: string, testId: 'server-refetch' | 'server-reconnect' | 'server-disconnect' | 'server-connect' | 'server-cancel'): Locator {
+    return this.card(name).getByTestId(testId);
+  }
+
+  change(name: string): Locator {
+    return this.card(name).getByTestId('server-change');
+  }
+
+  savings(): Locator {
+    return this.panel().getByTestId('savings');
+  }
+
+  undoImport(): Locator {
+    return this.page.getByTestId('servers-undo-import');
+  }
+}

@@ -1,0 +1,83 @@
+// The turn simulator: the jp prompt, the model's actions, and the turn's log.
+import type { Locator, Page } from '@playwright/test';
+
+export class SimulatorPage {
+  constructor(readonly page: Page) {}
+
+  async open(): Promise<void> {
+    await this.page.getByRole('tab', { name: 'Simulator' }).click();
+    await this.prompt().waitFor();
+  }
+
+  prompt(): Locator {
+    return this.page.getByTestId('sim-prompt');
+  }
+
+  promptError(): Locator {
+    return this.page.getByTestId('sim-prompt-error');
+  }
+
+  /** Types a jp command and presses Enter. */
+  async addStep(command: string): Promise<void> {
+    await this.prompt().fill(command);
+    await this.prompt().press('Enter');
+  }
+
+  async search(query: string, limit?: number): Promise<void> {
+    await this.page.getByTestId('sim-mode-search').check();
+    await this.page.getByTestId('sim-search-query').fill(query);
+    if (limit !== undefined) await this.page.getByTestId('sim-search-limit').fill(String(limit));
+    await this.page.getByTestId('sim-search-submit').click();
+  }
+
+  async callTool(tool: string, args: unknown): Promise<void> {
+    await this.page.getByTestId('sim-mode-call').check();
+    await this.page.getByTestId('sim-tool').fill(tool);
+    await this.page.getByTestId('sim-args').fill(JSON.stringify(args));
+    await this.page.getByTestId('sim-call-submit').click();
+  }
+
+  async describeTools(names: string[]): Promise<void> {
+    await this.page.getByTestId('sim-mode-describe').check();
+    await this.page.getByTestId('sim-describe').fill(names.join(', '));
+    await this.page.getByTestId('sim-describe-submit').click();
+  }
+
+  async reply(text: string): Promise<void> {
+    await this.page.getByTestId('sim-mode-reply').check();
+    await this.page.getByTestId('sim-reply').fill(text);
+    await this.page.getByTestId('sim-reply-submit').click();
+  }
+
+  async autoModel(): Promise<void> {
+    await this.page.getByTestId('sim-auto').click();
+    await this.note().filter({ hasText: 'Auto model' }).waitFor();
+  }
+
+  async recordExpectations(): Promise<void> {
+    await this.page.getByTestId('sim-record').click();
+    await this.note().filter({ hasText: 'Recorded' }).waitFor();
+  }
+
+  note(): Locator {
+    return this.page.getByTestId('sim-note');
+  }
+
+  log(): Locator {
+    return this.page.getByTestId('sim-log');
+  }
+
+  /** The last search result table of the log. */
+  lastSearch(): Locator {
+    return this.page.getByTestId('sim-search-result').last();
+  }
+
+  /** The tools shown joining the offered set in the log's requests. */
+  joined(): Locator {
+    return this.page.getByTestId('sim-joined');
+  }
+
+  openTurn(): Locator {
+    return this.page.getByTestId('sim-open');
+  }
+}

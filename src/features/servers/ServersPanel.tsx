@@ -1,0 +1,192 @@
+// The servers tab: every MCP server of the scenario with its status (a live
+// server: connecting, running, failed with the reason, or offline), what changed
+// in its tool list and what that does to the prompt cache; and what discovery
+// saves at the selected position, per server and in total.
+import { useQueryClient } from '@tanstack/react-query';
+import type { ServerDoc, ServerSavings } from '../../core';
+import { useCommands } from '../../commands/context';
+import { SavingsSummary } from '../../components/Savings';
+import { LiveStatusLine } from '../../components/LiveStatus';
+import { CacheWord, formatBytes, formatCount } from '../../components/Measures';
+import { useServersView } from '../../derive/serversHooks';
+import type { ServerView } from '../../derive/serversProtocol';
+import { cancelLive, disconnectLive } from '../../live/queries';
+import { useWorkbench, useWorkbenchStore } from '../../state/context';
+import { useLiveServer } from './live';
+import './servers.css';
+
+function tokens(n: number | undefined): string {
+  return n === undefined ? '' : ` · ${formatCount(n)} tokens`;
+}
+
+function Change({ name }: { readonly name: string }) {
+  const change = useWorkbench((s) => s.serverChanges.get(name));
+  const record = useWorkbench((s) => s.recordServerChange);
+  if (!change) return null;
+  const { diff, impact } = change;
+  const list = (xs: readonly string[]) => (xs.length > 8 ? `${xs.slice(0, 8).join(', ')} and ${xs.length - 8} more` : xs.join(', '));
+  return (
+    <div className="server-change" data-testid="server-change" role="status">
+      <div>
+        <strong>Tool list changed</strong> at {new Date(change.at).toLocaleTimeString()}:{' '}
+        {diff.added.length > 0 && <span className="added" data-testid="change-added">+{diff.added.length} added ({list(diff.added)}) </span>}
+        {diff.removed.length > 0 && <span className="removed" data-testid="change-removed">−{diff.removed.length} removed ({list(diff.removed)}) </span>}
+        {diff.changed.length > 0 && (
+          <span className="changed" data-testid="change-changed">
+            ~{diff.changed.length} changed ({list(diff.changed.map((c) => `${c.name}: ${c.fields.join(', ')}`))})
+          </span>
+        )}
+        <button type="button" className="link" onClick={() => record(name, undefined)} aria-label={`Dismiss the change of ${name}`}>
+          dismiss
+        </button>
+      </div>
+      {impact && (
+        <div className="impact" data-testid="change-impact">
+          <CacheWord status={impact.status} reason={impact.sentence} /> {impact.sentence}
+          {impact.unconfigured.length > 0 && <span className="muted"> New tools no layer names yet: {list(impact.unconfigured)}.</span>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function LiveControls({ server }: { readonly server: ServerDoc }) {
+  const store = useWorkbenchStore();
+  const queryClient = useQueryClient();
+  const { status, connection, tools } = useLiveServer(server);
+  const url = server.url ?? '';
+  const setWanted = (w: boolean) => store.getState().setLiveWanted(server.name, w);
+  return (
+    <div className="live-controls">
+      <LiveStatusLine status={status} info={connection.data?.info} tools={tools.data ? { count: tools.data.tools.length, pages: tools.data.pages } : undefined} />
+      <span className="spacer" />
+      {status.kind === 'connecting' && (
+        <button type="button" onClick={() => cancelLive(url)} data-testid="server-cancel">
+          Cancel connecting
+        </button>
+      )}
+      {status.kind === 'running' && (
+        <button type="button" onClick={() => void tools.refetch()} disabled={tools.isFetching} data-testid="server-refetch" title="List the server's tools again">
+          Refetch
+        </button>
+      )}
+      {(status.kind === 'running' || status.kind === 'failed') && (
+        <button type="button" onClick={() => void connection.refetch()} data-testid="server-reconnect" title="Open a new session and list again">
+          Reconnect
+        </button>
+      )}
+      {status.kind === 'offline' ? (
+        <button type="button" onClick={() => setWanted(true)} data-testid="server-connect">
+          Connect
+        </button>
+      ) : (
+        <button
+          type="button"
+          onClick={() => {
+            setWanted(false);
+            void disconnectLive(queryClient, url);
+          }}
+          data-testid="server-disconnect"
+        >
+          Disconnect
+        </button>
+      )}
+    </div>
+  );
+}
+
+function ServerCard({ server, view, savings }: { readonly server: ServerDoc; readonly view: ServerView | undefined; readonly savings: ServerSavings | undefined }) {
+  const updateServer = useWorkbench((s) => s.updateServer);
+  const places = view?.places ?? [];
+  const on = places.filter((p) => p.availability === 'on').length;
+  const disc = places.filter((p) => p.availability === 'discoverable').length;
+  const off = places.length - on - disc;
+  const kind = server.url !== undefined ? 'live' : server.catalogue !== undefined ? 'catalogue file' : 'simulated';
+  return (
+    <li className="server-card" data-server={server.name} data-status={server.status} aria-label={`Server ${server.name}`}>
+      <div className="server-line">
+        <code className="server-name">{server.name}</code>
+        <span className="kind">{kind}</span>
+        {server.url !== undefined && <code className="url" title={server.url}>{server.url}</code>}
+        {server.catalogue !== undefined && <code className="url">{server.catalogue}</code>}
+        <span className="counts" data-testid="server-counts">
+          {formatCount(server.tools.length)} tools listed · configured {places.length}: {on} on, {disc} discoverable, {off} off
+        </span>
+      </div>
+      {server.url !== undefined ? (
+        <LiveControls server={server} />
+      ) : (
+        <div className="live-controls">
+          <span className={`status-word ${server.status === 'running' ? 'running' : 'offline'}`} data-testid="sim-status">
+            {server.status}
+          </span>
+          <span className="muted">simulated from its tools/list</span>
+          <span className="spacer" />
+          <button type="button" onClick={() => updateServer(server.name, { status: server.status === 'running' ? 'offline' : 'running' })} title="Simulate the server failing to start (its tools leave the permitted set), or bring it back">
+            {server.status === 'running' ? 'Take offline' : 'Bring online'}
+          </button>
+        </div>
+      )}
+      {savings && (
+        <div className="server-savings muted" data-testid="server-savings">
+          every tool: {formatBytes(savings.all.bytes)}
+          {tokens(savings.all.tokens)} → offered now: {formatBytes(savings.offered.bytes)}
+          {tokens(savings.offered.tokens)} ({savings.offered.tools} on, {savings.searchable} searchable)
+        </div>
+      )}
+      {server.url !== undefined && <Change name={server.name} />}
+    </li>
+  );
+}
+
+export function ServersPanel() {
+  const servers = useWorkbench((s) => s.doc.servers);
+  const lastImport = useWorkbench((s) => s.lastImport);
+  const undoImport = useWorkbench((s) => s.undoImport);
+  const store = useWorkbenchStore();
+  const registry = useCommands();
+  const { data: view, isFetching } = useServersView();
+  const run = (id: string) => void registry.run(id, { store });
+  return (
+    <div className="servers-panel" data-testid="servers-panel">
+      <div className="servers-bar">
+        <button type="button" onClick={() => run('import.open')} data-testid="servers-import">
+          Import MCP tools…
+        </button>
+        <button type="button" onClick={() => run('import.live')} data-testid="servers-connect-live">
+          Connect a live server…
+        </button>
+        <button type="button" onClick={() => run('export.jp')} data-testid="servers-export">
+          Export JP config (.zip)
+        </button>
+        {lastImport && (
+          <button type="button" onClick={undoImport} title={lastImport.summary} data-testid="servers-undo-import">
+            Undo import
+          </button>
+        )}
+        <span className="spacer" />
+        {isFetching && <span className="muted">measuring…</span>}
+      </div>
+      {servers.length === 0 ? (
+        <div className="empty">
+          No MCP servers yet. Import a tools/list JSON (choose a file, paste it, or drop a .json file on the page), or connect a live server over Streamable HTTP. Each
+          server&apos;s tools become <code>[conversation.tools.NAME]</code> tables with <code>source = &quot;mcp.SERVER.TOOL&quot;</code> in a generated layer.
+        </div>
+      ) : (
+        <div className="servers-columns">
+          <ul className="server-list" aria-label="MCP servers">
+            {servers.map((s) => (
+              <ServerCard key={s.name} server={s} view={view?.servers.find((v) => v.name === s.name)} savings={view?.savings.servers.find((x) => x.server === s.name)} />
+            ))}
+          </ul>
+          {view && (
+            <section className="discovery-saves" aria-label="What discovery saves">
+              <h3>What discovery saves at the selected position</h3>
+              <SavingsSummary savings={view.savings} />
+            </section>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
