@@ -5,6 +5,7 @@ import { run as tomlParse } from './toml-parse';
 import { run as search } from './search';
 import { run as searchEval } from './search-eval';
 import { run as checkScale } from './check-scale';
+import { run as catalogues } from './catalogues';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -12,6 +13,7 @@ const modules: readonly [string, () => unknown][] = [
   ['search', search],
   ['search-eval', searchEval],
   ['check-scale', checkScale],
+  ['catalogues', catalogues],
 ];
 
 let failed = 0;

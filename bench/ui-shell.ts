@@ -23,7 +23,7 @@ async function load(page: Page, tools: number): Promise<void> {
   await page.goto('/');
   await page.waitForFunction(() => window.__workbench !== undefined);
   await page.evaluate((text) => window.__workbench?.loadScenario(text, 'bench.toml'), scenario(tools));
-  await page.getByRole('tab', { name: 'workspace' }).click();
+  await page.getByRole('tab', { name: 'workspace', exact: true }).click();
   await page.locator('.monaco-editor .view-lines').first().waitFor();
   await page.waitForFunction((n) => document.querySelector('[data-testid="set-counts"]')?.textContent?.includes(`permitted ${n}`), tools + 1);
   await page.locator('.monaco-editor .view-lines').first().click();

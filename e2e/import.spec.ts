@@ -13,6 +13,7 @@ const catalogues = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../
 const GITHUB = join(catalogues, 'github-mcp-server.tools-list.json');
 const LIVEMCPBENCH = join(catalogues, 'livemcpbench-tools.json');
 const schema = { type: 'object', properties: {} };
+const SCREENS = process.env.WORKBENCH_SCREENS ?? '/tmp/wb-screens';
 
 test('imports the GitHub catalogue through the file picker, then undoes it', async ({ workbench, page }) => {
   const imp = workbench.importer;
@@ -46,6 +47,14 @@ test('imports the GitHub catalogue through the file picker, then undoes it', asy
     await expect(imp.savings().getByTestId('savings-selection')).toContainText('past the 30–50-tool range');
   });
 
+  await test.step('screenshots of the import dialog at two sizes', async () => {
+    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: `${SCREENS}/import-github-${size.width}.png` });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
   await test.step('the policy changes the preview: all on, then 3 kept on', async () => {
     await imp.policy('on');
     await expect(imp.counts()).toHaveText('117 tools: 107 on · 0 discoverable · 10 off');
@@ -74,6 +83,11 @@ test('imports the GitHub catalogue through the file picker, then undoes it', asy
     await expect(workbench.servers.card('github_2')).toContainText('117 tools listed');
     await expect(workbench.servers.card('github_2').getByTestId('server-savings')).toContainText('every tool');
     await expect(workbench.servers.savings()).toBeVisible();
+    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: `${SCREENS}/servers-imported-${size.width}.png` });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   await test.step('undo the import', async () => {

@@ -12,6 +12,9 @@ async function layerText(workbench: WorkbenchPage, name: string): Promise<string
 }
 
 test.describe('layer editors', () => {
+  // Opening the app derives the demo first; on a loaded machine that alone takes a while.
+  test.describe.configure({ timeout: 90_000 });
+
   test.beforeEach(async ({ workbench }) => {
     await workbench.open();
     await workbench.layers.waitForEditor();

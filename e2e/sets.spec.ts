@@ -190,7 +190,7 @@ test('the availability menu edits the layer', async ({ workbench, page }) => {
   expect(snap.layers.find((l) => l.name === 'workspace')?.text).toMatch(/\[conversation\.tools\.cargo_check\][^[]*enable = (?:"on"|\{ availability = "on" \})/u);
 });
 
-test('10,000 tools render, scroll, and count right', async ({ workbench, page }) => {
+test('10,000 tools render, scroll, and count right', async ({ workbench }) => {
   test.setTimeout(120_000);
   await workbench.open();
   const n = 10_000;
@@ -254,7 +254,6 @@ test('10,000 tools render, scroll, and count right', async ({ workbench, page })
     await sets.search('tool_0999');
     await expect(sets.shown()).toContainText(`10 of ${n + 2} shown`);
   });
-  void page;
 });
 
 test('untrusted text is shown as text and runs nothing', async ({ workbench, page }) => {

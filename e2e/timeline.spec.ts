@@ -253,3 +253,19 @@ test('an empty timeline teaches the first step', async ({ workbench }) => {
   await expect(tl.rowsOfKind('turn')).toHaveCount(1);
   await expect(start).toBeHidden();
 });
+
+for (const size of [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 768 },
+]) {
+  test(`screenshots of the timeline and the sets at ${size.width}×${size.height}`, async ({ workbench, page }, info) => {
+    await page.setViewportSize(size);
+    await workbench.open();
+    await expect(workbench.timeline.selectedRow()).toHaveAttribute('data-kind', 'delta');
+    await workbench.timeline.root.screenshot({ path: info.outputPath(`timeline-${size.width}x${size.height}.png`) });
+    await workbench.sets.root.screenshot({ path: info.outputPath(`sets-${size.width}x${size.height}.png`) });
+    // Rows never spill sideways: long words truncate inside their row.
+    const spill = await workbench.timeline.list().evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(spill).toBeLessThanOrEqual(0);
+  });
+}

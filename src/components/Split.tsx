@@ -75,7 +75,7 @@ export function Split({ id, direction = 'horizontal', initial, min = 10, childre
     <div ref={root} className={`split ${direction}`}>
       {panes.map((child, i) => (
         <Fragment key={`p${i}`}>
-          <div className="pane" style={{ flexBasis: `${sizes[i] ?? 0}%`, flexGrow: 0, flexShrink: 0 }}>
+          <div className="pane" style={{ flexBasis: `${sizes[i] ?? 0}%`, flexGrow: 0, flexShrink: 1 }}>
             {child}
           </div>
           {i < panes.length - 1 && (

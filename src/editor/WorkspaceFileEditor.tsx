@@ -16,6 +16,7 @@ export interface WorkspaceFileEditorProps {
 }
 
 const OWNER = 'workspace';
+(window as unknown as { __m: unknown }).__m = monaco;
 const models = new Map<string, monaco.editor.ITextModel>();
 
 function modelFor(path: string, text: string): monaco.editor.ITextModel {
@@ -31,6 +32,32 @@ function severity(d: Diagnostic): monaco.MarkerSeverity {
   if (d.severity === 'error') return monaco.MarkerSeverity.Error;
   if (d.severity === 'warning') return monaco.MarkerSeverity.Warning;
   return monaco.MarkerSeverity.Info;
+}
+
+/** A diagnostic's range, widened so it is never empty (a point, or a range that is only a line break). */
+function markerRange(model: monaco.editor.ITextModel, d: Diagnostic) {
+  const lines = model.getLineCount();
+  const line = Math.min(Math.max(1, d.line ?? 1), lines);
+  let column = Math.max(1, d.column ?? 1);
+  let endLine = Math.min(Math.max(line, d.endLine ?? line), lines);
+  let endColumn = d.endLine !== undefined && d.endColumn !== undefined ? d.endColumn : column;
+  // A range ending at the start of a later line stops at the end of the line before.
+  if (endLine > line && endColumn <= 1) {
+    endLine -= 1;
+    endColumn = model.getLineMaxColumn(endLine);
+  }
+  if (endLine === line && endColumn <= column) {
+    const max = model.getLineMaxColumn(line);
+    const word = model.getWordAtPosition({ lineNumber: line, column });
+    if (word) endColumn = Math.max(word.endColumn, column + 1);
+    else if (column < max) endColumn = column + 1;
+    else {
+      // At the end of the line: mark its last character.
+      column = Math.max(1, max - 1);
+      endColumn = max;
+    }
+  }
+  return { startLineNumber: line, startColumn: column, endLineNumber: endLine, endColumn: Math.max(1, endColumn) };
 }
 
 export default function WorkspaceFileEditor({ path, text, readOnly, diagnostics, onChange, labelledBy }: WorkspaceFileEditorProps) {
@@ -94,25 +121,10 @@ export default function WorkspaceFileEditor({ path, text, readOnly, diagnostics,
   useEffect(() => {
     const model = editor.current?.getModel();
     if (!model) return;
-    monaco.editor.setModelMarkers(
-      model,
-      OWNER,
-      diagnostics.map((d) => {
-        const line = Math.min(Math.max(1, d.line ?? 1), model.getLineCount());
-        const column = Math.max(1, d.column ?? 1);
-        const endLine = Math.min(Math.max(line, d.endLine ?? line), model.getLineCount());
-        const endColumn = d.endLine !== undefined && d.endColumn !== undefined ? d.endColumn : model.getLineMaxColumn(endLine);
-        return {
-          severity: severity(d),
-          message: d.message,
-          ...(d.code ? { code: d.code } : {}),
-          startLineNumber: line,
-          startColumn: column,
-          endLineNumber: endLine,
-          endColumn: endLine === line ? Math.max(column + 1, endColumn) : endColumn,
-        };
-      }),
-    );
+    const markers = diagnostics.map((d) => ({ severity: severity(d), message: d.message, ...(d.code ? { code: d.code } : {}), ...markerRange(model, d) }));
+    monaco.editor.setModelMarkers(model, OWNER, markers);
+    // For tests and scripts: how many markers the shown file carries.
+    host.current?.setAttribute('data-markers', String(markers.length));
   }, [diagnostics, path, text]);
 
   return <div ref={host} className="ws-editor" role="presentation" aria-labelledby={labelledBy} data-testid="workspace-file-editor" data-path={path} data-readonly={readOnly} />;

@@ -59,6 +59,13 @@ export async function disconnectLive(queryClient: QueryClient, url: string): Pro
   if (e?.session) await closeSession(e.session);
 }
 
+/** Closes a session nobody uses any more (checked after the current update settles). */
+export function releaseLive(queryClient: QueryClient, url: string, stillUsed: () => boolean): void {
+  setTimeout(() => {
+    if (!stillUsed()) void disconnectLive(queryClient, url);
+  }, 0);
+}
+
 export interface ConnectionData {
   readonly session: string;
   readonly info: ServerInfo;

@@ -23,7 +23,7 @@ function searchOnce(tools: Record<string, ToolSpec>, args: string, policy: Recor
   return { call: c, timeline: t };
 }
 
-describe('§5 what search_tools searches: every field, both rankings', () => {
+describe('§5 / §8.5 what search_tools searches: every field, both rankings', () => {
   // Each tool carries the word only in one field. The word is distinct per row.
   const rows: { field: string; tool: ToolSpec; query: string }[] = [
     { field: 'name', tool: {}, query: 'zanzibar' },

@@ -11,7 +11,7 @@ import type { LoadedLayer } from '../config/layer';
 import { mergeEnable } from '../config/enable';
 import { mergeConfigs, mergeDefaults, mergeTool } from '../config/merge';
 import { EMPTY_CONFIG, EMPTY_DEFAULTS } from '../config/read';
-import type { DeltaSource, EffectiveEnable, PartialConfig, PartialEnable, RunMode, ToolConfig, ToolDefaults } from '../config/types';
+import type { DeltaSource, EffectiveEnable, EffectiveField, PartialConfig, PartialEnable, RunMode, Sourced, ToolConfig, ToolDefaults } from '../config/types';
 import type { Resolution, SimServer } from '../catalogue/resolve';
 import { resolveTool } from '../catalogue/resolve';
 
@@ -79,12 +79,16 @@ function sameDefinitionInputs(a: ToolConfig, b: ToolConfig, runA: RunMode, runB:
 
 const SNAPSHOT_LIMIT = 12;
 
-const ENABLE_ONLY_KEYS: ReadonlySet<string> = new Set(['name', 'enable', 'parameters', 'declared']);
+/** The on / any fallback fields (effectiveEnable returns the same objects every time). */
+const FALLBACK = effectiveEnable(undefined, EMPTY_DEFAULTS);
 
 /** A tool entry of a delta that sets nothing but enable fields. */
 function enableOnly(t: ToolConfig): boolean {
   if (t.parameters.size > 0) return false;
-  for (const k in t) if (!ENABLE_ONLY_KEYS.has(k) && (t as unknown as Record<string, unknown>)[k] !== undefined) return false;
+  for (const k in t) {
+    if (k === 'name' || k === 'enable' || k === 'parameters' || k === 'declared') continue;
+    if ((t as unknown as Record<string, unknown>)[k] !== undefined) return false;
+  }
   return true;
 }
 
@@ -320,29 +324,54 @@ export class StreamEngine {
   /** A known tool under a delta that sets only enable fields (the same result as recompute, cheaper). */
   private moveEnable(before: ToolState, up: PartialEnable): ToolChange {
     const config = withEnable(before.config, mergeEnable(before.config.enable, up));
-    const after: ToolState = { ...before, config, enable: effectiveEnable(config, this.defaults) };
+    // A field the entry sets is now the tool's own; a field it leaves keeps its effective value ('*' did
+    // not change either). The same result as effectiveEnable(config, defaults), without re-reading '*'.
+    const enable: EffectiveEnable = {
+      availability: up.availability ? this.ownField(up.availability) : before.enable.availability,
+      allowToggle: up.allowToggle ? this.ownField(up.allowToggle) : before.enable.allowToggle,
+    };
+    const after: ToolState = { ...before, config, enable };
     this.adjustCounts(before, -1);
     this.adjustCounts(after, +1);
     this.states.set(before.name, after);
     return { name: before.name, before, after };
   }
 
+  /** `{ value, from: 'tool', origin }` of a tool's own field; one bulk directive shares one value, so one field. */
+  private ownField<T>(v: Sourced<T>): EffectiveField<T> {
+    if (this.lastOwn?.[0] !== v) this.lastOwn = [v, { value: v.value, from: 'tool', origin: v.origin }];
+    return this.lastOwn[1] as EffectiveField<T>;
+  }
+
+  private lastOwn: [Sourced<unknown>, EffectiveField<unknown>] | undefined;
+
   /** A tool whose config is unchanged, under new '*' enable defaults. */
   private refreshEnable(name: string): ToolChange | undefined {
     const before = this.states.get(name);
     if (!before) return undefined;
+    const own = before.config.enable;
     // A tool that sets both fields itself does not read '*'.
-    if (before.config.enable.availability && before.config.enable.allowToggle) return undefined;
-    const enable = effectiveEnable(before.config, this.defaults);
-    if (enable.availability.value === before.enable.availability.value && enable.allowToggle.value === before.enable.allowToggle.value && enable.availability.origin === before.enable.availability.origin && enable.allowToggle.origin === before.enable.allowToggle.origin) {
-      return undefined;
-    }
-    const after: ToolState = { ...before, enable };
+    if (own.availability && own.allowToggle) return undefined;
+    const d = this.defaults.enable;
+    const availability = own.availability ? before.enable.availability : d.availability ? this.defaultsField(d.availability) : FALLBACK.availability;
+    const allowToggle = own.allowToggle ? before.enable.allowToggle : d.allowToggle ? this.defaultsField(d.allowToggle) : FALLBACK.allowToggle;
+    const same = <T>(a: EffectiveField<T>, b: EffectiveField<T>): boolean => a.value === b.value && a.origin === b.origin && a.from === b.from;
+    if (same(availability, before.enable.availability) && same(allowToggle, before.enable.allowToggle)) return undefined;
+    const after: ToolState = { ...before, enable: { availability, allowToggle } };
     this.adjustCounts(before, -1);
     this.adjustCounts(after, +1);
     this.states.set(name, after);
     return { name, before, after };
   }
+
+  /** `{ value, from: 'defaults', origin }` of a '*' field, shared by every tool that inherits it. */
+  private defaultsField<T>(v: Sourced<T>): EffectiveField<T> {
+    let f = this.inherited.get(v);
+    if (!f) this.inherited.set(v, (f = { value: v.value, from: 'defaults', origin: v.origin }));
+    return f as EffectiveField<T>;
+  }
+
+  private readonly inherited = new WeakMap<Sourced<unknown>, EffectiveField<unknown>>();
 
   private recomputeAll(): ToolChange[] {
     const names: string[] = [...this.base.tools.keys()];

@@ -24,8 +24,12 @@ const NO_PARAMETERS: ReadonlyMap<string, ParameterConfig> = new Map();
 /** A delta setting only availability on the given tools. */
 export function availabilityDelta(changes: ReadonlyMap<string, Availability>, origin: Origin): PartialConfig {
   const tools = new Map<string, ToolConfig>();
+  // Values are immutable: every tool moved to the same availability shares one enable (a bulk -T moves thousands).
+  const shared = new Map<Availability, PartialConfig['defaults']['enable']>();
   for (const [name, availability] of changes) {
-    tools.set(name, { name, enable: { availability: { value: availability, origin } }, parameters: NO_PARAMETERS, declared: origin });
+    let enable = shared.get(availability);
+    if (!enable) shared.set(availability, (enable = { availability: { value: availability, origin } }));
+    tools.set(name, { name, enable, parameters: NO_PARAMETERS, declared: origin });
   }
   return { defaults: EMPTY_DEFAULTS, tools, mcpServers: new Map() };
 }

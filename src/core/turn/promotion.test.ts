@@ -60,6 +60,20 @@ command = "jp q second"
     expect(t.requests[t.requests.length - 1]?.sets.searchable).toEqual([]);
   });
 
+  it('a tool write that makes a tool discoverable mid-turn registers search_tools for the next request of the same turn', () => {
+    const t = run({
+      policy: SUB,
+      layer: layer({ admin: { enable: '"on"' }, deploy: { enable: '"off"', summary: 'Deploy.' } }, {}),
+      body: turn('jp q go', [[call('admin', 'writes = ["conversation.tools.deploy.enable=discoverable"], approved = true')], [search('deploy')]]),
+    });
+    expect(t.requests.map((r) => r.array)).toEqual([
+      ['admin', 'describe_tools'],
+      ['admin', 'describe_tools', 'search_tools'],
+      ['admin', 'deploy', 'describe_tools', 'search_tools'],
+    ]);
+    expect(t.calls[1]?.search?.returned.map((r) => r.status)).toEqual(['usable']);
+  });
+
   it('disabling the last discoverable tool (-T) keeps the builtin too', () => {
     const t = run({
       policy: SUB,

@@ -460,7 +460,8 @@ export function runScenario(input: RunInput): Timeline {
           write = { proposed: call.writes, applied: false, reason: 'rejected by the user' };
           result += `\nThe config write was rejected: ${call.writes.join(', ')}.`;
         } else {
-          const origin: Origin = { kind: 'delta', delta: 0, source: 'tool-write', detail: `${call.tool}: ${call.writes.join(', ')}` };
+          // The write commits in this cycle's fold, as the next delta on the stream.
+          const origin: Origin = { kind: 'delta', delta: engine.positions.filter((p) => p.event.kind === 'delta').length + 1, source: 'tool-write', detail: `${call.tool}: ${call.writes.join(', ')}` };
           let delta: PartialConfig = EMPTY_CONFIG;
           let problem: string | undefined;
           for (const w of call.writes) {

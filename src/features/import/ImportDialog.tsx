@@ -14,7 +14,7 @@ import { formatBytes, formatCount } from '../../components/Measures';
 import { useImportPreview } from '../../derive/serversHooks';
 import type { ImportPolicyInput, ImportPreviewParams } from '../../derive/serversProtocol';
 import { useTimeline } from '../../derive/hooks';
-import { cancelLive, connectionQuery, DEFAULT_TIMEOUT_MS, liveStatus, toolsQuery } from '../../live/queries';
+import { cancelLive, connectionQuery, DEFAULT_TIMEOUT_MS, liveStatus, releaseLive, toolsQuery } from '../../live/queries';
 import { LiveStatusLine } from '../../components/LiveStatus';
 import { readCatalogueFile } from '../../state/importSlice';
 import type { ImportSource } from '../../state/importSlice';
@@ -74,6 +74,11 @@ function ImportDialogBody({ source }: { readonly source: ImportSource }) {
   const connection = useQuery({ ...connectionQuery(queryClient, liveUrl ?? '', timeoutMs), enabled: tab === 'url' && liveUrl !== undefined });
   const tools = useQuery({ ...toolsQuery(queryClient, liveUrl ?? '', connection.data?.session, timeoutMs), enabled: tab === 'url' && liveUrl !== undefined && connection.isSuccess });
   const status = liveStatus(liveUrl !== undefined, connection, tools);
+  // A server tried here and not imported: its session closes with the dialog (or when another URL is tried).
+  useEffect(() => {
+    if (liveUrl === undefined) return;
+    return () => releaseLive(queryClient, liveUrl, () => store.getState().doc.servers.some((x) => x.url === liveUrl));
+  }, [liveUrl, queryClient, store]);
 
   const policy: ImportPolicyInput = useMemo(
     () => ({ kind, keep, offDestructive, ...(kind === 'per-server' ? { servers: Object.entries(modes) } : {}) }),

@@ -142,6 +142,7 @@ function ServerCard({ server, view, savings }: { readonly server: ServerDoc; rea
 export function ServersPanel() {
   const servers = useWorkbench((s) => s.doc.servers);
   const lastImport = useWorkbench((s) => s.lastImport);
+  const layers = useWorkbench((s) => s.doc.layers);
   const undoImport = useWorkbench((s) => s.undoImport);
   const store = useWorkbenchStore();
   const registry = useCommands();
@@ -159,7 +160,7 @@ export function ServersPanel() {
         <button type="button" onClick={() => run('export.jp')} data-testid="servers-export">
           Export JP config (.zip)
         </button>
-        {lastImport && (
+        {lastImport && layers.some((l) => l.name === lastImport.layer) && (
           <button type="button" onClick={undoImport} title={lastImport.summary} data-testid="servers-undo-import">
             Undo import
           </button>

@@ -11,7 +11,7 @@ import { diffToolLists, isEmptyDiff, parseToolsList, prefixCacheImpact, readCata
 import type { McpToolEntry, Plain, ServerDoc } from '../../core';
 import { timelineQuery, useDeriveClient } from '../../derive/queries';
 import type { DeriveClient } from '../../derive/client';
-import { connectionQuery, liveStatus, toolsQuery } from '../../live/queries';
+import { connectionQuery, liveStatus, releaseLive, toolsQuery } from '../../live/queries';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import type { WorkbenchStore } from '../../state/store';
 import { workspaceInput } from '../../state/workspaceSlice';
@@ -89,6 +89,10 @@ function LiveServerSync({ server }: { readonly server: ServerDoc }) {
         write();
       });
   }, [fetchedAt, tools.data, server.name, server.url, store, client, queryClient]);
+
+  // A server removed from the scenario (undo, another file) closes its session.
+  const url = server.url ?? '';
+  useEffect(() => () => releaseLive(queryClient, url, () => store.getState().doc.servers.some((x) => x.url === url) || store.getState().importDialog !== undefined), [queryClient, store, url]);
 
   // Failed, or not wanted: the server is offline in the document, and its tools leave.
   const down = status.kind === 'failed' || status.kind === 'offline';

@@ -337,7 +337,7 @@ export function SetsPanel() {
           ref={searchRef}
           type="search"
           className="st-search"
-          placeholder="Search name or summary"
+          placeholder="Search tools"
           aria-label="Search tools by name or summary"
           value={query}
           onChange={(e) => setQuery(e.target.value)}

@@ -220,17 +220,15 @@ function DiscoverableSection({ ws }: { readonly ws: WorkspaceView }) {
         )}
         {isFetching && <span className="muted">measuring…</span>}
       </div>
-      <p className="ws-explain">
-        Keeps the {keep} tools {ws.persona !== undefined ? <code>{ws.persona}</code> : 'the workspace'} uses most at <AvailabilityBadge value="on" /> and makes
-        its other tools <AvailabilityBadge value="discoverable" /> in a layer of its own, <code>{plan?.layerName ?? 'discoverable (generated)'}</code>. Uses most:
-        calls in this scenario's turns, then how often the persona's own files name the tool, then catalogue order; a tool whose server is offline takes no place.
-      </p>
       {error && <p className="fail">{error instanceof Error ? error.message : String(error)}</p>}
       {plan?.error && <p className="fail">{plan.error}</p>}
+      {!plan && !error && <p className="ws-explain">Keeps the tools {ws.persona ?? 'the workspace'} uses most on, and makes the rest discoverable in a layer of its own.</p>}
       {plan && !plan.error && (
         <>
-          <p className="ws-summary">
-            {plan.ranked.length} tools at on: <strong>{plan.kept}</strong> stay on, <strong>{plan.discoverable}</strong> become discoverable.
+          <p className="ws-summary" data-testid="discoverable-summary">
+            {ws.persona !== undefined ? <code>{ws.persona}</code> : 'The workspace'} has {plan.ranked.length} tools at <AvailabilityBadge value="on" />: the{' '}
+            <strong>{plan.kept}</strong> it uses most stay on, <strong>{plan.discoverable}</strong> become <AvailabilityBadge value="discoverable" /> in a layer of its
+            own, <code>{plan.layerName}</code>.
             {fresh?.applied && generated >= 0 && (
               <>
                 {' '}
@@ -248,6 +246,7 @@ function DiscoverableSection({ ws }: { readonly ws: WorkspaceView }) {
 }
 
 function Saving({ plan }: { readonly plan: DiscoverableView }) {
+  if (plan.discoverable === 0) return <p className="muted">Nothing to make discoverable: every tool at on is kept. Keep fewer to see a saving.</p>;
   if (plan.requests.length === 0) return <p className="muted">The scenario has no turn: add a <code>jp q</code> step to see the saving per request.</p>;
   const total = plan.requests.reduce(
     (a, r) => ({ before: a.before + r.before.bytes, after: a.after + r.after.bytes, tb: a.tb + r.before.tokens, ta: a.ta + r.after.tokens }),
@@ -307,7 +306,10 @@ function Saving({ plan }: { readonly plan: DiscoverableView }) {
 function Ranking({ plan }: { readonly plan: DiscoverableView }) {
   return (
     <details className="ws-ranking">
-      <summary>The ranking ({plan.ranked.length} tools)</summary>
+      <summary>
+        The ranking of {plan.ranked.length} tools: calls in this scenario's turns, then how often the persona's own files name the tool, then catalogue order
+        (a tool whose server is offline takes no place)
+      </summary>
       <table>
         <thead>
           <tr>

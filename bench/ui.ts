@@ -1,0 +1,30 @@
+// `npm run bench:ui` (builds first): the UI benchmarks in the built app, in Chromium, each
+// printing its figures and its target. Sections run in order over one preview server; each
+// module also runs alone (`npx tsx bench/<module>.ts` after `npx vite build`).
+import type { Browser } from '@playwright/test';
+import { withPreview } from './ui-server';
+import { run as shell } from './ui-shell';
+import { run as replay } from './ui-replay';
+
+export const sections: readonly [string, (browser: Browser, baseURL: string) => Promise<void>][] = [
+  ['shell (issue 4): typing, long tasks, first-paint JavaScript', shell],
+  ['replay (issue 5): a 50-turn scenario over 2,000 tools', replay],
+];
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const only = process.argv[2];
+  let failed = 0;
+  await withPreview(async (browser, baseURL) => {
+    for (const [name, run] of sections) {
+      if (only && !name.startsWith(only)) continue;
+      console.log(`\n== ${name}`);
+      try {
+        await run(browser, baseURL);
+      } catch (e) {
+        failed += 1;
+        console.log(`  failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  });
+  if (failed > 0) process.exitCode = 1;
+}

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { scenarioDocFromText } from '../../core';
+import { DeriveHost } from '../../derive/host';
+import { costSeries, niceTicks, shortNumber } from './series';
+import { chartSvg, escapeXml } from './svgExport';
+
+const demo = scenarioDocFromText(readFileSync(new URL('../../app/demo-scenario.toml', import.meta.url), 'utf8'));
+if (!demo.ok) throw new Error('demo does not parse');
+const view = new DeriveHost().derive({ doc: demo.doc, revision: 1 });
+
+describe('costSeries', () => {
+  it('has one point per request, offered at most permitted, and the promotions as markers', () => {
+    const s = costSeries(view);
+    expect(s.x).toEqual(view.requests.map((_, i) => i + 1));
+    expect(s.offered).toEqual(view.requests.map((r) => r.cost.offered));
+    s.offered.forEach((o, i) => expect(o).toBeLessThanOrEqual(s.permitted[i] ?? 0));
+    const promotions = s.markers.filter((m) => m.kind === 'promotion');
+    expect(promotions.map((m) => m.request)).toEqual([1, 4]);
+    expect(s.entries.map((e) => view.entries[e]?.kind)).toEqual(view.requests.map(() => 'request'));
+  });
+
+  it('switches to tokens when given token counts', () => {
+    const tokens = { counter: 'test', requests: view.requests.map((_, i) => ({ offered: i, permitted: 10 + i })) };
+    const s = costSeries(view, 'tokens', tokens);
+    expect(s.offered).toEqual(view.requests.map((_, i) => i));
+    expect(s.unit).toBe('tokens');
+  });
+});
+
+describe('niceTicks and shortNumber', () => {
+  it('cover the range with round steps', () => {
+    expect(niceTicks(9230)).toEqual([0, 2000, 4000, 6000, 8000, 10000]);
+    expect(niceTicks(0)).toEqual([0, 1]);
+    expect(shortNumber(950)).toBe('950');
+    expect(shortNumber(1200)).toBe('1.2k');
+    expect(shortNumber(12000)).toBe('12k');
+    expect(shortNumber(1_500_000)).toBe('1.5M');
+  });
+});
+
+describe('chartSvg', () => {
+  it('draws both series, axes with units, markers, a cursor, a threshold and a legend', () => {
+    const svg = chartSvg(costSeries(view), { selected: 2, threshold: { value: 8000, label: 'budget 8 KB' }, title: 'Demo <costs> & "co"' });
+    expect(svg.match(/<polyline data-series="(offered|permitted)"/gu)).toHaveLength(2);
+    expect(svg).toContain('definition cost (bytes)');
+    expect(svg).toContain('request (in conversation order)');
+    expect(svg).toContain('budget 8 KB');
+    expect(svg).toContain('Demo &lt;costs&gt; &amp; &quot;co&quot;');
+    expect(svg).not.toContain('<costs>');
+    expect(svg.match(/<circle /gu)).toHaveLength(view.requests.length * 2);
+  });
+
+  it('escapes untrusted text', () => {
+    expect(escapeXml(`<script>alert('x')</script>`)).toBe('&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt;');
+  });
+});
