@@ -19,7 +19,8 @@ function freePort(): Promise<number> {
 
 export async function withPreview(fn: (browser: Browser, baseURL: string) => Promise<void>): Promise<void> {
   const port = await freePort();
-  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Its own process group, so stopping it stops the vite that npx starts too (not only npx).
+  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
   const baseURL = `http://127.0.0.1:${port}`;
   try {
     for (let i = 0; i < 100; i++) {
@@ -41,6 +42,10 @@ export async function withPreview(fn: (browser: Browser, baseURL: string) => Pro
       await browser.close();
     }
   } finally {
-    server.kill();
+    try {
+      if (server.pid !== undefined) process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      server.kill();
+    }
   }
 }

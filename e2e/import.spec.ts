@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unzipSync, strFromU8 } from 'fflate';
+import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from './fixtures';
 import { checkScenario } from '../src/core/scenario/report';
 import { writeScenario } from '../src/core/scenario/doc';
@@ -47,6 +48,12 @@ test('imports the GitHub catalogue through the file picker, then undoes it', asy
     await expect(imp.savings().getByTestId('savings-selection')).toContainText('past the 30–50-tool range');
   });
 
+  await test.step('the dialog has no serious accessibility violations', async () => {
+    const results = await new AxeBuilder({ page }).include('[data-testid="import-dialog"]').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+  });
+
   await test.step('screenshots of the import dialog at two sizes', async () => {
     for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
       await page.setViewportSize(size);
@@ -83,6 +90,9 @@ test('imports the GitHub catalogue through the file picker, then undoes it', asy
     await expect(workbench.servers.card('github_2')).toContainText('117 tools listed');
     await expect(workbench.servers.card('github_2').getByTestId('server-savings')).toContainText('every tool');
     await expect(workbench.servers.savings()).toBeVisible();
+    const results = await new AxeBuilder({ page }).include('[data-testid="servers-panel"]').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
     for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
       await page.setViewportSize(size);
       await page.screenshot({ path: `${SCREENS}/servers-imported-${size.width}.png` });

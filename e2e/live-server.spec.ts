@@ -72,6 +72,7 @@ test('connect, list, import, search, promote; stop the server and its tools leav
     await workbench.servers.card('everything').scrollIntoViewIfNeeded();
     await expect(status).toHaveAttribute('data-status', 'failed', { timeout: 15_000 });
     await expect(status).toContainText('failed: refused');
+    await expect(workbench.servers.card('everything').getByTestId('server-offline-effect')).toContainText('its 13 configured tools leave the permitted set');
     await expect.poll(async () => (await workbench.snapshot()).doc.servers.find((s) => s.name === 'everything')?.status).toBe('offline');
     const snap = await workbench.snapshot();
     const rows = snap.sets.rows.filter((r) => r.server === 'everything');

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { strToU8, zipSync } from 'fflate';
 import { test, expect } from './fixtures';
 import type { WorkbenchPage } from './pages/WorkbenchPage';
@@ -59,6 +60,12 @@ test('opens JP\'s own workspace folder and shows the counts for dev and pr-triag
     await expect(ws.tab('config/personas/pr-triager.toml')).toHaveAttribute('aria-selected', 'true');
     await expect(ws.fileMode()).toHaveText('read-only');
     await expect(ws.editor()).toHaveAttribute('data-readonly', 'true');
+  });
+
+  await test.step('no serious accessibility violations in the workspace tab and the workspace tabs', async () => {
+    const results = await new AxeBuilder({ page: workbench.page }).include('[data-testid="workspace-panel"]').include('.ly-ws').include('.ly-ws-bar').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
   });
 });
 
@@ -117,7 +124,7 @@ test('make discoverable on dev keeps the most used tools on and shows the saving
   });
 });
 
-test('a bad workspace names each bad file and still loads the rest; a glob that matches nothing is fine', async ({ workbench }) => {
+test('a bad workspace (dropped as a zip) names each bad file and still loads the rest; a glob that matches nothing is fine', async ({ workbench }) => {
   const ws = workbench.workspace;
   const zip = zipSync({
     'proj/.jp/config.toml': strToU8('extends = ["a.toml", "gone.toml", "tools/*.toml", "none/**/*.toml"]\n'),
@@ -128,7 +135,13 @@ test('a bad workspace names each bad file and still loads the rest; a glob that 
     'proj/README.md': strToU8('not read'),
   });
   await workbench.open();
-  await ws.openZip('proj.zip', Buffer.from(zip));
+
+  await test.step('drop the zip on the page', async () => {
+    await ws.show();
+    await ws.dropZip('proj.zip', zip);
+    await ws.loaded();
+    await expect(workbench.banner()).toContainText('Opened the workspace proj.zip: proj/.jp: 5 .toml files');
+  });
 
   await test.step('each problem names its file', async () => {
     await expect(ws.problemFor('b.toml')).toContainText('extends cycle');

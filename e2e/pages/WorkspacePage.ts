@@ -28,6 +28,20 @@ export class WorkspacePage {
     await this.loaded();
   }
 
+  /** Drops a .zip on the page as a file manager would (a DataTransfer with the file). */
+  async dropZip(name: string, bytes: Uint8Array): Promise<void> {
+    await this.page.evaluate(
+      ([n, b]) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([new Uint8Array(b)], n, { type: 'application/zip' }));
+        document.body.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true }));
+        document.body.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      },
+      [name, [...bytes]] as const,
+    );
+  }
+
   /** Waits for the folder's counts (the derivation with the workspace). */
   async loaded(): Promise<void> {
     await this.counts().waitFor();

@@ -16,7 +16,6 @@ export interface WorkspaceFileEditorProps {
 }
 
 const OWNER = 'workspace';
-(window as unknown as { __m: unknown }).__m = monaco;
 const models = new Map<string, monaco.editor.ITextModel>();
 
 function modelFor(path: string, text: string): monaco.editor.ITextModel {
@@ -82,6 +81,8 @@ export default function WorkspaceFileEditor({ path, text, readOnly, diagnostics,
       padding: { top: 6, bottom: 6 },
       lineNumbersMinChars: 3,
       renderLineHighlight: 'line',
+      // Squiggles in read-only files too (Monaco's default shows them only where one can type).
+      renderValidationDecorations: 'on',
       wordBasedSuggestions: 'off',
       scrollbar: { verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
       readOnlyMessage: { value: 'This workspace file is read-only. Press **Edit** above to change it.', isTrusted: false, supportHtml: false },

@@ -79,6 +79,10 @@ function sameDefinitionInputs(a: ToolConfig, b: ToolConfig, runA: RunMode, runB:
 
 const SNAPSHOT_LIMIT = 12;
 
+function sameField<T>(a: EffectiveField<T>, b: EffectiveField<T>): boolean {
+  return a.value === b.value && a.origin === b.origin && a.from === b.from;
+}
+
 /** The on / any fallback fields (effectiveEnable returns the same objects every time). */
 const FALLBACK = effectiveEnable(undefined, EMPTY_DEFAULTS);
 
@@ -330,7 +334,7 @@ export class StreamEngine {
       availability: up.availability ? this.ownField(up.availability) : before.enable.availability,
       allowToggle: up.allowToggle ? this.ownField(up.allowToggle) : before.enable.allowToggle,
     };
-    const after: ToolState = { ...before, config, enable };
+    const after: ToolState = { name: before.name, order: before.order, config, enable, run: before.run, resolution: before.resolution };
     this.adjustCounts(before, -1);
     this.adjustCounts(after, +1);
     this.states.set(before.name, after);
@@ -355,9 +359,8 @@ export class StreamEngine {
     const d = this.defaults.enable;
     const availability = own.availability ? before.enable.availability : d.availability ? this.defaultsField(d.availability) : FALLBACK.availability;
     const allowToggle = own.allowToggle ? before.enable.allowToggle : d.allowToggle ? this.defaultsField(d.allowToggle) : FALLBACK.allowToggle;
-    const same = <T>(a: EffectiveField<T>, b: EffectiveField<T>): boolean => a.value === b.value && a.origin === b.origin && a.from === b.from;
-    if (same(availability, before.enable.availability) && same(allowToggle, before.enable.allowToggle)) return undefined;
-    const after: ToolState = { ...before, enable: { availability, allowToggle } };
+    if (sameField(availability, before.enable.availability) && sameField(allowToggle, before.enable.allowToggle)) return undefined;
+    const after: ToolState = { name, order: before.order, config: before.config, enable: { availability, allowToggle }, run: before.run, resolution: before.resolution };
     this.adjustCounts(before, -1);
     this.adjustCounts(after, +1);
     this.states.set(name, after);

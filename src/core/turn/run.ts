@@ -136,12 +136,24 @@ export function runScenario(input: RunInput): Timeline {
   // Each unresolvable tool is warned about once, when it first matters: at load, or at the first
   // invocation that would permit it (a later -t, a delta, or forcing it with -u).
   const warned = new Set<string>();
+  // One warning per server and reason (not per tool), naming the tools it takes out of the permitted set.
   const warnUnresolvable = (step?: number, forced?: string): void => {
+    const groups = new Map<string, { head: string; tools: string[] }>();
     for (const s of engine.currentStates()) {
       if (s.resolution.ok || (s.enable.availability.value === 'off' && s.name !== forced)) continue;
-      const msg = s.resolution.message;
-      if (warned.has(msg)) continue;
-      warned.add(msg);
+      const r = s.resolution;
+      const key = r.reason === 'tool-missing' ? r.message : `${r.reason}:${r.server}`;
+      const head =
+        r.reason === 'server-offline' ? `MCP server \`${r.server}\` is not running` : r.reason === 'server-unknown' ? `MCP server \`${r.server}\` is not defined` : r.message;
+      const g = groups.get(key) ?? { head, tools: [] };
+      g.tools.push(s.name);
+      groups.set(key, g);
+    }
+    for (const [key, g] of groups) {
+      const shown = g.tools.slice(0, 8).map((t) => `\`${t}\``).join(', ') + (g.tools.length > 8 ? ` and ${g.tools.length - 8} more` : '');
+      const msg = g.head.includes('does not list') ? g.head : `${g.head}, so ${g.tools.length === 1 ? 'this tool is' : `these ${g.tools.length} tools are`} not available: ${shown}`;
+      if (warned.has(key + msg)) continue;
+      warned.add(key + msg);
       entries.push({ kind: 'warning', message: msg, position: engine.current.index, ...(step !== undefined ? { step } : {}) });
     }
   };
@@ -211,6 +223,8 @@ export function runScenario(input: RunInput): Timeline {
     /** The definitions of the permitted set and of the array. */
     readonly definitions: ReadonlyMap<string, ToolDefinition>;
     readonly cost: { readonly offered: number; readonly permitted: number };
+    /** A lookup of definitions (builtins' and configured tools') in the states of this position. */
+    readonly definitionsAt: () => (name: string) => ToolDefinition | undefined;
   }
   let derivedKey = '';
   let derived: Derived | undefined;
@@ -218,43 +232,57 @@ export function runScenario(input: RunInput): Timeline {
     const key = `${position}\u0000${forced ?? ''}\u0000${registered}\u0000${appendedThen.join(',')}`;
     if (derived && derivedKey === key) return derived;
     // The newest position reads the engine's states in config order; an older one replays them.
-    const states: Iterable<ToolState> =
+    // Definitions are looked up in the states of the position whenever they are read.
+    const inOrder = (): Iterable<ToolState> =>
       position === engine.current.index ? engine.currentStates() : [...engine.statesAt(position).values()].sort((a, b) => a.order - b.order);
-    const ordered: ToolState[] = [];
-    const byName = new Map<string, ToolState>();
-    for (const st of states) {
-      ordered.push(st);
-      byName.set(st.name, st);
-    }
-    const sets = computeSets(ordered, { registered, ...(forced !== undefined ? { forced } : {}), appended: appendedThen });
-    const definitionAt = (name: string): ToolDefinition | undefined => {
-      if (name === DESCRIBE_TOOLS) return describeToolsDefinition;
-      if (name === SEARCH_TOOLS) return searchToolsDefinition;
-      const st = byName.get(name);
-      return st?.resolution.ok ? st.resolution.definition : undefined;
+    const sets = computeSets(inOrder(), { registered, ...(forced !== undefined ? { forced } : {}), appended: appendedThen });
+    const definitionsAt = (): ((name: string) => ToolDefinition | undefined) => {
+      const states = engine.statesAt(position);
+      return (name) => {
+        if (name === DESCRIBE_TOOLS) return describeToolsDefinition;
+        if (name === SEARCH_TOOLS) return searchToolsDefinition;
+        const st = states.get(name);
+        return st?.resolution.ok ? st.resolution.definition : undefined;
+      };
     };
     let array: readonly string[] = sets.offered;
     if (policy.provider === 'anthropic-directives') {
       // RFD 105's fixed array: every resolvable configured tool, then both builtins.
       const fixed: string[] = [];
-      for (const st of ordered) if (st.resolution.ok) fixed.push(st.name);
+      for (const st of inOrder()) if (st.resolution.ok) fixed.push(st.name);
       fixed.push(DESCRIBE_TOOLS, SEARCH_TOOLS);
       array = fixed;
     }
-    const definitions = new Map<string, ToolDefinition>();
-    for (const name of [...sets.permitted, ...array]) {
-      const d = definitionAt(name);
-      if (d) definitions.set(name, d);
-    }
+    let definitions: Map<string, ToolDefinition> | undefined;
+    let cost: { readonly offered: number; readonly permitted: number } | undefined;
     const costOf = (names: readonly string[]): number => {
+      const at = definitionsAt();
       let total = 0;
       for (const name of names) {
-        const d = definitions.get(name);
+        const d = at(name);
         if (d) total += definitionCost(d);
       }
       return total;
     };
-    derived = { sets, array, definitions, cost: { offered: costOf(sets.offered), permitted: costOf(sets.permitted) } };
+    derived = {
+      sets,
+      array,
+      get definitions(): ReadonlyMap<string, ToolDefinition> {
+        if (!definitions) {
+          definitions = new Map();
+          const at = definitionsAt();
+          for (const name of [...sets.permitted, ...array]) {
+            const d = at(name);
+            if (d) definitions.set(name, d);
+          }
+        }
+        return definitions;
+      },
+      get cost(): { readonly offered: number; readonly permitted: number } {
+        return (cost ??= { offered: costOf(sets.offered), permitted: costOf(sets.permitted) });
+      },
+      definitionsAt,
+    };
     derivedKey = key;
     return derived;
   };
@@ -327,10 +355,11 @@ export function runScenario(input: RunInput): Timeline {
       messages: snapshot,
       rendered() {
         if (!rendered) {
-          const { array, definitions } = get();
+          const { array, definitionsAt } = get();
+          const at = definitionsAt();
           rendered = renderRequest({
             provider: policy.provider,
-            tools: array.map((n) => definitions.get(n)).filter((d): d is ToolDefinition => d !== undefined),
+            tools: array.map((n) => at(n)).filter((d): d is ToolDefinition => d !== undefined),
             toolChoice,
             system: SYSTEM_PROMPT,
             messages: snapshot,

@@ -103,9 +103,13 @@ function ImportDialogBody({ source }: { readonly source: ImportSource }) {
     params = { source: { kind: 'tools', tools: tools.data.tools, bytes: tools.data.bytes }, origin: liveUrl, url: liveUrl, ...common };
   }
   const preview = useImportPreview(sourceId, params);
-  const current = params && preview.data && !preview.isPlaceholderData ? preview.data : params ? preview.data : undefined;
+  // While a new preview is computed the previous one stays on screen, but only for the same source
+  // (a policy change): another file's preview is never shown, nor imported, for this one.
+  const shownSource = useRef<string | undefined>(undefined);
+  if (preview.data && !preview.isPlaceholderData) shownSource.current = sourceId;
+  const current = params && preview.data && (!preview.isPlaceholderData || shownSource.current === sourceId) ? preview.data : undefined;
   const ok = current?.ok ? current : undefined;
-  const errors = refused && tab === 'file' ? [refused] : current && !current.ok ? current.errors : [];
+  const errors = refused && tab === 'file' ? [refused] : current && !current.ok ? current.errors : preview.isError && params ? [`the catalogue could not be read: ${preview.error.message}`] : [];
 
   const pick = async (f: File | undefined) => {
     if (!f) return;
@@ -346,7 +350,7 @@ function ImportDialogBody({ source }: { readonly source: ImportSource }) {
                 </div>
                 <SavingsSummary savings={ok.savings} />
                 <input type="search" placeholder="Filter tools…" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter the tools" className="tool-filter" />
-                <ul className="tool-list" aria-label="Tools to import" data-testid="import-tools">
+                <ul className="tool-list" aria-label="Tools to import" data-testid="import-tools" tabIndex={0}>
                   {toolRows.rows.map((t) => (
                     <li key={t.name} data-tool={t.name}>
                       <code className="name">{t.name}</code>

@@ -95,31 +95,45 @@ export function WorkspaceTabs() {
           const errors = problems.get(p) ?? 0;
           const at = layers?.indexOf(p) ?? -1;
           return (
-            <span key={p} className="ly-ws-tab-wrap">
-              <button
-                id={workspaceTabId(p)}
-                type="button"
-                role="tab"
-                className="ly-tab ly-ws-tab"
-                aria-selected={shown === p}
-                aria-controls="layer-tabpanel"
-                aria-label={`${p}, workspace file${edited ? ', edited' : ', read-only'}${errors ? `, ${errors} error${errors === 1 ? '' : 's'}` : ''}`}
-                data-workspace-file={p}
-                title={`${p}: ${at >= 0 ? `workspace layer ${at + 1} of ${layers?.length ?? 0}` : 'not loaded'}${edited ? ', edited' : ''}`}
-                onClick={() => openFile(p)}
+            <button
+              key={p}
+              id={workspaceTabId(p)}
+              type="button"
+              role="tab"
+              className="ly-tab ly-ws-tab"
+              aria-selected={shown === p}
+              aria-controls="layer-tabpanel"
+              aria-label={`${p}, workspace file${edited ? ', edited' : ', read-only'}${errors ? `, ${errors} error${errors === 1 ? '' : 's'}` : ''}`}
+              aria-keyshortcuts="Delete"
+              data-workspace-file={p}
+              title={`${p}: ${at >= 0 ? `workspace layer ${at + 1} of ${layers?.length ?? 0}` : 'not loaded'}${edited ? ', edited' : ''}. Delete closes the tab.`}
+              onClick={() => openFile(p)}
+              onKeyDown={(e) => {
+                if (e.key === 'Delete') {
+                  e.preventDefault();
+                  closeTab(p);
+                }
+              }}
+            >
+              <span className="ly-tab-name">{p}</span>
+              {edited && <span className="ly-ws-edited">edited</span>}
+              {errors > 0 && (
+                <span className="ly-count error" aria-hidden="true">
+                  {errors}
+                </span>
+              )}
+              <span
+                className="ly-ws-close"
+                aria-hidden="true"
+                title="Close the tab (Delete)"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  closeTab(p);
+                }}
               >
-                <span className="ly-tab-name">{p}</span>
-                {edited && <span className="ly-ws-edited">edited</span>}
-                {errors > 0 && (
-                  <span className="ly-count error" aria-hidden="true">
-                    {errors}
-                  </span>
-                )}
-              </button>
-              <button type="button" className="ly-ws-close" aria-label={`Close the tab of ${p}`} title="Close the tab" onClick={() => closeTab(p)}>
                 ×
-              </button>
-            </span>
+              </span>
+            </button>
           );
         })}
       </div>

@@ -2,6 +2,7 @@
 // server: connecting, running, failed with the reason, or offline), what changed
 // in its tool list and what that does to the prompt cache; and what discovery
 // saves at the selected position, per server and in total.
+import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ServerDoc, ServerSavings } from '../../core';
 import { useCommands } from '../../commands/context';
@@ -127,6 +128,11 @@ function ServerCard({ server, view, savings }: { readonly server: ServerDoc; rea
           </button>
         </div>
       )}
+      {server.status === 'offline' && places.length > 0 && (
+        <div className="offline-effect" data-testid="server-offline-effect">
+          Offline in the scenario: its {formatCount(places.length)} configured tool{places.length === 1 ? '' : 's'} leave the permitted set (the tools stay listed for when it is back).
+        </div>
+      )}
       {savings && (
         <div className="server-savings muted" data-testid="server-savings">
           every tool: {formatBytes(savings.all.bytes)}
@@ -148,6 +154,13 @@ export function ServersPanel() {
   const registry = useCommands();
   const { data: view, isFetching } = useServersView();
   const run = (id: string) => void registry.run(id, { store });
+  // A fresh import is scrolled into view: it is added after the servers already there.
+  const listRef = useRef<HTMLUListElement>(null);
+  const justImported = lastImport?.servers[0];
+  useEffect(() => {
+    if (justImported === undefined) return;
+    listRef.current?.querySelector(`[data-server="${CSS.escape(justImported)}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [justImported]);
   return (
     <div className="servers-panel" data-testid="servers-panel">
       <div className="servers-bar">
@@ -175,7 +188,7 @@ export function ServersPanel() {
         </div>
       ) : (
         <div className="servers-columns">
-          <ul className="server-list" aria-label="MCP servers">
+          <ul className="server-list" aria-label="MCP servers" ref={listRef}>
             {servers.map((s) => (
               <ServerCard key={s.name} server={s} view={view?.servers.find((v) => v.name === s.name)} savings={view?.savings.servers.find((x) => x.server === s.name)} />
             ))}

@@ -273,8 +273,9 @@ function Saving({ plan }: { readonly plan: DiscoverableView }) {
             <td>{r.before.tools} → {r.after.tools}</td>
             <td>{bytes(r.before.bytes)} → {bytes(r.after.bytes)}</td>
             <td>{formatCount(r.before.tokens)} → {formatCount(r.after.tokens)}</td>
-            <td className={r.after.bytes < r.before.bytes ? 'pass' : ''}>
-              −{bytes(r.before.bytes - r.after.bytes)} ({formatPercent(r.before.bytes - r.after.bytes, r.before.bytes)}) · −{formatCount(r.before.tokens - r.after.tokens)} tokens
+            <td className={`ws-save ${r.after.bytes < r.before.bytes ? 'pass' : ''}`}>
+              <span>−{bytes(r.before.bytes - r.after.bytes)} ({formatPercent(r.before.bytes - r.after.bytes, r.before.bytes)})</span>{' '}
+              <span>−{formatCount(r.before.tokens - r.after.tokens)} tokens</span>
             </td>
           </tr>
         ))}
@@ -286,8 +287,9 @@ function Saving({ plan }: { readonly plan: DiscoverableView }) {
             <td />
             <td>{bytes(total.before)} → {bytes(total.after)}</td>
             <td>{formatCount(total.tb)} → {formatCount(total.ta)}</td>
-            <td className="pass">
-              −{bytes(total.before - total.after)} ({formatPercent(total.before - total.after, total.before)}) · −{formatCount(total.tb - total.ta)} tokens
+            <td className="ws-save pass">
+              <span>−{bytes(total.before - total.after)} ({formatPercent(total.before - total.after, total.before)})</span>{' '}
+              <span>−{formatCount(total.tb - total.ta)} tokens</span>
             </td>
           </tr>
         </tfoot>

@@ -1,0 +1,12 @@
+import { chromium } from '@playwright/test';
+import { replayScenario } from './bench/ui-replay.ts';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+await page.goto('http://127.0.0.1:4173/');
+await page.waitForFunction(() => window.__workbench !== undefined);
+await page.evaluate((t) => window.__workbench?.loadScenario(t, 'x.toml'), replayScenario(2000, 50, ' (run 1)', false));
+await page.waitForTimeout(8000);
+const r = await page.evaluate(() => ({ tl: document.querySelector('[aria-label="Timeline"]')?.textContent?.slice(-300), sets: document.querySelector('[aria-label="Sets"]')?.textContent?.slice(0, 200) }));
+console.log(r);
+await page.screenshot({ path: '/tmp/t5/bench.png' });
+await browser.close();
