@@ -6,7 +6,6 @@ await page.goto('http://127.0.0.1:4173/');
 await page.waitForFunction(() => window.__workbench !== undefined);
 await page.evaluate((t) => window.__workbench?.loadScenario(t, 'x.toml'), replayScenario(2000, 50, ' (run 1)', false));
 await page.waitForTimeout(8000);
-const r = await page.evaluate(() => ({ tl: document.querySelector('[aria-label="Timeline"]')?.textContent?.slice(-300), sets: document.querySelector('[aria-label="Sets"]')?.textContent?.slice(0, 200) }));
+const r = await page.evaluate(() => { const t = document.querySelector('[aria-label="Timeline"]')?.textContent ?? ''; const i = t.indexOf('turn 50'); return [t.length, i, t.slice(i - 50, i + 80), document.querySelectorAll('[aria-label="Timeline"] [role=option]').length]; });
 console.log(r);
-await page.screenshot({ path: '/tmp/t5/bench.png' });
 await browser.close();
