@@ -13,6 +13,7 @@
 // full sets (permitted, offered, searchable, servers) at every one of the positions.
 //
 //   npx tsx bench/stream.ts            (or through `npm run bench`)
+import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -193,6 +194,8 @@ export function run(): StreamFigures {
   for (const p of e.positions) computeSets(e.statesAt(p.index).values(), { registered: p.registered });
   const setsMs = performance.now() - a;
   const ok = deriveMs < TARGET_MS;
+  const load = loadavg()[0] ?? 0;
+  const verdict = ok ? 'ok' : minMs < TARGET_MS ? `OVER on the median, ok on the best run (load average ${load.toFixed(1)} on ${cpus().length} CPUs: a busy machine stretches wall time)` : 'OVER';
   const kinds = new Map<string, number>();
   for (const st of w.steps) {
     const k = st.kind === 'promotion' ? 'promotion' : st.kind === 'config-set' ? 'config set --id' : st.command.directives.some((d) => d.name === undefined) ? 'jp q with bulk -t/-T' : 'jp q (--cfg, named -t/-T, -u)';
@@ -200,7 +203,8 @@ export function run(): StreamFigures {
   }
   console.log(`  steps: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}`);
   console.log(`  positions: ${e.positions.length} (base + ${deltas} deltas), ${changes} recorded tool changes, search_tools registered from position ${registeredAt}`);
-  console.log(`  derive every position after parsing: median ${deriveMs.toFixed(1)} ms, min ${minMs.toFixed(1)} ms  (runs: ${samples.map((x) => x.toFixed(1)).join(', ')})  target < ${TARGET_MS} ms ${ok ? 'ok' : 'OVER'}`);
+  console.log(`  derive every position after parsing: median ${deriveMs.toFixed(1)} ms, min ${minMs.toFixed(1)} ms  (runs: ${samples.map((x) => x.toFixed(1)).join(', ')})`);
+  console.log(`  target < ${TARGET_MS} ms: ${verdict}`);
   console.log(`  process CPU time per derivation (all threads, GC included): median ${median(cpuSamples).toFixed(1)} ms; a busy machine shows as wall >> CPU`);
   console.log(`  materialise the sets at all ${e.positions.length} positions (on demand, not part of the target): ${setsMs.toFixed(0)} ms`);
   return { deriveMs, minMs, setsMs, positions: e.positions.length, changes, ok };

@@ -54,7 +54,12 @@ async function keystrokeLatency(page: Page, tools: number, strokes: number): Pro
     const before = await page.evaluate(() => (window as unknown as { __paintAt: number }).__paintAt);
     // Alternate `"off"` → `"of"` (invalid: the tool inherits '*' and becomes permitted) → `"off"`.
     if (i % 2 === 0) await page.keyboard.press('Backspace');
-    else await page.keyboard.insertText('f');
+    else {
+      // insertText dispatches no keydown (Monaco's EditContext gets it directly): stamp the keystroke
+      // just before sending it, else this sample would run from the previous Backspace.
+      await page.evaluate(() => ((window as unknown as { __keyAt: number }).__keyAt = performance.now()));
+      await page.keyboard.insertText('f');
+    }
     await page.waitForFunction((b) => (window as unknown as { __paintAt: number }).__paintAt > b, before, { timeout: 10_000 });
     latencies.push(await page.evaluate(() => {
       const w = window as unknown as { __keyAt: number; __paintAt: number };

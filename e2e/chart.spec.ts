@@ -2,8 +2,10 @@
 // select, and export as SVG and PNG.
 import { readFile } from 'node:fs/promises';
 import { test, expect } from './fixtures';
+import { screenshotsAtTwoSizes } from './screens';
+import { expectAccessible } from './axe';
 
-test('the cost chart plots every request and exports SVG and PNG', async ({ workbench }) => {
+test('the cost chart plots every request and exports SVG and PNG', async ({ workbench }, info) => {
   const chart = workbench.chart;
   await workbench.open();
   await chart.open();
@@ -14,6 +16,12 @@ test('the cost chart plots every request and exports SVG and PNG', async ({ work
     expect(await chart.pointCount()).toBe(snap.timeline.requests.length);
     await expect(chart.root()).toContainText('promotion');
     await expect(chart.root().getByRole('img')).toHaveAttribute('aria-label', /Cost chart of \d+ requests in bytes/u);
+  });
+  await test.step('the chart has no serious accessibility violations', async () => {
+    await expectAccessible(chart.page, '[data-testid="cost-chart"]');
+  });
+  await test.step('screenshots of the chart', async () => {
+    await screenshotsAtTwoSizes(chart.page, info, 'chart');
   });
   await test.step('clicking a point selects its request', async () => {
     const box = await chart.root().locator('.u-over').boundingBox();

@@ -1,9 +1,11 @@
 // The open questions: each policy switch beside its RFD question; flipping one
 // re-runs the scenario and shows what changed.
 import { test, expect } from './fixtures';
+import { screenshotsAtTwoSizes } from './screens';
+import { expectAccessible } from './axe';
 import { turnLabWithTurn } from './turnScenarios';
 
-test('flipping promoted_position reorders the tools array, and the panel shows it', async ({ workbench }) => {
+test('flipping promoted_position reorders the tools array, and the panel shows it', async ({ workbench }, info) => {
   const q = workbench.questions;
   await workbench.open();
   expect(await workbench.loadScenario(turnLabWithTurn())).toBe(true);
@@ -20,6 +22,12 @@ test('flipping promoted_position reorders the tools array, and the panel shows i
     await expect(q.diff()).toContainText('promoted_position: config_order → append');
     await expect(q.diffRows(/tools array order/u).first()).toBeVisible();
     await expect(q.diff().getByTestId('diff-requests-changed')).toHaveText('2');
+  });
+  await test.step('the panel has no serious accessibility violations', async () => {
+    await expectAccessible(q.page, '[data-testid="questions-panel"]');
+  });
+  await test.step('screenshots of the diff', async () => {
+    await screenshotsAtTwoSizes(q.page, info, 'questions');
   });
   await test.step('the tools array puts the promoted tools after the builtins', async () => {
     const after = await workbench.snapshot();

@@ -1,6 +1,8 @@
 // The request inspector: the request in the provider's shape, its cost, and the
 // prefix cache — a miss after a promotion, a hit in Anthropic directives mode.
 import { test, expect } from './fixtures';
+import { screenshotsAtTwoSizes } from './screens';
+import { expectAccessible } from './axe';
 import { turnLabWithTurn } from './turnScenarios';
 
 test('a promotion busts the prefix cache: the inspector shows the miss and where the bytes part', async ({ workbench }) => {
@@ -33,6 +35,9 @@ test('a promotion busts the prefix cache: the inspector shows the miss and where
     const snap = await workbench.snapshot();
     expect(snap.timeline.requests.map((r) => r.cache.status)).toEqual(['miss', 'miss', 'hit']);
   });
+  await test.step('the inspector has no serious accessibility violations', async () => {
+    await expectAccessible(req.page, '[data-testid="request-inspector"]');
+  });
   await test.step('the next request of the turn keeps the cache', async () => {
     await req.next();
     await expect(req.cacheWord()).toHaveText('cache hit');
@@ -40,7 +45,7 @@ test('a promotion busts the prefix cache: the inspector shows the miss and where
   });
 });
 
-test('Anthropic directives mode keeps the cache across a promotion, with tool_addition blocks', async ({ workbench }) => {
+test('Anthropic directives mode keeps the cache across a promotion, with tool_addition blocks', async ({ workbench }, info) => {
   const req = workbench.requests;
   await workbench.open();
   expect(await workbench.loadScenario(turnLabWithTurn({ provider: 'anthropic-directives' }))).toBe(true);
@@ -59,6 +64,7 @@ test('Anthropic directives mode keeps the cache across a promotion, with tool_ad
     await expect(added).toContainText('tool_addition');
     await expect(added).toContainText('new in this request');
     await expect(added).toContainText('deploy_logs');
+    await screenshotsAtTwoSizes(req.page, info, 'requests-directives');
     const snap = await workbench.snapshot();
     expect(snap.timeline.policy.provider).toBe('anthropic-directives');
     expect(snap.timeline.requests.map((r) => r.cache.status)).toEqual(['miss', 'hit', 'hit']);

@@ -1,6 +1,8 @@
 // The search lab: both rankings side by side at the selected position, and a
 // query set scored with recall@k and MRR.
 import { test, expect } from './fixtures';
+import { screenshotsAtTwoSizes } from './screens';
+import { expectAccessible } from './axe';
 
 const QUERIES = [
   { query: 'workflow logs', relevant: ['github_get_job_logs'] },
@@ -9,7 +11,7 @@ const QUERIES = [
   { query: 'move a ticket to done', relevant: ['linear_update_issue_status'] },
 ].map((q) => JSON.stringify(q)).join('\n');
 
-test('a query through both rankings, and a query set scored per ranking', async ({ workbench }) => {
+test('a query through both rankings, and a query set scored per ranking', async ({ workbench }, info) => {
   const lab = workbench.searchLab;
   await workbench.open();
   await lab.open();
@@ -22,6 +24,9 @@ test('a query through both rankings, and a query set scored per ranking', async 
     await expect(top).toContainText('usable');
     await expect(top).toContainText(/name|summary|description/u);
     await expect(lab.ranking('substring')).toContainText(/\d+ of \d+ matches/u);
+  });
+  await test.step('the lab has no serious accessibility violations', async () => {
+    await expectAccessible(lab.page, '[data-testid="search-lab"]');
   });
   await test.step('a multi-word query substring misses and BM25 finds', async () => {
     await lab.query('crash stack trace');
@@ -39,6 +44,9 @@ test('a query through both rankings, and a query set scored per ranking', async 
     const bm25 = Number(await lab.mrr('bm25').textContent());
     const sub = Number(await lab.mrr('substring').textContent());
     expect(bm25).toBeGreaterThan(sub);
+    await lab.query('workflow run');
+    await expect(lab.hits('bm25').first()).toBeVisible();
+    await screenshotsAtTwoSizes(lab.page, info, 'searchlab');
     await expect(lab.misses('substring').first()).toContainText('wanted');
   });
 });

@@ -1,9 +1,10 @@
 // Sharing: a link carries the whole scenario and opens it elsewhere; opening
 // one keeps the previous work recoverable; a damaged link changes nothing.
 import { test, expect } from './fixtures';
+import { screenshotsAtTwoSizes } from './screens';
 import { turnLabWithTurn } from './turnScenarios';
 
-test('a share link round-trips the scenario, and the previous work can be restored', async ({ workbench, browser }) => {
+test('a share link round-trips the scenario, and the previous work can be restored', async ({ workbench, browser }, info) => {
   let url = '';
   let shared: Awaited<ReturnType<typeof workbench.snapshot>>;
   await test.step('make a scenario and take its link', async () => {
@@ -33,6 +34,7 @@ test('a share link round-trips the scenario, and the previous work can be restor
     await workbench.page.waitForFunction(() => window.__workbench !== undefined);
     await expect(workbench.share.sharedBanner()).toContainText('Opened a shared scenario');
     await expect.poll(async () => (await workbench.snapshot()).doc.name).toBe(shared.doc.name);
+    await screenshotsAtTwoSizes(workbench.page, info, 'shared-banner');
     await workbench.share.restorePrevious();
     await expect.poll(async () => (await workbench.snapshot()).doc).toEqual(demo.doc);
     await expect(workbench.share.sharedBanner()).toHaveCount(0);

@@ -6,11 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { test, expect } from './fixtures';
+import { screenshotsAtTwoSizes } from './screens';
+import { expectAccessible } from './axe';
 import { turnLab } from './turnScenarios';
 
 const run = promisify(execFile);
 
-test('a full interactive turn: search, promotion in the next request, a tool call, a reply', async ({ workbench }) => {
+test('a full interactive turn: search, promotion in the next request, a tool call, a reply', async ({ workbench }, info) => {
   const sim = workbench.simulator;
   await test.step('open a catalogue with no steps', async () => {
     await workbench.open();
@@ -46,6 +48,10 @@ test('a full interactive turn: search, promotion in the next request, a tool cal
     expect(next?.added).toEqual(['deploy_staging', 'deploy_logs']);
   });
 
+  await test.step('screenshots of the simulator mid-turn', async () => {
+    await screenshotsAtTwoSizes(sim.page, info, 'simulator');
+  });
+
   await test.step('call the promoted tool with JSON arguments (validated as typed)', async () => {
     await sim.page.getByTestId('sim-mode-call').check();
     await sim.page.getByTestId('sim-tool').fill('deploy_logs');
@@ -56,6 +62,10 @@ test('a full interactive turn: search, promotion in the next request, a tool cal
     await sim.callTool('deploy_logs', { environment: 'staging' });
     await expect(sim.log().locator('[data-call-status="ok"]').filter({ hasText: 'deploy_logs(' })).toBeVisible();
     await expect(sim.openTurn()).toContainText('cycle 3 awaits the model');
+  });
+
+  await test.step('the simulator has no serious accessibility violations', async () => {
+    await expectAccessible(sim.page, '[aria-label="Dock"]');
   });
 
   await test.step('reply: the turn ends, and the document holds ordinary scenario steps', async () => {

@@ -25,7 +25,7 @@ export class QuestionsPage {
   }
 
   diffRows(what: string | RegExp): Locator {
-    return this.diff().locator('tbody tr').filter({ hasText: what });
+    return this.diff().locator('.q-change').filter({ hasText: what });
   }
 
   async undo(): Promise<void> {

@@ -2,17 +2,19 @@
 // newest revision; views of it ask for that same revision, so the worker
 // answers from the timeline it holds.
 import { useQuery } from '@tanstack/react-query';
-import { useWorkbench } from '../state/context';
+import { useWorkbench, useWorkbenchStore } from '../state/context';
 import { workspaceInput } from '../state/workspaceSlice';
 import { requestQuery, setsQuery, timelineQuery, useDeriveClient, provenanceQuery } from './queries';
 import type { TimelineView } from './protocol';
 
 export function useTimeline() {
   const client = useDeriveClient();
+  const store = useWorkbenchStore();
   const doc = useWorkbench((s) => s.doc);
   const revision = useWorkbench((s) => s.revision);
   const workspace = useWorkbench(workspaceInput);
-  return useQuery(timelineQuery(client, doc, revision, workspace));
+  // The derivation also answers the sets at the selected row (see useSets).
+  return useQuery(timelineQuery(client, doc, revision, workspace, () => store.getState().selectedEntry ?? null));
 }
 
 /** The selected row, defaulting to the last one. */
@@ -34,7 +36,10 @@ export function useSets() {
   const client = useDeriveClient();
   const { view, position } = useSelectedPosition();
   const revision = view?.revision ?? 0;
-  return useQuery(setsQuery(client, revision, position, view !== undefined && view.scenarioErrors.length === 0));
+  // The derivation carries the sets of the row selected when it started: use them when that is still
+  // the row shown, else ask the worker.
+  const inline = view?.sets !== undefined && view.sets.revision === revision && view.sets.position === position ? view.sets : undefined;
+  return useQuery(setsQuery(client, revision, position, view !== undefined && view.scenarioErrors.length === 0, inline));
 }
 
 export function useRequestDetail(id: number | undefined) {

@@ -106,7 +106,7 @@ export class DeriveHost implements Methods {
   private readonly servers = new ServersHost((revision) => this.recent.get(revision));
   private layerLines = new Map<string, (offset: number) => { line: number; column: number }>();
 
-  derive({ doc, revision, workspace: files }: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput }): TimelineView {
+  derive({ doc, revision, workspace: files, entry }: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput; entry?: number | null }): TimelineView {
     const started = Date.now();
     const text = writeScenario(doc);
     const parsed = parseScenario(text);
@@ -137,12 +137,15 @@ export class DeriveHost implements Methods {
     });
     const expectations = t.expectations.map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
     const failedLoad = t.diagnostics.filter((d) => d.severity === 'error').length;
+    const entries = t.entries.map((e, i) => entryView(e, i, t));
+    // The sets at the selected row ride along, saving the sets panel a second round trip per keystroke.
+    const at = entry === undefined ? undefined : entries[entry === null ? entries.length - 1 : Math.min(entry, entries.length - 1)];
     return {
       revision,
       name: t.name,
       policy: t.policy,
       diagnostics: t.diagnostics,
-      entries: t.entries.map((e, i) => entryView(e, i, t)),
+      entries,
       positions: t.positions.map((p) => ({ index: p.index, registered: p.registered, counts: { ...p.counts } })),
       requests,
       expectations,
@@ -151,6 +154,7 @@ export class DeriveHost implements Methods {
       scenarioErrors,
       millis: Date.now() - started,
       ...(doc.workspace ? { workspace: this.workspace.view(doc, ws, t) } : {}),
+      ...(at ? { sets: this.sets({ revision, position: at.position }) } : {}),
     };
   }
 

@@ -77,6 +77,11 @@ export interface TimelineView {
   readonly millis: number;
   /** The scenario's `[workspace]`: what loaded, with which persona, and its problems. */
   readonly workspace?: WorkspaceView;
+  /**
+   * The sets at the row the derivation was asked about (`derive`'s `entry` hint), so the sets
+   * panel paints from this one answer instead of a second round trip (see `useSets`).
+   */
+  readonly sets?: SetsView;
 }
 
 export interface SetsRow {
@@ -131,7 +136,11 @@ export interface RequestDetail {
 
 export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods {
   /** `workspace`: the files of the folder the scenario's `[workspace]` names, when the UI opened one. */
-  derive(params: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput }): TimelineView;
+  /**
+   * `entry`: the selected timeline row (null: the last one, as `useSelectedEntry` reads it); when
+   * given, the answer carries the sets at that row's position (`TimelineView.sets`).
+   */
+  derive(params: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput; entry?: number | null }): TimelineView;
   sets(params: { revision: number; position: number }): SetsView;
   provenance(params: { revision: number; position: number; name: string }): ProvenanceView;
   request(params: { revision: number; id: number }): RequestDetail;

@@ -6,6 +6,7 @@ import { queryOptions, useQuery, keepPreviousData } from '@tanstack/react-query'
 import { createContext, useContext } from 'react';
 import type { ScenarioDoc } from '../core';
 import type { DeriveClient } from './client';
+import type { SetsView } from './protocol';
 import type { WorkspaceInput } from './workspaceProtocol';
 
 export const DeriveContext = createContext<DeriveClient | null>(null);
@@ -24,17 +25,19 @@ export const deriveKeys = {
   provenance: (revision: number, position: number, name: string) => [...deriveKeys.all, 'provenance', revision, position, name] as const,
 };
 
-export function timelineQuery(client: DeriveClient, doc: ScenarioDoc, revision: number, workspace?: WorkspaceInput) {
+/** `entry`: read when the derivation starts, the selected row whose sets the answer should carry (null: the last row). */
+export function timelineQuery(client: DeriveClient, doc: ScenarioDoc, revision: number, workspace?: WorkspaceInput, entry?: () => number | null) {
   return queryOptions({
     queryKey: deriveKeys.timeline(revision),
-    queryFn: () => client.call('derive', { doc, revision, ...(workspace ? { workspace } : {}) }),
+    queryFn: () => client.call('derive', { doc, revision, ...(workspace ? { workspace } : {}), ...(entry ? { entry: entry() } : {}) }),
     staleTime: Infinity,
     gcTime: 10_000,
     placeholderData: keepPreviousData,
   });
 }
 
-export function setsQuery(client: DeriveClient, revision: number, position: number, enabled: boolean) {
+/** `inline`: the same sets, already at hand (the derivation carried them), so no round trip is made. */
+export function setsQuery(client: DeriveClient, revision: number, position: number, enabled: boolean, inline?: SetsView) {
   return queryOptions({
     queryKey: deriveKeys.sets(revision, position),
     queryFn: () => client.call('sets', { revision, position }),
@@ -42,6 +45,7 @@ export function setsQuery(client: DeriveClient, revision: number, position: numb
     gcTime: 10_000,
     enabled,
     placeholderData: keepPreviousData,
+    ...(inline ? { initialData: inline } : {}),
   });
 }
 

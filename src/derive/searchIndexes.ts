@@ -1,24 +1,12 @@
-// Search indexes shared by every derivation of the worker and by the search lab.
-//
-// The core's IndexCache keys an index by the stream's catalogue version and the
-// document count, which start over with every run: two runs of catalogues that
-// differ only in a tool's text share a key, and the second would search the
-// first one's index. The host therefore hands each run memoizing rankers whose
-// `build` returns the index built over exactly the same documents (compared by
-// content), so an availability change or a re-run never rebuilds an index, a
-// text change always does, and the search lab searches the very index the run
-// used (never one per query).
+// Search indexes shared by every derivation of the worker and by the search lab,
+// compared by content (catalogueFingerprint), so an availability change or a re-run
+// never rebuilds an index, a text change always does, and the search lab searches
+// the very index the run used (never one per query).
 import { bm25, substring } from '../core';
 import type { Ranker, RankerIndex, SearchDocument } from '../core/search/types';
+import { catalogueFingerprint } from '../core/search/fingerprint';
 
-/** The text a catalogue's documents are compared by: every field, in order. */
-export function catalogueFingerprint(docs: readonly SearchDocument[]): string {
-  const parts: string[] = [];
-  for (const d of docs) {
-    parts.push(d.name, String(d.order), d.parameterNames.join('\u0001'), d.summary, d.description, d.parameterDescriptions.join('\u0001'));
-  }
-  return `${docs.length}\u0002${parts.join('\u0000')}`;
-}
+export { catalogueFingerprint };
 
 export class SharedIndexes {
   private readonly entries = new Map<string, { fingerprint: string; index: RankerIndex }>();

@@ -8,6 +8,7 @@ import { contextAt, tokenAt } from './toml-context';
 import { headerCompletions, keyCompletions, keyHover, valueCompletions, valueHover } from './schema-docs';
 import type { CompletionEntry, ServerInfo } from './schema-docs';
 import { BOTH_KEYS_CODE, KEEP_AVAILABILITY_TITLE, keepAvailabilityFix } from './quick-fix';
+import { foldingRanges } from './folding';
 
 type Servers = () => readonly ServerInfo[];
 
@@ -31,55 +32,10 @@ function markerCode(m: monaco.editor.IMarkerData): string | undefined {
   return typeof m.code === 'string' ? m.code : m.code?.value;
 }
 
-const HEADER = /^\s*\[/u;
-
-/** Folding: each table from its header to the line before the next header that is not one of its sub-tables. */
+/** Folding by tables and comment runs (folding.ts: one pass over the text, fewer regions in big layers). */
 function foldTables(model: monaco.editor.ITextModel): monaco.languages.FoldingRange[] {
-  const ranges: monaco.languages.FoldingRange[] = [];
-  const open: { path: string; line: number }[] = [];
-  const n = model.getLineCount();
-  let multi: string | undefined;
-  let lastContent = 0;
-  let commentStart = 0;
-  const close = (upTo: (p: string) => boolean): void => {
-    while (open.length > 0) {
-      const top = open[open.length - 1] as { path: string; line: number };
-      if (!upTo(top.path)) break;
-      open.pop();
-      if (lastContent > top.line) ranges.push({ start: top.line, end: lastContent, kind: monaco.languages.FoldingRangeKind.Region });
-    }
-  };
-  for (let i = 1; i <= n; i++) {
-    const line = model.getLineContent(i);
-    if (multi) {
-      if (line.includes(multi)) multi = undefined;
-      lastContent = i;
-      continue;
-    }
-    const trimmed = line.trim();
-    if (trimmed.startsWith('#')) {
-      if (commentStart === 0) commentStart = i;
-    } else {
-      if (commentStart > 0 && i - 1 > commentStart) ranges.push({ start: commentStart, end: i - 1, kind: monaco.languages.FoldingRangeKind.Comment });
-      commentStart = 0;
-    }
-    if (HEADER.test(line)) {
-      const m = /^\s*\[\[?([^\]]*)\]/u.exec(line);
-      const path = (m?.[1] ?? '').replace(/\s*\.\s*/gu, '.').trim();
-      close((p) => !(path.startsWith(`${p}.`) && path !== p));
-      open.push({ path, line: i });
-      lastContent = i;
-      continue;
-    }
-    if (trimmed !== '') lastContent = i;
-    for (const q of ['"""', "'''"]) {
-      const count = line.split(q).length - 1;
-      if (count % 2 === 1) multi = q;
-    }
-  }
-  if (commentStart > 0 && n > commentStart) ranges.push({ start: commentStart, end: n, kind: monaco.languages.FoldingRangeKind.Comment });
-  close(() => true);
-  return ranges;
+  const K = monaco.languages.FoldingRangeKind;
+  return foldingRanges(model.getValue()).map((r) => ({ start: r.start, end: r.end, kind: r.kind === 'comment' ? K.Comment : K.Region }));
 }
 
 let registered = false;

@@ -8,13 +8,31 @@ const DB = 'tool-workbench';
 const STORE = 'documents';
 const KEY = 'current';
 
+let connection: Promise<IDBDatabase> | undefined;
+
+/** The database, opened once and kept (opening it per autosave cost a task per keystroke pause). */
 function open(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
+  connection ??= new Promise<IDBDatabase>((resolve, reject) => {
     const req = indexedDB.open(DB, 1);
     req.onupgradeneeded = () => req.result.createObjectStore(STORE);
-    req.onsuccess = () => resolve(req.result);
+    req.onsuccess = () => {
+      const db = req.result;
+      // Another tab upgrading, or the browser closing it: open anew next time.
+      db.onversionchange = () => {
+        db.close();
+        connection = undefined;
+      };
+      db.onclose = () => {
+        connection = undefined;
+      };
+      resolve(db);
+    };
     req.onerror = () => reject(req.error ?? new Error('IndexedDB open failed'));
+  }).catch((e: unknown) => {
+    connection = undefined;
+    throw e;
   });
+  return connection;
 }
 
 export async function loadSavedDoc(): Promise<ScenarioDoc | undefined> {
@@ -50,14 +68,39 @@ export async function clearSavedDoc(): Promise<void> {
   });
 }
 
-/** Saves the document whenever it changes. Returns the unsubscribe function and a flush for tests. */
+/** Above this many characters of layer text a document is large: it autosaves after a longer pause. */
+export const LARGE_DOC_CHARS = 256 * 1024;
+/** The pause before saving a large document. */
+export const LARGE_DOC_DELAY_MS = 1000;
+
+function docChars(doc: ScenarioDoc): number {
+  let n = 0;
+  for (const l of doc.layers) n += l.text.length;
+  return n;
+}
+
+/**
+ * Saves the document whenever it changes, after a pause in the edits: `delayMs`, or
+ * LARGE_DOC_DELAY_MS and then an idle moment for a large document (IndexedDB copies the whole
+ * value on the main thread, megabytes for a 10,000-tool catalogue, so it must not land between
+ * keystrokes). Hiding or leaving the page saves at once. Returns the unsubscribe function and a
+ * flush for tests.
+ */
 export function startAutosave(store: WorkbenchStore, delayMs = 150): { stop(): void; flush(): Promise<void>; saved(): number } {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let idle: number | undefined;
   let savedRevision = store.getState().revision;
   let pending: Promise<void> = Promise.resolve();
+  const cancel = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (idle !== undefined) window.cancelIdleCallback(idle);
+    idle = undefined;
+  };
+  const due = (): boolean => timer !== undefined || idle !== undefined;
   const write = (): Promise<void> => {
     const { doc, revision } = store.getState();
-    timer = undefined;
+    cancel();
     pending = saveDoc(doc).then(
       () => {
         savedRevision = revision;
@@ -68,28 +111,31 @@ export function startAutosave(store: WorkbenchStore, delayMs = 150): { stop(): v
   };
   const unsubscribe = store.subscribe((s, prev) => {
     if (s.doc === prev.doc) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void write(), delayMs);
+    cancel();
+    const large = docChars(s.doc) > LARGE_DOC_CHARS;
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        if (large && typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(() => void write(), { timeout: LARGE_DOC_DELAY_MS });
+        else void write();
+      },
+      large ? LARGE_DOC_DELAY_MS : delayMs,
+    );
   });
   const onHide = (): void => {
-    if (timer) {
-      clearTimeout(timer);
-      void write();
-    }
+    if (due()) void write();
   };
   window.addEventListener('pagehide', onHide);
   document.addEventListener('visibilitychange', onHide);
   return {
     stop() {
       unsubscribe();
+      cancel();
       window.removeEventListener('pagehide', onHide);
       document.removeEventListener('visibilitychange', onHide);
     },
     flush() {
-      if (timer) {
-        clearTimeout(timer);
-        return write();
-      }
+      if (due()) return write();
       return pending;
     },
     saved: () => savedRevision,

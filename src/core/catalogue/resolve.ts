@@ -1,7 +1,7 @@
 // Resolving a configured tool into the definition the model and the executor
 // see (jp-today 1.5, 1.6): local and builtin tools from config; MCP tools from
 // their server's tools/list, with config overriding docs and parameters.
-import type { ParameterConfig, RunMode, ToolConfig } from '../config/types';
+import type { ParameterConfig, RunMode, ToolConfig, ToolSource } from '../config/types';
 import type { McpToolEntry } from './tools-list';
 import { splitDescription } from './split-description';
 import type { JsonSchema, ParameterDocs, ToolDefinition } from './types';
@@ -165,20 +165,34 @@ function mcpDefinition(tool: ToolConfig, entry: McpToolEntry, server: string, ru
  * is cheap and decides the sets at every position, while building its schema and docs is needed only
  * by a request, a search index or describe_tools (and at 10,000 tools would dominate the stream).
  */
-function resolved(build: () => ToolDefinition): Resolution {
-  let definition: ToolDefinition | undefined;
-  return {
-    ok: true,
-    get definition(): ToolDefinition {
-      return (definition ??= build());
-    },
-  };
+class Resolved {
+  readonly ok = true as const;
+  private built: ToolDefinition | undefined;
+  constructor(
+    private readonly tool: ToolConfig,
+    private readonly run: RunMode,
+    private readonly kind: 'local' | 'builtin' | 'mcp',
+    private readonly backendName: string,
+    private readonly entry?: McpToolEntry,
+    private readonly server?: string,
+  ) {}
+  get definition(): ToolDefinition {
+    if (!this.built) {
+      this.built =
+        this.kind === 'mcp' && this.entry && this.server !== undefined
+          ? mcpDefinition(this.tool, this.entry, this.server, this.run)
+          : localDefinition(this.tool, this.run, this.kind === 'builtin' ? 'builtin' : 'local', this.backendName);
+    }
+    return this.built;
+  }
 }
+
+const LOCAL: ToolSource = { kind: 'local' };
 
 /** Resolves one tool. `run` is its effective run mode. */
 export function resolveTool(tool: ToolConfig, run: RunMode, servers: ReadonlyMap<string, SimServer>): Resolution {
-  const source = tool.source?.value ?? { kind: 'local' as const };
-  if (source.kind !== 'mcp') return resolved(() => localDefinition(tool, run, source.kind, source.tool ?? tool.name));
+  const source = tool.source?.value ?? LOCAL;
+  if (source.kind !== 'mcp') return new Resolved(tool, run, source.kind, source.tool ?? tool.name);
   const server = servers.get(source.server);
   if (!server) {
     return { ok: false, reason: 'server-unknown', server: source.server, message: `MCP server \`${source.server}\` is not defined, so \`${tool.name}\` is not available` };
@@ -191,5 +205,5 @@ export function resolveTool(tool: ToolConfig, run: RunMode, servers: ReadonlyMap
   if (!entry) {
     return { ok: false, reason: 'tool-missing', server: source.server, message: `MCP server \`${source.server}\` does not list \`${backendName}\`, so \`${tool.name}\` is not available` };
   }
-  return resolved(() => mcpDefinition(tool, entry, source.server, run));
+  return new Resolved(tool, run, 'mcp', backendName, entry, source.server);
 }

@@ -71,13 +71,13 @@ export class Bm25Index implements RankerIndex {
     const n = docs.length;
     const frequency = built.documentFrequency;
     this.#idf = (term) => {
-      const df = frequency.get(term) ?? 0;
+      const df = frequency(term);
       return Math.log(1 + (n - df + 0.5) / (df + 0.5));
     };
     const commonFrom = Math.max(COMMON_TERM_SHARE * n, COMMON_TERM_MIN_TOOLS);
     this.#isCommon = (token) => {
       const term = processTerm(token);
-      return term === null || (frequency.get(term) ?? 0) > commonFrom;
+      return term === null || frequency(term) > commonFrom;
     };
   }
 
@@ -93,21 +93,29 @@ export class Bm25Index implements RankerIndex {
     const tokens = rare.length > 0 ? rare : all;
     if (tokens.length === 0) return [];
     const docs = this.#docs;
-    const results = this.#mini.search(query, {
+    const filter = options.filter;
+    const out: { id: number; doc: SearchDocument; score: number; match: SearchResult['match'] }[] = [];
+    // The hits are collected by the filter, which then declines them all: MiniSearch would otherwise
+    // copy them into an array and sort it by score, work the ranking below does again in its own order.
+    const admitted = new Int8Array(docs.length);
+    this.#mini.search(query, {
       tokenize: () => tokens,
       boostTerm: this.#idf,
+      boostDocument: (id: number) => {
+        let a = admitted[id];
+        if (a === 0) {
+          const doc = docs[id];
+          a = doc !== undefined && filter(doc.name) ? 1 : -1;
+          admitted[id] = a;
+        }
+        return a === 1 ? 1 : 0;
+      },
       filter: (result) => {
-        const doc = docs[result.id as number];
-        return doc !== undefined && options.filter(doc.name);
+        const id = result.id as number;
+        out.push({ id, doc: docs[id] as SearchDocument, score: result.score / Math.sqrt(result.queryTerms.length || 1), match: result.match });
+        return false;
       },
     });
-    const out: { id: number; doc: SearchDocument; score: number; match: SearchResult['match'] }[] = [];
-    for (const result of results) {
-      const id = result.id as number;
-      const doc = docs[id];
-      if (!doc) continue;
-      out.push({ id, doc, score: result.score / Math.sqrt(result.queryTerms.length || 1), match: result.match });
-    }
     return out;
   }
 

@@ -21,6 +21,7 @@ import type { AsPlainObject, Options, SearchOptions } from 'minisearch';
 import type { SearchDocument, SearchField } from './types';
 import { SEARCH_FIELDS } from './types';
 import { porterStem } from './stemmer';
+import SearchableMap from 'minisearch/SearchableMap';
 
 /** What MiniSearch indexes for one tool: `id` is the document's position in the catalogue array. */
 export interface MiniSearchDocument {
@@ -162,29 +163,91 @@ export const MINISEARCH_OPTIONS: Options<MiniSearchDocument> = {
 /** An index and, per indexed term, the number of documents holding it in any field. */
 export interface BuiltIndex {
   readonly mini: MiniSearch<MiniSearchDocument>;
-  readonly documentFrequency: ReadonlyMap<string, number>;
+  readonly documentFrequency: (term: string) => number;
 }
 
-/** Builds the index, counting document frequencies on the way (one tokenization, not two). */
-export function buildIndex(docs: readonly MiniSearchDocument[]): BuiltIndex {
-  const seen = new Set<string>();
-  let recording = true;
-  const recordingProcessTerm = (term: string): string | null => {
-    const processed = processTerm(term);
-    if (recording && processed !== null) seen.add(processed);
-    return processed;
-  };
-  // Same options but for a processTerm with the same output; searches use
-  // SEARCH_OPTIONS.processTerm, and recording stops once the documents are in.
-  const mini = new MiniSearch<MiniSearchDocument>({ ...MINISEARCH_OPTIONS, processTerm: recordingProcessTerm });
-  const documentFrequency = new Map<string, number>();
-  for (const doc of docs) {
-    mini.add(doc);
-    for (const term of seen) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-    seen.clear();
+type FieldTermData = Map<number, Map<number, number>>;
+
+/**
+ * MiniSearch's term index (a radix tree) with a hash map beside it: MiniSearch's `add` looks every
+ * token up with `fetch`, and walking the tree for each of them was most of the cost of building.
+ * The tree is unchanged (a term enters it at its first `fetch`, as before); only the lookups of terms
+ * already in it are shortcut. Every other change to the tree forgets the shortcut.
+ */
+class TermIndex extends SearchableMap<FieldTermData> {
+  readonly #entries = new Map<string, FieldTermData>();
+
+  override fetch(key: string, initial: () => FieldTermData): FieldTermData {
+    let value = this.#entries.get(key);
+    if (value === undefined) {
+      value = super.fetch(key, initial);
+      this.#entries.set(key, value);
+    }
+    return value;
   }
-  recording = false;
-  return { mini, documentFrequency };
+
+  override get(key: string): FieldTermData | undefined {
+    return this.#entries.get(key) ?? super.get(key);
+  }
+
+  override set(key: string, value: FieldTermData): this {
+    this.#entries.delete(key);
+    super.set(key, value);
+    return this;
+  }
+
+  override update(key: string, fn: (value: FieldTermData | undefined) => FieldTermData): this {
+    this.#entries.delete(key);
+    super.update(key, fn);
+    return this;
+  }
+
+  override delete(key: string): void {
+    this.#entries.delete(key);
+    super.delete(key);
+  }
+
+  override clear(): void {
+    this.#entries.clear();
+    super.clear();
+  }
+}
+
+/** MiniSearch over the term index above, which also answers document frequencies from its postings. */
+class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
+  readonly #frequency = new Map<string, number>();
+
+  constructor(options: Options<MiniSearchDocument>) {
+    super(options);
+    // minisearch/SearchableMap is the same class as MiniSearch's own, declared twice.
+    this._index = new TermIndex() as unknown as typeof this._index;
+  }
+
+  /** The number of documents holding `term` (processed) in any field. */
+  documentFrequency(term: string): number {
+    const known = this.#frequency.get(term);
+    if (known !== undefined) return known;
+    const byField = this._index.get(term);
+    let frequency = 0;
+    if (byField !== undefined) {
+      if (byField.size === 1) {
+        for (const docs of byField.values()) frequency = docs.size;
+      } else {
+        const ids = new Set<number>();
+        for (const docs of byField.values()) for (const id of docs.keys()) ids.add(id);
+        frequency = ids.size;
+      }
+    }
+    this.#frequency.set(term, frequency);
+    return frequency;
+  }
+}
+
+/** Builds the index; document frequencies are counted from it when a query term first needs one. */
+export function buildIndex(docs: readonly MiniSearchDocument[]): BuiltIndex {
+  const mini = new ToolMiniSearch(MINISEARCH_OPTIONS);
+  mini.addAll(docs);
+  return { mini, documentFrequency: (term) => mini.documentFrequency(term) };
 }
 
 /** Document frequencies from a serialized index (MiniSearch's serialization version 2). */
@@ -206,5 +269,6 @@ export function loadIndex(json: string): MiniSearch<MiniSearchDocument> {
 /** loadIndex, plus the document frequencies bm25 weights query terms with. */
 export function loadBuiltIndex(json: string): BuiltIndex {
   const js = JSON.parse(json) as AsPlainObject;
-  return { mini: MiniSearch.loadJS<MiniSearchDocument>(js, MINISEARCH_OPTIONS), documentFrequency: documentFrequencies(js) };
+  const frequency = documentFrequencies(js);
+  return { mini: MiniSearch.loadJS<MiniSearchDocument>(js, MINISEARCH_OPTIONS), documentFrequency: (term) => frequency.get(term) ?? 0 };
 }

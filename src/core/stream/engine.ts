@@ -302,7 +302,7 @@ export class StreamEngine {
       return undefined;
     }
     const run = effectiveRun(config, this.defaults);
-    const enable = effectiveEnable(config, this.defaults);
+    const enable = this.effective(config);
     let resolution: Resolution;
     if (before && sameDefinitionInputs(before.config, config, before.run, run)) resolution = before.resolution;
     else {
@@ -316,7 +316,7 @@ export class StreamEngine {
     this.adjustCounts(before, -1);
     this.adjustCounts(after, +1);
     this.states.set(name, after);
-    return { name, ...(before ? { before } : {}), after };
+    return before ? { name, before, after } : { name, after };
   }
 
   /** Merges a delta's tool entry into the conversation overlay (what layer edits are replayed under). */
@@ -374,7 +374,17 @@ export class StreamEngine {
     return f as EffectiveField<T>;
   }
 
-  private readonly inherited = new WeakMap<Sourced<unknown>, EffectiveField<unknown>>();
+  private readonly inherited = new Map<Sourced<unknown>, EffectiveField<unknown>>();
+
+  /** effectiveEnable(config, defaults), with the inherited and fallback fields shared between tools. */
+  private effective(t: ToolConfig): EffectiveEnable {
+    const own = t.enable;
+    const d = this.defaults.enable;
+    return {
+      availability: own.availability ? { value: own.availability.value, from: 'tool', origin: own.availability.origin } : d.availability ? this.defaultsField(d.availability) : FALLBACK.availability,
+      allowToggle: own.allowToggle ? { value: own.allowToggle.value, from: 'tool', origin: own.allowToggle.origin } : d.allowToggle ? this.defaultsField(d.allowToggle) : FALLBACK.allowToggle,
+    };
+  }
 
   private recomputeAll(): ToolChange[] {
     const names: string[] = [...this.base.tools.keys()];

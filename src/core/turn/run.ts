@@ -25,7 +25,8 @@ import type { ConversationMessage, ToolChoice } from '../providers/types';
 import { bm25 } from '../search/bm25';
 import { searchTools } from '../search/contract';
 import { substring } from '../search/substring';
-import type { Ranker, RankerIndex } from '../search/types';
+import type { Ranker, RankerIndex, SearchDocument } from '../search/types';
+import { catalogueFingerprint } from '../search/fingerprint';
 import type { Expectations, Scenario, ScenarioCall, ScenarioCycle, ScenarioStep } from '../scenario/types';
 import {
   availabilityMatches,
@@ -68,14 +69,29 @@ export interface RunInput {
   readonly indexCache?: IndexCache;
 }
 
-/** Search indexes keyed by ranker and catalogue, so a re-run with new availability never rebuilds. */
+/**
+ * Search indexes keyed by ranker and catalogue, so a re-run with new availability never rebuilds.
+ * Within a run the same documents array hits by identity; across runs the catalogues are compared
+ * by content, so a changed tool text always rebuilds.
+ */
 export class IndexCache {
-  private readonly entries = new Map<string, { key: string; index: RankerIndex }>();
-  get(ranker: Ranker, catalogueKey: string, build: () => RankerIndex): RankerIndex {
+  private readonly entries = new Map<string, { docs: readonly SearchDocument[]; fingerprint?: string; index: RankerIndex }>();
+  get(ranker: Ranker, docs: readonly SearchDocument[], build: () => RankerIndex): RankerIndex {
     const hit = this.entries.get(ranker.id);
-    if (hit && hit.key === catalogueKey) return hit.index;
+    if (hit) {
+      if (hit.docs === docs) return hit.index;
+      hit.fingerprint ??= catalogueFingerprint(hit.docs);
+      const fingerprint = catalogueFingerprint(docs);
+      if (hit.fingerprint === fingerprint) {
+        this.entries.set(ranker.id, { docs, fingerprint, index: hit.index });
+        return hit.index;
+      }
+      const index = build();
+      this.entries.set(ranker.id, { docs, fingerprint, index });
+      return index;
+    }
     const index = build();
-    this.entries.set(ranker.id, { key: catalogueKey, index });
+    this.entries.set(ranker.id, { docs, index });
     return index;
   }
 }
@@ -201,7 +217,8 @@ export function runScenario(input: RunInput): Timeline {
       for (const s of engine.currentStates()) if (s.resolution.ok) docs.push(searchDocument(s.resolution.definition, s.order));
       docsKey = version;
     }
-    return indexCache.get(ranker, `${version}:${docs.length}`, () => ranker.build(docs));
+    const current = docs;
+    return indexCache.get(ranker, current, () => ranker.build(current));
   };
 
   // ---- requests ----

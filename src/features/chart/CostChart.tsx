@@ -68,9 +68,14 @@ function drawOverlay(u: uPlot, state: DrawState): void {
     ctx.lineTo(left + width, y);
     ctx.stroke();
     ctx.setLineDash([]);
-    ctx.fillStyle = CHART_COLORS.threshold;
     ctx.font = `${12 * dpr}px system-ui, sans-serif`;
     ctx.textAlign = 'right';
+    // A halo in the background colour keeps the label legible over the series lines.
+    ctx.lineJoin = 'round';
+    ctx.lineWidth = 4 * dpr;
+    ctx.strokeStyle = cssVar('--bg', '#ffffff');
+    ctx.strokeText(state.threshold.label, left + width - 4 * dpr, y - 5 * dpr);
+    ctx.fillStyle = CHART_COLORS.threshold;
     ctx.fillText(state.threshold.label, left + width - 4 * dpr, y - 5 * dpr);
   }
   if (state.selected !== undefined) {
@@ -141,7 +146,7 @@ export function CostChart({ threshold }: CostChartProps) {
       scales: { x: { time: false, range: (_u, min, max) => [Math.min(min, 1) - 0.35, Math.max(max, 1) + 0.35] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.08, (state.current.threshold?.value ?? 0) * 1.08)] } },
       axes: [
         { label: 'request (in conversation order)', stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? String(v) : '')), labelSize: 24, size: 34 },
-        { label: `definition cost (${unitWord})`, stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, vals) => vals.map((v) => shortNumber(v)), size: 56, labelSize: 22 },
+        { label: (u: uPlot) => (u.bbox.height / (devicePixelRatio || 1) < 170 ? unitWord : `definition cost, ${unitWord}`), stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, vals) => vals.map((v) => shortNumber(v)), size: 56, labelSize: 22 },
       ],
       series: [
         { label: 'request', value: (_u, v) => (v === null || v === undefined ? '—' : `#${v} (${state.current.series.labels[v - 1] ?? ''})`) },

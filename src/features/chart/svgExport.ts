@@ -72,12 +72,6 @@ export function chartSvg(series: CostSeries, options: SvgOptions = {}): string {
     out.push(`<line x1="${x}" x2="${x}" y1="${m.top}" y2="${m.top + h}" stroke="${color}" stroke-dasharray="3 3" stroke-width="1.5"><title>${escapeXml(`${MARKER_WORDS[mk.kind]}: ${mk.label}`)}</title></line>`);
     out.push(`<path d="M${x} ${m.top - 2} l-5 -8 h10 z" fill="${color}"/>`);
   }
-  // Threshold.
-  if (options.threshold) {
-    const y = ys(options.threshold.value).toFixed(1);
-    out.push(`<line x1="${m.left}" x2="${m.left + w}" y1="${y}" y2="${y}" stroke="${CHART_COLORS.threshold}" stroke-width="1.5" stroke-dasharray="8 4"/>`);
-    out.push(`<text x="${m.left + w - 4}" y="${Number(y) - 5}" text-anchor="end" fill="${CHART_COLORS.threshold}">${escapeXml(options.threshold.label)}</text>`);
-  }
   // Series.
   const line = (values: readonly number[], color: string, dash: string, name: string) => {
     const pts = values.map((v, i) => `${xs(i).toFixed(1)},${ys(v).toFixed(1)}`).join(' ');
@@ -86,6 +80,12 @@ export function chartSvg(series: CostSeries, options: SvgOptions = {}): string {
   };
   line(series.permitted, CHART_COLORS.permitted, '7 4', 'permitted');
   line(series.offered, CHART_COLORS.offered, '', 'offered');
+  // Threshold.
+  if (options.threshold) {
+    const y = ys(options.threshold.value).toFixed(1);
+    out.push(`<line x1="${m.left}" x2="${m.left + w}" y1="${y}" y2="${y}" stroke="${CHART_COLORS.threshold}" stroke-width="1.5" stroke-dasharray="8 4"/>`);
+    out.push(`<text x="${m.left + w - 4}" y="${Number(y) - 5}" text-anchor="end" fill="${CHART_COLORS.threshold}" stroke="#ffffff" stroke-width="4" stroke-linejoin="round" paint-order="stroke">${escapeXml(options.threshold.label)}</text>`);
+  }
   // Cursor.
   if (options.selected !== undefined && options.selected >= 0 && options.selected < n) {
     const x = xs(options.selected).toFixed(1);
@@ -97,7 +97,7 @@ export function chartSvg(series: CostSeries, options: SvgOptions = {}): string {
   const item = (draw: string, label: string) => {
     out.push(draw.replaceAll('$X', String(lx)).replaceAll('$Y', String(ly)));
     out.push(`<text x="${lx + 30}" y="${ly}" dominant-baseline="middle" fill="${CHART_COLORS.text}">${escapeXml(label)}</text>`);
-    lx += 36 + label.length * 6.6;
+    lx += 48 + label.length * 7;
   };
   item(`<line x1="$X" x2="${lx + 24}" y1="$Y" y2="$Y" stroke="${CHART_COLORS.offered}" stroke-width="2.5"/>`, `offered (${unit})`);
   item(`<line x1="$X" x2="${lx + 24}" y1="$Y" y2="$Y" stroke="${CHART_COLORS.permitted}" stroke-width="2.5" stroke-dasharray="7 4"/>`, `permitted (${unit})`);

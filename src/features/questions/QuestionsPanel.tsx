@@ -71,29 +71,26 @@ function DiffView({ diff, flip, onUndo }: { readonly diff: PolicyDiffView; reado
       {diff.rows.length === 0 ? (
         <p className="muted" data-testid="diff-none">Nothing this scenario shows changes under this switch. Its question is not exercised here: add a step that touches it.</p>
       ) : (
-        <table className="q-rows">
-          <thead>
-            <tr><th scope="col">where</th><th scope="col">what</th><th scope="col">{String(diff.from)}</th><th scope="col">{String(diff.to)}</th></tr>
-          </thead>
-          <tbody>
-            {diff.rows.flatMap((row, i) =>
-              row.changes.map((c, j) => (
-                <tr key={`${i}:${j}`} data-kind={row.kind} data-what={c.what}>
-                  {j === 0 && (
-                    <th scope="row" rowSpan={row.changes.length}>
-                      {row.entry !== undefined ? (
-                        <button type="button" className="linklike" onClick={() => selectEntry(row.entry)} title="Select this row in the timeline">{row.where}</button>
-                      ) : row.where}
-                    </th>
-                  )}
-                  <td>{c.what}</td>
-                  <td className="q-before">{c.before}</td>
-                  <td className="q-after">{c.after}</td>
-                </tr>
-              )),
-            )}
-          </tbody>
-        </table>
+        <ol className="q-rows">
+          {diff.rows.map((row, i) => (
+            <li key={i} data-kind={row.kind} className="q-row">
+              <div className="q-where">
+                {row.entry !== undefined ? (
+                  <button type="button" className="linklike" onClick={() => selectEntry(row.entry)} title="Select this row in the timeline">{row.where}</button>
+                ) : row.where}
+              </div>
+              {row.changes.map((c, j) => (
+                <div key={j} className="q-change" data-what={c.what}>
+                  <div className="q-what">{c.what}</div>
+                  <div className="q-ba">
+                    <div className="q-before"><span className="q-val">{String(diff.from)}</span>{c.before}</div>
+                    <div className="q-after"><span className="q-val">{String(diff.to)}</span>{c.after}</div>
+                  </div>
+                </div>
+              ))}
+            </li>
+          ))}
+        </ol>
       )}
     </section>
   );
@@ -122,7 +119,7 @@ export function QuestionsPanel() {
   };
   return (
     <div className="q" data-testid="questions-panel">
-      <div className="q-list">
+      <div className="q-list" role="region" aria-label="Policy switches and the questions they answer" tabIndex={0}>
         <table>
           <thead>
             <tr><th scope="col">RFD 108&apos;s open question</th><th scope="col">switch</th></tr>
@@ -142,7 +139,7 @@ export function QuestionsPanel() {
           </tbody>
         </table>
       </div>
-      <div className="q-result" aria-live="polite">
+      <div className="q-result" aria-live="polite" role="region" aria-label="What changed" tabIndex={0}>
         {!flip && <p className="muted">Flip a switch: the scenario re-runs with it and the changes appear here, position by position (sets, search results, requests and their array order, cache).</p>}
         {flip && doc.policy[flip.key] === flip.from && <p className="muted">The switch is back at {String(flip.from)}: nothing differs.</p>}
         {flip && doc.policy[flip.key] !== flip.from && !diff && <p className="muted">Re-running the scenario…</p>}

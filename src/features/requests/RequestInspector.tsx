@@ -64,7 +64,7 @@ export function RequestInspector() {
   const tokenSaving = t ? t.permitted - t.offered : undefined;
   return (
     <div className="req" data-testid="request-inspector" data-request={id}>
-      <div className="req-side">
+      <div className="req-side" role="region" aria-label="Request facts, cost and cache" tabIndex={0}>
         <div className="req-nav">
           <button type="button" aria-label="Previous request" disabled={id === 0} onClick={() => goTo(view.entries, id - 1, selectEntry)}>◀</button>
           <strong data-testid="request-title">Request {id + 1} of {view.requests.length}</strong>

@@ -27,6 +27,18 @@ function useDebounced<T>(value: T, ms: number): T {
   return v;
 }
 
+/** A tool name that may wrap after its underscores rather than mid-word. */
+function breakable(name: string) {
+  const parts = name.split('_');
+  return parts.map((p, i) => (
+    <span key={i}>
+      {p}
+      {i < parts.length - 1 ? '_' : ''}
+      {i < parts.length - 1 && <wbr />}
+    </span>
+  ));
+}
+
 function Ranking({ r }: { readonly r: RankingResult }) {
   return (
     <section className={`lab-ranking ${r.active ? 'active' : ''}`} aria-label={`${r.label} results`} data-testid={`lab-ranking-${r.id}`} data-hits={r.hits.length}>
@@ -47,7 +59,7 @@ function Ranking({ r }: { readonly r: RankingResult }) {
               <tr key={h.name} data-tool={h.name}>
                 <td className="num">{i + 1}</td>
                 <td>
-                  <code>{h.name}</code>
+                  <code>{breakable(h.name)}</code>
                   {h.summary && <div className="lab-summary">{h.summary}</div>}
                 </td>
                 <td className="num">{h.score.toFixed(2)}</td>
@@ -158,7 +170,7 @@ export function SearchLab() {
   if (!view) return <div className="empty">Deriving…</div>;
   return (
     <div className="lab" data-testid="search-lab">
-      <div className="lab-left">
+      <div className="lab-left" role="region" aria-label="Query through both rankings" tabIndex={0}>
         <form className="lab-query" onSubmit={(e) => e.preventDefault()}>
           <label className="grow">
             query at position {position}
@@ -184,7 +196,7 @@ export function SearchLab() {
           )
         )}
       </div>
-      <div className="lab-right">
+      <div className="lab-right" role="region" aria-label="Query set evaluation" tabIndex={0}>
         <QuerySet position={position} />
       </div>
     </div>

@@ -201,16 +201,20 @@ interface ToolListProps {
 function ToolList({ rows, position, expanded, onToggle, follow, menuTool, onMenu, onScroll }: ToolListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const expandedIndex = useMemo(() => (expanded === undefined ? -1 : rows.findIndex((r) => r.name === expanded)), [rows, expanded]);
+  // Stable callbacks: the virtualizer recomputes every row's offset (10,000 of them) whenever
+  // getItemKey changes, so only a new list of rows may change it, not every render.
+  const getItemKey = useCallback((i: number) => rows[i]?.name ?? i, [rows]);
+  const estimateSize = useCallback((i: number) => (i === expandedIndex ? EXPANDED_HEIGHT : ROW_HEIGHT), [expandedIndex]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (i === expandedIndex ? EXPANDED_HEIGHT : ROW_HEIGHT),
-    getItemKey: (i) => rows[i]?.name ?? i,
+    estimateSize,
+    getItemKey,
     overscan: 8,
   });
   useEffect(() => {
     virtualizer.measure();
-  }, [virtualizer, expandedIndex, rows]);
+  }, [virtualizer, expandedIndex]);
 
   // ↑/↓ move between rows (the virtualizer scrolls the target into the DOM first).
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {

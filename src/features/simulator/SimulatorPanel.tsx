@@ -279,11 +279,12 @@ function CallRow({ e }: { readonly e: EntryView }) {
   );
 }
 
-function TurnLog({ view, stepNo }: { readonly view: TimelineView; readonly stepNo: number }) {
+function TurnLog({ view, stepNo, open }: { readonly view: TimelineView; readonly stepNo: number; readonly open: boolean }) {
   const entries = stepEntries(view, stepNo);
+  const lastReply = open ? entries.filter((e) => e.kind === 'reply').at(-1)?.index : undefined;
   let sawPromotion = false;
   return (
-    <div className="sim-log" data-testid="sim-log" aria-label={`Step ${stepNo}, as derived`}>
+    <div className="sim-log" data-testid="sim-log">
       {entries.map((e) => {
         if (e.kind === 'step') return <div key={e.index} className={`sim-row sim-step ${e.error ? 'is-error' : ''}`}><code>{e.label}</code>{e.error && <span className="sim-error"> {e.error}</span>}</div>;
         if (e.kind === 'request') {
@@ -296,6 +297,7 @@ function TurnLog({ view, stepNo }: { readonly view: TimelineView; readonly stepN
           if (e.sources?.includes('promotion')) sawPromotion = true;
           return <div key={e.index} className="sim-row sim-delta"><span className="sim-kind">delta</span><span>{e.label}</span></div>;
         }
+        if (e.kind === 'reply' && e.index === lastReply) return <div key={e.index} className="sim-row sim-awaiting"><span className="sim-kind">model</span><span>awaiting the model&apos;s response (run as a file, this cycle ends the turn with an empty reply)</span></div>;
         if (e.kind === 'reply') return <div key={e.index} className="sim-row sim-reply" data-testid="sim-reply-row"><span className="sim-kind">reply</span><span>{e.label.replace(/^reply: /u, '')}</span></div>;
         if (e.kind === 'warning') return <div key={e.index} className="sim-row sim-warning">{e.label}</div>;
         return null;
@@ -332,6 +334,10 @@ export function SimulatorPanel() {
         store.getState().setSimPrompt('');
       }
       const moves = await autoTurn(store, client, queryClient);
+      if (moves.length === 0) {
+        setNote('Auto model: the open turn has no request to answer (see the timeline for the step\'s error).');
+        return;
+      }
       setNote(`Auto model: ${moves.map((m) => (m.kind === 'search' ? `search_tools("${m.query}")` : m.kind === 'call' ? `${m.tool}(…)` : 'reply')).join(' → ')} (${moves[moves.length - 1]?.why ?? ''}).`);
     } catch (e) {
       setNote(`Auto model stopped: ${e instanceof Error ? e.message : String(e)}`);
@@ -349,7 +355,7 @@ export function SimulatorPanel() {
     <div className="sim">
       <PromptLine onAuto={() => void runAuto()} busy={busy} />
       <div className="sim-body">
-        <div className="sim-left">
+        <div className="sim-left" role="region" aria-label="The model's response" tabIndex={0}>
           {open ? (
             <Actions key={open.stepIndex} open={open} request={request} />
           ) : (
@@ -364,8 +370,8 @@ export function SimulatorPanel() {
             {note && <span className="sim-note" role="status" data-testid="sim-note">{note}</span>}
           </div>
         </div>
-        <div className="sim-right">
-          {view && stepNo > 0 ? <TurnLog view={view} stepNo={stepNo} /> : <p className="muted">The last step&apos;s requests, calls and results appear here.</p>}
+        <div className="sim-right" role="region" aria-label="The last step, as derived" tabIndex={0}>
+          {view && stepNo > 0 ? <TurnLog view={view} stepNo={stepNo} open={open !== undefined} /> : <p className="muted">The last step&apos;s requests, calls and results appear here.</p>}
         </div>
       </div>
     </div>

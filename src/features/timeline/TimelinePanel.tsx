@@ -66,10 +66,17 @@ export function TimelinePanel() {
   const current = view && selected !== undefined ? view.entries[selected] : undefined;
   const currentStep = stepIndexOf(current);
 
+  // Scroll the selected row into view when the selection moves (or its row first appears), not on every
+  // derivation: scrollIntoView forces a layout, and typing derives on every keystroke.
+  const scrolledTo = useRef<number | undefined>(undefined);
+  const hasView = view !== undefined;
   useEffect(() => {
-    if (selected === undefined) return;
-    listRef.current?.querySelector(`[data-entry="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
-  }, [selected, view]);
+    if (selected === undefined || !hasView || scrolledTo.current === selected) return;
+    const row = listRef.current?.querySelector(`[data-entry="${selected}"]`);
+    if (!row) return;
+    scrolledTo.current = selected;
+    row.scrollIntoView({ block: 'nearest' });
+  }, [selected, hasView, count]);
 
   const move = useCallback(
     (key: string) => {
