@@ -110,8 +110,16 @@ describe('tool-workbench check', () => {
   });
 
   it('an expected load error passes', () => {
-    const text = `name = "x"\n[[layers]]\nname = "workspace"\ntext = '''\n[conversation.tools.a]\nenable = { state = true, availability = "on" }\n'''\n[load]\nerror = ["state", "availability", "keep \`availability\`"]\n`;
+    const text = `name = "x"\n[[layers]]\nname = "workspace"\ntext = '''\n[conversation.tools.a]\nsource = "local"\nenable = { state = true, availability = "on" }\n'''\n[load]\nerror = ["state", "availability", "keep \`availability\`"]\n`;
     expect(run(['check', 'e.toml'], { 'e.toml': text })).toEqual({ code: 0, out: '1 passed, 0 failed\n', err: '' });
+  });
+
+  it('warnings go to stderr and do not fail the check', () => {
+    const text = `name = "x"\n[[layers]]\nname = "workspace"\ntext = '''\n[conversation.tools.a]\nsummary = "no source"\n'''\n`;
+    const r = run(['check', 'w.toml'], { 'w.toml': text });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('0 passed, 0 failed\n');
+    expect(r.err).toMatch(/^w\.toml: warning: layer workspace 1:\d+: conversation\.tools\.a has no `source`/u);
   });
 
   it('a bad scenario file is exit 2, with file:line:col: message on stderr', () => {

@@ -55,6 +55,12 @@ export function checkFiles(args: readonly string[], io: Io): number {
     failed += report.failed;
     if (json && report.timeline) timelines.push({ file, ...(timelineToJson(report.timeline) as object) });
     else for (const line of report.failures) io.out(`${line}\n`);
+    // Warnings never fail a check, but a designer should see them: on stderr, out of the report's way.
+    for (const d of report.timeline?.diagnostics ?? []) {
+      if (d.severity !== 'warning') continue;
+      const where = d.layer !== undefined ? `layer ${d.layer}${d.line !== undefined ? ` ${d.line}:${d.column ?? 1}` : ''}: ` : '';
+      io.err(`${file}: warning: ${where}${d.message}\n`);
+    }
   }
   if (json) io.out(`${JSON.stringify(files.length === 1 ? timelines[0] : timelines, null, 2)}\n`);
   else io.out(`${passed} passed, ${failed} failed\n`);

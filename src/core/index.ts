@@ -22,7 +22,7 @@ export { DEFAULT_POLICY, POLICY_CHOICES, POLICY_KEYS, POLICY_QUESTIONS } from '.
 export type { Policy, PolicyKey, ProviderId } from './scenario/policy';
 export { checkScenario } from './scenario/report';
 export type { CheckReport, CheckHost } from './scenario/report';
-export { runScenario, IndexCache, SYSTEM_PROMPT } from './turn/run';
+export { runScenario, IndexCache, LayerCache, SYSTEM_PROMPT } from './turn/run';
 export type { RunInput } from './turn/run';
 export type { Timeline, TimelineEntry, RequestRecord, CallRecord, ExpectationResult, CacheResult, SearchOutcome } from './turn/timeline';
 export { timelineToJson } from './turn/serialize';

@@ -2,7 +2,7 @@
 // core's loader (cached while the files and the persona stay the same), describes the load for the
 // workspace panel, and plans "make discoverable" with its saving per request. It only reads what
 // the core computed.
-import { approximateTokenCounter, definitionCost, loadWorkspace, parseScenario, runScenario, setTokens, WORKSPACE_CONFIG, writeScenario } from '../core';
+import { approximateTokenCounter, definitionCost, LayerCache, loadWorkspace, parseScenario, runScenario, setTokens, WORKSPACE_CONFIG, writeScenario } from '../core';
 import type { Scenario, ScenarioDoc, Timeline, TokenCounter, WorkspaceLoad } from '../core';
 import type { ToolDefinition } from '../core/catalogue/types';
 import type { Ranker } from '../core/search/types';
@@ -32,6 +32,8 @@ export function personaLayers(load: WorkspaceLoad): string[] {
 export class WorkspaceHost implements WorkspaceMethods {
   private cache: { version: number; persona: string | undefined; load: WorkspaceLoad } | undefined;
   private counter: TokenCounter | undefined;
+  /** Typing in one layer re-reads only that layer (the workspace's and the other layers are kept). */
+  private readonly layerCache = new LayerCache();
 
   constructor(
     private readonly recent: (revision: number) => RecentDerivation | undefined,
@@ -61,6 +63,7 @@ export class WorkspaceHost implements WorkspaceMethods {
     return runScenario({
       scenario,
       rankers: this.rankers(),
+      layerCache: this.layerCache,
       ...(ws ? { workspaceLayers: ws.load.layers, workspaceDiagnostics: ws.load.loadDiagnostics } : {}),
     });
   }

@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_TOKEN_LENGTH, processTerm, tokenize } from './minisearch-options';
+import MiniSearch from 'minisearch';
+import type { MiniSearchDocument } from './minisearch-options';
+import { buildIndex, loadBuiltIndex, MAX_TOKEN_LENGTH, MINISEARCH_OPTIONS, processTerm, tokenize, tokenizeByRegex } from './minisearch-options';
 import { porterStem } from './stemmer';
 
 describe('tokenize', () => {
@@ -26,6 +29,36 @@ describe('tokenize', () => {
 
   it(`cuts tokens at ${MAX_TOKEN_LENGTH} characters`, () => {
     expect(tokenize('x'.repeat(10_000))).toEqual(['x'.repeat(MAX_TOKEN_LENGTH)]);
+  });
+});
+
+describe('tokenize, scanning ASCII by character code, gives the tokens of the regular expressions', () => {
+  // Identifier-like ASCII, with some of everything else: accents, combining marks, CJK, title case,
+  // non-ASCII digits, astral characters and lone surrogates.
+  const unit = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom('a', 'b', 'z', 'A', 'B', 'Z', '0', '7', '_', '-', ' ', '.', '/', '\u0000') },
+    { weight: 1, arbitrary: fc.constantFrom('é', 'É', '\u0301', 'ß', 'ǅ', '²', '٣', '搜', '索', 'ア', '한', '\u{1F600}', '\uD800', '\uDC00', '\u00A0', '—') },
+  );
+  const texts = fc.oneof(
+    fc.string({ unit, maxLength: 40 }),
+    fc.string({ unit: fc.constantFrom('a', 'B', 'C', '1', 'x'), minLength: 50, maxLength: 150 }),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.string({ unit: 'grapheme', maxLength: 20 }),
+  );
+
+  it('on random strings', () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(tokenize(text)).toEqual(tokenizeByRegex(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('on the table above and on long chunks', () => {
+    for (const text of ['HTTPServerError', 'ABCd', 'AB', 'Ab', 'a1B2cD', 'x'.repeat(70), `${'aB'.repeat(40)} tail`, 'MCP服务器 tools']) {
+      expect(tokenize(text)).toEqual(tokenizeByRegex(text));
+    }
   });
 });
 
@@ -66,5 +99,34 @@ describe('porterStem', () => {
     expect(porterStem('größe')).toBe('größe');
     expect(porterStem('is')).toBe('is');
     expect(porterStem('s'.repeat(40))).toBe('s'.repeat(40));
+  });
+});
+
+describe('buildIndex', () => {
+  const text = fc.string({ unit: fc.constantFrom('get', 'Weather', 'list', 'runs', 'run', 'a', 'the', ' ', '_', '-', 'é', '搜索', 'X1'), maxLength: 12 });
+  const docs = fc.array(
+    fc.record({ name: text, parameter_name: text, summary: text, description: text, parameter_description: text }),
+    { maxLength: 20 },
+  ).map((ds): MiniSearchDocument[] => ds.map((d, id) => ({ id, ...d })));
+
+  it("builds MiniSearch's own index, and counts document frequencies as a loaded index does", () => {
+    fc.assert(
+      fc.property(docs, (ds) => {
+        const built = buildIndex(ds);
+        const plain = new MiniSearch<MiniSearchDocument>(MINISEARCH_OPTIONS);
+        plain.addAll(ds);
+        const json = JSON.stringify(built.mini);
+        expect(json).toBe(JSON.stringify(plain));
+        const loaded = loadBuiltIndex(json);
+        for (const d of ds) {
+          for (const token of tokenize(Object.values(d).join(' '))) {
+            const term = processTerm(token);
+            if (term !== null) expect(built.documentFrequency(term)).toBe(loaded.documentFrequency(term));
+          }
+        }
+        expect(built.documentFrequency('absent')).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -6,7 +6,8 @@
 import { assignmentToDelta, parseAssignment } from '../config/assign';
 import { editLayer } from '../config/edit';
 import type { Layer, LoadedLayer } from '../config/layer';
-import { loadLayer } from '../config/layer';
+import { loadLayer, positioned } from '../config/layer';
+import { LineIndex } from '../config/toml-ast';
 import { mergeConfigs } from '../config/merge';
 import { EMPTY_CONFIG } from '../config/read';
 import type { Diagnostic, Origin, PartialConfig } from '../config/types';
@@ -67,6 +68,25 @@ export interface RunInput {
   readonly rankers?: ReadonlyMap<string, Ranker>;
   /** Reuse search indexes across runs of an unchanged catalogue. */
   readonly indexCache?: IndexCache;
+  /** Reuse loaded layers whose text is unchanged since the previous run (editing one layer re-reads only it). */
+  readonly layerCache?: LayerCache;
+}
+
+/** Loaded layers by name and text, kept from one run to the next. Loading is pure, so a layer with the same text loads the same. */
+export class LayerCache {
+  private entries = new Map<string, { readonly text: string; readonly loaded: LoadedLayer }>();
+  /** The layers loaded, reusing the previous run's where the text is the same; keeps only these. */
+  loadAll(layers: readonly Layer[]): LoadedLayer[] {
+    const next = new Map<string, { readonly text: string; readonly loaded: LoadedLayer }>();
+    const loaded = layers.map((layer) => {
+      const hit = this.entries.get(layer.name) ?? next.get(layer.name);
+      const entry = hit && hit.text === layer.text ? hit : { text: layer.text, loaded: loadLayer(layer) };
+      next.set(layer.name, entry);
+      return entry.loaded;
+    });
+    this.entries = next;
+    return loaded;
+  }
 }
 
 /**
@@ -133,13 +153,22 @@ export function runScenario(input: RunInput): Timeline {
   const indexCache = input.indexCache ?? new IndexCache();
 
   let layers: Layer[] = [...(input.workspaceLayers ?? []), ...scenario.layers];
-  let loaded: LoadedLayer[] = layers.map(loadLayer);
+  let loaded: LoadedLayer[] = input.layerCache ? input.layerCache.loadAll(layers) : layers.map(loadLayer);
   const diagnostics: Diagnostic[] = [...(input.workspaceDiagnostics ?? []), ...loaded.flatMap((l) => l.diagnostics)];
 
   const mcpNames = new Set<string>();
   for (const l of loaded) for (const name of l.config.mcpServers.keys()) mcpNames.add(name);
   const servers = buildServers(scenario, mcpNames, input.extraServers ?? []);
   const engine = new StreamEngine(loaded, servers);
+  // JP requires `source`; the workbench reads a tool without one as local and says so where it was declared.
+  for (const st of engine.currentStates()) {
+    if (st.config.source) continue;
+    const d = st.config.declared;
+    const layer = d.kind === 'layer' ? loaded.find((l) => l.name === d.layer) : undefined;
+    const text = layer ? layers.find((l) => l.name === layer.name)?.text : undefined;
+    const message = `conversation.tools.${st.name} has no \`source\` in any layer; JP requires one (local, builtin or mcp.SERVER[.TOOL]); read as local`;
+    diagnostics.push(d.kind === 'layer' && text !== undefined ? positioned(d.layer, new LineIndex(text), 'warning', message, d.span, 'missing-source') : { severity: 'warning', message, code: 'missing-source' });
+  }
 
   const entries: TimelineEntry[] = [{ kind: 'base', position: 0 }];
   const requests: RequestRecord[] = [];

@@ -1,0 +1,75 @@
+// The derive host's answers for typing: the sets of the selected row ride along with the
+// derivation (one round trip per keystroke), and a re-run re-reads only the layers that changed.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { LayerCache, loadLayer, parseScenario, runScenario, scenarioDocFromText, timelineToJson, writeScenario } from '../core';
+import type { ScenarioDoc } from '../core';
+import { DeriveHost } from './host';
+
+const demoText = readFileSync(new URL('../app/demo-scenario.toml', import.meta.url), 'utf8');
+
+function doc(text: string): ScenarioDoc {
+  const d = scenarioDocFromText(text);
+  if (!d.ok) throw new Error(d.errors[0]?.message);
+  return d.doc;
+}
+
+describe('derive with an entry hint', () => {
+  const demo = doc(demoText);
+
+  it('carries the sets at the last row (null) or the given row, the same as the sets method', () => {
+    const host = new DeriveHost();
+    const last = host.derive({ doc: demo, revision: 1, entry: null });
+    const lastEntry = last.entries[last.entries.length - 1];
+    expect(last.sets?.position).toBe(lastEntry?.position);
+    expect(last.sets).toEqual(host.sets({ revision: 1, position: lastEntry?.position ?? 0 }));
+
+    const second = host.derive({ doc: demo, revision: 2, entry: 1 });
+    expect(second.sets?.position).toBe(second.entries[1]?.position);
+    expect(second.sets).toEqual(host.sets({ revision: 2, position: second.entries[1]?.position ?? 0 }));
+
+    // A row past the end reads as the last one (as the timeline panel clamps it).
+    const past = host.derive({ doc: demo, revision: 3, entry: 10_000 });
+    expect(past.sets?.position).toBe(past.entries[past.entries.length - 1]?.position);
+  });
+
+  it('carries no sets without a hint', () => {
+    expect(new DeriveHost().derive({ doc: demo, revision: 1 }).sets).toBeUndefined();
+  });
+});
+
+describe('LayerCache', () => {
+  const scenario = (() => {
+    const p = parseScenario(demoText);
+    if (!p.ok) throw new Error('demo does not parse');
+    return p.scenario;
+  })();
+
+  it('re-reads only the layers whose text changed, and runs the same as without it', () => {
+    const cache = new LayerCache();
+    const first = cache.loadAll(scenario.layers);
+    const again = cache.loadAll(scenario.layers.map((l) => ({ ...l })));
+    again.forEach((l, i) => expect(l).toBe(first[i]));
+    const edited = scenario.layers.map((l, i) => (i === 0 ? { ...l, text: `${l.text}\n# edited\n` } : l));
+    const third = cache.loadAll(edited);
+    expect(third[0]).not.toBe(first[0]);
+    expect(third[0]).toEqual(loadLayer(edited[0]!));
+    third.slice(1).forEach((l, i) => expect(l).toBe(first[i + 1]));
+
+    const plain = runScenario({ scenario });
+    runScenario({ scenario, layerCache: cache });
+    const cached = runScenario({ scenario, layerCache: cache });
+    expect(timelineToJson(cached)).toEqual(timelineToJson(plain));
+  });
+
+  it('a derivation after an edit matches a fresh host', () => {
+    const demo = doc(demoText);
+    const host = new DeriveHost();
+    host.derive({ doc: demo, revision: 1 });
+    const edited: ScenarioDoc = { ...demo, layers: demo.layers.map((l, i) => (i === demo.layers.length - 1 ? { ...l, text: l.text.replace('"on"', '"off"') } : l)) };
+    const warm = host.derive({ doc: edited, revision: 2, entry: null });
+    const cold = new DeriveHost().derive({ doc: edited, revision: 2, entry: null });
+    expect({ ...warm, millis: 0 }).toEqual({ ...cold, millis: 0 });
+    expect(writeScenario(edited)).not.toBe(writeScenario(demo));
+  });
+});
