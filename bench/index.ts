@@ -20,7 +20,7 @@ let failed = 0;
 for (const [name, run] of modules) {
   console.log(`\n== ${name}`);
   try {
-    run();
+    await run();
   } catch (e) {
     failed += 1;
     console.log(`  ${name} failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -1,5 +1,5 @@
 // The one screen: header, layers | timeline | sets, and the dock below.
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Split } from '../components/Split';
 import { useCommands } from '../commands/context';
 import { matchesShortcut } from '../commands/registry';
@@ -12,10 +12,24 @@ import { SetsPanel } from '../features/sets/SetsPanel';
 import { Dock } from '../features/dock/Dock';
 import { Palette } from '../features/palette/Palette';
 import { DropZone } from '../features/files/DropZone';
-import { ImportDialog } from '../features/import/ImportDialog';
-import { LiveServers } from '../features/servers/live';
-import { useWorkbenchStore } from '../state/context';
+import { useWorkbench, useWorkbenchStore } from '../state/context';
 import { dockPanels } from './dockPanels';
+
+// Loaded when first needed, not for the first paint: the import dialog when it opens, the live
+// servers' sync (and its MCP client) when a scenario server has a url.
+const ImportDialog = lazy(() => import('../features/import/ImportDialog').then((m) => ({ default: m.ImportDialog })));
+const LiveServers = lazy(() => import('../features/servers/live').then((m) => ({ default: m.LiveServers })));
+
+function WhenNeeded() {
+  const importing = useWorkbench((s) => s.importDialog !== undefined);
+  const live = useWorkbench((s) => s.doc.servers.some((x) => x.url !== undefined));
+  return (
+    <Suspense fallback={null}>
+      {importing && <ImportDialog />}
+      {live && <LiveServers />}
+    </Suspense>
+  );
+}
 
 function useShortcuts() {
   const registry = useCommands();
@@ -56,8 +70,7 @@ export function App() {
       </main>
       <Palette />
       <DropZone />
-      <ImportDialog />
-      <LiveServers />
+      <WhenNeeded />
     </div>
   );
 }

@@ -99,20 +99,27 @@ export function toPlain(node: TomlValue): unknown {
 
 /** 1-based line and column of an offset, from a precomputed index of line starts. */
 export class LineIndex {
-  private readonly starts: number[];
-  constructor(text: string) {
-    const starts = [0];
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-    this.starts = starts;
+  /** The offset each line starts at, found when a position is first asked for (most texts never are). */
+  private lineStarts: number[] | undefined;
+  constructor(private readonly text: string) {}
+  private get starts(): number[] {
+    if (!this.lineStarts) {
+      const starts = [0];
+      const text = this.text;
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      this.lineStarts = starts;
+    }
+    return this.lineStarts;
   }
   position(offset: number): { line: number; column: number } {
+    const starts = this.starts;
     let lo = 0;
-    let hi = this.starts.length - 1;
+    let hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if ((this.starts[mid] ?? 0) <= offset) lo = mid;
+      if ((starts[mid] ?? 0) <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, column: offset - (this.starts[lo] ?? 0) + 1 };
+    return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 };
   }
 }

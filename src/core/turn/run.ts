@@ -182,10 +182,21 @@ export function runScenario(input: RunInput): Timeline {
   // invocation that would permit it (a later -t, a delta, or forcing it with -u).
   const warned = new Set<string>();
   // One warning per server and reason (not per tool), naming the tools it takes out of the permitted set.
+  // A resolution changes only with the catalogue version, so the unresolvable tools (in config order)
+  // are listed once per version, not looked for among every tool at every step.
+  let unresolvableVersion = -1;
+  let unresolvable: string[] = [];
   const warnUnresolvable = (step?: number, forced?: string): void => {
+    const version = engine.current.catalogueVersion;
+    if (version !== unresolvableVersion) {
+      unresolvable = [];
+      for (const s of engine.currentStates()) if (!s.resolution.ok) unresolvable.push(s.name);
+      unresolvableVersion = version;
+    }
     const groups = new Map<string, { head: string; tools: string[] }>();
-    for (const s of engine.currentStates()) {
-      if (s.resolution.ok || (s.enable.availability.value === 'off' && s.name !== forced)) continue;
+    for (const name of unresolvable) {
+      const s = engine.state(name);
+      if (!s || s.resolution.ok || (s.enable.availability.value === 'off' && s.name !== forced)) continue;
       const r = s.resolution;
       const key = r.reason === 'tool-missing' ? r.message : `${r.reason}:${r.server}`;
       const head =
