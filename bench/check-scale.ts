@@ -40,19 +40,39 @@ function layerText(docs: readonly SearchDocument[]): string {
   return lines.join('\n');
 }
 
+const SERVERS = 10;
+
+/** The MCP shape: every tool comes from one of ten simulated servers' tools/list; the layer names them. */
+function mcpParts(docs: readonly SearchDocument[]): string[] {
+  const lines: string[] = ["[conversation.tools.'*']", 'enable = "discoverable"', 'run = "unattended"', ''];
+  docs.forEach((d, i) => {
+    lines.push(`[conversation.tools.${key(d.name)}]`, `source = "mcp.s${i % SERVERS}.${d.name}"`);
+    if (i % 100 === 0) lines.push('enable = "on"');
+    lines.push('');
+  });
+  const out = ['[[layers]]', 'name = "workspace"', `text = '''`, lines.join('\n'), `'''`, ''];
+  for (let s = 0; s < SERVERS; s++) {
+    out.push(`[servers.s${s}]`, 'status = "running"', 'tools = [');
+    docs.forEach((d, i) => {
+      if (i % SERVERS !== s) return;
+      const props = d.parameterNames.map((p, j) => `${key(p)} = { type = "string", description = ${q(d.parameterDescriptions[j] ?? '')} }`).join(', ');
+      out.push(`  { name = ${q(d.name)}, description = ${q(d.description)}, inputSchema = { type = "object", properties = { ${props} }, required = [${d.parameterNames.slice(0, 1).map(q).join(', ')}] } },`);
+    });
+    out.push(']', '');
+  }
+  return out;
+}
+
+export type Shape = 'local' | 'mcp';
+
 /** Each turn searches for one discoverable tool by the words of its summary, then calls it. */
-export function generateScenario(toolCount = TOOLS, turns = TURNS): string {
+export function generateScenario(toolCount = TOOLS, turns = TURNS, shape: Shape = 'local'): string {
   const docs = generateTools(toolCount);
   const rand = prng(2024);
   const out: string[] = [
-    `name = ${q(`Scale: ${toolCount} tools, ${turns} turns`)}`,
+    `name = ${q(`Scale: ${toolCount} ${shape} tools, ${turns} turns`)}`,
     '',
-    '[[layers]]',
-    'name = "workspace"',
-    `text = '''`,
-    layerText(docs),
-    `'''`,
-    '',
+    ...(shape === 'local' ? ['[[layers]]', 'name = "workspace"', `text = '''`, layerText(docs), `'''`, ''] : mcpParts(docs)),
   ];
   for (let t = 0; t < turns; t++) {
     let doc: SearchDocument | undefined;
@@ -157,13 +177,19 @@ export interface CheckScaleResult {
 }
 
 export function run(): CheckScaleResult {
+  const local = runShape('local');
+  runShape('mcp');
+  return local;
+}
+
+function runShape(shape: Shape): CheckScaleResult {
   mkdirSync(outDir, { recursive: true });
   hookPath = join(outDir, 'cpu-hook.cjs');
   writeFileSync(hookPath, CPU_HOOK);
-  const file = join(outDir, `check-scale-${TOOLS}x${TURNS}.toml`);
-  const text = generateScenario();
+  const file = join(outDir, `check-scale-${shape}-${TOOLS}x${TURNS}.toml`);
+  const text = generateScenario(TOOLS, TURNS, shape);
   writeFileSync(file, text);
-  console.log(`check scale: ${file} (${(text.length / 1e6).toFixed(2)} MB, ${TOOLS} tools, ${TURNS} turns)`);
+  console.log(`check scale, ${shape === 'local' ? 'local tools in one layer' : `MCP tools from ${SERVERS} simulated servers`}: ${file} (${(text.length / 1e6).toFixed(2)} MB, ${TOOLS} tools, ${TURNS} turns)`);
 
   const bin = join(root, 'node_modules', '.bin', 'tool-workbench');
   const smol = pathToFileURL(join(root, 'node_modules', 'smol-toml', 'dist', 'index.js')).href;
@@ -171,7 +197,7 @@ export function run(): CheckScaleResult {
   // The baseline the issue names: parse the scenario file. Its layers are TOML held in strings, so a
   // second baseline also parses each layer's text: all the TOML the scenario holds.
   const parseScript = `import(${q(smol)}).then((m) => { const v = m.parse(${read}); if (!v.steps) process.exit(3); })`;
-  const parseAllScript = `import(${q(smol)}).then((m) => { const v = m.parse(${read}); for (const l of v.layers) m.parse(l.text); })`;
+  const parseAllScript = `import(${q(smol)}).then((m) => { const v = m.parse(${read}); for (const l of v.layers ?? []) m.parse(l.text); })`;
 
   // One untimed run of each: builds the CLI bundle if stale, warms the file cache.
   const first = timeProcess([bin, 'check', file]);
@@ -206,6 +232,7 @@ export function run(): CheckScaleResult {
       `${(checkMs / parseAllMs).toFixed(2)}x wall, ${(cpu(checks) / cpu(parseAlls)).toFixed(2)}x CPU`,
   );
 
+  if (shape === 'mcp') return { checkMs, parseMs, ratio, checkCpuMs: cpu(checks), parseCpuMs: cpu(parses), cpuRatio, parseAllMs, buildMs: Number.NaN, p95: Number.NaN };
   const s = searchFigures();
   console.log(`  bm25 index build at ${TOOLS} tools: ${s.buildMs.toFixed(0)} ms wall, ${s.buildCpuMs.toFixed(0)} ms CPU (median of 3; target < 800 ms) ${s.buildMs < 800 ? 'ok' : 'OVER'}`);
   console.log(

@@ -2,7 +2,7 @@
 // commands, autosave and the test hook, then the React tree.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { notifyManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App } from './App';
 import { createCommands, demoDoc } from './commands';
 import { installTestHook } from './testHook';
@@ -14,8 +14,14 @@ import { installWorkspaceDrop } from '../features/workspace/open';
 import { installShareLinks } from '../features/share/share';
 import { createWorkerClient } from '../derive/client';
 import { DeriveContext } from '../derive/queries';
+import { deriveOnEdit } from '../derive/prefetch';
 import { CommandsContext } from '../commands/context';
 import './styles.css';
+
+// react-query tells the panels about a finished query in a setTimeout(0) by default: a task of its
+// own, queued behind Monaco's frames and timers while typing. A microtask delivers a derivation
+// in the task that received it (the notifications of one tick are still batched).
+notifyManager.setScheduler((cb) => queueMicrotask(cb));
 
 async function boot() {
   const [saved, savedWorkspace] = await Promise.all([loadSavedDoc(), loadSavedWorkspace()]);
@@ -23,6 +29,7 @@ async function boot() {
   if (savedWorkspace) store.getState().restoreWorkspace(savedWorkspace);
   const client = createWorkerClient();
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+  deriveOnEdit(store, client, queryClient);
   const commands = createCommands();
   const autosave = startAutosave(store);
   const workspaceAutosave = startWorkspaceAutosave(store);

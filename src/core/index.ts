@@ -23,6 +23,7 @@ export type { Policy, PolicyKey, ProviderId } from './scenario/policy';
 export { checkScenario } from './scenario/report';
 export type { CheckReport, CheckHost } from './scenario/report';
 export { runScenario, IndexCache, LayerCache, SYSTEM_PROMPT } from './turn/run';
+export { DefinitionCache } from './turn/definitions';
 export type { RunInput } from './turn/run';
 export type { Timeline, TimelineEntry, RequestRecord, CallRecord, ExpectationResult, CacheResult, SearchOutcome } from './turn/timeline';
 export { timelineToJson } from './turn/serialize';

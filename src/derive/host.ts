@@ -175,7 +175,7 @@ export class DeriveHost implements Methods {
     const searchable = new Set(sets.searchable);
     const rows: SetsRow[] = [];
     for (const s of states.values()) {
-      const def = s.resolution.ok ? s.resolution.definition : undefined;
+      const def = this.workspace.definitions.definition(s);
       const src = s.config.source?.value;
       const server = src?.kind === 'mcp' ? src.server : undefined;
       const a = s.enable.availability;

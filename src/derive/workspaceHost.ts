@@ -2,7 +2,7 @@
 // core's loader (cached while the files and the persona stay the same), describes the load for the
 // workspace panel, and plans "make discoverable" with its saving per request. It only reads what
 // the core computed.
-import { approximateTokenCounter, definitionCost, LayerCache, loadWorkspace, parseScenario, runScenario, setTokens, WORKSPACE_CONFIG, writeScenario } from '../core';
+import { approximateTokenCounter, DefinitionCache, definitionCost, LayerCache, loadWorkspace, parseScenario, runScenario, setTokens, WORKSPACE_CONFIG, writeScenario } from '../core';
 import type { Scenario, ScenarioDoc, Timeline, TokenCounter, WorkspaceLoad } from '../core';
 import type { ToolDefinition } from '../core/catalogue/types';
 import type { Ranker } from '../core/search/types';
@@ -34,6 +34,8 @@ export class WorkspaceHost implements WorkspaceMethods {
   private counter: TokenCounter | undefined;
   /** Typing in one layer re-reads only that layer (the workspace's and the other layers are kept). */
   private readonly layerCache = new LayerCache();
+  /** ...and rebuilds only the definitions whose tool config changed (the host's views read them here too). */
+  readonly definitions = new DefinitionCache();
 
   constructor(
     private readonly recent: (revision: number) => RecentDerivation | undefined,
@@ -64,6 +66,7 @@ export class WorkspaceHost implements WorkspaceMethods {
       scenario,
       rankers: this.rankers(),
       layerCache: this.layerCache,
+      definitionCache: this.definitions,
       ...(ws ? { workspaceLayers: ws.load.layers, workspaceDiagnostics: ws.load.loadDiagnostics } : {}),
     });
   }

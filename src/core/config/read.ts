@@ -54,6 +54,12 @@ function readString(entry: TomlEntry, ctx: ReadContext, what: string): Sourced<s
   return sourced(entry.value.value, entry.value, ctx);
 }
 
+/** readString of `path.key`, naming the key only when it is not a string (the message is rarely needed). */
+function readStringAt(entry: TomlEntry, ctx: ReadContext, path: string, key: string): Sourced<string> | undefined {
+  const v = entry.value;
+  return v.kind === 'string' ? sourced(v.value, v, ctx) : readString(entry, ctx, `${path}.${key}`);
+}
+
 function readChoice<T extends string>(entry: TomlEntry, ctx: ReadContext, what: string, choices: readonly T[]): Sourced<T> | undefined {
   const v = entry.value;
   if (v.kind !== 'string' || !(choices as readonly string[]).includes(v.value)) {
@@ -120,7 +126,7 @@ function readParameter(node: TomlValue, ctx: ReadContext, path: string): Paramet
         break;
       case 'summary':
       case 'description': {
-        const s = readString(entry, ctx, `${path}.${key}`);
+        const s = readStringAt(entry, ctx, path, key);
         if (s) out[key] = s;
         break;
       }
@@ -214,7 +220,7 @@ function readTool(name: string, entry: TomlEntry, ctx: ReadContext): ToolConfig 
     const v = e.value;
     switch (key) {
       case 'source': {
-        const s = readString(e, ctx, `${path}.source`);
+        const s = readStringAt(e, ctx, path, key);
         if (!s) break;
         const parsed = parseSource(s.value);
         if (parsed.ok) out.source = { value: parsed.source, origin: s.origin };
@@ -224,7 +230,7 @@ function readTool(name: string, entry: TomlEntry, ctx: ReadContext): ToolConfig 
       case 'summary':
       case 'description':
       case 'examples': {
-        const s = readString(e, ctx, `${path}.${key}`);
+        const s = readStringAt(e, ctx, path, key);
         if (s) out[key] = s;
         break;
       }

@@ -54,6 +54,10 @@ const LBRACE = 123;
 const RBRACE = 125;
 const DEL = 127;
 
+/** In a multi-line literal string: a quote, or a control character other than tab and LF (CR needs a look). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const LITERAL_STOP = /['\u0000-\u0008\u000b-\u001f\u007f]/g;
+
 /** Deepest nesting of arrays / inline tables accepted (keeps recursion far from the stack limit). */
 const MAX_DEPTH = 400;
 
@@ -952,8 +956,13 @@ class Parser {
     if (src.charCodeAt(i) === LF) i++;
     else if (src.charCodeAt(i) === CR && src.charCodeAt(i + 1) === LF) i += 2;
     const contentStart = i;
+    // Only quotes and control characters need a look (such a string may be a whole embedded file):
+    // the regular expression skips to the next one.
+    const stop = LITERAL_STOP;
     for (;;) {
-      if (i >= len) this.unterminated(start, i, 'multi-line string');
+      stop.lastIndex = i;
+      if (!stop.test(src)) this.unterminated(start, len, 'multi-line string');
+      i = stop.lastIndex - 1;
       const c = src.charCodeAt(i);
       if (c === SQUOTE) {
         if (src.charCodeAt(i + 1) === SQUOTE && src.charCodeAt(i + 2) === SQUOTE) {
@@ -966,18 +975,12 @@ class Parser {
         i++;
         continue;
       }
-      if (c < SPACE || c === DEL) {
-        if (c === LF || c === TAB) {
-          i++;
-          continue;
-        }
-        if (c === CR && src.charCodeAt(i + 1) === LF) {
-          i += 2;
-          continue;
-        }
-        this.failControl(i, 'a string');
+      // A control character other than tab and newline: only CRLF is allowed.
+      if (c === CR && src.charCodeAt(i + 1) === LF) {
+        i += 2;
+        continue;
       }
-      i++;
+      this.failControl(i, 'a string');
     }
   }
 

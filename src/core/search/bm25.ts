@@ -95,8 +95,10 @@ export class Bm25Index implements RankerIndex {
     const docs = this.#docs;
     const filter = options.filter;
     const out: { id: number; doc: SearchDocument; score: number; match: SearchResult['match'] }[] = [];
-    // The hits are collected by the filter, which then declines them all: MiniSearch would otherwise
-    // copy them into an array and sort it by score, work the ranking below does again in its own order.
+    // A document the filter refuses gets a boost of 0, so MiniSearch drops it before scoring it (the
+    // filter is asked once per document: 1 admitted, -1 refused). The hits are collected by MiniSearch's
+    // own filter, which then declines them all: MiniSearch would otherwise copy them into an array and
+    // sort it by score, work the ranking below does again in its own order.
     const admitted = new Int8Array(docs.length);
     this.#mini.search(query, {
       tokenize: () => tokens,

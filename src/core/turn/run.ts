@@ -45,6 +45,7 @@ import type { ToolState } from '../stream/engine';
 import { computeSets, isOffered, isPermitted, isSearchable } from '../stream/sets';
 import type { Sets } from '../stream/sets';
 import { describeTools } from './describe';
+import type { DefinitionCache } from './definitions';
 import { fold } from './fold';
 import type { BufferEntry, PromotionStatus } from './fold';
 import { prepareInvocation } from './invocation';
@@ -70,6 +71,8 @@ export interface RunInput {
   readonly indexCache?: IndexCache;
   /** Reuse loaded layers whose text is unchanged since the previous run (editing one layer re-reads only it). */
   readonly layerCache?: LayerCache;
+  /** Reuse the previous run's definitions of tools whose config is unchanged (see definitions.ts). */
+  readonly definitionCache?: DefinitionCache;
 }
 
 /** Loaded layers by name and text, kept from one run to the next. Loading is pure, so a layer with the same text loads the same. */
@@ -151,6 +154,12 @@ export function runScenario(input: RunInput): Timeline {
   const policy = scenario.policy;
   const rankers = input.rankers ?? DEFAULT_RANKERS;
   const indexCache = input.indexCache ?? new IndexCache();
+
+  const definitionCache = input.definitionCache;
+  definitionCache?.startRun();
+  /** A resolved tool's definition, the previous run's when its config is unchanged. */
+  const definitionOfState = (s: ToolState | undefined): ToolDefinition | undefined =>
+    s === undefined || !s.resolution.ok ? undefined : definitionCache ? definitionCache.definition(s) : s.resolution.definition;
 
   let layers: Layer[] = [...(input.workspaceLayers ?? []), ...scenario.layers];
   let loaded: LoadedLayer[] = input.layerCache ? input.layerCache.loadAll(layers) : layers.map(loadLayer);
@@ -254,7 +263,10 @@ export function runScenario(input: RunInput): Timeline {
     const version = String(engine.current.catalogueVersion);
     if (docsKey !== version) {
       docs = [];
-      for (const s of engine.currentStates()) if (s.resolution.ok) docs.push(searchDocument(s.resolution.definition, s.order));
+      for (const s of engine.currentStates()) {
+        const d = definitionOfState(s);
+        if (d) docs.push(searchDocument(d, s.order));
+      }
       docsKey = version;
     }
     const current = docs;
@@ -265,8 +277,7 @@ export function runScenario(input: RunInput): Timeline {
   const definitionOf = (name: string): ToolDefinition | undefined => {
     if (name === DESCRIBE_TOOLS) return describeToolsDefinition;
     if (name === SEARCH_TOOLS) return searchToolsDefinition;
-    const s = engine.state(name);
-    return s?.resolution.ok ? s.resolution.definition : undefined;
+    return definitionOfState(engine.state(name));
   };
 
   // What a request derives from its config position: its sets, the array, the definitions and their
@@ -298,8 +309,7 @@ export function runScenario(input: RunInput): Timeline {
       return (name) => {
         if (name === DESCRIBE_TOOLS) return describeToolsDefinition;
         if (name === SEARCH_TOOLS) return searchToolsDefinition;
-        const st = states.get(name);
-        return st?.resolution.ok ? st.resolution.definition : undefined;
+        return definitionOfState(states.get(name));
       };
     };
     let array: readonly string[] = sets.offered;

@@ -33,9 +33,11 @@ function entryOfPosition(view: TimelineView, position: number): number | undefin
   return (made ?? view.entries.find((x) => x.position === position))?.index;
 }
 
-/** Follows a provenance link: a layer line in the editor, or a timeline row. */
+/** Follows a provenance link: a layer line in the editor, or a timeline row. Stable across derivations (the rows are memoized). */
 function useFollowLink(view: TimelineView | undefined) {
   const store = useWorkbenchStore();
+  const current = useRef(view);
+  current.current = view;
   return useCallback(
     (link: Link) => {
       const s = store.getState();
@@ -44,10 +46,11 @@ function useFollowLink(view: TimelineView | undefined) {
         if (!s.revealInLayer(link.layer, link.line, link.column, { focus: true })) s.showBanner('info', `There is no layer ${link.layer} any more.`);
         return;
       }
-      const entry = view ? entryOfPosition(view, link.position) : undefined;
+      const v = current.current;
+      const entry = v ? entryOfPosition(v, link.position) : undefined;
       if (entry !== undefined) s.selectEntry(entry);
     },
-    [store, view],
+    [store],
   );
 }
 
@@ -92,6 +95,30 @@ interface RowProps {
   readonly follow: (l: Link) => void;
   readonly menuOpen: boolean;
   readonly onMenu: (row: SetsRow, trigger: HTMLElement) => void;
+}
+
+/** Two rows that read the same (every derivation sends new row objects; most rows are unchanged). */
+function sameRow(a: SetsRow, b: SetsRow): boolean {
+  if (a === b) return true;
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
+  for (const k of keys) {
+    if (x[k] === y[k]) continue;
+    if (k !== 'link' || !a.link || !b.link) return false;
+    const l = a.link as Record<string, unknown>;
+    const m = b.link as Record<string, unknown>;
+    if (Object.keys(l).length !== Object.keys(m).length || Object.keys(l).some((j) => l[j] !== m[j])) return false;
+  }
+  return true;
+}
+
+/** memo's shallow comparison, except that the row is compared by what it reads. */
+function sameRowProps(a: RowProps, b: RowProps): boolean {
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) if (k !== 'row' && x[k] !== y[k]) return false;
+  return sameRow(a.row, b.row);
 }
 
 const ToolRow = memo(function ToolRow({ row, index, total, top, expanded, onToggle, follow, menuOpen, onMenu }: RowProps) {
@@ -172,7 +199,7 @@ const ToolRow = memo(function ToolRow({ row, index, total, top, expanded, onTogg
       )}
     </div>
   );
-});
+}, sameRowProps);
 
 function FilterGroup<T extends string>({ label, values, checked, onToggle, words }: { readonly label: string; readonly values: readonly T[]; readonly checked: ReadonlySet<T>; readonly onToggle: (v: T) => void; readonly words?: Partial<Record<T, string>> }) {
   return (
