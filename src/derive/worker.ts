@@ -5,6 +5,26 @@ import type { MethodName, RpcRequest, RpcResponse } from './protocol';
 
 const host = new DeriveHost();
 
+// The first keystrokes after a load would otherwise meet cold code: once the first derivation is
+// answered, derive the same document twice more on a throwaway host, with every layer's text touched
+// so the parser runs too, to warm the JIT before the user types.
+let warmed = false;
+function warmUp(params: unknown): void {
+  if (warmed) return;
+  warmed = true;
+  setTimeout(() => {
+    try {
+      const p = params as Parameters<DeriveHost['derive']>[0];
+      const spare = new DeriveHost();
+      for (let i = 1; i <= 2; i++) {
+        spare.derive({ ...p, revision: -i, doc: { ...p.doc, layers: p.doc.layers.map((l) => ({ ...l, text: `${l.text}${' '.repeat(i)}` })) } });
+      }
+    } catch {
+      // Warming is best effort; the real derivation already answered.
+    }
+  }, 0);
+}
+
 const fail = (id: number, e: unknown): RpcResponse => ({ id, ok: false, error: e instanceof Error ? e.message : String(e) });
 
 self.onmessage = (event: MessageEvent<RpcRequest>) => {
@@ -16,6 +36,7 @@ self.onmessage = (event: MessageEvent<RpcRequest>) => {
     // A few methods (token counts) load a module first and answer with a promise.
     if (result instanceof Promise) result.then((value: unknown) => post({ id, ok: true, result: value }), (e: unknown) => post(fail(id, e)));
     else post({ id, ok: true, result });
+    if (method === 'derive') warmUp(params);
   } catch (e) {
     post(fail(id, e));
   }
