@@ -2,6 +2,7 @@
 // queries. It lives in a Web Worker in the browser (worker.ts) and runs
 // directly in tests. It only reads what the core computed.
 import {
+  LineIndex,
   computeSets,
   originLabel,
   provenance,
@@ -218,18 +219,8 @@ export class DeriveHost implements Methods {
     if (!f) {
       const c = this.recent.get(this.current?.revision ?? -1);
       const text = c?.doc.layers.find((l) => l.name === layer)?.text ?? c?.workspace?.load.layers.find((l) => l.name === layer)?.text ?? '';
-      const starts = [0];
-      for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-      f = (o: number) => {
-        let lo = 0;
-        let hi = starts.length - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if ((starts[mid] ?? 0) <= o) lo = mid;
-          else hi = mid - 1;
-        }
-        return { line: lo + 1, column: o - (starts[lo] ?? 0) + 1 };
-      };
+      const lines = new LineIndex(text);
+      f = (o: number) => lines.position(o);
       this.layerLines.set(layer, f);
     }
     return { layer, ...f(offset) };

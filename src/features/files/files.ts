@@ -2,6 +2,7 @@
 // says where it is wrong; the current work stays untouched.
 import { scenarioDocFromText, writeScenario } from '../../core';
 import type { WorkbenchStore } from '../../state/store';
+import { downloadBlob } from '../../components/download';
 
 export function openScenarioText(store: WorkbenchStore, fileName: string, text: string): boolean {
   const parsed = scenarioDocFromText(text);
@@ -22,14 +23,7 @@ export function scenarioFileName(name: string): string {
 }
 
 export function downloadText(fileName: string, text: string, type = 'application/toml'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  downloadBlob(fileName, new Blob([text], { type }));
 }
 
 export function saveScenario(store: WorkbenchStore): void {

@@ -9,6 +9,7 @@ import { useWorkbench } from '../../state/context';
 import { workspaceFileText } from '../../state/workspaceSlice';
 import '../../components/measures.css';
 import './workspace-tabs.css';
+import { downloadBlob } from '../../components/download';
 
 const WorkspaceFileEditor = lazy(() => import('../../editor/WorkspaceFileEditor'));
 
@@ -28,14 +29,7 @@ function baseName(path: string): string {
 }
 
 function download(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/toml' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  downloadBlob(fileName, new Blob([text], { type: 'application/toml' }));
 }
 
 export function WorkspaceTabs() {
