@@ -147,7 +147,7 @@ const ToolRow = memo(function ToolRow({ row, index, total, top, expanded, onTogg
           <span className="st-caret" aria-hidden="true">
             {expanded ? '▾' : '▸'}
           </span>
-          <span className="st-name-text mono">{row.name}</span>
+          <span className="st-name-text mono" title={row.name}>{row.name}</span>
         </button>
         <span className="st-summary" title={row.summary}>
           {row.summary}
