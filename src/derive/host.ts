@@ -105,7 +105,7 @@ export class DeriveHost implements Methods {
   });
   private readonly workspace = new WorkspaceHost((revision) => this.recent.get(revision), () => this.indexes.rankerMap());
   private readonly servers = new ServersHost((revision) => this.recent.get(revision));
-  private layerLines = new Map<string, (offset: number) => { line: number; column: number }>();
+  private readonly layerLines = new Map<string, (offset: number) => { line: number; column: number }>();
 
   derive({ doc, revision, workspace: files, entry }: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput; entry?: number | null }): TimelineView {
     const started = Date.now();
@@ -118,8 +118,11 @@ export class DeriveHost implements Methods {
     if (parsed.ok) timeline = this.workspace.runParsed(parsed.scenario, ws);
     this.current = { revision, doc, ...(timeline ? { timeline } : {}), ...(ws ? { workspace: ws } : {}) };
     this.recent.set(revision, this.current);
-    for (const k of [...this.recent.keys()]) if (this.recent.size > 3) this.recent.delete(k);
-    this.layerLines = new Map();
+    for (const k of [...this.recent.keys()]) {
+      if (this.recent.size <= 3) break;
+      this.recent.delete(k);
+      for (const key of [...this.layerLines.keys()]) if (key.startsWith(`${k}\u0000`)) this.layerLines.delete(key);
+    }
     if (!timeline) {
       const wsView = this.workspace.view(doc, ws, undefined);
       return { revision, name: doc.name, policy: doc.policy, diagnostics: [], entries: [], positions: [], requests: [], expectations: [], passed: 0, failed: 0, scenarioErrors, millis: Date.now() - started, ...(wsView ? { workspace: wsView } : {}) };
@@ -194,7 +197,7 @@ export class DeriveHost implements Methods {
         run: s.run,
         why: `${originLabel(a.origin, a.from)} → ${a.value}`,
         ...(linkOf(a.origin) ? { link: linkOf(a.origin) } : {}),
-        ...(a.origin.kind === 'layer' ? { link: this.layerLink(a.origin.layer, a.origin.span.start) } : a.origin.kind === 'delta' ? { link: { position: this.positionOfDelta(t, a.origin.delta) } } : {}),
+        ...(a.origin.kind === 'layer' ? { link: this.layerLink(revision, a.origin.layer, a.origin.span.start) } : a.origin.kind === 'delta' ? { link: { position: this.positionOfDelta(t, a.origin.delta) } } : {}),
       });
     }
     for (const b of sets.configured.slice(states.size)) {
@@ -214,14 +217,16 @@ export class DeriveHost implements Methods {
     return p?.index ?? 0;
   }
 
-  private layerLink(layer: string, offset: number): { layer: string; line: number; column: number } {
-    let f = this.layerLines.get(layer);
+  /** A layer offset as line and column in the layer text of the revision that was asked about. */
+  private layerLink(revision: number, layer: string, offset: number): { layer: string; line: number; column: number } {
+    const key = `${revision}\u0000${layer}`;
+    let f = this.layerLines.get(key);
     if (!f) {
-      const c = this.recent.get(this.current?.revision ?? -1);
+      const c = this.recent.get(revision);
       const text = c?.doc.layers.find((l) => l.name === layer)?.text ?? c?.workspace?.load.layers.find((l) => l.name === layer)?.text ?? '';
       const lines = new LineIndex(text);
       f = (o: number) => lines.position(o);
-      this.layerLines.set(layer, f);
+      this.layerLines.set(key, f);
     }
     return { layer, ...f(offset) };
   }
@@ -236,7 +241,7 @@ export class DeriveHost implements Methods {
         availability: s.availability,
         allowToggle: s.allowToggle,
         position: s.position,
-        ...(s.origin.kind === 'layer' ? { link: this.layerLink(s.origin.layer, s.origin.span.start) } : s.origin.kind === 'delta' ? { link: { position: s.position } } : {}),
+        ...(s.origin.kind === 'layer' ? { link: this.layerLink(revision, s.origin.layer, s.origin.span.start) } : s.origin.kind === 'delta' ? { link: { position: s.position } } : {}),
       })),
     };
   }

@@ -7,7 +7,7 @@ import { useCommands } from '../commands/context';
 import { matchesShortcut } from '../commands/registry';
 import { useTimeline } from '../derive/hooks';
 import { useWorkbench, useWorkbenchStore } from '../state/context';
-import { applySystemTheme, monaco, setUpMonaco } from './monaco';
+import { applySystemTheme, BASE_EDITOR_OPTIONS, monaco, setUpMonaco } from './monaco';
 import { registerTomlProviders } from './providers';
 import { serverInfos } from './schema-docs';
 import { sessionFor } from './session';
@@ -39,28 +39,16 @@ export default function LayerEditor({ index, labelledBy }: LayerEditorProps) {
     registerTomlProviders(() => serverInfos(store.getState().doc.servers));
     const session = sessionFor(store);
     const ed = monaco.editor.create(host.current, {
-      model: null,
-      automaticLayout: true,
-      fixedOverflowWidgets: true,
-      minimap: { enabled: false },
-      fontSize: 12.5,
-      lineHeight: 19,
-      fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace",
-      scrollBeyondLastLine: false,
-      padding: { top: 6, bottom: 6 },
+      ...BASE_EDITOR_OPTIONS,
       tabSize: 2,
       insertSpaces: true,
-      renderLineHighlight: 'line',
       folding: true,
       showFoldingControls: 'mouseover',
-      lineNumbersMinChars: 3,
-      wordBasedSuggestions: 'off',
       quickSuggestions: { other: true, strings: true, comments: false },
       suggestOnTriggerCharacters: true,
       suggest: { showWords: false, preview: false },
       lightbulb: { enabled: monaco.editor.ShowLightbulbIconMode.OnCode },
       hover: { delay: 350 },
-      scrollbar: { verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
       ariaLabel: 'Layer editor (TOML)',
     });
     editorRef.current = ed;

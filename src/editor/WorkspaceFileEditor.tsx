@@ -3,7 +3,7 @@
 // keeps its own model (undo history survives switching files); edits go to the workspace slice.
 import { useEffect, useRef } from 'react';
 import type { Diagnostic } from '../core';
-import { applySystemTheme, monaco, setUpMonaco } from './monaco';
+import { applySystemTheme, BASE_EDITOR_OPTIONS, monaco, setUpMonaco } from './monaco';
 import { TOML_LANGUAGE_ID } from './toml-language';
 
 export interface WorkspaceFileEditorProps {
@@ -70,21 +70,9 @@ export default function WorkspaceFileEditor({ path, text, readOnly, diagnostics,
     if (!host.current) return;
     setUpMonaco();
     const ed = monaco.editor.create(host.current, {
-      model: null,
-      automaticLayout: true,
-      fixedOverflowWidgets: true,
-      minimap: { enabled: false },
-      fontSize: 12.5,
-      lineHeight: 19,
-      fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace",
-      scrollBeyondLastLine: false,
-      padding: { top: 6, bottom: 6 },
-      lineNumbersMinChars: 3,
-      renderLineHighlight: 'line',
+      ...BASE_EDITOR_OPTIONS,
       // Squiggles in read-only files too (Monaco's default shows them only where one can type).
       renderValidationDecorations: 'on',
-      wordBasedSuggestions: 'off',
-      scrollbar: { verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
       readOnlyMessage: { value: 'This workspace file is read-only. Press **Edit** above to change it.', isTrusted: false, supportHtml: false },
       ariaLabel: 'Workspace file (TOML)',
     });

@@ -69,4 +69,21 @@ export function applySystemTheme(): void {
   monaco.editor.setTheme(window.matchMedia('(prefers-color-scheme: dark)').matches ? THEMES.dark : THEMES.light);
 }
 
+/** The look every TOML editor of the workbench shares (layers and workspace files alike). */
+export const BASE_EDITOR_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
+  model: null,
+  automaticLayout: true,
+  fixedOverflowWidgets: true,
+  minimap: { enabled: false },
+  fontSize: 12.5,
+  lineHeight: 19,
+  fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace",
+  scrollBeyondLastLine: false,
+  padding: { top: 6, bottom: 6 },
+  lineNumbersMinChars: 3,
+  renderLineHighlight: 'line',
+  wordBasedSuggestions: 'off',
+  scrollbar: { verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
+};
+
 export { monaco };
