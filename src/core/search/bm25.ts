@@ -16,6 +16,7 @@ import type { SearchResult } from 'minisearch';
 import type { Ranker, RankerIndex, SearchDocument, SearchField, SearchHit, SearchOptions } from './types';
 import { SEARCH_FIELDS } from './types';
 import type { BuiltIndex, MiniSearchDocument } from './minisearch-options';
+import { scoreQuery } from './bm25-score';
 import { buildIndex, loadBuiltIndex, processTerm, summaryIsIndexed, toMiniSearchDocument, tokenize } from './minisearch-options';
 
 export const COMMON_TERM_SHARE = 0.25;
@@ -48,10 +49,15 @@ function termsOf(text: string): Set<string> {
   return terms;
 }
 
-/** Best first: score, then config order, then catalogue position (a total order). */
-function byRank(a: { readonly score: number; readonly doc: SearchDocument; readonly id: number }, b: { readonly score: number; readonly doc: SearchDocument; readonly id: number }): number {
-  return b.score - a.score || a.doc.order - b.doc.order || a.id - b.id;
+/** The hits of a query before ranking: catalogue positions and final scores, by hit. */
+interface Results {
+  readonly ids: readonly number[];
+  readonly scores: readonly number[];
+  /** MiniSearch's `match` of a hit (matched index term -> fields), worked out on demand. */
+  readonly match: (id: number) => SearchResult['match'];
 }
+
+const NO_RESULTS: Results = { ids: [], scores: [], match: () => ({}) };
 
 export class Bm25Index implements RankerIndex {
   readonly #mini: MiniSearch<MiniSearchDocument>;
@@ -86,51 +92,81 @@ export class Bm25Index implements RankerIndex {
     return this.#mini;
   }
 
-  /** MiniSearch's results for a query that pass the filter, each with its final score. */
-  #results(query: string, options: SearchOptions): { readonly id: number; readonly doc: SearchDocument; readonly score: number; readonly match: SearchResult['match'] }[] {
+  /** The hits of a query that pass the filter, each with its final score: scoreQuery computes what MiniSearch.search would. */
+  #results(query: string, options: SearchOptions): Results {
     const all = queryTokens(query);
     const rare = all.filter((token) => !this.#isCommon(token));
     const tokens = rare.length > 0 ? rare : all;
-    if (tokens.length === 0) return [];
+    if (tokens.length === 0) return NO_RESULTS;
     const docs = this.#docs;
     const filter = options.filter;
-    const out: { id: number; doc: SearchDocument; score: number; match: SearchResult['match'] }[] = [];
+    const admit = (id: number): boolean => {
+      const doc = docs[id];
+      return doc !== undefined && filter(doc.name);
+    };
+    const scored = scoreQuery(this.#mini, tokens, { boostTerm: this.#idf, admit });
+    if (scored === undefined) return this.#resultsByMiniSearch(query, tokens, admit);
+    const { ids, scores: raw, termCounts } = scored;
+    const scores = raw.map((score, i) => score / Math.sqrt(termCounts[i] || 1));
+    return { ids, scores, match: (id) => scored.matchOf(id) };
+  }
+
+  /** The same results through MiniSearch.search, for an index scoreQuery leaves to it. */
+  #resultsByMiniSearch(query: string, tokens: readonly string[], admit: (id: number) => boolean): Results {
+    const ids: number[] = [];
+    const scores: number[] = [];
+    const matches = new Map<number, SearchResult['match']>();
     // A document the filter refuses gets a boost of 0, so MiniSearch drops it before scoring it (the
     // filter is asked once per document: 1 admitted, -1 refused). The hits are collected by MiniSearch's
     // own filter, which then declines them all: MiniSearch would otherwise copy them into an array and
-    // sort it by score, work the ranking below does again in its own order.
-    const admitted = new Int8Array(docs.length);
+    // sort it by score, work the ranking does again in its own order.
+    const admitted = new Int8Array(this.#docs.length);
     this.#mini.search(query, {
-      tokenize: () => tokens,
+      tokenize: () => [...tokens],
       boostTerm: this.#idf,
       boostDocument: (id: number) => {
         let a = admitted[id];
         if (a === 0) {
-          const doc = docs[id];
-          a = doc !== undefined && filter(doc.name) ? 1 : -1;
+          a = admit(id) ? 1 : -1;
           admitted[id] = a;
         }
         return a === 1 ? 1 : 0;
       },
       filter: (result) => {
         const id = result.id as number;
-        out.push({ id, doc: docs[id] as SearchDocument, score: result.score / Math.sqrt(result.queryTerms.length || 1), match: result.match });
+        ids.push(id);
+        scores.push(result.score / Math.sqrt(result.queryTerms.length || 1));
+        matches.set(id, result.match);
         return false;
       },
     });
-    return out;
+    return { ids, scores, match: (id) => matches.get(id) ?? {} };
+  }
+
+  /** Best first: score, then config order, then catalogue position (a total order). */
+  #before(results: Results, i: number, j: number): boolean {
+    const si = results.scores[i] as number;
+    const sj = results.scores[j] as number;
+    if (si !== sj) return si > sj;
+    const a = results.ids[i] as number;
+    const b = results.ids[j] as number;
+    const oa = (this.#docs[a] as SearchDocument).order;
+    const ob = (this.#docs[b] as SearchDocument).order;
+    return oa !== ob ? oa < ob : a < b;
   }
 
   search(query: string, options: SearchOptions): SearchHit[] {
-    const ranked = this.#results(query, options);
-    ranked.sort(byRank);
+    const results = this.#results(query, options);
+    const order = results.ids.map((_, i) => i);
+    order.sort((i, j) => (this.#before(results, i, j) ? -1 : this.#before(results, j, i) ? 1 : 0));
     // The matched fields are worked out only for the hits someone reads (most are only counted).
-    return ranked.map(({ id, doc, score, match }) => {
+    return order.map((i) => {
+      const id = results.ids[i] as number;
       let fields: SearchField[] | undefined;
-      const fieldsOf = (): SearchField[] => (fields ??= this.#fields(match, id));
+      const fieldsOf = (): SearchField[] => (fields ??= this.#fields(results.match(id), id));
       return {
-        name: doc.name,
-        score,
+        name: (this.#docs[id] as SearchDocument).name,
+        score: results.scores[i] as number,
         get fields(): readonly SearchField[] {
           return fieldsOf();
         },
@@ -143,21 +179,25 @@ export class Bm25Index implements RankerIndex {
    * search_tools returns, without ranking or describing the hits it only counts.
    */
   searchTop(query: string, options: SearchOptions, limit: number): { hits: SearchHit[]; total: number } {
-    const ranked = this.#results(query, options);
-    const k = Math.max(0, Math.min(limit, ranked.length));
+    const results = this.#results(query, options);
+    const n = results.ids.length;
+    const k = Math.max(0, Math.min(limit, n));
     // Partial selection: keep the k best in a sorted buffer (k is at most 50).
-    const top: (typeof ranked)[number][] = [];
-    for (const r of ranked) {
+    const top: number[] = [];
+    for (let i = 0; i < n && k > 0; i++) {
       if (top.length === k) {
-        const last = top[k - 1];
-        if (k === 0 || (last !== undefined && byRank(r, last) >= 0)) continue;
+        if (!this.#before(results, i, top[k - 1] as number)) continue;
         top.pop();
       }
       let at = top.length;
-      while (at > 0 && byRank(r, top[at - 1] as (typeof ranked)[number]) < 0) at--;
-      top.splice(at, 0, r);
+      while (at > 0 && this.#before(results, i, top[at - 1] as number)) at--;
+      top.splice(at, 0, i);
     }
-    return { hits: top.map(({ id, doc, score, match }) => ({ name: doc.name, score, fields: this.#fields(match, id) })), total: ranked.length };
+    const hits = top.map((i) => {
+      const id = results.ids[i] as number;
+      return { name: (this.#docs[id] as SearchDocument).name, score: results.scores[i] as number, fields: this.#fields(results.match(id), id) };
+    });
+    return { hits, total: n };
   }
 
   /** The fields MiniSearch matched, best first; `summary` too for matched terms a non-indexed summary holds. */

@@ -22,6 +22,8 @@ import type { SearchDocument, SearchField } from './types';
 import { SEARCH_FIELDS } from './types';
 import { porterStem } from './stemmer';
 import SearchableMap from 'minisearch/SearchableMap';
+import { PostingList } from './postings';
+import { TokenTable } from './token-table';
 
 /** What MiniSearch indexes for one tool: `id` is the document's position in the catalogue array. */
 export interface MiniSearchDocument {
@@ -111,41 +113,56 @@ for (let c = 0; c < 128; c++) {
 }
 const WORD_CHAR = /^[\p{L}\p{N}\p{M}]$/u;
 
+/** Where scanTokens delivers tokens: an ASCII token as a range of the text, any other as a string. */
+export interface TokenSink {
+  range(text: string, start: number, end: number): void;
+  token(token: string): void;
+}
+
+/** Part boundaries of the ASCII chunk being scanned (start, end pairs); a chunk has at most 64 parts. */
+const PARTS = new Int32Array(2 * MAX_TOKEN_LENGTH + 2);
+
 /**
  * The parts of an ASCII chunk (letters and digits only), as PART splits it: runs of digits, of
  * lower case, and of upper case; an upper-case letter before lower case starts a word, so an upper-case
  * run before lower case gives its last letter to the word ("HTTPServer" gives "HTTP", "Server").
  */
-function pushAsciiChunk(text: string, start: number, end: number, out: string[]): void {
+function scanAsciiChunk(text: string, start: number, end: number, sink: TokenSink): void {
   if (end - start > MAX_TOKEN_LENGTH) end = start + MAX_TOKEN_LENGTH;
-  const first = out.length;
+  let parts = 0;
   let i = start;
   while (i < end) {
     const cls = ASCII_CLASS[text.charCodeAt(i)];
     let j = i + 1;
     while (j < end && ASCII_CLASS[text.charCodeAt(j)] === cls) j++;
     if (cls === UPPER && j < end && ASCII_CLASS[text.charCodeAt(j)] === LOWER) {
-      if (j - i > 1) out.push(text.slice(i, j - 1));
+      if (j - i > 1) {
+        PARTS[2 * parts] = i;
+        PARTS[2 * parts++ + 1] = j - 1;
+      }
       const word = j - 1;
       j++;
       while (j < end && ASCII_CLASS[text.charCodeAt(j)] === LOWER) j++;
-      out.push(text.slice(word, j));
+      PARTS[2 * parts] = word;
+      PARTS[2 * parts++ + 1] = j;
     } else {
-      out.push(text.slice(i, j));
+      PARTS[2 * parts] = i;
+      PARTS[2 * parts++ + 1] = j;
     }
     i = j;
   }
   // A chunk of several parts also gives its whole form, first.
-  if (out.length - first > 1) out.splice(first, 0, text.slice(start, end));
+  if (parts > 1) sink.range(text, start, end);
+  for (let p = 0; p < parts; p++) sink.range(text, PARTS[2 * p] as number, PARTS[2 * p + 1] as number);
 }
 
 /**
  * Splits on anything that is not a letter, digit or mark, then splits each chunk into parts (see the
- * top of this file). ASCII chunks are scanned by character code; others go through the regular
- * expressions, which define the tokens (tokenizeByRegex; a property test holds the two equal).
+ * top of this file). ASCII chunks are scanned by character code and their tokens delivered as ranges,
+ * so building an index makes no string per token; others go through the regular expressions, which
+ * define the tokens (tokenizeByRegex; a property test holds the two equal).
  */
-export function tokenize(text: string): string[] {
-  const out: string[] = [];
+export function scanTokens(text: string, sink: TokenSink): void {
   const n = text.length;
   let start = -1; // the current chunk's start, or -1 between chunks
   let ascii = true;
@@ -166,16 +183,25 @@ export function tokenize(text: string): string[] {
       }
       if (code >= 128) ascii = false;
     } else if (start >= 0) {
-      if (ascii) pushAsciiChunk(text, start, i, out);
-      else pushChunkByRegex(text.slice(start, i), out);
+      if (ascii) scanAsciiChunk(text, start, i, sink);
+      else for (const token of tokenizeByRegex(text.slice(start, i))) sink.token(token);
       start = -1;
     }
     i += width;
   }
   if (start >= 0) {
-    if (ascii) pushAsciiChunk(text, start, n, out);
-    else pushChunkByRegex(text.slice(start), out);
+    if (ascii) scanAsciiChunk(text, start, n, sink);
+    else for (const token of tokenizeByRegex(text.slice(start))) sink.token(token);
   }
+}
+
+/** The tokens of a text (see scanTokens). */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  scanTokens(text, {
+    range: (t, start, end) => out.push(t.slice(start, end)),
+    token: (token) => out.push(token),
+  });
   return out;
 }
 
@@ -295,9 +321,104 @@ class TermIndex extends SearchableMap<FieldTermData> {
   }
 }
 
-/** MiniSearch over the term index above, which also answers document frequencies from its postings. */
+const FIELD_COUNT = SEARCH_FIELDS.length;
+
+/** A processed term's postings by field id; `data` is the term index's entry holding the same lists. */
+interface TermEntry {
+  readonly data: FieldTermData;
+  readonly postings: (PostingList | undefined)[];
+}
+
+/**
+ * What one add or addAll call remembers (each token's entry, each term's postings by field id), and
+ * the sink scanTokens feeds: it counts a field's distinct tokens and adds each token's posting.
+ */
+interface AddCaches {
+  readonly sink: AddSink;
+}
+
+class AddSink implements TokenSink {
+  readonly tokens = new TokenTable<TokenEntry>();
+  readonly terms = new Map<FieldTermData, TermEntry>();
+  readonly #entryOf: (token: string) => TokenEntry;
+  shortId = 0;
+  fieldId = 0;
+  /** Counts the fields added, so a token entry can tell whether it was seen in this field already. */
+  stamp = 0;
+  distinct = 0;
+
+  constructor(index: SearchableMap<FieldTermData>) {
+    this.#entryOf = (token) => ({ term: termEntry(index, token, this.terms), stamp: 0 });
+  }
+
+  range(text: string, start: number, end: number): void {
+    this.#add(this.tokens.range(text, start, end, this.#entryOf));
+  }
+
+  token(token: string): void {
+    this.#add(this.tokens.get(token, this.#entryOf));
+  }
+
+  #add(entry: TokenEntry): void {
+    if (entry.stamp !== this.stamp) {
+      entry.stamp = this.stamp;
+      this.distinct++;
+    }
+    const term = entry.term;
+    if (term === null) return;
+    const fieldId = this.fieldId;
+    const postings = term.postings[fieldId];
+    if (postings !== undefined) postings.increment(this.shortId);
+    else {
+      const list = new PostingList();
+      list.set(this.shortId, 1);
+      term.postings[fieldId] = list;
+      term.data.set(fieldId, list);
+    }
+  }
+}
+
+/** The postings of a token's processed term, or null for a token processTerm drops. */
+function termEntry(index: SearchableMap<FieldTermData>, token: string, terms: Map<FieldTermData, TermEntry>): TermEntry | null {
+  const term = processTerm(token);
+  if (!term) return null;
+  const data = index.fetch(term, createFieldData);
+  let entry = terms.get(data);
+  if (entry === undefined) {
+    const postings: (PostingList | undefined)[] = [];
+    for (const [fieldId, list] of data) {
+      // Postings MiniSearch made itself (a Map) are replaced by a PostingList of the same entries.
+      const compact = list instanceof PostingList ? list : PostingList.from(list);
+      postings[fieldId] = compact;
+      if (compact !== list) data.set(fieldId, compact);
+    }
+    entry = { data, postings };
+    terms.set(data, entry);
+  }
+  return entry;
+}
+
+/** A token of one addAll: its term (null if processTerm drops it) and the last field that held it. */
+interface TokenEntry {
+  readonly term: TermEntry | null;
+  stamp: number;
+}
+const createFieldData = (): FieldTermData => new Map();
+
+/**
+ * MiniSearch over the term index above, with postings in PostingLists, which also answers document
+ * frequencies from its postings.
+ *
+ * `add` is MiniSearch's own, specialised to these options and written to allocate less: the same
+ * document ids, field lengths (distinct tokens per field), running average field lengths and
+ * postings, in the same order (minisearch-options.test.ts holds the serialized index equal to stock
+ * MiniSearch's). Each distinct token is processed and looked up in the term index once per build,
+ * not once per occurrence.
+ */
 class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
   readonly #frequency = new Map<string, number>();
+  /** The documents (next id and count) #frequency was counted over. */
+  #frequencyOf = 0;
 
   constructor(options: Options<MiniSearchDocument>) {
     super(options);
@@ -305,8 +426,53 @@ class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
     this._index = new TermIndex() as unknown as typeof this._index;
   }
 
+  override add(document: MiniSearchDocument): void {
+    this.#add(document, { sink: new AddSink(this._index as unknown as SearchableMap<FieldTermData>) });
+  }
+
+  override addAll(documents: readonly MiniSearchDocument[]): void {
+    // The caches live for one call: a later remove may drop postings or a term from the term index.
+    const caches: AddCaches = { sink: new AddSink(this._index as unknown as SearchableMap<FieldTermData>) };
+    for (const document of documents) this.#add(document, caches);
+  }
+
+  #add(document: MiniSearchDocument, caches: AddCaches): void {
+    const id = document.id as number | null | undefined;
+    if (id == null) throw new Error('MiniSearch: document does not have ID field "id"');
+    if (this._idToShortId.has(id)) throw new Error(`MiniSearch: duplicate ID ${id}`);
+    const shortId = this._nextId;
+    this._idToShortId.set(id, shortId);
+    this._documentIds.set(shortId, id);
+    this._documentCount += 1;
+    this._nextId += 1;
+    // No stored fields: storeFields is empty.
+    const count = this._documentCount - 1;
+    let lengths: number[] | undefined;
+    const sink = caches.sink;
+    sink.shortId = shortId;
+    for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
+      const value = document[SEARCH_FIELDS[fieldId] as SearchField] as string | null | undefined;
+      if (value == null) continue;
+      sink.fieldId = fieldId;
+      sink.stamp++;
+      sink.distinct = 0;
+      scanTokens(value, sink);
+      const distinct = sink.distinct;
+      // MiniSearch's addFieldLength, operation for operation (the average is a running one).
+      if (lengths === undefined) this._fieldLength.set(shortId, (lengths = []));
+      lengths[fieldId] = distinct;
+      const average = this._avgFieldLength[fieldId] || 0;
+      this._avgFieldLength[fieldId] = (average * count + distinct) / (count + 1);
+    }
+  }
+
   /** The number of documents holding `term` (processed) in any field. */
   documentFrequency(term: string): number {
+    if (this.#frequencyOf !== this._nextId + this._documentCount * 2 ** 26) {
+      // Documents came or went since the counts were taken.
+      this.#frequency.clear();
+      this.#frequencyOf = this._nextId + this._documentCount * 2 ** 26;
+    }
     const known = this.#frequency.get(term);
     if (known !== undefined) return known;
     const byField = this._index.get(term);
@@ -315,9 +481,17 @@ class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
       if (byField.size === 1) {
         for (const docs of byField.values()) frequency = docs.size;
       } else {
-        const ids = new Set<number>();
-        for (const docs of byField.values()) for (const id of docs.keys()) ids.add(id);
-        frequency = ids.size;
+        // Distinct ids across the fields' postings, marked in a byte per document.
+        const seen = new Uint8Array(this._nextId);
+        for (const docs of byField.values()) {
+          const ids = docs instanceof PostingList ? docs.ids : [...docs.keys()];
+          for (const id of ids) {
+            if (seen[id] === 0) {
+              seen[id] = 1;
+              frequency++;
+            }
+          }
+        }
       }
     }
     this.#frequency.set(term, frequency);

@@ -1,0 +1,271 @@
+// MiniSearch's search, specialised to the options of minisearch-options.ts: the
+// same index, the same query terms, the same BM25 formula and boosts, summed in
+// the same order, so every score is bit for bit the one MiniSearch.search gives
+// (bm25-score.test.ts holds the two equal on random catalogues and queries).
+//
+// What it leaves out is MiniSearch's bookkeeping per hit: a result object, a terms
+// array and a match object for every document a term touches, merged across
+// terms through Maps. A broad query at 10,000 tools touches tens of thousands of
+// postings, and that bookkeeping was most of the time of a search. Scores
+// accumulate in typed arrays instead, and the `match` of a hit (which fields
+// matched which terms) is worked out only for the hits someone reads.
+import type MiniSearch from 'minisearch';
+import type SearchableMap from 'minisearch/SearchableMap';
+import { PostingList } from './postings';
+import type { MiniSearchDocument } from './minisearch-options';
+import { processTerm, SEARCH_OPTIONS } from './minisearch-options';
+import type { SearchField } from './types';
+import { SEARCH_FIELDS } from './types';
+
+type Postings = Map<number, number>;
+type FieldTermData = Map<number, Postings>;
+
+/** The parts of MiniSearch's state a search reads (protected in its declarations). */
+interface MiniSearchInternals {
+  readonly _index: SearchableMap<FieldTermData>;
+  readonly _documentCount: number;
+  readonly _nextId: number;
+  readonly _documentIds: Map<number, unknown>;
+  readonly _idToShortId: Map<unknown, number>;
+  readonly _fieldIds: Readonly<Record<string, number>>;
+  readonly _fieldLength: Map<number, number[]>;
+  readonly _avgFieldLength: readonly number[];
+}
+
+interface Spec {
+  /** The processed query term (MiniSearch's sourceTerm). */
+  readonly term: string;
+  /** Its index among the distinct query terms. */
+  readonly source: number;
+  /** The terms it matched and their weights: itself at 1, then its prefix extensions. */
+  readonly derived: readonly Derived[];
+}
+
+/** Per index: what every search reads, derived once (and again if documents are added or removed). */
+interface Prepared {
+  readonly documentCount: number;
+  readonly nextId: number;
+  /** The external id (catalogue position) of each short id. */
+  readonly externalIds: readonly unknown[];
+  /** k * (1 - b + b * fieldLength / averageFieldLength) per short id and field, as calcBM25Score has it. */
+  readonly norms: Float64Array;
+  /** Scratch for one search, left zeroed. */
+  readonly termScore: Float64Array;
+  readonly total: Float64Array;
+  readonly quality: Int32Array;
+  readonly termStamp: Int32Array;
+  readonly totalStamp: Int32Array;
+  stamp: number;
+  /** The terms each query term matches (itself, then its prefix extensions), as searches find them. */
+  readonly derived: Map<string, readonly Derived[]>;
+}
+
+interface Derived {
+  readonly term: string;
+  readonly weight: number;
+  readonly data: FieldTermData;
+}
+
+const prepared = new WeakMap<object, Prepared>();
+
+const FIELDS: readonly SearchField[] = SEARCH_FIELDS;
+const FIELD_COUNT = FIELDS.length;
+
+const { k, b, d } = SEARCH_OPTIONS.bm25 ?? { k: 1.2, b: 0.7, d: 0.5 };
+const PREFIX_WEIGHT = SEARCH_OPTIONS.weights?.prefix ?? 0.375;
+const isPrefix = SEARCH_OPTIONS.prefix;
+
+function boostOf(field: SearchField): number {
+  const boost = SEARCH_OPTIONS.boost ?? {};
+  return (Object.prototype.hasOwnProperty.call(boost, field) ? boost[field] : undefined) || 1;
+}
+const BOOSTS: readonly number[] = FIELDS.map(boostOf);
+
+function prepare(mini: MiniSearchInternals): Prepared {
+  const known = prepared.get(mini);
+  if (known && known.documentCount === mini._documentCount && known.nextId === mini._nextId) return known;
+  const n = mini._nextId;
+  const externalIds = new Array<unknown>(n);
+  for (const [shortId, id] of mini._documentIds) externalIds[shortId] = id;
+  const norms = new Float64Array(n * FIELD_COUNT);
+  const fieldIds = FIELDS.map((field) => mini._fieldIds[field] ?? -1);
+  for (const [shortId, lengths] of mini._fieldLength) {
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const fieldId = fieldIds[f] as number;
+      const fieldLength = lengths[fieldId] as number;
+      const averageFieldLength = mini._avgFieldLength[fieldId] as number;
+      norms[shortId * FIELD_COUNT + f] = k * (1 - b + (b * fieldLength) / averageFieldLength);
+    }
+  }
+  const p: Prepared = {
+    documentCount: mini._documentCount,
+    nextId: n,
+    externalIds,
+    norms,
+    termScore: new Float64Array(n),
+    total: new Float64Array(n),
+    quality: new Int32Array(n),
+    termStamp: new Int32Array(n),
+    totalStamp: new Int32Array(n),
+    stamp: 0,
+    derived: new Map(),
+  };
+  prepared.set(mini, p);
+  return p;
+}
+
+/** Hits of one query: admitted documents with any match. */
+export interface ScoredQuery {
+  /** External ids (catalogue positions) of the hits, in no particular order. */
+  readonly ids: readonly number[];
+  /**
+   * Each hit's score as MiniSearch.search reports it (its summed score times the number of query
+   * terms it matched), and that number, by position in `ids`.
+   */
+  readonly scores: readonly number[];
+  readonly termCounts: readonly number[];
+  /** MiniSearch's `match` of a hit: each matched index term and the fields it matched in. */
+  matchOf(id: number): Record<string, SearchField[]>;
+}
+
+export interface ScoreOptions {
+  /** Weight of each processed query term (MiniSearch's boostTerm). */
+  readonly boostTerm: (term: string) => number;
+  /** Whether a document (by external id) may be a hit: MiniSearch's boostDocument of 1 or 0. */
+  readonly admit: (id: number) => boolean;
+}
+
+/**
+ * What `mini.search('', { tokenize: () => tokens, boostTerm, boostDocument: admit ? 1 : 0 })` computes
+ * with SEARCH_OPTIONS, or undefined where that is not this function's to answer (an index with
+ * discarded documents, whose postings MiniSearch cleans up as it searches): ask MiniSearch then.
+ */
+export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readonly string[], options: ScoreOptions): ScoredQuery | undefined {
+  const mini = index as unknown as MiniSearchInternals;
+  if (mini._documentCount !== mini._nextId || SEARCH_OPTIONS.fuzzy || SEARCH_OPTIONS.combineWith !== 'OR') return undefined;
+  const p = prepare(mini);
+  const fieldIds = FIELDS.map((field) => mini._fieldIds[field] ?? -1);
+  const N = mini._documentCount;
+
+  // The query terms, as MiniSearch's executeQuery makes them: processed, empty ones dropped.
+  const terms: string[] = [];
+  for (const token of tokens) {
+    const term = processTerm(token);
+    if (term) terms.push(term);
+  }
+  const sourceOf = new Map<string, number>();
+  const specs: Spec[] = terms.map((term, i) => {
+    let source = sourceOf.get(term);
+    if (source === undefined) sourceOf.set(term, (source = sourceOf.size));
+    const prefix = typeof isPrefix === 'function' ? isPrefix(term, i, terms) : isPrefix === true;
+    const key = prefix ? `+${term}` : term;
+    let derived = p.derived.get(key);
+    if (derived === undefined) {
+      const found: Derived[] = [];
+      const data = mini._index.get(term);
+      if (data !== undefined) found.push({ term, weight: 1, data });
+      if (prefix) {
+        for (const [extension, extensionData] of mini._index.atPrefix(term)) {
+          const distance = extension.length - term.length;
+          if (!distance) continue;
+          found.push({ term: extension, weight: (PREFIX_WEIGHT * extension.length) / (extension.length + 0.3 * distance), data: extensionData });
+        }
+      }
+      p.derived.set(key, (derived = found));
+    }
+    return { term, source, derived };
+  });
+  // A term the query repeats (two tokens processed alike) counts once toward the terms a hit matched.
+  const repeated = new Map<number, Uint8Array>();
+  {
+    const seen = new Set<number>();
+    for (const spec of specs) {
+      if (seen.has(spec.source)) repeated.set(spec.source, new Uint8Array(N));
+      seen.add(spec.source);
+    }
+  }
+
+  const admitted = new Int8Array(N);
+  const { norms, termScore, total, quality, termStamp, totalStamp } = p;
+  const totalMark = ++p.stamp;
+  const hits: number[] = [];
+  const touched: number[] = [];
+  for (let s = 0; s < specs.length; s++) {
+    const spec = specs[s] as Spec;
+    const termBoost = options.boostTerm(spec.term);
+    const termMark = ++p.stamp;
+    touched.length = 0;
+    for (const { weight, data } of spec.derived) {
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const postings = data.get(fieldIds[f] as number);
+        if (postings === undefined) continue;
+        const matching = postings.size;
+        const invDocFreq = Math.log(1 + (N - matching + 0.5) / (matching + 0.5));
+        // termWeight * termBoost * fieldBoost * docBoost * rawScore, with docBoost 1.
+        const w = weight * termBoost * (BOOSTS[f] as number);
+        const visit = (termFreq: number, shortId: number): void => {
+          let a = admitted[shortId] as number;
+          if (a === 0) {
+            a = options.admit(p.externalIds[shortId] as number) ? 1 : -1;
+            admitted[shortId] = a;
+          }
+          if (a !== 1) return;
+          const rawScore = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + (norms[shortId * FIELD_COUNT + f] as number)));
+          const weighted = w * rawScore;
+          if (termStamp[shortId] === termMark) termScore[shortId] = (termScore[shortId] as number) + weighted;
+          else {
+            termStamp[shortId] = termMark;
+            termScore[shortId] = weighted;
+            touched.push(shortId);
+          }
+        };
+        if (postings instanceof PostingList) {
+          const { ids, freqs } = postings;
+          for (let i = 0; i < ids.length; i++) visit(freqs[i] as number, ids[i] as number);
+        } else postings.forEach(visit);
+      }
+    }
+    const seenBefore = repeated.get(spec.source);
+    for (const shortId of touched) {
+      if (totalStamp[shortId] === totalMark) total[shortId] = (total[shortId] as number) + (termScore[shortId] as number);
+      else {
+        totalStamp[shortId] = totalMark;
+        total[shortId] = termScore[shortId] as number;
+        quality[shortId] = 0;
+        hits.push(shortId);
+      }
+      if (seenBefore === undefined) quality[shortId] = (quality[shortId] as number) + 1;
+      else if (seenBefore[shortId] === 0) {
+        seenBefore[shortId] = 1;
+        quality[shortId] = (quality[shortId] as number) + 1;
+      }
+    }
+  }
+  if (p.stamp > 0x3fffffff) {
+    termStamp.fill(0);
+    totalStamp.fill(0);
+    p.stamp = 0;
+  }
+
+  const ids = hits.map((shortId) => p.externalIds[shortId] as number);
+  const termCounts = hits.map((shortId) => quality[shortId] as number);
+  const scores = hits.map((shortId, i) => (total[shortId] as number) * ((termCounts[i] as number) || 1));
+  return {
+    ids,
+    scores,
+    termCounts,
+    matchOf(id: number): Record<string, SearchField[]> {
+      const shortId = mini._idToShortId.get(id);
+      const match: Record<string, SearchField[]> = {};
+      if (shortId === undefined) return match;
+      for (const spec of specs) {
+        for (const { term, data } of spec.derived) {
+          const fields: SearchField[] = [];
+          for (let f = 0; f < FIELD_COUNT; f++) if (data.get(fieldIds[f] as number)?.has(shortId)) fields.push(FIELDS[f] as SearchField);
+          if (fields.length > 0) match[term] = fields;
+        }
+      }
+      return match;
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PostingList } from './postings';
+
+type Op = { kind: 'set'; id: number; freq: number } | { kind: 'increment'; id: number } | { kind: 'delete'; id: number } | { kind: 'clear' };
+
+const id = fc.integer({ min: 0, max: 40 });
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('set' as const), id, freq: fc.integer({ min: 1, max: 9 }) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('increment' as const), id }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), id }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'clear' as const }) },
+);
+
+/** The Map a PostingList stands for, in the order a PostingList iterates: ascending ids. */
+function sorted(map: Map<number, number>): [number, number][] {
+  return [...map].sort((a, b) => a[0] - b[0]);
+}
+
+describe('PostingList answers as the Map<number, number> it replaces', () => {
+  it('after any sequence of set, increment, delete and clear (ids in any order)', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
+        const list = new PostingList();
+        const model = new Map<number, number>();
+        for (const o of ops) {
+          if (o.kind === 'set') {
+            expect(list.set(o.id, o.freq)).toBe(list);
+            model.set(o.id, o.freq);
+          } else if (o.kind === 'increment') {
+            list.increment(o.id);
+            model.set(o.id, (model.get(o.id) ?? 0) + 1);
+          } else if (o.kind === 'delete') expect(list.delete(o.id)).toBe(model.delete(o.id));
+          else {
+            list.clear();
+            model.clear();
+          }
+        }
+        expect(list.size).toBe(model.size);
+        for (let i = 0; i <= 40; i++) {
+          expect(list.get(i)).toBe(model.get(i));
+          expect(list.has(i)).toBe(model.has(i));
+        }
+        const entries = sorted(model);
+        expect([...list]).toEqual(entries);
+        expect([...list.entries()]).toEqual(entries);
+        expect([...list.keys()]).toEqual(entries.map(([k]) => k));
+        expect([...list.values()]).toEqual(entries.map(([, v]) => v));
+        const seen: [number, number][] = [];
+        list.forEach((v, k, m) => {
+          expect(m).toBe(list);
+          seen.push([k, v]);
+        });
+        expect(seen).toEqual(entries);
+        expect(Object.fromEntries(list)).toEqual(Object.fromEntries(model));
+        expect(PostingList.from(model).size).toBe(model.size);
+        expect([...PostingList.from(model)]).toEqual(entries);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('visits every entry when entries are deleted during iteration, as MiniSearch vacuums', () => {
+    const list = new PostingList();
+    for (let i = 0; i < 10; i++) list.set(i, 1);
+    const visited: number[] = [];
+    for (const [docId] of list) {
+      visited.push(docId);
+      if (docId % 2 === 0) list.delete(docId);
+    }
+    expect(visited).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect([...list.keys()]).toEqual([1, 3, 5, 7, 9]);
+  });
+
+  it('appends in order, and counts again an id it holds', () => {
+    const list = new PostingList();
+    for (let i = 0; i < 1000; i++) list.increment(i * 3);
+    list.increment(2997);
+    expect(list.size).toBe(1000);
+    expect(list.get(2997)).toBe(2);
+    expect(list.get(3)).toBe(1);
+    expect(list.get(4)).toBeUndefined();
+  });
+});
