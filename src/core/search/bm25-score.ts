@@ -220,8 +220,8 @@ export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readon
           }
         };
         if (postings instanceof PostingList) {
-          const { ids, freqs } = postings;
-          for (let i = 0; i < ids.length; i++) visit(freqs[i] as number, ids[i] as number);
+          const { ids, freqs, start, length } = postings;
+          for (let i = start, end = start + length; i < end; i++) visit(freqs[i] as number, ids[i] as number);
         } else postings.forEach(visit);
       }
     }

@@ -18,11 +18,30 @@ function sorted(map: Map<number, number>): [number, number][] {
 }
 
 describe('PostingList answers as the Map<number, number> it replaces', () => {
-  it('after any sequence of set, increment, delete and clear (ids in any order)', () => {
+  it('after any sequence of set, increment, delete and clear (ids in any order), from empty or from a view', () => {
+    const initial = fc.option(fc.dictionary(fc.integer({ min: 0, max: 40 }).map(String), fc.integer({ min: 1, max: 9 })), { nil: undefined });
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
-        const list = new PostingList();
-        const model = new Map<number, number>();
+      fc.property(initial, fc.array(op, { maxLength: 80 }), (start, ops) => {
+        const model = new Map<number, number>(Object.entries(start ?? {}).map(([k, v]) => [Number(k), v]));
+        let list = new PostingList();
+        // A view sits between a sibling's slice and garbage, in arrays it shares with the sibling.
+        let sibling = new PostingList();
+        let shared: Int32Array | undefined;
+        if (start !== undefined) {
+          const entries = sorted(model);
+          const ids = new Int32Array(entries.length + 3);
+          const freqs = new Int32Array(entries.length + 3);
+          ids.set([5, 6], 0);
+          freqs.set([1, 2], 0);
+          entries.forEach(([id, freq], i) => {
+            ids[2 + i] = id;
+            freqs[2 + i] = freq;
+          });
+          ids[entries.length + 2] = -7;
+          list = PostingList.view(ids, freqs, 2, entries.length);
+          sibling = PostingList.view(ids, freqs, 0, 2);
+          shared = ids.slice();
+        }
         for (const o of ops) {
           if (o.kind === 'set') {
             expect(list.set(o.id, o.freq)).toBe(list);
@@ -55,6 +74,10 @@ describe('PostingList answers as the Map<number, number> it replaces', () => {
         expect(Object.fromEntries(list)).toEqual(Object.fromEntries(model));
         expect(PostingList.from(model).size).toBe(model.size);
         expect([...PostingList.from(model)]).toEqual(entries);
+        if (shared !== undefined) {
+          expect(sibling.ids).toEqual(shared);
+          expect([...sibling]).toEqual([[5, 1], [6, 2]]);
+        }
       }),
       { numRuns: 500 },
     );
@@ -72,7 +95,7 @@ describe('PostingList answers as the Map<number, number> it replaces', () => {
     expect([...list.keys()]).toEqual([1, 3, 5, 7, 9]);
   });
 
-  it('appends in order, and counts again an id it holds', () => {
+  it('grows past its first capacity, appending in order, and counts again an id it holds', () => {
     const list = new PostingList();
     for (let i = 0; i < 1000; i++) list.increment(i * 3);
     list.increment(2997);

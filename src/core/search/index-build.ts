@@ -1,0 +1,352 @@
+// The bm25 index as MiniSearch keeps it, built faster: ToolMiniSearch is MiniSearch with its `add`
+// and `addAll` specialised to the options of minisearch-options.ts (the only place that constructs
+// it), its postings in PostingLists and its term index shortcut by a hash map. The state it builds
+// is MiniSearch's own, in the same order: the same document ids, field lengths (distinct tokens per
+// field), running average field lengths, terms and postings (minisearch-options.test.ts holds the
+// serialized index equal to stock MiniSearch's, through add, remove, discard and vacuum).
+//
+// addAll into an empty index, which is how every catalogue is indexed, works in passes: scan every
+// field once, interning each token by its range of the text (TokenTable) and recording one
+// (term, field) key per occurrence; count each key's documents; then lay every posting list out as a
+// slice of two shared typed arrays. At 10,000 tools that is a few allocations for 320,000 postings,
+// where growing one list per term and field took thousands, and garbage for the collector to copy.
+import MiniSearch from 'minisearch';
+import type { Options } from 'minisearch';
+import SearchableMap from 'minisearch/SearchableMap';
+import type { MiniSearchDocument, TokenSink } from './minisearch-options';
+import { PostingList } from './postings';
+import { TokenTable } from './token-table';
+import type { SearchField } from './types';
+import { SEARCH_FIELDS } from './types';
+
+type FieldTermData = Map<number, Map<number, number>>;
+
+/** The tokenizer and term processing of minisearch-options.ts, handed in (it imports this module). */
+export interface Processing {
+  readonly scanTokens: (text: string, sink: TokenSink) => void;
+  readonly processTerm: (token: string) => string | null;
+}
+
+/**
+ * MiniSearch's term index (a radix tree) with a hash map beside it: MiniSearch's `add` looks every
+ * token up with `fetch`, and walking the tree for each of them was most of the cost of building.
+ * The tree is unchanged (a term enters it at its first `fetch`, as before); only the lookups of terms
+ * already in it are shortcut. Every other change to the tree forgets the shortcut.
+ */
+class TermIndex extends SearchableMap<FieldTermData> {
+  readonly #entries = new Map<string, FieldTermData>();
+
+  override fetch(key: string, initial: () => FieldTermData): FieldTermData {
+    let value = this.#entries.get(key);
+    if (value === undefined) {
+      value = super.fetch(key, initial);
+      this.#entries.set(key, value);
+    }
+    return value;
+  }
+
+  override get(key: string): FieldTermData | undefined {
+    return this.#entries.get(key) ?? super.get(key);
+  }
+
+  override set(key: string, value: FieldTermData): this {
+    this.#entries.delete(key);
+    super.set(key, value);
+    return this;
+  }
+
+  override update(key: string, fn: (value: FieldTermData | undefined) => FieldTermData): this {
+    this.#entries.delete(key);
+    super.update(key, fn);
+    return this;
+  }
+
+  override delete(key: string): void {
+    this.#entries.delete(key);
+    super.delete(key);
+  }
+
+  override clear(): void {
+    this.#entries.clear();
+    super.clear();
+  }
+}
+
+const FIELD_COUNT = SEARCH_FIELDS.length;
+const createFieldData = (): FieldTermData => new Map();
+
+/** A token met while adding: its term's number (-1 if processTerm drops it) and the last field that held it. */
+interface TokenEntry {
+  readonly term: number;
+  stamp: number;
+}
+
+/** A processed term met while adding: its entry in the term index, and its postings by field id. */
+interface TermEntry {
+  readonly data: FieldTermData;
+  readonly postings: (PostingList | undefined)[];
+}
+
+/**
+ * What scanTokens feeds while documents are added: interns each token, counts the distinct tokens of
+ * the field being scanned, and hands each occurrence of a kept term to `occurrence`.
+ */
+abstract class Scanner implements TokenSink {
+  readonly #tokens = new TokenTable<TokenEntry>();
+  readonly #entryOf: (token: string) => TokenEntry;
+  /** Terms in the order they were first met (which is the order they entered the term index). */
+  readonly terms: TermEntry[] = [];
+  readonly #termNumber = new Map<FieldTermData, number>();
+  /** Counts the fields scanned, so a token entry can tell whether this field met it already. */
+  #stamp = 0;
+  distinct = 0;
+
+  constructor(index: SearchableMap<FieldTermData>, processTerm: (token: string) => string | null) {
+    this.#entryOf = (token) => {
+      const term = processTerm(token);
+      return { term: term ? this.#number(index.fetch(term, createFieldData)) : -1, stamp: 0 };
+    };
+  }
+
+  #number(data: FieldTermData): number {
+    let n = this.#termNumber.get(data);
+    if (n === undefined) {
+      const postings: (PostingList | undefined)[] = [];
+      for (const [fieldId, list] of data) {
+        // Postings MiniSearch made itself (a Map) are replaced by a PostingList of the same entries.
+        const compact = list instanceof PostingList ? list : PostingList.from(list);
+        postings[fieldId] = compact;
+        if (compact !== list) data.set(fieldId, compact);
+      }
+      n = this.terms.length;
+      this.terms.push({ data, postings });
+      this.#termNumber.set(data, n);
+    }
+    return n;
+  }
+
+  /** Starts a field: distinct tokens are counted afresh. */
+  field(): void {
+    this.#stamp++;
+    this.distinct = 0;
+  }
+
+  range(text: string, start: number, end: number): void {
+    this.#met(this.#tokens.range(text, start, end, this.#entryOf));
+  }
+
+  token(token: string): void {
+    this.#met(this.#tokens.get(token, this.#entryOf));
+  }
+
+  #met(entry: TokenEntry): void {
+    if (entry.stamp !== this.#stamp) {
+      entry.stamp = this.#stamp;
+      this.distinct++;
+    }
+    if (entry.term >= 0) this.occurrence(entry.term);
+  }
+
+  protected abstract occurrence(term: number): void;
+}
+
+/** Adds each occurrence's posting at once: for documents added one at a time, or to a non-empty index. */
+class PostingScanner extends Scanner {
+  shortId = 0;
+  fieldId = 0;
+
+  protected occurrence(term: number): void {
+    const entry = this.terms[term] as TermEntry;
+    const postings = entry.postings[this.fieldId];
+    if (postings !== undefined) postings.increment(this.shortId);
+    else {
+      const list = new PostingList();
+      list.set(this.shortId, 1);
+      entry.postings[this.fieldId] = list;
+      entry.data.set(this.fieldId, list);
+    }
+  }
+}
+
+/** Records each occurrence as a (term, field) key, for the passes of a bulk build. */
+class KeyScanner extends Scanner {
+  fieldId = 0;
+  keys = new Int32Array(1 << 16);
+  count = 0;
+
+  protected occurrence(term: number): void {
+    if (this.count === this.keys.length) {
+      const grown = new Int32Array(this.keys.length * 2);
+      grown.set(this.keys);
+      this.keys = grown;
+    }
+    this.keys[this.count++] = term * FIELD_COUNT + this.fieldId;
+  }
+}
+
+/**
+ * MiniSearch over the term index above, with postings in PostingLists, which also answers document
+ * frequencies from its postings.
+ */
+export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
+  readonly #processing: Processing;
+  readonly #frequency = new Map<string, number>();
+  /** The documents (next id and count) #frequency was counted over. */
+  #frequencyOf = 0;
+
+  constructor(options: Options<MiniSearchDocument>, processing: Processing) {
+    super(options);
+    if ((options.storeFields ?? []).length > 0) throw new Error('ToolMiniSearch stores no fields');
+    this.#processing = processing;
+    // minisearch/SearchableMap is the same class as MiniSearch's own, declared twice.
+    this._index = new TermIndex() as unknown as typeof this._index;
+  }
+
+  get #terms(): SearchableMap<FieldTermData> {
+    return this._index as unknown as SearchableMap<FieldTermData>;
+  }
+
+  override add(document: MiniSearchDocument): void {
+    this.#add(document, new PostingScanner(this.#terms, this.#processing.processTerm));
+  }
+
+  override addAll(documents: readonly MiniSearchDocument[]): void {
+    const empty = this._nextId === 0 && this._documentCount === 0 && this._index.size === 0;
+    // A bad or repeated id throws part way, leaving the documents before it added, as MiniSearch does.
+    const ids = new Set<unknown>();
+    const valid = documents.every((d) => d.id != null && !ids.has(d.id) && (ids.add(d.id), true));
+    if (empty && valid) {
+      this.#addAllAtOnce(documents);
+      return;
+    }
+    // The scanner's caches live for one call: a later remove may drop postings or terms.
+    const scanner = new PostingScanner(this.#terms, this.#processing.processTerm);
+    for (const document of documents) this.#add(document, scanner);
+  }
+
+  /** MiniSearch's addDocumentId; then the running average of field lengths, as its addFieldLength. */
+  #addDocumentId(id: number): number {
+    if (id == null) throw new Error('MiniSearch: document does not have ID field "id"');
+    if (this._idToShortId.has(id)) throw new Error(`MiniSearch: duplicate ID ${id}`);
+    const shortId = this._nextId;
+    this._idToShortId.set(id, shortId);
+    this._documentIds.set(shortId, id);
+    this._documentCount += 1;
+    this._nextId += 1;
+    return shortId;
+  }
+
+  /** Scans a document's fields, recording field lengths as MiniSearch's addFieldLength does. */
+  #scan(document: MiniSearchDocument, shortId: number, scanner: PostingScanner | KeyScanner): void {
+    const count = this._documentCount - 1;
+    let lengths: number[] | undefined;
+    for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
+      const value = document[SEARCH_FIELDS[fieldId] as SearchField] as string | null | undefined;
+      if (value == null) continue;
+      scanner.fieldId = fieldId;
+      scanner.field();
+      this.#processing.scanTokens(value, scanner);
+      const distinct = scanner.distinct;
+      // Operation for operation as MiniSearch (the average is a running one).
+      if (lengths === undefined) this._fieldLength.set(shortId, (lengths = []));
+      lengths[fieldId] = distinct;
+      const average = this._avgFieldLength[fieldId] || 0;
+      this._avgFieldLength[fieldId] = (average * count + distinct) / (count + 1);
+    }
+  }
+
+  #add(document: MiniSearchDocument, scanner: PostingScanner): void {
+    const shortId = this.#addDocumentId(document.id);
+    scanner.shortId = shortId;
+    this.#scan(document, shortId, scanner);
+  }
+
+  #addAllAtOnce(documents: readonly MiniSearchDocument[]): void {
+    const scanner = new KeyScanner(this.#terms, this.#processing.processTerm);
+    const ends = new Int32Array(documents.length);
+    documents.forEach((document, i) => {
+      this.#scan(document, this.#addDocumentId(document.id), scanner);
+      ends[i] = scanner.count;
+    });
+    const { keys, terms } = scanner;
+    const keyCount = terms.length * FIELD_COUNT;
+    // Documents per key, and the order keys were first met (the order MiniSearch adds fields to a term).
+    const docs = new Int32Array(keyCount);
+    const lastDoc = new Int32Array(keyCount).fill(-1);
+    const firstMet: number[] = [];
+    let at = 0;
+    for (let doc = 0; doc < documents.length; doc++) {
+      for (const end = ends[doc] as number; at < end; at++) {
+        const key = keys[at] as number;
+        if (lastDoc[key] === doc) continue;
+        if (lastDoc[key] === -1) firstMet.push(key);
+        lastDoc[key] = doc;
+        docs[key] = (docs[key] as number) + 1;
+      }
+    }
+    // Each key's slice of the shared arrays, then the postings in document order.
+    const offsets = new Int32Array(keyCount);
+    let total = 0;
+    for (let key = 0; key < keyCount; key++) {
+      offsets[key] = total;
+      total += docs[key] as number;
+    }
+    const ids = new Int32Array(total);
+    const freqs = new Int32Array(total);
+    const next = offsets.slice();
+    lastDoc.fill(-1);
+    at = 0;
+    for (let doc = 0; doc < documents.length; doc++) {
+      for (const end = ends[doc] as number; at < end; at++) {
+        const key = keys[at] as number;
+        if (lastDoc[key] === doc) {
+          const slot = (next[key] as number) - 1;
+          freqs[slot] = (freqs[slot] as number) + 1;
+          continue;
+        }
+        lastDoc[key] = doc;
+        const slot = next[key] as number;
+        ids[slot] = doc;
+        freqs[slot] = 1;
+        next[key] = slot + 1;
+      }
+    }
+    for (const key of firstMet) {
+      const term = terms[Math.floor(key / FIELD_COUNT)] as TermEntry;
+      const fieldId = key % FIELD_COUNT;
+      term.data.set(fieldId, PostingList.view(ids, freqs, offsets[key] as number, docs[key] as number));
+    }
+  }
+
+  /** The number of documents holding `term` (processed) in any field. */
+  documentFrequency(term: string): number {
+    if (this.#frequencyOf !== this._nextId + this._documentCount * 2 ** 26) {
+      // Documents came or went since the counts were taken.
+      this.#frequency.clear();
+      this.#frequencyOf = this._nextId + this._documentCount * 2 ** 26;
+    }
+    const known = this.#frequency.get(term);
+    if (known !== undefined) return known;
+    const byField = this._index.get(term);
+    let frequency = 0;
+    if (byField !== undefined) {
+      if (byField.size === 1) {
+        for (const docs of byField.values()) frequency = docs.size;
+      } else {
+        // Distinct ids across the fields' postings, marked in a byte per document.
+        const seen = new Uint8Array(this._nextId);
+        for (const docs of byField.values()) {
+          for (const id of docs.keys()) {
+            if (seen[id] === 0) {
+              seen[id] = 1;
+              frequency++;
+            }
+          }
+        }
+      }
+    }
+    this.#frequency.set(term, frequency);
+    return frequency;
+  }
+}
+
