@@ -186,7 +186,7 @@ export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readon
   }
 
   const admitted = new Int8Array(N);
-  const { norms, termScore, total, quality, termStamp, totalStamp } = p;
+  const { norms, termScore, total, quality, termStamp, totalStamp, externalIds } = p;
   const totalMark = ++p.stamp;
   const hits: number[] = [];
   const touched: number[] = [];
@@ -203,13 +203,29 @@ export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readon
         const invDocFreq = Math.log(1 + (N - matching + 0.5) / (matching + 0.5));
         // termWeight * termBoost * fieldBoost * docBoost * rawScore, with docBoost 1.
         const w = weight * termBoost * (BOOSTS[f] as number);
-        const visit = (termFreq: number, shortId: number): void => {
+        // Postings in a Map (an index MiniSearch built or loaded itself) are read into arrays first.
+        let ids: ArrayLike<number>;
+        let freqs: ArrayLike<number>;
+        let from = 0;
+        let to: number;
+        if (postings instanceof PostingList) {
+          ({ ids, freqs } = postings);
+          from = postings.start;
+          to = from + postings.length;
+        } else {
+          ids = [...postings.keys()];
+          freqs = [...postings.values()];
+          to = ids.length;
+        }
+        for (let i = from; i < to; i++) {
+          const shortId = ids[i] as number;
           let a = admitted[shortId] as number;
           if (a === 0) {
-            a = options.admit(p.externalIds[shortId] as number) ? 1 : -1;
+            a = options.admit(externalIds[shortId] as number) ? 1 : -1;
             admitted[shortId] = a;
           }
-          if (a !== 1) return;
+          if (a !== 1) continue;
+          const termFreq = freqs[i] as number;
           const rawScore = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + (norms[shortId * FIELD_COUNT + f] as number)));
           const weighted = w * rawScore;
           if (termStamp[shortId] === termMark) termScore[shortId] = (termScore[shortId] as number) + weighted;
@@ -218,11 +234,7 @@ export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readon
             termScore[shortId] = weighted;
             touched.push(shortId);
           }
-        };
-        if (postings instanceof PostingList) {
-          const { ids, freqs, start, length } = postings;
-          for (let i = start, end = start + length; i < end; i++) visit(freqs[i] as number, ids[i] as number);
-        } else postings.forEach(visit);
+        }
       }
     }
     const seenBefore = repeated.get(spec.source);
