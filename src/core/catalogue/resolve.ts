@@ -2,9 +2,11 @@
 // see (jp-today 1.5, 1.6): local and builtin tools from config; MCP tools from
 // their server's tools/list, with config overriding docs and parameters.
 import type { ParameterConfig, RunMode, ToolConfig, ToolSource } from '../config/types';
+import type { SearchDocument } from '../search/types';
 import type { McpToolEntry } from './tools-list';
+import { searchDocument } from './search-document';
 import { splitDescription } from './split-description';
-import type { JsonSchema, ParameterDocs, ToolDefinition } from './types';
+import type { JsonSchema, ParameterDocs, ToolDefinition, ToolDocs } from './types';
 
 export type ServerStatus = 'running' | 'offline';
 
@@ -50,14 +52,28 @@ export function parameterSchema(p: ParameterConfig): JsonSchema {
   return out;
 }
 
+/** `{ summary?, description?, examples? }` in that key order, without spreading temporaries. */
+function docsOf(summary: string | undefined, description: string | undefined, examples?: string): ParameterDocs {
+  const docs: { -readonly [K in keyof ParameterDocs]: ParameterDocs[K] } = {};
+  if (summary !== undefined) docs.summary = summary;
+  if (description !== undefined) docs.description = description;
+  if (examples !== undefined) docs.examples = examples;
+  return docs;
+}
+
 function parameterDocs(p: ParameterConfig): ParameterDocs | undefined {
   const examples = p.examples?.value;
-  const docs: ParameterDocs = {
-    ...(p.summary ? { summary: p.summary.value } : {}),
-    ...(p.description ? { description: p.description.value } : {}),
-    ...(examples !== undefined ? { examples: typeof examples === 'string' ? examples : JSON.stringify(examples) } : {}),
-  };
-  return docs.summary !== undefined || docs.description !== undefined || docs.examples !== undefined ? docs : undefined;
+  const summary = p.summary?.value;
+  const description = p.description?.value;
+  if (summary === undefined && description === undefined && examples === undefined) return undefined;
+  return docsOf(summary, description, examples === undefined ? undefined : typeof examples === 'string' ? examples : JSON.stringify(examples));
+}
+
+/** A tool's docs in ToolDocs' key order (summary, description, examples, parameters). */
+function toolDocs(summary: string | undefined, description: string | undefined, examples: string | undefined, parameters: ReadonlyMap<string, ParameterDocs>): ToolDocs {
+  const docs: { -readonly [K in keyof ToolDocs]: ToolDocs[K] } = docsOf(summary, description, examples) as ToolDocs;
+  docs.parameters = parameters;
+  return docs;
 }
 
 function localDefinition(tool: ToolConfig, run: RunMode, kind: 'local' | 'builtin', backendName: string): ToolDefinition {
@@ -73,21 +89,10 @@ function localDefinition(tool: ToolConfig, run: RunMode, kind: 'local' | 'builti
   // JP: summary falls back to description, so a tool with only a description uses it as both.
   const summary = tool.summary?.value ?? tool.description?.value;
   const description = tool.description?.value;
-  return {
-    name: tool.name,
-    kind,
-    backendName,
-    docs: {
-      ...(summary !== undefined ? { summary } : {}),
-      ...(description !== undefined ? { description } : {}),
-      ...(tool.examples ? { examples: tool.examples.value } : {}),
-      parameters: docsParams,
-    },
-    ...(summary !== undefined ? { schemaDescription: summary } : {}),
-    parameters,
-    required,
-    run,
-  };
+  const docs = toolDocs(summary, description, tool.examples?.value, docsParams);
+  return summary !== undefined
+    ? { name: tool.name, kind, backendName, docs, schemaDescription: summary, parameters, required, run }
+    : { name: tool.name, kind, backendName, docs, parameters, required, run };
 }
 
 /** JP's merge_description: no user text → the server's; `{{description}}` → substituted; else the user's. */
@@ -105,11 +110,35 @@ function own(o: Record<string, unknown>, k: string): unknown {
   return Object.hasOwn(o, k) ? o[k] : undefined;
 }
 
+/** A server parameter schema's own `description`, when it is a string (what copying its keys would carry). */
+function serverDescription(raw: unknown): string | undefined {
+  return isRecord(raw) && Object.prototype.propertyIsEnumerable.call(raw, 'description') && typeof raw.description === 'string' ? raw.description : undefined;
+}
+
+/** A parameter's summary: the user's, else the first sentence of its (merged) description. */
+function mcpParameterSummary(user: ParameterConfig | undefined, desc: string | undefined): string | undefined {
+  return user?.summary?.value ?? (desc !== undefined ? splitDescription(desc) : undefined);
+}
+
+/** A tool's summary: the user's (or their description, merged), else the first sentence of the merged description. */
+function mcpToolSummary(tool: ToolConfig, merged: string | undefined): string | undefined {
+  const ownSummary = tool.summary?.value ?? (tool.description ? merged : undefined);
+  return ownSummary ?? (merged !== undefined ? splitDescription(merged) : undefined);
+}
+
+function mcpMergedDescription(tool: ToolConfig, entry: McpToolEntry): string | undefined {
+  return mergeDescription(tool.description?.value, entry.description === '' ? undefined : entry.description);
+}
+
+const NONE: readonly unknown[] = [];
+
 function mcpDefinition(tool: ToolConfig, entry: McpToolEntry, server: string, run: RunMode): ToolDefinition {
-  const merged = mergeDescription(tool.description?.value, entry.description === '' ? undefined : entry.description);
+  const merged = mcpMergedDescription(tool, entry);
   const props = own(entry.inputSchema, 'properties');
   const serverRequired = own(entry.inputSchema, 'required');
-  const requiredSet = new Set(Array.isArray(serverRequired) ? serverRequired.filter((r): r is string => typeof r === 'string') : []);
+  // Usually a name or two: a scan beats building a Set per tool. (Non-strings never equal a name.)
+  const requiredList = Array.isArray(serverRequired) ? (serverRequired as readonly unknown[]) : NONE;
+  const requiredSet = requiredList.length > 16 ? new Set(requiredList) : undefined;
   const parameters = new Map<string, JsonSchema>();
   const docsParams = new Map<string, ParameterDocs>();
   const required: string[] = [];
@@ -119,9 +148,8 @@ function mcpDefinition(tool: ToolConfig, entry: McpToolEntry, server: string, ru
       const schema = obj();
       if (isRecord(raw)) for (const k of Object.keys(raw)) schema[k] = raw[k];
       // Overrides only for parameters the server declares (JP drops the rest silently).
-      const user = tool.parameters.get(name);
-      const serverDesc = typeof schema.description === 'string' ? schema.description : undefined;
-      const desc = mergeDescription(user?.description?.value, serverDesc);
+      const user = tool.parameters.size > 0 ? tool.parameters.get(name) : undefined;
+      const desc = mergeDescription(user?.description?.value, serverDescription(raw));
       if (user) {
         if (user.type) schema.type = user.type.value;
         if (user.items) schema.items = parameterSchema(user.items);
@@ -132,32 +160,61 @@ function mcpDefinition(tool: ToolConfig, entry: McpToolEntry, server: string, ru
       if (desc !== undefined) schema.description = desc;
       else delete schema.description;
       parameters.set(name, schema);
-      if (requiredSet.has(name) || user?.required?.value) required.push(name);
-      const summary = user?.summary?.value ?? (desc !== undefined ? splitDescription(desc) : undefined);
-      if (summary !== undefined || desc !== undefined) {
-        docsParams.set(name, { ...(summary !== undefined ? { summary } : {}), ...(desc !== undefined ? { description: desc } : {}) });
-      }
+      if ((requiredSet ? requiredSet.has(name) : requiredList.includes(name)) || user?.required?.value) required.push(name);
+      const summary = mcpParameterSummary(user, desc);
+      if (summary !== undefined || desc !== undefined) docsParams.set(name, docsOf(summary, desc));
     }
   }
-  const ownSummary = tool.summary?.value ?? (tool.description ? merged : undefined);
-  const summary = ownSummary ?? (merged !== undefined ? splitDescription(merged) : undefined);
+  const summary = mcpToolSummary(tool, merged);
+  const docs = toolDocs(summary, merged, tool.examples?.value, docsParams);
+  const definition: { -readonly [K in keyof ToolDefinition]: ToolDefinition[K] } =
+    summary !== undefined
+      ? { name: tool.name, kind: 'mcp', server, backendName: entry.name, docs, schemaDescription: summary, parameters, required, run }
+      : { name: tool.name, kind: 'mcp', server, backendName: entry.name, docs, parameters, required, run };
+  if (entry.annotations) definition.annotations = entry.annotations;
+  return definition;
+}
+
+// What search_tools searches, taken from the tool's docs alone: what searchDocument(definition) gives,
+// without building the schemas (at 10,000 tools the index needs every tool's document, a run seldom
+// needs more than a few definitions).
+
+function pushDocs(out: string[], summary: string | undefined, description: string | undefined): void {
+  if (summary !== undefined) out.push(summary);
+  if (description !== undefined && description !== summary) out.push(description);
+}
+
+function localSearchDocument(tool: ToolConfig, order: number): SearchDocument {
+  const parameterNames: string[] = [];
+  const parameterDescriptions: string[] = [];
+  for (const [name, p] of tool.parameters) {
+    parameterNames.push(name);
+    pushDocs(parameterDescriptions, p.summary?.value, p.description?.value);
+  }
   return {
     name: tool.name,
-    kind: 'mcp',
-    server,
-    backendName: entry.name,
-    docs: {
-      ...(summary !== undefined ? { summary } : {}),
-      ...(merged !== undefined ? { description: merged } : {}),
-      ...(tool.examples ? { examples: tool.examples.value } : {}),
-      parameters: docsParams,
-    },
-    ...(summary !== undefined ? { schemaDescription: summary } : {}),
-    parameters,
-    required,
-    run,
-    ...(entry.annotations ? { annotations: entry.annotations } : {}),
+    order,
+    parameterNames,
+    summary: tool.summary?.value ?? tool.description?.value ?? '',
+    description: tool.description?.value ?? '',
+    parameterDescriptions,
   };
+}
+
+function mcpSearchDocument(tool: ToolConfig, entry: McpToolEntry, order: number): SearchDocument {
+  const merged = mcpMergedDescription(tool, entry);
+  const props = own(entry.inputSchema, 'properties');
+  const parameterNames: string[] = [];
+  const parameterDescriptions: string[] = [];
+  if (isRecord(props)) {
+    for (const name of Object.keys(props)) {
+      parameterNames.push(name);
+      const user = tool.parameters.size > 0 ? tool.parameters.get(name) : undefined;
+      const desc = mergeDescription(user?.description?.value, serverDescription(props[name]));
+      pushDocs(parameterDescriptions, mcpParameterSummary(user, desc), desc);
+    }
+  }
+  return { name: tool.name, order, parameterNames, summary: mcpToolSummary(tool, merged) ?? '', description: merged ?? '', parameterDescriptions };
 }
 
 /**
@@ -185,6 +242,15 @@ class Resolved {
     }
     return this.built;
   }
+  searchDocument(order: number): SearchDocument {
+    if (this.built) return searchDocument(this.built, order);
+    return this.kind === 'mcp' && this.entry && this.server !== undefined ? mcpSearchDocument(this.tool, this.entry, order) : localSearchDocument(this.tool, order);
+  }
+}
+
+/** searchDocument(resolution.definition, order), without building the definition when it is not built yet. */
+export function resolvedSearchDocument(resolution: Extract<Resolution, { ok: true }>, order: number): SearchDocument {
+  return resolution instanceof Resolved ? resolution.searchDocument(order) : searchDocument(resolution.definition, order);
 }
 
 const LOCAL: ToolSource = { kind: 'local' };

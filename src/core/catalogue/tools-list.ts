@@ -60,29 +60,38 @@ function quote(name: string): string {
   return JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
 }
 
-function parseTool(value: unknown, where: string, errors: string[]): McpToolEntry | undefined {
+/** `where[i]`: a tool's place in error lines (built only for an error line). */
+function at(where: string, i: number): string {
+  return `${where}[${i}]`;
+}
+
+/** `where[i] ("name")`. */
+function named(where: string, i: number, name: string): string {
+  return `${where}[${i}] (${quote(name)})`;
+}
+
+function parseTool(value: unknown, where: string, i: number, errors: string[]): McpToolEntry | undefined {
   if (!isObject(value)) {
-    errors.push(`${where}: a tool must be an object, got ${describe(value)}`);
+    errors.push(`${at(where, i)}: a tool must be an object, got ${describe(value)}`);
     return undefined;
   }
   const name = own(value, 'name');
   if (name === undefined || name === null) {
-    errors.push(`${where}: missing name`);
+    errors.push(`${at(where, i)}: missing name`);
     return undefined;
   }
   if (typeof name !== 'string' || name.trim() === '') {
-    errors.push(`${where}: name must be a non-empty string, got ${typeof name === 'string' ? 'an empty string' : describe(name)}`);
+    errors.push(`${at(where, i)}: name must be a non-empty string, got ${typeof name === 'string' ? 'an empty string' : describe(name)}`);
     return undefined;
   }
-  const at = `${where} (${quote(name)})`;
   const inputSchema = own(value, 'inputSchema');
   if (!isObject(inputSchema)) {
-    errors.push(`${at}: inputSchema must be an object, got ${describe(inputSchema)}`);
+    errors.push(`${named(where, i, name)}: inputSchema must be an object, got ${describe(inputSchema)}`);
     return undefined;
   }
   const properties = own(inputSchema, 'properties');
   if (properties !== undefined && !isObject(properties)) {
-    errors.push(`${at}: inputSchema.properties must be an object, got ${describe(properties)}`);
+    errors.push(`${named(where, i, name)}: inputSchema.properties must be an object, got ${describe(properties)}`);
     return undefined;
   }
 
@@ -90,17 +99,17 @@ function parseTool(value: unknown, where: string, errors: string[]): McpToolEntr
   const rawDescription = own(value, 'description');
   if (typeof rawDescription === 'string') description = rawDescription;
   else if (rawDescription !== undefined && rawDescription !== null) {
-    errors.push(`${at}: description must be a string, got ${describe(rawDescription)}; ignored`);
+    errors.push(`${named(where, i, name)}: description must be a string, got ${describe(rawDescription)}; ignored`);
   }
 
   const entry: { -readonly [K in keyof McpToolEntry]: McpToolEntry[K] } = { name, description, inputSchema };
   const title = own(value, 'title');
   if (typeof title === 'string') entry.title = title;
-  else if (title !== undefined && title !== null) errors.push(`${at}: title must be a string, got ${describe(title)}; ignored`);
+  else if (title !== undefined && title !== null) errors.push(`${named(where, i, name)}: title must be a string, got ${describe(title)}; ignored`);
   const annotations = own(value, 'annotations');
   if (isObject(annotations)) entry.annotations = annotations;
   else if (annotations !== undefined && annotations !== null) {
-    errors.push(`${at}: annotations must be an object, got ${describe(annotations)}; ignored`);
+    errors.push(`${named(where, i, name)}: annotations must be an object, got ${describe(annotations)}; ignored`);
   }
   return entry;
 }
@@ -113,10 +122,10 @@ function parseToolArray(value: unknown, where: string, errors: string[]): McpToo
   const tools: McpToolEntry[] = [];
   const seen = new Set<string>();
   value.forEach((item: unknown, i) => {
-    const tool = parseTool(item, `${where}[${i}]`, errors);
+    const tool = parseTool(item, where, i, errors);
     if (!tool) return;
     if (seen.has(tool.name)) {
-      errors.push(`${where}[${i}] (${quote(tool.name)}): duplicate name; the first is kept`);
+      errors.push(`${named(where, i, tool.name)}: duplicate name; the first is kept`);
       return;
     }
     seen.add(tool.name);

@@ -111,7 +111,8 @@ function readParameter(node: TomlValue, ctx: ReadContext, path: string): Paramet
   const out: {
     -readonly [K in keyof ParameterConfig]: ParameterConfig[K];
   } = {};
-  for (const [key, entry] of node.entries) {
+  for (const entry of node.entries.values()) {
+    const key = entry.key;
     const v = entry.value;
     switch (key) {
       case 'type':
@@ -151,7 +152,8 @@ function readParameter(node: TomlValue, ctx: ReadContext, path: string): Paramet
           break;
         }
         const props = new Map<string, ParameterConfig>();
-        for (const [pname, pentry] of v.entries) {
+        for (const pentry of v.entries.values()) {
+          const pname = pentry.key;
           const p = readParameter(pentry.value, ctx, `${path}.properties.${pname}`);
           if (p) props.set(pname, p);
         }
@@ -207,6 +209,9 @@ function readPassThrough(key: string, entry: TomlEntry, ctx: ReadContext, path: 
   }
 }
 
+/** The parameters of a tool that declares none (most tools of an MCP layer): one empty map for them all. */
+const NO_PARAMETERS: ReadonlyMap<string, ParameterConfig> = new Map();
+
 function readTool(name: string, entry: TomlEntry, ctx: ReadContext): ToolConfig | undefined {
   const node = entry.value;
   const path = `conversation.tools.${name}`;
@@ -214,8 +219,11 @@ function readTool(name: string, entry: TomlEntry, ctx: ReadContext): ToolConfig 
     ctx.report('error', `${path} must be a table`, span(node), 'type');
     return undefined;
   }
-  const out: Mutable<ToolConfig> = { name, enable: {}, parameters: new Map(), declared: ctx.origin(entry.keySpan) };
-  for (const [key, e] of node.entries) {
+  const out: Mutable<ToolConfig> = { name, enable: {}, parameters: NO_PARAMETERS, declared: ctx.origin(entry.keySpan) };
+  // Entries are read by value (an entry's key is its map key): a layer of 10,000 tools has some
+  // hundred thousand of them, and iterating [key, entry] pairs costs an array each.
+  for (const e of node.entries.values()) {
+    const key = e.key;
     if (readPassThrough(key, e, ctx, path, out)) continue;
     const v = e.value;
     switch (key) {
@@ -240,7 +248,8 @@ function readTool(name: string, entry: TomlEntry, ctx: ReadContext): ToolConfig 
           break;
         }
         const params = new Map<string, ParameterConfig>();
-        for (const [pname, pentry] of v.entries) {
+        for (const pentry of v.entries.values()) {
+          const pname = pentry.key;
           const p = readParameter(pentry.value, ctx, `${path}.parameters.${pname}`);
           if (p) params.set(pname, p);
         }
@@ -274,7 +283,8 @@ function readDefaults(entry: TomlEntry, ctx: ReadContext): ToolDefaults | undefi
     return undefined;
   }
   const out: Mutable<ToolDefaults> = { enable: {} };
-  for (const [key, e] of node.entries) {
+  for (const e of node.entries.values()) {
+    const key = e.key;
     if (readPassThrough(key, e, ctx, "conversation.tools.'*'", out)) continue;
     ctx.report('error', `unknown key \`${key}\` in conversation.tools.'*'; expected ${list(DEFAULTS_KEYS)}`, e.keySpan, 'unknown-key');
   }
@@ -355,7 +365,8 @@ export function readConfig(root: TomlTable, ctx: ReadContext): PartialConfig {
     if (toolsNode.value.kind !== 'table') {
       ctx.report('error', 'conversation.tools must be a table', span(toolsNode.value), 'type');
     } else {
-      for (const [name, entry] of toolsNode.value.entries) {
+      for (const entry of toolsNode.value.entries.values()) {
+        const name = entry.key;
         if (name === '*') {
           defaults = readDefaults(entry, ctx) ?? defaults;
           continue;

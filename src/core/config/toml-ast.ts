@@ -78,6 +78,11 @@ export interface TomlDocument {
   readonly root: TomlTable;
   /** Empty when the text parsed. On a syntax error `root` holds what parsed before it. */
   readonly errors: TomlSyntaxError[];
+  /**
+   * The arrays parsed as plain values (see TomlParseOptions.plainArrays), each with the value
+   * `toPlain` would give it; nobody else holds these values. Absent on a syntax error.
+   */
+  readonly plainValues?: ReadonlyMap<TomlValue, unknown>;
 }
 
 /** Converts a node to plain JavaScript (objects created with a null prototype). */

@@ -1048,3 +1048,92 @@ describe('properties', () => {
     );
   });
 });
+
+describe('plainArrays: arrays read as plain values', () => {
+  const options = { plainArrays: new Set(['tools']) };
+
+  /** A tree as data: every node's kind, value and spans, the way a reader would see them. */
+  function shape(v: TomlValue): unknown {
+    switch (v.kind) {
+      case 'array':
+      case 'table-array':
+        return { kind: v.kind, span: { ...v.span }, items: v.items.map(shape) };
+      case 'table':
+        return {
+          kind: v.kind,
+          origin: v.origin,
+          span: { ...v.span },
+          headerSpan: v.headerSpan && { ...v.headerSpan },
+          bodyEnd: v.bodyEnd,
+          entries: [...v.entries].map(([k, e]) => [k, e.key, { ...e.keySpan }, e.pairSpan && { ...e.pairSpan }, shape(e.value)]),
+        };
+      default:
+        return { kind: v.kind, value: Number.isNaN(v.value) ? 'NaN' : v.value, span: { ...v.span } };
+    }
+  }
+
+  /** The same tree, errors and spans as without the option, and plain values equal to toPlain's, prototypes included. */
+  function same(text: string): void {
+    const tree = parseToml(text);
+    const plain = parseToml(text, options);
+    expect(plain.errors).toEqual(tree.errors);
+    const walk = (a: TomlTable, b: TomlTable): void => {
+      for (const [k, e] of a.entries) {
+        const f = b.entries.get(k) as TomlEntry;
+        if (plain.plainValues?.has(f.value)) expect(plain.plainValues.get(f.value)).toStrictEqual(toPlain(e.value));
+        if (e.value.kind === 'table' && f.value.kind === 'table') walk(e.value, f.value);
+        if (e.value.kind === 'table-array' && f.value.kind === 'table-array') e.value.items.forEach((t, i) => walk(t, (f.value as TomlTableArray).items[i] as TomlTable));
+      }
+    };
+    walk(tree.root, plain.root);
+    expect(shape(plain.root)).toEqual(shape(tree.root));
+  }
+
+  const TOOLS = `[servers.a]\ntools = [\n  { name = "x", description = "d\\u00e9 \\"q\\"", inputSchema = { type = "object", properties = { p = { type = "string", description = 'lit' } }, required = ["p"] } },\n  # a comment\n  { "__proto__" = 1, constructor = 2, toString = { a = [] }, 2 = "b", 1 = "a" },\n  { b = 1979-05-27T07:32:00Z, c = 1e3, d = inf, e = nan, f = 0x1F, g = true, h = false, i = """m\nl""", j = '''ml''' },\n]\n`;
+
+  it('gives the value toPlain gives, and builds the items only when they are read', () => {
+    const doc = parseToml(TOOLS, options);
+    expect(doc.errors).toEqual([]);
+    const node = entry(doc.root, 'servers', 'a', 'tools').value;
+    expect(doc.plainValues?.get(node)).toStrictEqual(toPlain(entry(parseToml(TOOLS).root, 'servers', 'a', 'tools').value));
+    same(TOOLS);
+  });
+
+  it('leaves other keys, inline tables and non-arrays alone', () => {
+    const doc = parseToml('x = [1]\n[s]\ntools = "no"\nt = { tools = [1] }\n', options);
+    expect(doc.plainValues).toBeUndefined();
+  });
+
+  it('reports every error, at its place, as the tree parse does', () => {
+    const cases = [
+      'tools = [ { a = 1, a = 2 } ]',
+      'tools = [ { a = 1, a.b = 2 } ]',
+      'tools = [ { a = {b = 1}, a.c = 2 } ]',
+      'tools = [ { a.b = 1, a.c = 2 } ]',
+      'tools = [ { a = 1, } ]',
+      'tools = [ { a = 1 \n} ]',
+      'tools = [ {a=1} {b=2} ]',
+      'tools = [ {a=1}, {b=2}',
+      'tools = [ {a=01} ]',
+      'tools = [ { a = "\\x" } ]',
+      'tools = [ {a=1}, \r {b=2} ]',
+      'tools = [ { "a" = 1, a = 2 } ]',
+      `tools = ${'['.repeat(450)}${']'.repeat(450)}`,
+      `tools = [${'{a='.repeat(399)}1${'}'.repeat(399)}]`,
+      `tools = [ { ${Array.from({ length: 40 }, (_, i) => `k${i} = ${i}`).join(', ')}, k5 = 1 } ]`,
+      `tools = [ { ${Array.from({ length: 40 }, (_, i) => `k${i} = ${i}`).join(', ')}, k39 = 1 } ]`,
+      `tools = [ { ${Array.from({ length: 40 }, (_, i) => `k${i} = ${i}`).join(', ')}, "k1" = { k1 = 1, 'k1' = 2 } } ]`,
+      `tools = [ { ${Array.from({ length: 40 }, (_, i) => `k${i} = { k${i} = [{ k${i} = 1 }] }`).join(', ')} } ]`,
+    ];
+    for (const text of cases) same(text);
+  });
+
+  it('agrees with the tree parse on mutations of a catalogue', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: TOOLS.length }), fc.nat({ max: 4 }), fc.constantFrom('', '{', '}', '[', ']', ',', '=', '"', "'", '.', ' ', '\n', '#', 'a', '1', '\\', '\r', 'x.y', '__proto__'), (at, del, ins) => {
+        same(TOOLS.slice(0, at) + ins + TOOLS.slice(at + del));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

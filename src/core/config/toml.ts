@@ -61,6 +61,9 @@ const LITERAL_STOP = /['\u0000-\u0008\u000b-\u001f\u007f]/g;
 /** Deepest nesting of arrays / inline tables accepted (keeps recursion far from the stack limit). */
 const MAX_DEPTH = 400;
 
+/** Slots of the bare-key cache (a power of two). */
+const KEY_CACHE_SIZE = 256;
+
 /** 1 for characters allowed in bare keys: A-Z a-z 0-9 _ -. */
 const BARE = new Uint8Array(128);
 /** 1 for characters that can appear in a number / date-time token. */
@@ -136,6 +139,38 @@ function newTable(origin: TomlTable['origin'], span: Span): TomlTable {
   return { kind: 'table', origin, entries: new Map<string, TomlEntry>(), span };
 }
 
+export interface TomlParseOptions {
+  /**
+   * Keys whose array value, written as `key = [...]` in a [table] section, the caller reads only as
+   * a whole (its span, and its plain value from `plainValues`). Such an array is parsed straight to
+   * plain values; its syntax tree is built only if `items` is read. Errors stay those of the tree.
+   */
+  readonly plainArrays?: ReadonlySet<string>;
+}
+
+/** Thrown by the plain-value parse where only the tree can tell (dotted or repeated keys); never escapes. */
+const BAIL: unique symbol = Symbol('bail');
+
+/** An array parsed as plain values: its items are the tree's, parsed again on first read. */
+class LazyArray implements TomlArray {
+  readonly kind = 'array';
+  readonly span: Span;
+  readonly #src: string;
+  #items: TomlValue[] | undefined;
+  constructor(src: string, start: number, end: number) {
+    this.#src = src;
+    this.span = { start, end };
+  }
+  get items(): TomlValue[] {
+    if (this.#items === undefined) {
+      const parser = new Parser(this.#src);
+      parser.pos = this.span.start;
+      this.#items = parser.parseArray().items;
+    }
+    return this.#items;
+  }
+}
+
 class Parser {
   readonly src: string;
   readonly len: number;
@@ -153,14 +188,22 @@ class Parser {
   private readonly kStarts: number[] = [];
   private readonly kEnds: number[] = [];
   private kCount = 0;
+  /** Keys of the inline tables being read as plain values, innermost last (a stack). */
+  private readonly plainKeys: string[] = [];
+  private readonly keyCache: (string | undefined)[];
   /** End offset of the escape decoded by the last `escape` call. */
   private escEnd = 0;
+  private readonly plainArrays: ReadonlySet<string> | undefined;
+  /** The plain value of each array parsed as one (see TomlParseOptions). */
+  readonly plainValues = new Map<TomlValue, unknown>();
 
-  constructor(src: string) {
+  constructor(src: string, options?: TomlParseOptions) {
     this.src = src;
     this.len = src.length;
     this.root = newTable('root', { start: 0, end: src.length });
     this.section = this.root;
+    this.plainArrays = options?.plainArrays;
+    this.keyCache = this.plainArrays ? new Array<string | undefined>(KEY_CACHE_SIZE).fill(undefined) : [];
   }
 
   // ---- errors -----------------------------------------------------------------------------------
@@ -466,6 +509,21 @@ class Parser {
     this.kCount = n;
   }
 
+  /**
+   * The bare key `src[start, end)` of a plain value. Such keys repeat (`type`, `description`...): the last
+   * string read for a length and first and last character is reused when it matches, so a repeated key
+   * costs no new string, and once used as a property key it needs no look-up in V8's string table.
+   */
+  bareKey(start: number, end: number): string {
+    const src = this.src;
+    const slot = ((end - start) * 31 + src.charCodeAt(start) * 7 + src.charCodeAt(end - 1)) & (KEY_CACHE_SIZE - 1);
+    const cached = this.keyCache[slot];
+    if (cached !== undefined && cached.length === end - start && src.startsWith(cached, start)) return cached;
+    const name = src.slice(start, end);
+    this.keyCache[slot] = name;
+    return name;
+  }
+
   /** Reads `key = value` into `table` (the current section or an inline table). */
   parseKeyValue(table: TomlTable): void {
     this.parseKey();
@@ -510,7 +568,10 @@ class Parser {
     const keyEnd = this.kEnds[n - 1] ?? 0;
     if (t.entries.has(name)) this.fail(`duplicate key \`${this.keyText(0, n)}\``, firstStart, keyEnd);
     this.skipWs();
-    const value = this.parseValue();
+    const value =
+      this.plainArrays !== undefined && table === this.section && this.src.charCodeAt(this.pos) === LBRACKET && this.plainArrays.has(name)
+        ? this.parsePlainArray()
+        : this.parseValue();
     pairSpan.end = value.span.end;
     t.entries.set(name, { key: name, keySpan: { start: keyStart, end: keyEnd }, value, pairSpan });
   }
@@ -1058,21 +1119,147 @@ class Parser {
     this.depth--;
     return table;
   }
+
+  // ---- plain values (TomlParseOptions.plainArrays) -----------------------------------------------
+  // The same grammar as parseValue, building JavaScript values instead of nodes. Anything unusual
+  // (an error, a dotted or repeated key) makes the tree parse read the array again from its start,
+  // so every error is the tree's own.
+
+  parsePlainArray(): TomlArray {
+    const start = this.pos;
+    const depth = this.depth;
+    let plain: unknown[];
+    try {
+      plain = this.plainArray();
+    } catch {
+      this.plainKeys.length = 0;
+      this.pos = start;
+      this.depth = depth;
+      return this.parseArray();
+    }
+    const node = new LazyArray(this.src, start, this.pos);
+    this.plainValues.set(node, plain);
+    return node;
+  }
+
+  plainValue(): unknown {
+    const src = this.src;
+    const start = this.pos;
+    switch (src.charCodeAt(start)) {
+      case DQUOTE:
+        return src.charCodeAt(start + 1) === DQUOTE && src.charCodeAt(start + 2) === DQUOTE ? this.scanMultilineBasic() : this.scanBasic();
+      case SQUOTE:
+        return src.charCodeAt(start + 1) === SQUOTE && src.charCodeAt(start + 2) === SQUOTE ? this.scanMultilineLiteral() : this.scanLiteral();
+      case LBRACKET:
+        return this.plainArray();
+      case LBRACE:
+        return this.plainInlineTable();
+      default:
+        return (this.parseValue() as TomlScalar).value;
+    }
+  }
+
+  plainArray(): unknown[] {
+    const src = this.src;
+    const start = this.pos;
+    this.enter(start);
+    this.pos++;
+    const items: unknown[] = [];
+    for (;;) {
+      this.skipWsNewlinesComments();
+      if (this.pos >= this.len) throw BAIL;
+      if (src.charCodeAt(this.pos) === RBRACKET) break;
+      items.push(this.plainValue());
+      this.skipWsNewlinesComments();
+      const c = src.charCodeAt(this.pos);
+      if (c === COMMA) {
+        this.pos++;
+        continue;
+      }
+      if (c === RBRACKET) break;
+      throw BAIL;
+    }
+    this.pos++;
+    this.depth--;
+    return items;
+  }
+
+  plainInlineTable(): Record<string, unknown> {
+    const src = this.src;
+    this.enter(this.pos);
+    this.pos++;
+    const out = Object.create(null) as Record<string, unknown>;
+    this.skipWs();
+    if (src.charCodeAt(this.pos) === RBRACE) {
+      this.pos++;
+    } else {
+      // A repeated key is looked for among the keys read so far (a few, as a rule) rather than in the
+      // object, which V8 keeps as a slow dictionary.
+      const keys = this.plainKeys;
+      const first = keys.length;
+      for (;;) {
+        this.skipWs();
+        const start = this.pos;
+        const q = src.charCodeAt(start);
+        let name: string;
+        if (q === DQUOTE || q === SQUOTE) {
+          if (src.charCodeAt(start + 1) === q && src.charCodeAt(start + 2) === q) throw BAIL;
+          name = q === DQUOTE ? this.scanBasic() : this.scanLiteral();
+        } else {
+          let i = start;
+          for (;;) {
+            const c = src.charCodeAt(i);
+            if (c < 128 && BARE[c] === 1) i++;
+            else break;
+          }
+          if (i === start) throw BAIL;
+          name = this.bareKey(start, i);
+          this.pos = i;
+        }
+        this.skipWs();
+        // A dotted key, and anything unexpected, is the tree parse's.
+        if (src.charCodeAt(this.pos) !== EQUALS) throw BAIL;
+        this.pos++;
+        if (keys.length - first < 32) {
+          for (let j = first; j < keys.length; j++) if (keys[j] === name) throw BAIL;
+        } else if (name in out) throw BAIL;
+        keys.push(name);
+        this.skipWs();
+        out[name] = this.plainValue();
+        this.skipWs();
+        const c = src.charCodeAt(this.pos);
+        if (c === COMMA) {
+          this.pos++;
+          this.skipWs();
+          if (src.charCodeAt(this.pos) === RBRACE) throw BAIL;
+          continue;
+        }
+        if (c === RBRACE) {
+          this.pos++;
+          break;
+        }
+        throw BAIL;
+      }
+      keys.length = first;
+    }
+    this.depth--;
+    return out;
+  }
 }
 
 /**
  * Parses TOML 1.0 text into a span-carrying syntax tree. Never throws: on the first error the
  * result holds that error and the tree built before it.
  */
-export function parseToml(text: string): TomlDocument {
+export function parseToml(text: string, options?: TomlParseOptions): TomlDocument {
   if (typeof text !== 'string') {
     const root: TomlTable = { ...newTable('root', { start: 0, end: 0 }), bodyEnd: 0 };
     return { root, errors: [{ message: 'expected TOML text (a string)', span: { start: 0, end: 0 } }] };
   }
-  const parser = new Parser(text);
+  const parser = new Parser(text, options);
   try {
     parser.run();
-    return { root: parser.root, errors: [] };
+    return parser.plainValues.size > 0 ? { root: parser.root, errors: [], plainValues: parser.plainValues } : { root: parser.root, errors: [] };
   } catch (e) {
     let error: TomlSyntaxError;
     if (e instanceof TomlParseFailure) {

@@ -2,6 +2,7 @@
 // (design/scenario-format.md): unknown keys are errors with their position, so
 // a typo in an expectation cannot pass silently.
 import { parseToml } from '../config/toml';
+import type { TomlParseOptions } from '../config/toml';
 import type { Span, TomlEntry, TomlTable, TomlValue } from '../config/toml-ast';
 import { LineIndex, toPlain } from '../config/toml-ast';
 import type { Layer } from '../config/layer';
@@ -39,6 +40,10 @@ const WORKSPACE_KEYS = ['path', 'persona'];
 
 class Fail extends Error {}
 
+// A server's inline tools/list is read as plain JSON, so its tree (which at thousands of tools would
+// be most of the file's) is never built.
+const PARSE_OPTIONS: TomlParseOptions = { plainArrays: new Set(['tools']) };
+
 /** A catalogue file's tools: a tools/list reply, or (with `#SERVER`) one server of the multi-server form. */
 function catalogueTools(json: unknown, server: string | undefined): { tools: McpToolEntry[]; errors: string[] } | { error: string } {
   if (server === undefined) return parseToolsList(json);
@@ -65,7 +70,7 @@ export function parseScenario(text: string, host: ScenarioHost = {}): ScenarioPa
     throw new Fail(message);
   };
 
-  const doc = parseToml(text);
+  const doc = parseToml(text, PARSE_OPTIONS);
   if (doc.errors.length > 0) {
     return { ok: false, errors: doc.errors.map((e) => at(e.span, e.message)) };
   }
@@ -188,7 +193,7 @@ export function parseScenario(text: string, host: ScenarioHost = {}): ScenarioPa
         if (inline) {
           if (inline.value.kind !== 'array') error(inline.value.span, `servers.${sname}.tools must be an array of tools/list entries`);
           else {
-            const parsed = parseToolsList({ tools: toPlain(inline.value) });
+            const parsed = parseToolsList({ tools: doc.plainValues?.get(inline.value) ?? toPlain(inline.value) });
             for (const msg of parsed.errors) error(inline.value.span, `servers.${sname}.tools: ${msg}`);
             tools.push(...parsed.tools);
           }

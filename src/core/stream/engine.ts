@@ -125,6 +125,12 @@ export class StreamEngine {
   private deltaCount = 0;
   /** Running counts at the newest position, mutated in place; each position keeps a copy. */
   private readonly counts = { configured: 0, discoverable: 0, on: 0, off: 0 };
+  /**
+   * Names of the tools at effective discoverable that resolve, at the newest position: the tools
+   * search_tools may return (less a forced one). Kept with the counts, so asking about one name reads
+   * one small hash table instead of the tool's scattered state objects (search asks for thousands).
+   */
+  private readonly discoverableResolved = new Set<string>();
 
   constructor(
     layers: readonly LoadedLayer[],
@@ -166,6 +172,11 @@ export class StreamEngine {
   /** The newest state of one tool. */
   state(name: string): ToolState | undefined {
     return this.states.get(name);
+  }
+
+  /** isSearchable(state(name), forced) for a name other than the forced tool, at the newest position. */
+  searchableNow(name: string): boolean {
+    return this.discoverableResolved.has(name);
   }
 
   /** The newest state of every tool, in config order. */
@@ -415,6 +426,10 @@ export class StreamEngine {
     const a = s.enable.availability.value;
     this.counts.configured += sign;
     this.counts[a] += sign;
+    if (a === 'discoverable' && s.resolution.ok) {
+      if (sign > 0) this.discoverableResolved.add(s.name);
+      else this.discoverableResolved.delete(s.name);
+    }
   }
 
   private push(event: PositionEvent, changes: ToolChange[]): ConfigPosition {

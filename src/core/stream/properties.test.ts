@@ -5,7 +5,8 @@
 //   - searchable tools are always discoverable (and permitted, not offered);
 //   - registration never turns off along a stream, and starts exactly at the first
 //     config position holding a discoverable tool;
-//   - positions derived incrementally equal positions derived from scratch;
+//   - positions derived incrementally equal positions derived from scratch, and the engine's
+//     searchable candidates agree with the sets' rule;
 //   - loading never throws: random and garbled layer and scenario texts only diagnose.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ import { runScenario } from '../turn/run';
 import type { Timeline } from '../turn/timeline';
 import { StreamEngine } from './engine';
 import type { ToolState } from './engine';
-import { computeSets } from './sets';
+import { computeSets, isSearchable } from './sets';
 import type { SimServer } from '../catalogue/resolve';
 
 const NAMES = ['a', 'b', 'c', 'deploy', 'grep', '__proto__', 'constructor', 'ünï', 'x1', 'x2'];
@@ -190,6 +191,11 @@ describe('the incremental engine equals a from-scratch derivation', () => {
         });
         const positions = engine.positions.length;
         expect(madeBy).toHaveLength(positions);
+        // The engine's own answer to "may search return it" agrees with the sets' rule at the newest position.
+        for (const n of [...NAMES, 'nosuch']) {
+          const st = engine.state(n);
+          expect(engine.searchableNow(n), `searchableNow ${n}`).toBe(st !== undefined && isSearchable(st, undefined));
+        }
         // Read positions out of order, so snapshots and replays are both exercised.
         const order = [...Array(positions).keys()].reverse();
         for (const i of order) {

@@ -12,6 +12,7 @@ import { mergeConfigs } from '../config/merge';
 import { EMPTY_CONFIG } from '../config/read';
 import type { Diagnostic, Origin, PartialConfig } from '../config/types';
 import { describeToolsDefinition, DESCRIBE_TOOLS, SEARCH_TOOLS, searchToolsDefinition } from '../catalogue/builtins';
+import { resolvedSearchDocument } from '../catalogue/resolve';
 import type { SimServer } from '../catalogue/resolve';
 import { searchDocument } from '../catalogue/search-document';
 import type { McpToolEntry } from '../catalogue/tools-list';
@@ -264,8 +265,12 @@ export function runScenario(input: RunInput): Timeline {
     if (docsKey !== version) {
       docs = [];
       for (const s of engine.currentStates()) {
-        const d = definitionOfState(s);
-        if (d) docs.push(searchDocument(d, s.order));
+        if (!s.resolution.ok) continue;
+        if (!definitionCache) docs.push(resolvedSearchDocument(s.resolution, s.order));
+        else {
+          const d = definitionCache.definition(s);
+          if (d) docs.push(searchDocument(d, s.order));
+        }
       }
       docsKey = version;
     }
@@ -366,10 +371,8 @@ export function runScenario(input: RunInput): Timeline {
         return s !== undefined && isPermitted(s, forced);
       },
       // Searchable tools are permitted, discoverable and not offered (so never in this cycle's request).
-      searchable: (name) => {
-        const s = engine.state(name);
-        return s !== undefined && isSearchable(s, forced);
-      },
+      // The same as isSearchable(engine.state(name), forced), asked of the engine's set of candidates.
+      searchable: (name) => name !== forced && engine.searchableNow(name),
     };
   };
 
