@@ -17,7 +17,7 @@ import type { Ranker, RankerIndex, SearchDocument, SearchField, SearchHit, Searc
 import { SEARCH_FIELDS } from './types';
 import type { BuiltIndex, MiniSearchDocument } from './minisearch-options';
 import { scoreQuery } from './bm25-score';
-import { buildIndex, loadBuiltIndex, processTerm, summaryIsIndexed, toMiniSearchDocument, tokenize } from './minisearch-options';
+import { buildCatalogueIndex, loadBuiltIndex, processTerm, summaryIsIndexed, tokenize } from './minisearch-options';
 
 export const COMMON_TERM_SHARE = 0.25;
 export const COMMON_TERM_MIN_TOOLS = 250;
@@ -221,7 +221,7 @@ export class Bm25Index implements RankerIndex {
 }
 
 export function buildBm25Index(docs: readonly SearchDocument[]): Bm25Index {
-  return new Bm25Index(buildIndex(docs.map(toMiniSearchDocument)), docs);
+  return new Bm25Index(buildCatalogueIndex(docs), docs);
 }
 
 /** An index from a serialized MiniSearch (JSON.stringify of Bm25Index.miniSearch) over the same docs. */

@@ -21,6 +21,14 @@ import { SEARCH_FIELDS } from './types';
 
 type FieldTermData = Map<number, Map<number, number>>;
 
+/**
+ * The text of one field of a document (by field id, in SEARCH_FIELDS order), or its parts, which are
+ * scanned one after another as if joined by a separator; null or undefined where the field is absent.
+ */
+export type FieldTexts<D> = (document: D, fieldId: number) => string | readonly string[] | null | undefined;
+
+const miniSearchTexts: FieldTexts<MiniSearchDocument> = (document, fieldId) => document[SEARCH_FIELDS[fieldId] as SearchField] as string | null | undefined;
+
 /** The tokenizer and term processing of minisearch-options.ts, handed in (it imports this module). */
 export interface Processing {
   readonly scanTokens: (text: string, sink: TokenSink) => void;
@@ -216,7 +224,7 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
     const ids = new Set<unknown>();
     const valid = documents.every((d) => d.id != null && !ids.has(d.id) && (ids.add(d.id), true));
     if (empty && valid) {
-      this.#addAllAtOnce(documents);
+      this.#addAllAtOnce(documents, miniSearchTexts, (document) => document.id);
       return;
     }
     // The scanner's caches live for one call: a later remove may drop postings or terms.
@@ -237,15 +245,16 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
   }
 
   /** Scans a document's fields, recording field lengths as MiniSearch's addFieldLength does. */
-  #scan(document: MiniSearchDocument, shortId: number, scanner: PostingScanner | KeyScanner): void {
+  #scan<D>(document: D, texts: FieldTexts<D>, shortId: number, scanner: PostingScanner | KeyScanner): void {
     const count = this._documentCount - 1;
     let lengths: number[] | undefined;
     for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
-      const value = document[SEARCH_FIELDS[fieldId] as SearchField] as string | null | undefined;
+      const value = texts(document, fieldId);
       if (value == null) continue;
       scanner.fieldId = fieldId;
       scanner.field();
-      this.#processing.scanTokens(value, scanner);
+      if (typeof value === 'string') this.#processing.scanTokens(value, scanner);
+      else for (const part of value) this.#processing.scanTokens(part, scanner);
       const distinct = scanner.distinct;
       // Operation for operation as MiniSearch (the average is a running one).
       if (lengths === undefined) this._fieldLength.set(shortId, (lengths = []));
@@ -258,14 +267,23 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
   #add(document: MiniSearchDocument, scanner: PostingScanner): void {
     const shortId = this.#addDocumentId(document.id);
     scanner.shortId = shortId;
-    this.#scan(document, shortId, scanner);
+    this.#scan(document, miniSearchTexts, shortId, scanner);
   }
 
-  #addAllAtOnce(documents: readonly MiniSearchDocument[]): void {
+  /**
+   * addAll of the documents `texts` reads (document i gets id i) into an empty index, without making a
+   * MiniSearchDocument of each: what buildIndex does with a catalogue.
+   */
+  addAllTexts<D>(documents: readonly D[], texts: FieldTexts<D>): void {
+    if (this._nextId !== 0 || this._documentCount !== 0 || this._index.size !== 0) throw new Error('addAllTexts needs an empty index');
+    this.#addAllAtOnce(documents, texts);
+  }
+
+  #addAllAtOnce<D>(documents: readonly D[], texts: FieldTexts<D>, idOf: (document: D, i: number) => number = (_, i) => i): void {
     const scanner = new KeyScanner(this.#terms, this.#processing.processTerm);
     const ends = new Int32Array(documents.length);
     documents.forEach((document, i) => {
-      this.#scan(document, this.#addDocumentId(document.id), scanner);
+      this.#scan(document, texts, this.#addDocumentId(idOf(document, i)), scanner);
       ends[i] = scanner.count;
     });
     const { keys, terms } = scanner;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MiniSearch from 'minisearch';
 import type { MiniSearchDocument } from './minisearch-options';
-import { buildIndex, loadBuiltIndex, MAX_TOKEN_LENGTH, MINISEARCH_OPTIONS, processTerm, tokenize, tokenizeByRegex } from './minisearch-options';
+import { buildCatalogueIndex, buildIndex, loadBuiltIndex, toMiniSearchDocument, MAX_TOKEN_LENGTH, MINISEARCH_OPTIONS, processTerm, tokenize, tokenizeByRegex } from './minisearch-options';
 import { porterStem } from './stemmer';
 
 describe('tokenize', () => {
@@ -165,6 +165,21 @@ describe('buildIndex', () => {
         expect(JSON.stringify(built)).toBe(JSON.stringify(plain));
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('builds the same index from catalogue documents in place (list fields scanned part by part)', () => {
+    const list = fc.array(text, { maxLength: 4 });
+    const catalogue = fc.array(fc.record({ name: text, parameterNames: list, summary: text, description: text, parameterDescriptions: list, withSummary: fc.boolean() }), { maxLength: 20 });
+    fc.assert(
+      fc.property(catalogue, (ds) => {
+        // Half the time the description starts with the summary, as an MCP tool's does.
+        const docs = ds.map(({ withSummary, ...d }, order) => ({ ...d, order, description: withSummary ? `${d.summary}. ${d.description}` : d.description }));
+        const plain = new MiniSearch<MiniSearchDocument>(MINISEARCH_OPTIONS);
+        plain.addAll(docs.map(toMiniSearchDocument));
+        expect(JSON.stringify(buildCatalogueIndex(docs).mini)).toBe(JSON.stringify(plain));
+      }),
+      { numRuns: 300 },
     );
   });
 });

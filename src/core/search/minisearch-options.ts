@@ -164,12 +164,19 @@ export function scanTokens(text: string, sink: TokenSink): void {
   const n = text.length;
   let start = -1; // the current chunk's start, or -1 between chunks
   let ascii = true;
+  // Whether the ASCII chunk so far is one part: a run of one class, or an upper-case letter then
+  // lower case ("Deploy"). Most words of a description are, and skip scanAsciiChunk.
+  let single = true;
+  let last = SEP;
   for (let i = 0; i < n; ) {
     const code = text.charCodeAt(i);
     let width = 1;
     let word: boolean;
-    if (code < 128) word = ASCII_CLASS[code] !== SEP;
-    else {
+    let cls = SEP;
+    if (code < 128) {
+      cls = ASCII_CLASS[code] as number;
+      word = cls !== SEP;
+    } else {
       const point = text.codePointAt(i) ?? code;
       width = point > 0xffff ? 2 : 1;
       word = WORD_CHAR.test(String.fromCodePoint(point));
@@ -178,19 +185,23 @@ export function scanTokens(text: string, sink: TokenSink): void {
       if (start < 0) {
         start = i;
         ascii = true;
-      }
+        single = true;
+      } else if (cls !== last && !(i === start + 1 && last === UPPER && cls === LOWER)) single = false;
+      last = cls;
       if (code >= 128) ascii = false;
     } else if (start >= 0) {
-      if (ascii) scanAsciiChunk(text, start, i, sink);
-      else for (const token of tokenizeByRegex(text.slice(start, i))) sink.token(token);
+      emitChunk(text, start, i, ascii, single, sink);
       start = -1;
     }
     i += width;
   }
-  if (start >= 0) {
-    if (ascii) scanAsciiChunk(text, start, n, sink);
-    else for (const token of tokenizeByRegex(text.slice(start))) sink.token(token);
-  }
+  if (start >= 0) emitChunk(text, start, n, ascii, single, sink);
+}
+
+function emitChunk(text: string, start: number, end: number, ascii: boolean, single: boolean, sink: TokenSink): void {
+  if (!ascii) for (const token of tokenizeByRegex(text.slice(start, end))) sink.token(token);
+  else if (single) sink.range(text, start, end - start > MAX_TOKEN_LENGTH ? start + MAX_TOKEN_LENGTH : end);
+  else scanAsciiChunk(text, start, end, sink);
 }
 
 /** The tokens of a text (see scanTokens). */
@@ -278,6 +289,32 @@ export function buildIndex(docs: readonly MiniSearchDocument[]): BuiltIndex {
   mini.addAll(docs);
   return { mini, documentFrequency: (term) => mini.documentFrequency(term) };
 }
+
+/**
+ * buildIndex(docs.map(toMiniSearchDocument)), reading the catalogue's fields in place: a list field
+ * (parameter names, parameter descriptions) is scanned part by part, which gives the tokens of its
+ * joined text, since the joins are separators.
+ */
+export function buildCatalogueIndex(docs: readonly SearchDocument[]): BuiltIndex {
+  const mini = new ToolMiniSearch(MINISEARCH_OPTIONS, { scanTokens, processTerm });
+  mini.addAllTexts(docs, catalogueTexts);
+  return { mini, documentFrequency: (term) => mini.documentFrequency(term) };
+}
+
+const catalogueTexts = (doc: SearchDocument, fieldId: number): string | readonly string[] => {
+  switch (SEARCH_FIELDS[fieldId]) {
+    case 'name':
+      return doc.name;
+    case 'parameter_name':
+      return doc.parameterNames;
+    case 'summary':
+      return summaryIsIndexed(doc) ? doc.summary : '';
+    case 'description':
+      return doc.description;
+    default:
+      return doc.parameterDescriptions;
+  }
+};
 
 /** Document frequencies from a serialized index (MiniSearch's serialization version 2). */
 function documentFrequencies(js: AsPlainObject): Map<string, number> {
