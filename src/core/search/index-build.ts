@@ -143,6 +143,10 @@ abstract class Scanner implements TokenSink {
     this.#met(this.#tokens.range(text, start, end, this.#entryOf));
   }
 
+  hashedRange(text: string, start: number, end: number, hash: number): void {
+    this.#met(this.#tokens.hashedRange(text, start, end, hash, this.#entryOf));
+  }
+
   token(token: string): void {
     this.#met(this.#tokens.get(token, this.#entryOf));
   }

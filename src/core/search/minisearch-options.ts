@@ -22,6 +22,7 @@ import type { SearchDocument, SearchField } from './types';
 import { SEARCH_FIELDS } from './types';
 import { porterStem } from './stemmer';
 import { ToolMiniSearch } from './index-build';
+import { HASH_SEED, hashStep } from './token-table';
 
 /** What MiniSearch indexes for one tool: `id` is the document's position in the catalogue array. */
 export interface MiniSearchDocument {
@@ -115,6 +116,8 @@ const WORD_CHAR = /^[\p{L}\p{N}\p{M}]$/u;
 export interface TokenSink {
   range(text: string, start: number, end: number): void;
   token(token: string): void;
+  /** range, with hashRange(text, start, end) (token-table.ts), which the scan works out on the way. */
+  hashedRange?(text: string, start: number, end: number, hash: number): void;
 }
 
 /** Part boundaries of the ASCII chunk being scanned (start, end pairs); a chunk has at most 64 parts. */
@@ -165,9 +168,11 @@ export function scanTokens(text: string, sink: TokenSink): void {
   let start = -1; // the current chunk's start, or -1 between chunks
   let ascii = true;
   // Whether the ASCII chunk so far is one part: a run of one class, or an upper-case letter then
-  // lower case ("Deploy"). Most words of a description are, and skip scanAsciiChunk.
+  // lower case ("Deploy"). Most words of a description are, and skip scanAsciiChunk; their hash for
+  // the token table is worked out on the way.
   let single = true;
   let last = SEP;
+  let hash = HASH_SEED;
   for (let i = 0; i < n; ) {
     const code = text.charCodeAt(i);
     let width = 1;
@@ -186,22 +191,26 @@ export function scanTokens(text: string, sink: TokenSink): void {
         start = i;
         ascii = true;
         single = true;
+        hash = HASH_SEED;
       } else if (cls !== last && !(i === start + 1 && last === UPPER && cls === LOWER)) single = false;
       last = cls;
+      hash = hashStep(hash, code);
       if (code >= 128) ascii = false;
     } else if (start >= 0) {
-      emitChunk(text, start, i, ascii, single, sink);
+      emitChunk(text, start, i, ascii, single, hash, sink);
       start = -1;
     }
     i += width;
   }
-  if (start >= 0) emitChunk(text, start, n, ascii, single, sink);
+  if (start >= 0) emitChunk(text, start, n, ascii, single, hash, sink);
 }
 
-function emitChunk(text: string, start: number, end: number, ascii: boolean, single: boolean, sink: TokenSink): void {
+function emitChunk(text: string, start: number, end: number, ascii: boolean, single: boolean, hash: number, sink: TokenSink): void {
   if (!ascii) for (const token of tokenizeByRegex(text.slice(start, end))) sink.token(token);
-  else if (single) sink.range(text, start, end - start > MAX_TOKEN_LENGTH ? start + MAX_TOKEN_LENGTH : end);
-  else scanAsciiChunk(text, start, end, sink);
+  else if (!single) scanAsciiChunk(text, start, end, sink);
+  else if (end - start > MAX_TOKEN_LENGTH) sink.range(text, start, start + MAX_TOKEN_LENGTH);
+  else if (sink.hashedRange) sink.hashedRange(text, start, end, hash);
+  else sink.range(text, start, end);
 }
 
 /** The tokens of a text (see scanTokens). */

@@ -4,6 +4,19 @@
 // was a third of the cost of building the index and most of its garbage. A
 // token's string is made once, when the table first meets it.
 
+export const HASH_SEED = 0x811c9dc5 | 0;
+
+/** One step of the table's hash (FNV-1a over UTF-16 code units), for callers that hash as they scan. */
+export function hashStep(h: number, code: number): number {
+  return Math.imul(h ^ code, 0x01000193);
+}
+
+export function hashRange(text: string, start: number, end: number): number {
+  let h = HASH_SEED;
+  for (let i = start; i < end; i++) h = hashStep(h, text.charCodeAt(i));
+  return h;
+}
+
 export class TokenTable<T> {
   #keys: string[] = [];
   #values: T[] = [];
@@ -18,8 +31,11 @@ export class TokenTable<T> {
 
   /** The value of text[start, end), made by `create(token)` the first time that token is met. */
   range(text: string, start: number, end: number, create: (token: string) => T): T {
-    let h = 0x811c9dc5 | 0;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    return this.hashedRange(text, start, end, hashRange(text, start, end), create);
+  }
+
+  /** `range`, given hashRange(text, start, end) by a caller that worked it out while scanning. */
+  hashedRange(text: string, start: number, end: number, h: number, create: (token: string) => T): T {
     const length = end - start;
     const mask = this.#mask;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
