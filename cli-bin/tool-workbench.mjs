@@ -4,8 +4,9 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import { realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const here = dirname(realpathSync(fileURLToPath(import.meta.url)));
 const builder = await import(pathToFileURL(join(here, '..', 'scripts', 'build-cli.mjs')).href);
 if (builder.isStale()) await builder.buildCli();
-await import(pathToFileURL(builder.bundlePath).href);
+createRequire(import.meta.url)(builder.bundlePath);
