@@ -1,33 +1,17 @@
 // Bundles src/cli/main.ts (and the core it uses) into one file so that
 // `npx tool-workbench` starts in tens of milliseconds instead of paying for a
 // TypeScript loader on every run. Runs at `npm install` (postinstall) and again
-// whenever the sources are newer than the bundle.
+// whenever the sources are newer than the bundle (cli-bin/tool-workbench.cjs
+// checks, on every run).
 //
-// The bundle is CommonJS, loaded by the ESM bin through require: the same code
+// The bundle is CommonJS, loaded by the CommonJS bin through require: the same code
 // bundled as an ES module ran a 10,000-tool check in about 8% more instructions
 // and 4% more time (bench/check-scale.ts --instructions).
-import { statSync, readdirSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const bundlePath = join(root, 'dist-cli', 'tool-workbench.cjs');
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-export function isStale() {
-  if (!existsSync(bundlePath)) return true;
-  const built = statSync(bundlePath).mtimeMs;
-  return newestMtime(join(root, 'src', 'core')) > built || newestMtime(join(root, 'src', 'cli')) > built;
-}
 
 export async function buildCli() {
   const esbuild = await import('esbuild');
@@ -48,6 +32,4 @@ export async function buildCli() {
   });
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  if (process.argv.includes('--force') || isStale()) await buildCli();
-}
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildCli();
