@@ -4,7 +4,7 @@
 import type { ParameterConfig, RunMode, ToolConfig, ToolSource } from '../config/types';
 import type { SearchDocument } from '../search/types';
 import type { McpToolEntry } from './tools-list';
-import { searchDocument } from './search-document';
+import { pushParameterDocs, searchDocument } from './search-document';
 import { splitDescription } from './split-description';
 import type { JsonSchema, ParameterDocs, ToolDefinition, ToolDocs } from './types';
 
@@ -179,17 +179,12 @@ function mcpDefinition(tool: ToolConfig, entry: McpToolEntry, server: string, ru
 // without building the schemas (at 10,000 tools the index needs every tool's document, a run seldom
 // needs more than a few definitions).
 
-function pushDocs(out: string[], summary: string | undefined, description: string | undefined): void {
-  if (summary !== undefined) out.push(summary);
-  if (description !== undefined && description !== summary) out.push(description);
-}
-
 function localSearchDocument(tool: ToolConfig, order: number): SearchDocument {
   const parameterNames: string[] = [];
   const parameterDescriptions: string[] = [];
   for (const [name, p] of tool.parameters) {
     parameterNames.push(name);
-    pushDocs(parameterDescriptions, p.summary?.value, p.description?.value);
+    pushParameterDocs(parameterDescriptions, p.summary?.value, p.description?.value);
   }
   return {
     name: tool.name,
@@ -211,7 +206,7 @@ function mcpSearchDocument(tool: ToolConfig, entry: McpToolEntry, order: number)
       parameterNames.push(name);
       const user = tool.parameters.size > 0 ? tool.parameters.get(name) : undefined;
       const desc = mergeDescription(user?.description?.value, serverDescription(props[name]));
-      pushDocs(parameterDescriptions, mcpParameterSummary(user, desc), desc);
+      pushParameterDocs(parameterDescriptions, mcpParameterSummary(user, desc), desc);
     }
   }
   return { name: tool.name, order, parameterNames, summary: mcpToolSummary(tool, merged) ?? '', description: merged ?? '', parameterDescriptions };

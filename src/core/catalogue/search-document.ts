@@ -3,12 +3,15 @@
 import type { SearchDocument } from '../search/types';
 import type { ToolDefinition } from './types';
 
+/** A parameter's searchable texts: its summary, and its description unless that repeats the summary. */
+export function pushParameterDocs(out: string[], summary: string | undefined, description: string | undefined): void {
+  if (summary !== undefined) out.push(summary);
+  if (description !== undefined && description !== summary) out.push(description);
+}
+
 export function searchDocument(def: ToolDefinition, order: number): SearchDocument {
   const parameterDescriptions: string[] = [];
-  for (const p of def.docs.parameters.values()) {
-    if (p.summary !== undefined) parameterDescriptions.push(p.summary);
-    if (p.description !== undefined && p.description !== p.summary) parameterDescriptions.push(p.description);
-  }
+  for (const p of def.docs.parameters.values()) pushParameterDocs(parameterDescriptions, p.summary, p.description);
   return {
     name: def.name,
     order,

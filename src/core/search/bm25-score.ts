@@ -47,6 +47,8 @@ interface Prepared {
   readonly nextId: number;
   /** The external id (catalogue position) of each short id. */
   readonly externalIds: readonly unknown[];
+  /** MiniSearch's field id of each of FIELDS. */
+  readonly fieldIds: readonly number[];
   /** k * (1 - b + b * fieldLength / averageFieldLength) per short id and field, as calcBM25Score has it. */
   readonly norms: Float64Array;
   /** Scratch for one search, left zeroed. */
@@ -101,6 +103,7 @@ function prepare(mini: MiniSearchInternals): Prepared {
     documentCount: mini._documentCount,
     nextId: n,
     externalIds,
+    fieldIds,
     norms,
     termScore: new Float64Array(n),
     total: new Float64Array(n),
@@ -144,7 +147,7 @@ export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readon
   const mini = index as unknown as MiniSearchInternals;
   if (mini._documentCount !== mini._nextId || SEARCH_OPTIONS.fuzzy || SEARCH_OPTIONS.combineWith !== 'OR') return undefined;
   const p = prepare(mini);
-  const fieldIds = FIELDS.map((field) => mini._fieldIds[field] ?? -1);
+  const fieldIds = p.fieldIds;
   const N = mini._documentCount;
 
   // The query terms, as MiniSearch's executeQuery makes them: processed, empty ones dropped.

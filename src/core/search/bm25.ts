@@ -143,22 +143,17 @@ export class Bm25Index implements RankerIndex {
     return { ids, scores, match: (id) => matches.get(id) ?? {} };
   }
 
-  /** Best first: score, then config order, then catalogue position (a total order). */
-  #before(results: Results, i: number, j: number): boolean {
-    const si = results.scores[i] as number;
-    const sj = results.scores[j] as number;
-    if (si !== sj) return si > sj;
+  /** Best first: score, then config order, then catalogue position (a total order). Hits by index in `results`. */
+  #compare(results: Results, i: number, j: number): number {
     const a = results.ids[i] as number;
     const b = results.ids[j] as number;
-    const oa = (this.#docs[a] as SearchDocument).order;
-    const ob = (this.#docs[b] as SearchDocument).order;
-    return oa !== ob ? oa < ob : a < b;
+    return (results.scores[j] as number) - (results.scores[i] as number) || (this.#docs[a] as SearchDocument).order - (this.#docs[b] as SearchDocument).order || a - b;
   }
 
   search(query: string, options: SearchOptions): SearchHit[] {
     const results = this.#results(query, options);
     const order = results.ids.map((_, i) => i);
-    order.sort((i, j) => (this.#before(results, i, j) ? -1 : this.#before(results, j, i) ? 1 : 0));
+    order.sort((i, j) => this.#compare(results, i, j));
     // The matched fields are worked out only for the hits someone reads (most are only counted).
     return order.map((i) => {
       const id = results.ids[i] as number;
@@ -186,11 +181,11 @@ export class Bm25Index implements RankerIndex {
     const top: number[] = [];
     for (let i = 0; i < n && k > 0; i++) {
       if (top.length === k) {
-        if (!this.#before(results, i, top[k - 1] as number)) continue;
+        if (this.#compare(results, i, top[k - 1] as number) >= 0) continue;
         top.pop();
       }
       let at = top.length;
-      while (at > 0 && this.#before(results, i, top[at - 1] as number)) at--;
+      while (at > 0 && this.#compare(results, i, top[at - 1] as number) < 0) at--;
       top.splice(at, 0, i);
     }
     const hits = top.map((i) => {

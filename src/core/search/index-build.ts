@@ -108,6 +108,8 @@ abstract class Scanner implements TokenSink {
   /** Counts the fields scanned, so a token entry can tell whether this field met it already. */
   #stamp = 0;
   distinct = 0;
+  /** The field being scanned. */
+  fieldId = 0;
 
   constructor(index: SearchableMap<FieldTermData>, processTerm: (token: string) => string | null) {
     this.#entryOf = (token) => {
@@ -165,7 +167,6 @@ abstract class Scanner implements TokenSink {
 /** Adds each occurrence's posting at once: for documents added one at a time, or to a non-empty index. */
 class PostingScanner extends Scanner {
   shortId = 0;
-  fieldId = 0;
 
   protected occurrence(term: number): void {
     const entry = this.terms[term] as TermEntry;
@@ -182,7 +183,6 @@ class PostingScanner extends Scanner {
 
 /** Records each occurrence as a (term, field) key, for the passes of a bulk build. */
 class KeyScanner extends Scanner {
-  fieldId = 0;
   keys = new Int32Array(1 << 16);
   count = 0;
 
@@ -249,7 +249,7 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
   }
 
   /** Scans a document's fields, recording field lengths as MiniSearch's addFieldLength does. */
-  #scan<D>(document: D, texts: FieldTexts<D>, shortId: number, scanner: PostingScanner | KeyScanner): void {
+  #scan<D>(document: D, texts: FieldTexts<D>, shortId: number, scanner: Scanner): void {
     const count = this._documentCount - 1;
     let lengths: number[] | undefined;
     for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
