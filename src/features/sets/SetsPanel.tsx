@@ -15,6 +15,7 @@ import type { SetsFilter } from './filter';
 import { AvailabilityMenu } from './AvailabilityMenu';
 import type { MenuState } from './AvailabilityMenu';
 import './sets.css';
+import { Updating } from '../../components/Updating';
 
 /** Row heights: fixed, so 10,000 rows scroll without measuring. */
 export const ROW_HEIGHT = 46;
@@ -342,9 +343,7 @@ export function SetsPanel() {
           at position {data?.position ?? position}
         </span>
         <span className="spacer" />
-        <span className={`updating ${updating ? 'on' : ''}`} role="status" aria-live="polite">
-          {updating ? 'updating…' : ''}
-        </span>
+        <Updating on={updating} />
       </div>
       {counts && (
         <div className="st-counts" data-testid="set-counts" aria-label="Counts">

@@ -12,6 +12,7 @@ import type { StepDoc } from '../../core';
 import { CommandField, FIRST_QUERY } from './CommandField';
 import { KIND_ICON, expectationMarks, expectationsByEntry, firstPromotionEntry, moveSelection, nextProblem, rowText, sourceMarks } from './rows';
 import './timeline.css';
+import { Updating } from '../../components/Updating';
 
 interface Deleted {
   readonly step: StepDoc;
@@ -234,9 +235,7 @@ export function TimelinePanel() {
           )}
         </span>
         <span className="spacer" />
-        <span className={`updating ${updating ? 'on' : ''}`} role="status" aria-live="polite">
-          {updating ? 'updating…' : ''}
-        </span>
+        <Updating on={updating} />
       </div>
       <div className="tl-scrub">
         <input
