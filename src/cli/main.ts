@@ -1,10 +1,11 @@
 // `tool-workbench`: the command-line shell over the core. It reads files and
 // prints; every rule lives in src/core.
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { checkFiles } from './check';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
+import { line } from './print';
+import { readInputFile } from './read';
 
 const USAGE = `tool-workbench: design and check LLM tool catalogues under JP's RFD 108
 
@@ -23,22 +24,47 @@ usage:
       per server). --off-destructive starts destructiveHint tools off. --scenario prints a whole
       scenario instead (tools inline, or --ref PATH to name the catalogue file).
   tool-workbench --version
+  Every command takes --help.
 `;
 
 export interface Io {
+  /** Text that went through ./print (line or block). */
   out(text: string): void;
   err(text: string): void;
+  /** A file's text; throws (an InputError from ./read, or any Error) when it cannot be used. */
   readFile(path: string): string;
 }
 
 export const nodeIo: Io = {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
-  readFile: (p) => readFileSync(p, 'utf8'),
+  readFile: (p) => readInputFile(p),
 };
 
+/** The section of USAGE about one command, or undefined when it has none. */
+export function commandUsage(command: string): string | undefined {
+  const sections = USAGE.split(/\n(?=  tool-workbench )/u).slice(1);
+  const found = sections.find((s) => s.startsWith(`  tool-workbench ${command} `) || s.startsWith(`  tool-workbench ${command}\n`));
+  return found === undefined ? undefined : `usage:\n${found.replace(/\n  Every command takes --help\.\n$/u, '\n').replace(/\n?$/u, '\n')}`;
+}
+
 export function main(argv: readonly string[], io: Io = nodeIo): number {
+  try {
+    return run(argv, io);
+  } catch (e) {
+    // A bug, not bad input: still one line and exit 2, never a stack trace on the user's terminal.
+    io.err(line(`tool-workbench: internal error: ${e instanceof Error ? e.message : String(e)} (a bug in tool-workbench; please report it with the command that caused it)`));
+    return 2;
+  }
+}
+
+function run(argv: readonly string[], io: Io): number {
   const [command, ...rest] = argv;
+  const usage = command !== undefined && rest.some((a) => a === '--help' || a === '-h') ? commandUsage(command) : undefined;
+  if (usage !== undefined) {
+    io.out(usage);
+    return 0;
+  }
   switch (command) {
     case 'check':
       return checkFiles(rest, io);
@@ -59,7 +85,7 @@ export function main(argv: readonly string[], io: Io = nodeIo): number {
       io.out(USAGE);
       return command === undefined ? 2 : 0;
     default:
-      io.err(`tool-workbench: unknown command \`${command}\`\n\n${USAGE}`);
+      io.err(`${line(`tool-workbench: unknown command \`${command}\``)}\n${USAGE}`);
       return 2;
   }
 }

@@ -33,6 +33,15 @@ import type { Diagnostic, ExtendsEntry } from '../config/types';
 import { basenameOf, comparePaths, dirnameOf, globFiles, isGlob, joinPath, normalizePath, parseGlob, withExtension } from './glob';
 
 export const WORKSPACE_CONFIG = 'config.toml';
+
+/**
+ * What either shell reads of a folder at most: a JP workspace is a few hundred kilobytes in a few
+ * dozen files, so these only stop a folder that is not one (a home directory, a link to `/`) from
+ * being read whole.
+ */
+export const WORKSPACE_LIMITS = { entries: 20_000, bytes: 64 * 1024 * 1024 } as const;
+/** Folders never worth listing when someone opens a whole project. */
+export const WORKSPACE_SKIP_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', 'target', '__MACOSX', '.hg', '.svn']);
 /** JP's config extensions, in the order `--cfg NAME` tries them. */
 export const CONFIG_EXTENSIONS = ['toml', 'json', 'json5', 'yaml', 'yml'] as const;
 
@@ -72,6 +81,8 @@ export const WORKSPACE_CODES = {
   loadPath: 'load-path-outside',
   persona: 'unknown-persona',
   glob: 'extends-glob',
+  linkOutside: 'link-outside',
+  notAFile: 'not-a-file',
 } as const;
 
 /** Where a malformed glob is wrong: that character of the entry's string when it is written plainly (no escapes), else the whole entry. */
