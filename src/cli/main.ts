@@ -43,9 +43,14 @@ export const nodeIo: Io = {
 
 /** The section of USAGE about one command, or undefined when it has none. */
 export function commandUsage(command: string): string | undefined {
-  const sections = USAGE.split(/\n(?=  tool-workbench )/u).slice(1);
-  const found = sections.find((s) => s.startsWith(`  tool-workbench ${command} `) || s.startsWith(`  tool-workbench ${command}\n`));
-  return found === undefined ? undefined : `usage:\n${found.replace(/\n  Every command takes --help\.\n$/u, '\n').replace(/\n?$/u, '\n')}`;
+  const head = '  tool-workbench ';
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((l) => l === `${head}${command}` || l.startsWith(`${head}${command} `));
+  if (start < 0) return undefined;
+  // The section runs to the next command, or to the first line that is not indented under it.
+  let end = start + 1;
+  while (end < lines.length && (lines[end] ?? '').startsWith('      ')) end += 1;
+  return `usage:\n${lines.slice(start, end).join('\n')}\n`;
 }
 
 export function main(argv: readonly string[], io: Io = nodeIo): number {

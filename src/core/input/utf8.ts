@@ -22,12 +22,20 @@ export type Utf8Decode =
 const strict = new TextDecoder('utf-8', { fatal: true });
 const lenient = new TextDecoder('utf-8');
 
+/** The bytes a lead byte needs after it, and the range its first continuation byte must fall in (the Encoding Standard's table). */
+function sequence(b: number): { need: number; lo: number; hi: number } | undefined {
+  if (b >= 0xc2 && b <= 0xdf) return { need: 1, lo: 0x80, hi: 0xbf };
+  if (b >= 0xe0 && b <= 0xef) return { need: 2, lo: b === 0xe0 ? 0xa0 : 0x80, hi: b === 0xed ? 0x9f : 0xbf };
+  if (b >= 0xf0 && b <= 0xf4) return { need: 3, lo: b === 0xf0 ? 0x90 : 0x80, hi: b === 0xf4 ? 0x8f : 0xbf };
+  return undefined;
+}
+
 /**
- * The offset of the first byte that does not start or continue a well-formed UTF-8 sequence
- * (the Encoding Standard's UTF-8 decoder: no overlongs, no surrogates, nothing above U+10FFFF),
- * or -1. For a sequence cut short, the offset of its lead byte.
+ * The first malformed sequence: its offset and how many bytes of it are shown (the lead byte and
+ * the continuation bytes that were right before one was missing or wrong), or undefined. No
+ * overlongs, no surrogates, nothing above U+10FFFF.
  */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
+export function firstInvalidUtf8(bytes: Uint8Array): { offset: number; length: number } | undefined {
   const n = bytes.length;
   let i = 0;
   while (i < n) {
@@ -36,26 +44,15 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
       i += 1;
       continue;
     }
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) need = 1;
-    else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      if (b === 0xe0) lo = 0xa0;
-      if (b === 0xed) hi = 0x9f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      if (b === 0xf0) lo = 0x90;
-      if (b === 0xf4) hi = 0x8f;
-    } else return i;
-    for (let k = 1; k <= need; k++) {
+    const seq = sequence(b);
+    if (!seq) return { offset: i, length: 1 };
+    for (let k = 1; k <= seq.need; k++) {
       const c = bytes[i + k];
-      if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i;
+      if (c === undefined || c < (k === 1 ? seq.lo : 0x80) || c > (k === 1 ? seq.hi : 0xbf)) return { offset: i, length: k };
     }
-    i += need + 1;
+    i += seq.need + 1;
   }
-  return -1;
+  return undefined;
 }
 
 const hex = (b: number): string => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`;
@@ -67,20 +64,11 @@ export function decodeUtf8(bytes: Uint8Array): Utf8Decode {
   } catch {
     // Located below.
   }
-  const offset = firstInvalidUtf8(bytes);
   // The decoder and the scan agree on what is malformed; should they ever not, the file's start is the place.
-  const at = offset < 0 ? 0 : offset;
-  const before = lenient.decode(bytes.subarray(0, at));
+  const bad = firstInvalidUtf8(bytes) ?? { offset: 0, length: Math.min(1, bytes.length) };
+  const before = lenient.decode(bytes.subarray(0, bad.offset));
   const { line, column } = new LineIndex(before).position(before.length);
-  const shown = [...bytes.subarray(at, Math.min(at + 4, bytes.length))].slice(0, Math.max(1, utf8SequenceLength(bytes[at] ?? 0))).map(hex);
-  const message = `not UTF-8: byte${shown.length > 1 ? 's' : ''} ${shown.join(' ')} at byte offset ${at} ${shown.length > 1 ? 'do' : 'does'} not form a character; save the file as UTF-8`;
-  return { ok: false, line, column, offset: at, message };
-}
-
-/** How many bytes the sequence a lead byte opens should have (1 for a stray byte). */
-function utf8SequenceLength(b: number): number {
-  if (b >= 0xc2 && b <= 0xdf) return 2;
-  if (b >= 0xe0 && b <= 0xef) return 3;
-  if (b >= 0xf0 && b <= 0xf4) return 4;
-  return 1;
+  const shown = [...bytes.subarray(bad.offset, bad.offset + bad.length)].map(hex);
+  const what = shown.length === 1 ? `byte ${shown[0] ?? ''} at byte offset ${bad.offset} does` : `bytes ${shown.join(' ')} at byte offset ${bad.offset} do`;
+  return { ok: false, line, column, offset: bad.offset, message: `not UTF-8: ${what} not form a character; save the file as UTF-8` };
 }

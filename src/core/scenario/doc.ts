@@ -113,7 +113,12 @@ export function tomlValue(v: Plain | undefined): string {
   if (v === null || v === undefined) return '""';
   if (typeof v === 'string') return tomlString(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : Number.isFinite(v) ? String(v) : v > 0 ? 'inf' : v < 0 ? '-inf' : 'nan';
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) return v > 0 ? 'inf' : v < 0 ? '-inf' : 'nan';
+    const text = String(v);
+    // An integer TOML cannot hold exactly (beyond 2^53, as a JSON catalogue may carry) is written as the float it is.
+    return Number.isSafeInteger(v) || !Number.isInteger(v) || /[e.]/u.test(text) ? text : `${text}.0`;
+  }
   if (Array.isArray(v)) return `[${v.map(tomlValue).join(', ')}]`;
   const keys = Object.keys(v);
   if (keys.length === 0) return '{}';
