@@ -46,10 +46,13 @@ export type { Provenance, ProvenanceStep } from './stream/provenance';
 export { writeScenario, scenarioDocFromText, EMPTY_DOC } from './scenario/doc';
 export type { ScenarioDoc, StepDoc, CycleDoc, CallDoc, ServerDoc, LayerDoc, Plain } from './scenario/doc';
 export { tomlKey, tomlString } from './scenario/doc';
-export { loadWorkspace, WORKSPACE_CODES, WORKSPACE_CONFIG, WORKSPACE_LIMITS, WORKSPACE_SKIP_DIRS } from './workspace/load';
-export { decodeUtf8 } from './input/utf8';
-export { parseJson, MAX_JSON_DEPTH } from './input/json';
+export { loadWorkspace, WORKSPACE_CODES, WORKSPACE_CONFIG } from './workspace/load';
 export type { WorkspaceFiles, WorkspaceLoad, WorkspaceOptions } from './workspace/load';
 export { comparePaths } from './workspace/glob';
 export { setTokens, approximateTokenCounter } from './providers/cost';
 export * from './import/index';
+
+// Untrusted input (issue 12): strict UTF-8, JSON with positions and a depth cap, the limits of a workspace folder.
+export { decodeUtf8 } from './input/utf8';
+export { parseJson, MAX_JSON_DEPTH } from './input/json';
+export { WORKSPACE_LIMITS, WORKSPACE_SKIP_DIRS } from './workspace/load';

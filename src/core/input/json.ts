@@ -19,14 +19,22 @@ export type JsonParse =
 
 const BOM = '\uFEFF';
 
+export interface JsonOptions {
+  /** Deepest nesting read (default MAX_JSON_DEPTH). */
+  readonly maxDepth?: number;
+  /** The parser for well-formed text (default JSON.parse); it may throw, as JSON.parse does. */
+  readonly parse?: (text: string) => unknown;
+}
+
 /** Parses JSON text (a leading byte-order mark is skipped); refuses nesting deeper than `maxDepth`. */
-export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): JsonParse {
+export function parseJson(text: string, options: JsonOptions = {}): JsonParse {
+  const { maxDepth = MAX_JSON_DEPTH, parse = JSON.parse } = options;
   const body = text.startsWith(BOM) ? text.slice(1) : text;
   const skipped = text.length - body.length;
   let value: unknown;
   let parsed = false;
   try {
-    value = JSON.parse(body);
+    value = parse(body);
     parsed = true;
   } catch {
     // Located below.
