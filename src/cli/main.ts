@@ -1,11 +1,11 @@
 // `tool-workbench`: the command-line shell over the core. It reads files and
 // prints; every rule lives in src/core.
 import { dirname, resolve } from 'node:path';
+import { line } from './print';
+import { readInputFile } from './read';
 import { checkFiles } from './check';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
-import { line } from './print';
-import { readInputFile } from './read';
 
 const USAGE = `tool-workbench: design and check LLM tool catalogues under JP's RFD 108
 
