@@ -81,7 +81,7 @@ describe('files: only regular files, capped, UTF-8 (issue 12, finding 4)', () =>
     for (const args of [['check', fifo], ['import', fifo, '--server', 's'], ['eval', '--catalogue', fifo, '--queries', fifo]]) {
       const r = run(args);
       expect(r.code).toBe(2);
-      expect(r.err).toBe(`${fifo}: cannot read: not a regular file (it is a named pipe (FIFO))\n`);
+      expect(r.err).toBe(`${fifo}: cannot read: not a regular file (it is a named pipe, a FIFO)\n`);
       expect(r.out).toBe('');
     }
   });
@@ -109,7 +109,7 @@ describe('files: only regular files, capped, UTF-8 (issue 12, finding 4)', () =>
     const s = write('cat/s.toml', `name = "x"\n[servers.gh]\ncatalogue = "pipe"\n`);
     execFileSync('mkfifo', [at('cat', 'pipe')]);
     const r = run(['check', s]);
-    expect(r).toEqual({ code: 2, out: '', err: `${s}:3:13: cannot read catalogue file \`pipe\` of server \`gh\`: not a regular file (it is a named pipe (FIFO))\n` });
+    expect(r).toEqual({ code: 2, out: '', err: `${s}:3:13: cannot read catalogue file \`pipe\` of server \`gh\`: not a regular file (it is a named pipe, a FIFO)\n` });
     writeFileSync(s, `name = "x"\n[servers.gh]\ncatalogue = "/dev/zero"\n`);
     expect(run(['check', s]).err).toContain('`/dev/zero` of server `gh`: not a regular file (it is a character device)');
   });

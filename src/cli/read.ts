@@ -30,7 +30,7 @@ export class InputError extends Error {
 
 function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a folder';
-  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isFIFO()) return 'a named pipe, a FIFO';
   if (st.isCharacterDevice()) return 'a character device';
   if (st.isBlockDevice()) return 'a block device';
   if (st.isSocket()) return 'a socket';
