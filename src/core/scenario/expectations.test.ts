@@ -4,9 +4,13 @@
 // goes blind (a key always passing, a value ignored) fails here.
 import { describe, expect, it } from 'vitest';
 import { show } from './check';
+import { checkExpectations, recordableExpectations } from './expectations';
+import type { RecordedKeys } from './expectations';
+import { parseScenario } from './parse';
 import { check, q } from './test-helpers';
 import { EXPECT_KEYS } from './types';
-import type { ExpectWhere } from './types';
+import type { Expectations, ExpectWhere, Scenario } from './types';
+import { runScenario } from '../turn/run';
 
 const LAYER = `[conversation.tools.'*']
 enable = "discoverable"
@@ -253,5 +257,43 @@ describe('the checker: every expectation key passes when it holds and fails when
   it('a step that fails without expecting an error fails the check, naming its error', () => {
     const report = check(fixture('step 3', 'search_tools = true'));
     expect(report.failures).toEqual(['test.toml: step 3: error: expected null, got "Tool not found: nope"']);
+  });
+});
+
+describe('recording reads what the checker reads', () => {
+  const parsed = parseScenario(fixture('step 1', ''));
+  if (!parsed.ok) throw new Error(parsed.errors[0]?.message);
+  const timeline = runScenario({ scenario: parsed.scenario });
+  const recorded = recordableExpectations(timeline, 1);
+  const asExpect = (keys: RecordedKeys | undefined): Expectations | undefined =>
+    keys && Object.keys(keys).length > 0 ? new Map(Object.entries(keys).map(([k, value]) => [k, { value, span: { start: 0, end: 0 } }])) : undefined;
+
+  it('writes each cycle\'s cache and newly offered tools, each call\'s outcome, and what its searches made usable', () => {
+    expect(recorded.cycles.map((c) => c.expect)).toEqual([{ cache: 'miss' }, { cache: 'miss', offered_includes: ['deploy'] }, { cache: 'hit' }]);
+    expect(recorded.cycles[0]?.calls).toEqual([
+      { status: 'ok' },
+      { status: 'ok', returned: ['deploy'], usable: ['deploy'], total: 1 },
+      { status: 'ok', returned: ['page'], usable: [], unavailable: ['page'], total: 1 },
+    ]);
+    expect(recorded.cycles[1]?.calls).toEqual([{ status: 'ok' }, { status: 'error', error: LINT_ERROR }]);
+    expect(recorded.expect).toEqual({ availability: { deploy: 'on' } });
+  });
+
+  it('every recorded expectation passes against the run it was read from', () => {
+    const [first, ...rest] = parsed.scenario.steps;
+    if (!first) throw new Error('no step');
+    const step = {
+      ...first,
+      cycles: first.cycles.map((c, i) => ({
+        ...c,
+        expect: asExpect(recorded.cycles[i]?.expect),
+        calls: c.calls.map((call, k) => ({ ...call, expect: asExpect(recorded.cycles[i]?.calls[k]) })),
+      })),
+      expect: asExpect(recorded.expect),
+    };
+    const scenario = { ...parsed.scenario, steps: [step, ...rest] } as Scenario;
+    const results = checkExpectations(scenario, timeline).filter((e) => e.where.step === 1);
+    expect(results.length).toBe(18);
+    expect(results.filter((e) => !e.pass)).toEqual([]);
   });
 });
