@@ -26,8 +26,8 @@ export { DEFAULT_POLICY, POLICY_CHOICES, POLICY_KEYS, POLICY_QUESTIONS } from '.
 export type { Policy, PolicyKey, ProviderId } from './scenario/policy';
 export { checkScenario } from './scenario/report';
 export type { CheckReport, CheckHost } from './scenario/report';
-export { checkExpectations } from './scenario/expectations';
-export type { ExpectationResult } from './scenario/expectations';
+export { checkExpectations, recordableExpectations } from './scenario/expectations';
+export type { ExpectationResult, RecordedKeys, RecordedStep } from './scenario/expectations';
 export { runScenario, IndexCache, LayerCache, SYSTEM_PROMPT } from './turn/run';
 export { DefinitionCache } from './turn/definitions';
 export type { RunInput } from './turn/run';
