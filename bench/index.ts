@@ -7,6 +7,7 @@ import { run as search } from './search';
 import { run as searchEval } from './search-eval';
 import { run as checkScale } from './check-scale';
 import { run as catalogues } from './catalogues';
+import { run as editor } from './editor';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -16,6 +17,7 @@ const modules: readonly [string, () => unknown][] = [
   ['search-eval', searchEval],
   ['check-scale', checkScale],
   ['catalogues', catalogues],
+  ['editor', editor],
 ];
 
 let failed = 0;
