@@ -24,6 +24,7 @@
 import { RE2JS } from 're2js';
 import type { Ranker, RankerIndex, SearchDocument, SearchHit, SearchOptions } from './types';
 import { SEARCH_FIELDS } from './types';
+import { contentWords } from './words';
 
 export const REGEX_MAX_PATTERN = 200;
 const FIELD_COUNT = SEARCH_FIELDS.length;
@@ -61,7 +62,27 @@ function withoutCaseFlag(pattern: string): string {
   return pattern.startsWith('(?i)') ? pattern.slice(4) : pattern;
 }
 
-type Compiled = { ok: true; alternatives: RE2JS[]; anchored: boolean } | { ok: false; error: string };
+/** One alternative: tested on a field's text and on its lower-cased copy. */
+interface Alternative {
+  test(text: string, lower: string): boolean;
+}
+
+/** Letters, digits, `_`, `-` and spaces only: a substring test finds what RE2 would, without RE2. */
+const LITERAL = /^[\p{L}\p{N}_ -]+$/u;
+
+function alternative(source: string): Alternative {
+  if (LITERAL.test(source)) {
+    const needle = source.toLowerCase();
+    return { test: (_text, lower) => lower.includes(needle) };
+  }
+  const re = RE2JS.compile(source, RE2JS.CASE_INSENSITIVE);
+  return { test: (text) => re.test(text) };
+}
+
+type Compiled = { ok: true; alternatives: Alternative[]; anchored: boolean } | { ok: false; error: string };
+
+/** Alternatives of letters, digits, `_`, `-` and spaces: always valid, no RE2 needed to say so. */
+const LITERAL_ALTERNATIVES = /^[\p{L}\p{N}_ |-]+$/u;
 
 function compile(pattern: string): Compiled {
   if (pattern.trim() === '') return { ok: false, error: 'pattern must not be empty' };
@@ -71,9 +92,10 @@ function compile(pattern: string): Compiled {
   const body = withoutCaseFlag(pattern);
   try {
     // The whole first, so a syntax error is reported against what the model wrote.
-    RE2JS.compile(body, RE2JS.CASE_INSENSITIVE);
-    const alternatives = topLevelAlternatives(body).map((a) => RE2JS.compile(a, RE2JS.CASE_INSENSITIVE));
-    return { ok: true, alternatives: alternatives.length > 0 ? alternatives : [RE2JS.compile(body, RE2JS.CASE_INSENSITIVE)], anchored: /[$^]|\\[AbBzZ]/u.test(body) };
+    if (!LITERAL_ALTERNATIVES.test(body)) RE2JS.compile(body, RE2JS.CASE_INSENSITIVE);
+    const parts = topLevelAlternatives(body);
+    const alternatives = (parts.length > 0 ? parts : [body]).map(alternative);
+    return { ok: true, alternatives, anchored: /[$^]|\\[AbBzZ]/u.test(body) };
   } catch (e) {
     return { ok: false, error: `invalid pattern: ${e instanceof Error ? e.message : String(e)}` };
   }
@@ -85,7 +107,6 @@ export function regexPatternError(pattern: string): string | undefined {
   return c.ok ? undefined : c.error;
 }
 
-const STOP = new Set(['the', 'and', 'for', 'with', 'from', 'that', 'this', 'into', 'your', 'you', 'are', 'was', 'can', 'will', 'all', 'any', 'its', 'use', 'using', 'via', 'about', 'what', 'which', 'when', 'how', 'please', 'want', 'need', 'help', 'some', 'give', 'tell', 'find', 'show', 'have', 'has']);
 
 /**
  * The pattern a model would write for a plain-words query: its words of three letters or more,
@@ -93,15 +114,9 @@ const STOP = new Set(['the', 'and', 'for', 'with', 'from', 'that', 'this', 'into
  * characters. Used to put natural-language queries (a tool's own words, tasks) to this ranker.
  */
 export function patternFromWords(text: string): string {
-  const words: string[] = [];
-  const seen = new Set<string>();
-  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (raw.length < 3 || STOP.has(raw) || seen.has(raw)) continue;
-    seen.add(raw);
-    words.push(raw);
-  }
   let pattern = '';
-  for (const w of words) {
+  for (const w of contentWords(text)) {
+    if (w.length < 3) continue;
     const next = pattern === '' ? w : `${pattern}|${w}`;
     if (next.length > REGEX_MAX_PATTERN) break;
     pattern = next;
@@ -115,13 +130,16 @@ interface Prepared {
   readonly index: number;
   /** Per field (SEARCH_FIELDS order): its texts joined by newlines (`.` never crosses one). */
   readonly fields: readonly string[];
+  readonly lowerFields: readonly string[];
   /** Every field joined, for the one test that rules most tools out. */
   readonly all: string;
+  readonly lowerAll: string;
 }
 
 function prepare(doc: SearchDocument, index: number): Prepared {
   const fields = [[doc.name], doc.parameterNames, [doc.summary], [doc.description], doc.parameterDescriptions].map((texts) => texts.filter((t) => t !== '').join('\n'));
-  return { name: doc.name, order: doc.order, index, fields, all: fields.join('\n') };
+  const all = fields.join('\n');
+  return { name: doc.name, order: doc.order, index, fields, lowerFields: fields.map((f) => f.toLowerCase()), all, lowerAll: all.toLowerCase() };
 }
 
 class RegexIndex implements RankerIndex {
@@ -141,11 +159,11 @@ class RegexIndex implements RankerIndex {
       let mask = 0;
       for (const re of compiled.alternatives) {
         // An anchor means "start (or end) of a field", so anchored patterns are tried field by field.
-        if (!compiled.anchored && !re.test(doc.all)) continue;
+        if (!compiled.anchored && !re.test(doc.all, doc.lowerAll)) continue;
         let hit = false;
         for (let f = 0; f < FIELD_COUNT; f++) {
           const text = doc.fields[f] ?? '';
-          if (text !== '' && re.test(text)) {
+          if (text !== '' && re.test(text, doc.lowerFields[f] ?? '')) {
             mask |= 1 << f;
             hit = true;
           }
