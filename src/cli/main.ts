@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { checkFiles } from './check';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
+import { findabilityCommand } from './findability';
 
 const USAGE = `tool-workbench: design and check LLM tool catalogues under JP's RFD 108
 
@@ -22,6 +23,9 @@ usage:
       tool on; every tool discoverable with the N most useful kept on (default 8); or per-server (N
       per server). --off-destructive starts destructiveHint tools off. --scenario prints a whole
       scenario instead (tools inline, or --ref PATH to name the catalogue file).
+  tool-workbench findability FILE [--json] [--tasks FILE.jsonl] [--ranking ID] [--limit N] [--before FILE]
+      For every discoverable tool of a scenario or a catalogue: will search_tools find it, why not,
+      and which tools crowd each other out, under each ranking side by side. --help for more.
   tool-workbench --version
 `;
 
@@ -46,6 +50,8 @@ export function main(argv: readonly string[], io: Io = nodeIo): number {
       return evalCommand(rest, io);
     case 'import':
       return importCommand(rest, io);
+    case 'findability':
+      return findabilityCommand(rest, io);
     case '--version':
     case '-V': {
       const pkg = JSON.parse(io.readFile(resolve(dirname(new URL(import.meta.url).pathname), '..', 'package.json'))) as { version: string };

@@ -5,3 +5,6 @@ export { compareFindability } from './compare';
 export { formatFindability, formatComparison, findableLine } from './format';
 export { ownQueries, queryFrom } from './queries';
 export type * from './types';
+export { findabilityInputAt } from './timeline';
+export type { TimelineFindability } from './timeline';
+export { FINDABILITY_RANKERS } from './rankers';

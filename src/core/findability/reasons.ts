@@ -9,6 +9,9 @@ import type { FindabilityFix, QueryResult, Reason } from './types';
 /** A parameter word held by at most this many tools is distinctive enough to be searched for. */
 const RARE_HOLDERS = 2;
 const SHOWN_WORDS = 6;
+/** A word in more than this share of all tasks (and in more than 10) is request filler, not what a task wants. */
+const GENERIC_TASK_SHARE = 0.02;
+const GENERIC_TASK_MIN = 10;
 
 export interface ExplainInput {
   readonly words: ToolWords;
@@ -19,6 +22,8 @@ export interface ExplainInput {
   readonly missed: readonly QueryResult[];
   readonly beatenBy: readonly string[];
   readonly all: ReadonlyMap<string, ToolWords>;
+  /** How many tasks use each word, and how many tasks there are. */
+  readonly taskWords: { readonly counts: ReadonlyMap<string, number>; readonly tasks: number };
 }
 
 const list = (xs: readonly string[], n = SHOWN_WORDS) => xs.slice(0, n).join(', ') + (xs.length > n ? ', …' : '');
@@ -55,11 +60,24 @@ function parameterWords(input: ExplainInput): Reason | undefined {
   return { code: 'parameter-words', text: `its distinctive words are only in its parameters (${list(words)}): a search for them would find it, but its summary and description do not say them`, words };
 }
 
+/**
+ * Words the missed tasks use that the tool lacks: the words more of them use first, and only words
+ * that say what these tasks want (not request filler every task has, like "provide" or "find").
+ */
 function taskWords(input: ExplainInput): string[] {
   const known = new Set([...input.words.own, ...input.words.parameters]);
-  const out = new Set<string>();
-  for (const q of input.missed) if (q.kind === 'task') for (const w of contentWords(q.text)) if (!known.has(w) && w.length > 2) out.add(w);
-  return [...out];
+  const missedTasks = input.missed.filter((q) => q.kind === 'task');
+  const counts = new Map<string, number>();
+  const generic = Math.max(GENERIC_TASK_MIN, GENERIC_TASK_SHARE * input.taskWords.tasks);
+  for (const q of missedTasks) {
+    for (const w of contentWords(q.text)) {
+      if (known.has(w) || w.length <= 2 || (input.taskWords.counts.get(w) ?? 0) > generic) continue;
+      counts.set(w, (counts.get(w) ?? 0) + 1);
+    }
+  }
+  // With several missed tasks, a word only one of them uses says little about the tool.
+  const floor = missedTasks.length >= 3 ? 2 : 1;
+  return [...counts.entries()].filter(([, n]) => n >= floor).sort((a, b) => b[1] - a[1]).map(([w]) => w);
 }
 
 export function explain(input: ExplainInput): { reasons: Reason[]; fix?: FindabilityFix } {

@@ -12,6 +12,7 @@
 import { MAX_LIMIT, MAX_QUERY_LENGTH, searchTools } from '../search/contract';
 import { patternFromWords } from '../search/regex';
 import type { RankerIndex, SearchDocument } from '../search/types';
+import { contentWords } from '../search/words';
 import { lookAlikeGroups } from './lookalikes';
 import { ownQueries, tasksByTool } from './queries';
 import type { OwnQuery } from './queries';
@@ -83,6 +84,9 @@ export function findabilityReport(input: FindabilityInput): FindabilityReport {
   const indexes = input.rankers.map((r) => r.build(input.docs));
   const words = new Map<string, ToolWords>();
   for (const d of input.docs) words.set(d.name, toolWords(d));
+  const taskWordCounts = new Map<string, number>();
+  for (const t of input.tasks ?? []) for (const w of contentWords(t.query)) taskWordCounts.set(w, (taskWordCounts.get(w) ?? 0) + 1);
+  const taskWords = { counts: taskWordCounts, tasks: input.tasks?.length ?? 0 };
   const holders = new Map<string, number>();
   for (const w of words.values()) for (const word of new Set([...w.own, ...w.parameters])) holders.set(word, (holders.get(word) ?? 0) + 1);
 
@@ -104,7 +108,7 @@ export function findabilityReport(input: FindabilityInput): FindabilityReport {
     const base = { name: doc.name, order: doc.order, ...(server !== undefined ? { server } : {}), status, score: score.score, best: score.best, rankings, queries: results, beatenBy };
     if (status === 'findable') return { ...base, reasons: [] };
     const missedQueries = results.filter((_, i) => !((active[i]?.rank ?? Infinity) <= limit));
-    const { reasons, fix } = explain({ words: w, holders, queries: results, missed: missedQueries, beatenBy, all: words });
+    const { reasons, fix } = explain({ words: w, holders, queries: results, missed: missedQueries, beatenBy, all: words, taskWords });
     return { ...base, reasons, ...(fix ? { fix } : {}) };
   });
 
