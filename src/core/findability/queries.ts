@@ -12,8 +12,20 @@ export interface OwnQuery {
   readonly text: string;
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+/** `text` with every case-insensitive occurrence of `name` replaced by a space. */
+function without(text: string, name: string): string {
+  if (name === '') return text;
+  const lower = text.toLowerCase();
+  const needle = name.toLowerCase();
+  // Lower-casing can change a text's length (rare letters); then keep it whole rather than cut wrong.
+  if (lower.length !== text.length) return text;
+  let out = '';
+  let from = 0;
+  for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, from)) {
+    out += `${text.slice(from, at)} `;
+    from = at + needle.length;
+  }
+  return out + text.slice(from);
 }
 
 /**
@@ -22,9 +34,8 @@ function escapeRegExp(s: string): string {
  * decides a substring match. Cut at MAX_QUERY_LENGTH, at a word.
  */
 export function queryFrom(text: string, name: string): string {
-  const without = name === '' ? text : text.replace(new RegExp(escapeRegExp(name), 'giu'), ' ');
   let out = '';
-  for (const w of wordsOf(without)) {
+  for (const w of wordsOf(without(text, name))) {
     const next = out === '' ? w : `${out} ${w}`;
     if (next.length > MAX_QUERY_LENGTH) break;
     out = next;

@@ -9,7 +9,7 @@
 //   MIN_DESCRIPTION_WORDS words, fewer than half its queries return it within the limit, or a task
 //   that needs it misses it;
 // - findable otherwise.
-import { MAX_LIMIT, MAX_QUERY_LENGTH, searchTools } from '../search/contract';
+import { MAX_QUERY_LENGTH } from '../search/contract';
 import { patternFromWords } from '../search/regex';
 import type { RankerIndex, SearchDocument } from '../search/types';
 import { contentWords } from '../search/words';
@@ -33,20 +33,19 @@ function queryFor(rankerId: string, text: string): string {
 }
 
 /**
- * One query through search_tools' own contract at its largest limit (50), so a ranker that can
- * return just the best hits does (bm25's searchTop); a tool below 50 has no rank.
+ * One query, through the ranker's public `search` (every hit passing search_tools' filter, best
+ * first), so a rank below the limit is known too. Queries are never empty and at most
+ * MAX_QUERY_LENGTH characters, as the search_tools contract requires.
  */
 function ask(index: RankerIndex, query: string, name: string, input: FindabilityInput, filter: (n: string) => boolean, limit: number): Asked {
   if (query.trim() === '') return { rank: null, above: [], tied: [] };
-  const r = searchTools(index, { query, limit: MAX_LIMIT }, { filter, reportMatchCount: false, ...(input.substringMatch ? { substringMatch: input.substringMatch } : {}) });
-  if (!r.ok) return { rank: null, above: [], tied: [] };
-  const hits = r.hits;
+  const hits = index.search(query, { filter, ...(input.substringMatch ? { substringMatch: input.substringMatch } : {}) });
   const at = hits.findIndex((h) => h.name === name);
   const rank = at < 0 ? null : at + 1;
   const above = hits.slice(0, at < 0 ? limit : Math.min(at, limit)).map((h) => h.name);
   const score = at < 0 ? undefined : hits[at]?.score;
   // Within a tenth of its score counts as a tie: a wording away from outranking it.
-  const tied = score === undefined ? [] : hits.slice(0, limit).filter((h, i) => i > at && h.score >= score - Math.abs(score) * NEAR_TIE).map((h) => h.name);
+  const tied = score === undefined ? [] : hits.slice(at + 1, limit).filter((h) => h.score >= score - Math.abs(score) * NEAR_TIE).map((h) => h.name);
   return { rank, above, tied };
 }
 

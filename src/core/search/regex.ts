@@ -62,21 +62,14 @@ function withoutCaseFlag(pattern: string): string {
   return pattern.startsWith('(?i)') ? pattern.slice(4) : pattern;
 }
 
-/** One alternative: tested on a field's text and on its lower-cased copy. */
-interface Alternative {
-  test(text: string, lower: string): boolean;
-}
+/** One alternative: a literal (found with a substring test) or an RE2 pattern. */
+type Alternative = { readonly literal: string } | { readonly re: RE2JS };
 
 /** Letters, digits, `_`, `-` and spaces only: a substring test finds what RE2 would, without RE2. */
 const LITERAL = /^[\p{L}\p{N}_ -]+$/u;
 
 function alternative(source: string): Alternative {
-  if (LITERAL.test(source)) {
-    const needle = source.toLowerCase();
-    return { test: (_text, lower) => lower.includes(needle) };
-  }
-  const re = RE2JS.compile(source, RE2JS.CASE_INSENSITIVE);
-  return { test: (text) => re.test(text) };
+  return LITERAL.test(source) ? { literal: source.toLowerCase() } : { re: RE2JS.compile(source, RE2JS.CASE_INSENSITIVE) };
 }
 
 type Compiled = { ok: true; alternatives: Alternative[]; anchored: boolean } | { ok: false; error: string };
@@ -142,36 +135,61 @@ function prepare(doc: SearchDocument, index: number): Prepared {
   return { name: doc.name, order: doc.order, index, fields, lowerFields: fields.map((f) => f.toLowerCase()), all, lowerAll: all.toLowerCase() };
 }
 
+/** How many literal alternatives an index remembers the matches of (the words of recent patterns). */
+const LITERAL_CACHE = 4096;
+
 class RegexIndex implements RankerIndex {
   readonly #docs: readonly Prepared[];
+  /** A literal's field mask per doc (0: no match), over every doc; the same words recur across patterns. */
+  readonly #literals = new Map<string, Uint8Array>();
 
   constructor(docs: readonly SearchDocument[]) {
     this.#docs = docs.map(prepare);
+  }
+
+  #literalMasks(needle: string): Uint8Array {
+    let masks = this.#literals.get(needle);
+    if (masks) return masks;
+    masks = new Uint8Array(this.#docs.length);
+    this.#docs.forEach((doc, d) => {
+      if (!doc.lowerAll.includes(needle)) return;
+      let mask = 0;
+      for (let f = 0; f < FIELD_COUNT; f++) if ((doc.lowerFields[f] ?? '').includes(needle)) mask |= 1 << f;
+      (masks as Uint8Array)[d] = mask;
+    });
+    if (this.#literals.size >= LITERAL_CACHE) this.#literals.clear();
+    this.#literals.set(needle, masks);
+    return masks;
+  }
+
+  /** The fields of `doc` (number `d`) the alternative matches, as a mask. */
+  #mask(alt: Alternative, doc: Prepared, d: number, anchored: boolean): number {
+    if ('literal' in alt) return this.#literalMasks(alt.literal)[d] ?? 0;
+    // An anchor means "start (or end) of a field", so anchored patterns are tried field by field.
+    if (!anchored && !alt.re.test(doc.all)) return 0;
+    let mask = 0;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const text = doc.fields[f] ?? '';
+      if (text !== '' && alt.re.test(text)) mask |= 1 << f;
+    }
+    return mask;
   }
 
   search(query: string, options: SearchOptions): SearchHit[] {
     const compiled = compile(query);
     if (!compiled.ok) return [];
     const found: { doc: Prepared; matched: number; mask: number }[] = [];
-    for (const doc of this.#docs) {
-      if (!options.filter(doc.name)) continue;
+    this.#docs.forEach((doc, d) => {
+      if (!options.filter(doc.name)) return;
       let matched = 0;
       let mask = 0;
-      for (const re of compiled.alternatives) {
-        // An anchor means "start (or end) of a field", so anchored patterns are tried field by field.
-        if (!compiled.anchored && !re.test(doc.all, doc.lowerAll)) continue;
-        let hit = false;
-        for (let f = 0; f < FIELD_COUNT; f++) {
-          const text = doc.fields[f] ?? '';
-          if (text !== '' && re.test(text, doc.lowerFields[f] ?? '')) {
-            mask |= 1 << f;
-            hit = true;
-          }
-        }
-        if (hit) matched++;
+      for (const alt of compiled.alternatives) {
+        const m = this.#mask(alt, doc, d, compiled.anchored);
+        if (m !== 0) matched++;
+        mask |= m;
       }
       if (matched > 0) found.push({ doc, matched, mask });
-    }
+    });
     const best = (mask: number) => 31 - Math.clz32(mask & -mask);
     found.sort((a, b) => b.matched - a.matched || best(a.mask) - best(b.mask) || a.doc.order - b.doc.order || a.doc.index - b.doc.index);
     return found.map(({ doc, matched, mask }) => ({

@@ -20,13 +20,37 @@ export const FILLER_WORDS: ReadonlySet<string> = new Set(
  */
 export function wordsOf(text: string): string[] {
   const out: string[] = [];
-  for (const token of text.split(/[^\p{L}\p{N}]+/u)) {
-    if (token === '') continue;
-    const parts = /^\p{Ll}/u.test(token) ? token.replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2').split(' ') : [token];
-    for (const p of parts) out.push(p.toLowerCase());
+  let word = '';
+  let camel = false;
+  let prevLowerOrDigit = false;
+  const flush = () => {
+    if (word !== '') out.push(word);
+    word = '';
+  };
+  // One pass over the characters: ASCII by code, anything else by Unicode class.
+  for (const ch of text) {
+    const c = ch.charCodeAt(0);
+    const lower = c < 128 ? (c >= 97 && c <= 122) : LOWER.test(ch);
+    const upper = c < 128 ? (c >= 65 && c <= 90) : UPPER.test(ch);
+    const digit = c < 128 ? (c >= 48 && c <= 57) : DIGIT.test(ch);
+    if (!lower && !upper && !digit && !(c >= 128 && LETTER.test(ch))) {
+      flush();
+      prevLowerOrDigit = false;
+      continue;
+    }
+    if (word === '') camel = lower;
+    else if (camel && upper && prevLowerOrDigit) flush();
+    word += ch.toLowerCase();
+    prevLowerOrDigit = lower || digit;
   }
+  flush();
   return out;
 }
+
+const LOWER = /\p{Ll}/u;
+const UPPER = /\p{Lu}/u;
+const DIGIT = /\p{N}/u;
+const LETTER = /\p{L}/u;
 
 /** The words that carry meaning: two letters or more (one digit is enough), not filler, each once, in order. */
 export function contentWords(text: string): string[] {
