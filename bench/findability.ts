@@ -4,7 +4,7 @@
 // 2,062 tasks (no target: it asks 3 x 2,062 more queries).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalogueDocuments } from '../src/core/search/catalogue-file';
@@ -39,6 +39,7 @@ export function run(): void {
     ["MetaTool's 199 tools", [metatool], true],
     ["MetaTool's 199 tools with its 2,062 tasks", [metatool, '--tasks', metatoolTasks], false],
   ];
+  console.log(`  load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${navigator.hardwareConcurrency} cores`);
   for (const [, args] of cases) time(args); // warm the file cache and the CLI bundle
   const runs = cases.map(() => [] as { ms: number; cpu: number }[]);
   for (let i = 0; i < RUNS; i++) cases.forEach(([, args], c) => runs[c]?.push(time(args)));
@@ -47,7 +48,9 @@ export function run(): void {
     const wall = median(xs.map((x) => x.ms));
     const cpu = median(xs.map((x) => x.cpu));
     const line = time(args).stdout.split('\n')[1] ?? '';
-    console.log(`  tool-workbench findability, ${label} (whole process): median ${wall.toFixed(0)} ms wall, ${cpu.toFixed(0)} ms CPU${target ? `  target < 1000 ms: ${wall < 1000 ? 'ok' : 'OVER'}` : ''}  [${line}]`);
+    // On a shared machine wall time waits for the CPU; the process's own CPU time is the steadier figure.
+    const verdict = target ? `  target < 1000 ms: wall ${wall < 1000 ? 'ok' : 'OVER'}, CPU ${cpu < 1000 ? 'ok' : 'OVER'}` : '';
+    console.log(`  tool-workbench findability, ${label} (whole process): median ${wall.toFixed(0)} ms wall, ${cpu.toFixed(0)} ms CPU${verdict}  [${line}]`);
   }
   for (const [label, file] of [['GitHub', github], ['MetaTool', metatool]] as const) {
     const docs = catalogueDocuments(file, readFileSync(file, 'utf8'));
