@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useWorkbench } from '../state/context';
 import { useTimeline } from './hooks';
 import { deriveKeys, useDeriveClient } from './queries';
+import type { FindabilityView } from './findabilityProtocol';
 
 /** A report asks every tool by several queries under three rankings: it waits for typing to pause. */
 const SETTLE_MS = 300;
@@ -30,6 +31,12 @@ function useSettled(value: number | undefined, ms: number): number | undefined {
   return v;
 }
 
+/** The newest report the worker answered, for commands (pin it as "before") that have no hook. */
+let latest: FindabilityView | undefined;
+export function latestFindability(): FindabilityView | undefined {
+  return latest;
+}
+
 export function useFindability() {
   const client = useDeriveClient();
   const { data: view } = useTimeline();
@@ -42,7 +49,11 @@ export function useFindability() {
   const tasksKey = useMemo(() => textKey(tasks), [tasks]);
   return useQuery({
     queryKey: findabilityKeys.report(revision ?? -1, tasksKey, baseline?.label ?? ''),
-    queryFn: () => client.call('findability', { revision: revision ?? 0, ...(tasks.trim() !== '' ? { tasks } : {}), ...(baseline ? { baseline: baseline.report } : {}) }),
+    queryFn: async () => {
+      const view = await client.call('findability', { revision: revision ?? 0, ...(tasks.trim() !== '' ? { tasks } : {}), ...(baseline ? { baseline: baseline.report } : {}) });
+      latest = view;
+      return view;
+    },
     enabled: revision !== undefined,
     staleTime: Infinity,
     gcTime: 10_000,
