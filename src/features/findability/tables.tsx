@@ -3,6 +3,21 @@
 import type { FindabilityReport, ToolFindability } from '../../core';
 import { FindabilityBadge } from '../../components/Findability';
 
+/** A tool name that may wrap after its underscores rather than mid-word. */
+function ToolName({ name }: { readonly name: string }) {
+  const parts = name.split('_');
+  return (
+    <code>
+      {parts.map((p, i) => (
+        <span key={i}>
+          {p}
+          {i < parts.length - 1 && <>_<wbr /></>}
+        </span>
+      ))}
+    </code>
+  );
+}
+
 const pct = (x: number) => `${Math.round(x * 100)} %`;
 const rank = (r: number | null | undefined) => (r === null || r === undefined ? 'none' : `#${r}`);
 
@@ -65,7 +80,7 @@ export function HardTools({ report, actions }: { readonly report: FindabilityRep
         {tools.map((t) => (
           <tr key={t.name} data-tool={t.name}>
             <td>
-              <code>{t.name}</code>
+              <ToolName name={t.name} />
               {t.server !== undefined && <div className="muted fnd-server">server {t.server}</div>}
             </td>
             <td><FindabilityBadge status={t.status} /></td>
@@ -106,7 +121,7 @@ export function AllTools({ report }: { readonly report: FindabilityReport }) {
         <tbody>
           {report.tools.map((t) => (
             <tr key={t.name} data-tool={t.name}>
-              <td><code>{t.name}</code></td>
+              <td><ToolName name={t.name} /></td>
               <td><FindabilityBadge status={t.status} /></td>
               {t.rankings.map((r, i) => (
                 <td key={report.rankings[i]?.id ?? i} className="num">{rank(r.best)} <span className="muted">{r.found}/{r.queries}</span></td>
