@@ -111,3 +111,15 @@ test('the GitHub catalogue imported twice: look-alike groups and notes on each s
     await expect(workbench.servers.findabilityNote('github_2')).toContainText(/\d+ discoverable tools? search_tools may not find/u);
   });
 });
+
+test('past 500 discoverable tools the report waits to be asked for', async ({ workbench }) => {
+  const tools = Array.from({ length: 520 }, (_, i) => `[conversation.tools.tool_${i}]\nsource = "local"\nsummary = "Does chore number ${i} of the batch, quickly and well."\n`).join('\n');
+  const big = `name = "Large"\n[[layers]]\nname = "workspace"\ntext = '''\n[conversation.tools.'*']\nenable = "discoverable"\n\n${tools}'''\n`;
+  const panel = workbench.findability;
+  await workbench.open();
+  await workbench.loadScenario(big, 'large.toml');
+  await panel.open();
+  await expect(panel.panel()).toContainText('520 discoverable tools: past 500 the findability report waits to be asked for');
+  await panel.page.getByTestId('fnd-compute').click();
+  await expect(panel.headline()).toContainText(/findable in the top 10: \d+ of 520/u, SLOW);
+});

@@ -10,6 +10,12 @@ import type { FindabilityView } from './findabilityProtocol';
 
 /** A report asks every tool by several queries under three rankings: it waits for typing to pause. */
 const SETTLE_MS = 300;
+/**
+ * Up to this many discoverable tools the report follows every edit by itself (about a second of
+ * worker time at 500 tools, measured with bench/findability.ts's catalogues); past it, only once
+ * the user asks (`findabilityLarge`), so typing in a 10,000-tool layer never waits behind it.
+ */
+export const FINDABILITY_AUTO_LIMIT = 500;
 
 export const findabilityKeys = {
   report: (revision: number, tasks: string, baseline: string) => [...deriveKeys.all, 'findability', revision, tasks, baseline] as const,
@@ -42,21 +48,26 @@ export function useFindability() {
   const { data: view } = useTimeline();
   // A revision whose derivation has answered (the worker holds its timeline), once typing pauses.
   const revision = useSettled(view && view.scenarioErrors.length === 0 ? view.revision : undefined, SETTLE_MS);
+  const discoverable = view?.positions[0]?.counts.discoverable ?? 0;
+  const large = useWorkbench((s) => s.findabilityLarge);
   const useTasks = useWorkbench((s) => s.findabilityUseTasks);
   const querySet = useWorkbench((s) => s.labQuerySet);
   const baseline = useWorkbench((s) => s.findabilityBaseline);
   const tasks = useTasks ? querySet : '';
   const tasksKey = useMemo(() => textKey(tasks), [tasks]);
-  return useQuery({
+  const allowed = discoverable <= FINDABILITY_AUTO_LIMIT || large;
+  const query = useQuery({
     queryKey: findabilityKeys.report(revision ?? -1, tasksKey, baseline?.label ?? ''),
     queryFn: async () => {
       const view = await client.call('findability', { revision: revision ?? 0, ...(tasks.trim() !== '' ? { tasks } : {}), ...(baseline ? { baseline: baseline.report } : {}) });
       latest = view;
       return view;
     },
-    enabled: revision !== undefined,
+    enabled: revision !== undefined && allowed,
     staleTime: Infinity,
     gcTime: 10_000,
     placeholderData: keepPreviousData,
   });
+  /** `waiting`: the catalogue is past FINDABILITY_AUTO_LIMIT and the user has not asked for the report. */
+  return { ...query, waiting: !allowed, discoverable };
 }

@@ -13,6 +13,9 @@ export interface FindabilitySlice {
   /** Ask each tool by the tasks of the search lab's query set, too. */
   findabilityUseTasks: boolean;
   findabilityBaseline: FindabilityBaseline | undefined;
+  /** Compute the report for a catalogue past the automatic limit too. */
+  findabilityLarge: boolean;
+  setFindabilityLarge(large: boolean): void;
   setFindabilityUseTasks(use: boolean): void;
   setFindabilityBaseline(baseline: FindabilityBaseline | undefined): void;
 }
@@ -22,6 +25,8 @@ export function findabilitySlice<S extends FindabilitySlice>(set: StoreApi<S>['s
   return {
     findabilityUseTasks: true,
     findabilityBaseline: undefined,
+    findabilityLarge: false,
+    setFindabilityLarge: (findabilityLarge) => put({ findabilityLarge }),
     setFindabilityUseTasks: (findabilityUseTasks) => put({ findabilityUseTasks }),
     setFindabilityBaseline: (findabilityBaseline) => put({ findabilityBaseline }),
   };

@@ -4,7 +4,7 @@
 import type { ToolFindability } from '../../core';
 import { useCommands } from '../../commands/context';
 import { Updating } from '../../components/Updating';
-import { useFindability } from '../../derive/findabilityHooks';
+import { FINDABILITY_AUTO_LIMIT, useFindability } from '../../derive/findabilityHooks';
 import type { FindabilityView } from '../../derive/findabilityProtocol';
 import { summaryFix } from '../../editor/findability-fix';
 import { applySplice } from '../../editor/quick-fix';
@@ -43,8 +43,21 @@ export function FindabilityPanel() {
   const registry = useCommands();
   const baseline = useWorkbench((s) => s.findabilityBaseline);
   const revision = useWorkbench((s) => s.revision);
-  const { data: view, isFetching, error } = useFindability();
+  const { data: view, isFetching, error, waiting, discoverable } = useFindability();
   const run = (id: string) => void registry.run(id, { store });
+  if (waiting) {
+    return (
+      <div className="empty" data-testid="findability-panel">
+        <p>
+          {discoverable.toLocaleString('en-US')} discoverable tools: past {FINDABILITY_AUTO_LIMIT} the findability report waits to be asked for, so typing never waits
+          behind it (it asks every tool by several queries under three rankings).
+        </p>
+        <button type="button" onClick={() => run('findability.large')} data-testid="fnd-compute">
+          Compute it, and keep it up to date
+        </button>
+      </div>
+    );
+  }
   if (error) return <div className="empty" role="alert">The findability report failed: {error.message}</div>;
   if (!view) return <div className="empty" role="status">Asking every discoverable tool by its own words…</div>;
   const { report } = view;

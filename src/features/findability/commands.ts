@@ -18,5 +18,14 @@ export const findabilityCommands: Command[] = [
       store.getState().setFindabilityBaseline({ label: `revision ${latest.revision}, ${new Date().toLocaleTimeString()}`, report: latest.report });
     },
   },
+  {
+    id: 'findability.large',
+    title: 'Findability: keep the report up to date for a large catalogue too',
+    group: 'Findability',
+    run: ({ store }) => {
+      store.getState().setFindabilityLarge(true);
+      store.getState().setDockTab('findability');
+    },
+  },
   { id: 'findability.clear', title: 'Findability: clear the pinned "before"', group: 'Findability', run: ({ store }) => store.getState().setFindabilityBaseline(undefined) },
 ];
