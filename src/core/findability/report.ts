@@ -80,7 +80,8 @@ export function findabilityReport(input: FindabilityInput): FindabilityReport {
   const tasks = tasksByTool(input.tasks ?? []);
   const unknownTaskTools = [...tasks.keys()].filter((n) => !searchable.has(n));
   const activeAt = Math.max(0, input.rankers.findIndex((r) => r.id === input.ranking));
-  const indexes = input.rankers.map((r) => r.build(input.docs));
+  // No tool to report on: no index to build.
+  const indexes = targets.length === 0 ? [] : input.rankers.map((r) => r.build(input.docs));
   const words = new Map<string, ToolWords>();
   for (const d of input.docs) words.set(d.name, toolWords(d));
   const taskWordCounts = new Map<string, number>();
