@@ -4,7 +4,7 @@
 // 2,062 tasks (no target: it asks 3 x 2,062 more queries).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalogueDocuments } from '../src/core/search/catalogue-file';
@@ -39,7 +39,7 @@ export function run(): void {
     ["MetaTool's 199 tools", [metatool], true],
     ["MetaTool's 199 tools with its 2,062 tasks", [metatool, '--tasks', metatoolTasks], false],
   ];
-  console.log(`  load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${navigator.hardwareConcurrency} cores`);
+  console.log(`  load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
   for (const [, args] of cases) time(args); // warm the file cache and the CLI bundle
   const runs = cases.map(() => [] as { ms: number; cpu: number }[]);
   for (let i = 0; i < RUNS; i++) cases.forEach(([, args], c) => runs[c]?.push(time(args)));
