@@ -2,6 +2,7 @@
 // where it has one). Each module also runs alone: `npx tsx bench/<name>.ts`.
 import { run as stream } from './stream';
 import { run as tomlParse } from './toml-parse';
+import { run as input } from './input';
 import { run as search } from './search';
 import { run as searchEval } from './search-eval';
 import { run as checkScale } from './check-scale';
@@ -11,6 +12,7 @@ import { run as findability } from './findability';
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
   ['toml-parse', tomlParse],
+  ['input', input],
   ['search', search],
   ['search-eval', searchEval],
   ['check-scale', checkScale],
