@@ -78,8 +78,10 @@ describe('tool-workbench findability', () => {
 
   it('--tasks: the tasks ask for the tools they need; bad lines are reported with their line', () => {
     const io = capture({ 's.toml': scenario('summary = "Page the on-call engineer now."'), 't.jsonl': '{"query": "wake up whoever is on call", "relevant": ["notify"]}\nnot json\n' });
-    expect(main(['findability', 's.toml', '--tasks', 't.jsonl', '--ranking', 'bm25'], io)).toBe(0);
-    expect(io.stderr()).toContain('t.jsonl: line 2: not JSON');
+    // The report covers the good line; the bad line fails the run, as in `eval`.
+    expect(main(['findability', 's.toml', '--tasks', 't.jsonl', '--ranking', 'bm25'], io)).toBe(2);
+    expect(io.stderr()).toContain('t.jsonl: line 2, column 1: not JSON');
+    expect(io.stderr()).toContain('t.jsonl: 1 malformed line left out of the report above');
     expect(io.stdout()).toContain('1 tasks');
     expect(io.stdout()).toMatch(/bm25 \*/u);
   });
@@ -90,8 +92,8 @@ describe('tool-workbench findability', () => {
       [['findability', 'x.json', '--ranking', 'magic'], '--ranking takes substring, bm25, regex'],
       [['findability', 'x.json', '--limit', '0'], '--limit takes an integer from 1 to 50'],
       [['findability', 'x.json', '--wat'], 'unknown option `--wat`'],
-      [['findability', 'bad.json'], 'bad.json: not valid JSON'],
-      [['findability', 'bad.toml'], 'bad.toml: 2:'],
+      [['findability', 'bad.json'], 'bad.json:1:12: not valid JSON'],
+      [['findability', 'bad.toml'], 'bad.toml:2:'],
       [['findability', 'missing.json'], 'missing.json: cannot read'],
     ];
     for (const [argv, message] of cases) {
@@ -105,6 +107,14 @@ describe('tool-workbench findability', () => {
   it('--help', () => {
     const io = capture();
     expect(main(['findability', '--help'], io)).toBe(0);
-    expect(io.stdout()).toMatch(/^usage: tool-workbench findability FILE/u);
+    expect(io.stdout()).toMatch(/^usage:\n {2}tool-workbench findability FILE/u);
+    expect(io.stdout()).toContain('--before FILE');
+  });
+
+  it('control characters in a tool name reach the terminal as escapes', () => {
+    const io = capture({ 'evil.json': JSON.stringify({ tools: [{ name: 'evil\u001b]0;PWNED\u0007', description: '', inputSchema: { type: 'object' } }] }) });
+    expect(main(['findability', 'evil.json'], io)).toBe(0);
+    expect(io.stdout()).not.toContain('\u001b');
+    expect(io.stdout()).toContain('evil\\u001b]0;PWNED\\u0007');
   });
 });

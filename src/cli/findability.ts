@@ -8,23 +8,8 @@ import { compareFindability, FINDABILITY_RANKERS, findabilityInputAt, findabilit
 import type { FindabilityReport, TimelineFindability } from '../core/findability/index';
 import { hostFor } from './check';
 import type { Io } from './main';
-
-export const FINDABILITY_USAGE = `usage: tool-workbench findability FILE [--json] [--tasks FILE.jsonl] [--ranking ID] [--limit N] [--before FILE]
-
-For every discoverable tool: will search_tools find it, and which tools crowd each other out.
-Each tool is asked by its own words (its name split into words, its summary, the first sentence of
-its description, its name left out) and by the tasks that need it, under the substring, bm25 and
-regex rankings side by side; the reasons and look-alike groups are the active ranking's.
-
-FILE is a scenario (its base config: the discoverable tools of its layers and servers, its ranking)
-or a catalogue: a tools/list JSON or a JP config TOML, every tool taken as discoverable.
-
-  --json            the whole report as JSON
-  --tasks FILE      a task set: {"query": "...", "relevant": ["tool", ...]} per line
-  --ranking ID      the active ranking: substring, bm25 or regex (default: the scenario's, else bm25)
-  --limit N         search_tools' limit, 1..50 (default 10)
-  --before FILE     an earlier version of FILE: print the tools whose findability changed
-`;
+import { block, line } from './print';
+import { readErrorText } from './read';
 
 type Source = { ok: true; input: TimelineFindability; warnings: string[] } | { ok: false; error: string };
 
@@ -39,18 +24,19 @@ function load(file: string, io: Io): Source {
   try {
     text = io.readFile(file);
   } catch (e) {
-    return { ok: false, error: `cannot read: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, error: readErrorText(file, e) };
   }
   if (!file.toLowerCase().endsWith('.json') && isScenario(text)) {
     const report = checkScenario(file, text, hostFor(file, io));
     const e = report.fileErrors[0];
-    if (e) return { ok: false, error: `${e.line}:${e.column}: ${e.message}` };
-    if (!report.timeline) return { ok: false, error: 'the scenario does not run' };
+    if (e) return { ok: false, error: `${file}:${e.line}:${e.column}: ${e.message}` };
+    if (!report.timeline) return { ok: false, error: `${file}: the scenario does not run` };
     const warnings = report.timeline.diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.severity}: ${d.layer !== undefined ? `layer ${d.layer} ${d.line ?? 1}:${d.column ?? 1}: ` : ''}${d.message}`);
     return { ok: true, input: findabilityInputAt(report.timeline), warnings };
   }
   const docs = catalogueDocuments(file, text);
-  if (!docs.ok) return docs;
+  // Errors with a place start `line:column:`; they join the file name as a compiler's do.
+  if (!docs.ok) return { ok: false, error: /^\d+:\d+: /u.test(docs.error) ? `${file}:${docs.error}` : `${file}: ${docs.error}` };
   return { ok: true, input: { docs: docs.documents, discoverable: docs.documents.map((d) => d.name), ranking: 'bm25' }, warnings: docs.warnings };
 }
 
@@ -89,35 +75,33 @@ function parseArgs(args: readonly string[]): Options | string {
 }
 
 export function findabilityCommand(args: readonly string[], io: Io): number {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.out(FINDABILITY_USAGE);
-    return 0;
-  }
   const o = parseArgs(args);
   if (typeof o === 'string') {
-    io.err(`tool-workbench findability: ${o}\n\n${FINDABILITY_USAGE}`);
+    io.err(line(`tool-workbench findability: ${o} (tool-workbench findability --help)`));
     return 2;
   }
   let tasks: EvalQuery[] | undefined;
+  let badTaskLines = 0;
   if (o.tasks !== undefined) {
     let text: string;
     try {
       text = io.readFile(o.tasks);
     } catch (e) {
-      io.err(`${o.tasks}: cannot read: ${e instanceof Error ? e.message : String(e)}\n`);
+      io.err(line(readErrorText(o.tasks, e)));
       return 2;
     }
     const parsed = parseEvalQueries(text);
-    for (const e of parsed.errors) io.err(`${o.tasks}: ${e}\n`);
+    for (const e of parsed.errors) io.err(line(`${o.tasks}: ${e}`));
+    badTaskLines = parsed.errors.length;
     tasks = parsed.queries;
   }
   const report = (file: string): FindabilityReport | undefined => {
     const src = load(file, io);
     if (!src.ok) {
-      io.err(`${file}: ${src.error}\n`);
+      io.err(line(src.error));
       return undefined;
     }
-    for (const w of src.warnings) io.err(`${file}: ${w}\n`);
+    for (const w of src.warnings) io.err(line(`${file}: ${w}`));
     return findabilityReport({
       ...src.input,
       rankers: FINDABILITY_RANKERS,
@@ -131,7 +115,16 @@ export function findabilityCommand(args: readonly string[], io: Io): number {
   const before = o.before !== undefined ? report(o.before) : undefined;
   if (o.before !== undefined && !before) return 2;
   const comparison = before ? compareFindability(before, after) : undefined;
-  if (o.json) io.out(`${JSON.stringify(comparison ? { report: after, comparison } : after, null, 2)}\n`);
-  else io.out(`${formatFindability(after)}\n${comparison ? `\n${formatComparison(comparison)}\n` : ''}`);
+  // Tool names, descriptions and task words come from files anyone can write: printed through ./print.
+  if (o.json) io.out(block(JSON.stringify(comparison ? { report: after, comparison } : after, null, 2)));
+  else {
+    for (const l of formatFindability(after).split('\n')) io.out(line(l));
+    if (comparison) for (const l of ['', ...formatComparison(comparison).split('\n')]) io.out(line(l));
+  }
+  // The report covers the good lines; a task set with bad lines is still a bad file, and a script must see it.
+  if (badTaskLines > 0) {
+    io.err(line(`${o.tasks ?? ''}: ${badTaskLines} malformed line${badTaskLines === 1 ? '' : 's'} left out of the report above`));
+    return 2;
+  }
   return 0;
 }

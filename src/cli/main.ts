@@ -25,8 +25,14 @@ usage:
       per server). --off-destructive starts destructiveHint tools off. --scenario prints a whole
       scenario instead (tools inline, or --ref PATH to name the catalogue file).
   tool-workbench findability FILE [--json] [--tasks FILE.jsonl] [--ranking ID] [--limit N] [--before FILE]
-      For every discoverable tool of a scenario or a catalogue: will search_tools find it, why not,
-      and which tools crowd each other out, under each ranking side by side. --help for more.
+      For every discoverable tool: will search_tools find it, why not, and which tools crowd each
+      other out. Each tool is asked by its own words (name split into words, summary, first sentence
+      of its description, its name left out) and by the tasks that need it, under the substring, bm25
+      and regex rankings side by side. FILE is a scenario (its base config and ranking) or a catalogue
+      (tools/list JSON or JP config TOML, every tool taken as discoverable). --tasks: a task set of
+      {"query": "...", "relevant": ["tool", ...]} lines; --ranking substring|bm25|regex: the active
+      ranking (default: the scenario's, else bm25); --limit 1..50: search_tools' limit (default 10);
+      --before FILE: an earlier version, and the tools whose findability changed; --json: all of it.
   tool-workbench --version
   Every command takes --help.
 `;
