@@ -26,6 +26,11 @@ export class ServersPage {
     return this.card(name).getByTestId(testId);
   }
 
+  /** The card's note on its tools search_tools may not find. */
+  findabilityNote(name: string): Locator {
+    return this.card(name).getByTestId('server-findability');
+  }
+
   change(name: string): Locator {
     return this.card(name).getByTestId('server-change');
   }

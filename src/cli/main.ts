@@ -6,6 +6,7 @@ import { readInputFile } from './read';
 import { checkFiles } from './check';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
+import { findabilityCommand } from './findability';
 
 const USAGE = `tool-workbench: design and check LLM tool catalogues under JP's RFD 108
 
@@ -23,6 +24,15 @@ usage:
       tool on; every tool discoverable with the N most useful kept on (default 8); or per-server (N
       per server). --off-destructive starts destructiveHint tools off. --scenario prints a whole
       scenario instead (tools inline, or --ref PATH to name the catalogue file).
+  tool-workbench findability FILE [--json] [--tasks FILE.jsonl] [--ranking ID] [--limit N] [--before FILE]
+      For every discoverable tool: will search_tools find it, why not, and which tools crowd each
+      other out. Each tool is asked by its own words (name split into words, summary, first sentence
+      of its description, its name left out) and by the tasks that need it, under the substring, bm25
+      and regex rankings side by side. FILE is a scenario (its base config and ranking) or a catalogue
+      (tools/list JSON or JP config TOML, every tool taken as discoverable). --tasks: a task set of
+      {"query": "...", "relevant": ["tool", ...]} lines; --ranking substring|bm25|regex: the active
+      ranking (default: the scenario's, else bm25); --limit 1..50: search_tools' limit (default 10);
+      --before FILE: an earlier version, and the tools whose findability changed; --json: all of it.
   tool-workbench --version
   Every command takes --help.
 `;
@@ -77,6 +87,8 @@ function run(argv: readonly string[], io: Io): number {
       return evalCommand(rest, io);
     case 'import':
       return importCommand(rest, io);
+    case 'findability':
+      return findabilityCommand(rest, io);
     case '--version':
     case '-V': {
       const pkg = JSON.parse(io.readFile(resolve(dirname(new URL(import.meta.url).pathname), '..', 'package.json'))) as { version: string };

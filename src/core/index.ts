@@ -55,3 +55,5 @@ export type { WorkspaceFiles, WorkspaceLoad, WorkspaceOptions } from './workspac
 export { comparePaths } from './workspace/glob';
 export { setTokens, approximateTokenCounter } from './providers/cost';
 export * from './import/index';
+export { regex, regexPatternError, patternFromWords, REGEX_MAX_PATTERN } from './search/regex';
+export * from './findability/index';

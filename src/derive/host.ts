@@ -18,6 +18,7 @@ import { cacheDifference, LabHost } from './labHost';
 import { SharedIndexes } from './searchIndexes';
 import { WorkspaceHost } from './workspaceHost';
 import { ServersHost } from './serversHost';
+import { FindabilityHost } from './findabilityHost';
 import type { LoadedWorkspace } from './workspaceHost';
 import type { WorkspaceInput } from './workspaceProtocol';
 
@@ -108,6 +109,10 @@ export class DeriveHost implements Methods {
   private readonly workspace = new WorkspaceHost((revision) => this.recent.get(revision), () => this.indexes.rankerMap());
   private readonly servers = new ServersHost((revision) => this.recent.get(revision));
   private readonly layerLines = new Map<string, (offset: number) => { line: number; column: number }>();
+  private readonly findabilityHost = new FindabilityHost((revision) => this.timeline(revision), this.indexes, (revision, layer, offset) => {
+    const { line, column } = this.layerLink(revision, layer, offset);
+    return { line, column };
+  });
 
   derive({ doc, revision, workspace: files, entry }: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput; entry?: number | null }): TimelineView {
     const started = Date.now();
@@ -282,6 +287,10 @@ export class DeriveHost implements Methods {
 
   record({ revision, step }: { revision: number; step: number }): RecordedStep {
     return recordableExpectations(this.timeline(revision), step);
+  }
+
+  findability(params: Parameters<FindabilityHost['findability']>[0]) {
+    return this.findabilityHost.findability(params);
   }
 
   request({ revision, id }: { revision: number; id: number }): RequestDetail {

@@ -10,6 +10,9 @@ import { SavingsSummary } from '../../components/Savings';
 import { LiveStatusLine } from '../../components/LiveStatus';
 import { CacheWord, formatBytes, formatCount } from '../../components/Measures';
 import { useServersView } from '../../derive/serversHooks';
+import { useFindability } from '../../derive/findabilityHooks';
+import type { ServerFindabilityNote } from '../../derive/findabilityProtocol';
+import { FindabilityBadge } from '../../components/Findability';
 import type { ServerView } from '../../derive/serversProtocol';
 import { cancelLive, disconnectLive } from '../../live/queries';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
@@ -96,7 +99,32 @@ function LiveControls({ server }: { readonly server: ServerDoc }) {
   );
 }
 
-function ServerCard({ server, view, savings }: { readonly server: ServerDoc; readonly view: ServerView | undefined; readonly savings: ServerSavings | undefined }) {
+/** The server's discoverable tools search_tools would hardly find (the findability report's, issue 17). */
+function FindabilityNote({ note }: { readonly note: ServerFindabilityNote }) {
+  const setTab = useWorkbench((s) => s.setDockTab);
+  const n = note.tools.length;
+  return (
+    <details className="server-findability" data-testid="server-findability">
+      <summary>
+        {n} discoverable tool{n === 1 ? '' : 's'} search_tools may not find
+      </summary>
+      <ul>
+        {note.tools.slice(0, 20).map((t) => (
+          <li key={t.name} data-tool={t.name}>
+            <code>{t.name}</code> <FindabilityBadge status={t.status} /> {t.reason}
+            {t.beatenBy.length > 0 && <span className="muted"> — beaten by {t.beatenBy.slice(0, 3).join(', ')}</span>}
+          </li>
+        ))}
+        {n > 20 && <li className="muted">… and {n - 20} more</li>}
+      </ul>
+      <button type="button" className="link" onClick={() => setTab('findability')}>
+        Open the findability report
+      </button>
+    </details>
+  );
+}
+
+function ServerCard({ server, view, savings, findability }: { readonly server: ServerDoc; readonly view: ServerView | undefined; readonly savings: ServerSavings | undefined; readonly findability: ServerFindabilityNote | undefined }) {
   const updateServer = useWorkbench((s) => s.updateServer);
   const places = view?.places ?? [];
   const on = places.filter((p) => p.availability === 'on').length;
@@ -140,6 +168,7 @@ function ServerCard({ server, view, savings }: { readonly server: ServerDoc; rea
           {tokens(savings.offered.tokens)} ({savings.offered.tools} on, {savings.searchable} searchable)
         </div>
       )}
+      {findability && <FindabilityNote note={findability} />}
       {server.url !== undefined && <Change name={server.name} />}
     </li>
   );
@@ -153,6 +182,7 @@ export function ServersPanel() {
   const store = useWorkbenchStore();
   const registry = useCommands();
   const { data: view, isFetching } = useServersView();
+  const { data: findability } = useFindability();
   const run = (id: string) => void registry.run(id, { store });
   // A fresh import is scrolled into view: it is added after the servers already there.
   const listRef = useRef<HTMLUListElement>(null);
@@ -190,7 +220,13 @@ export function ServersPanel() {
         <div className="servers-columns">
           <ul className="server-list" aria-label="MCP servers" ref={listRef}>
             {servers.map((s) => (
-              <ServerCard key={s.name} server={s} view={view?.servers.find((v) => v.name === s.name)} savings={view?.savings.servers.find((x) => x.server === s.name)} />
+              <ServerCard
+                key={s.name}
+                server={s}
+                view={view?.servers.find((v) => v.name === s.name)}
+                savings={view?.savings.servers.find((x) => x.server === s.name)}
+                findability={findability?.servers.find((x) => x.server === s.name)}
+              />
             ))}
           </ul>
           {view && (
