@@ -28,7 +28,8 @@ function run(args: readonly string[], files: Record<string, string>): Captured {
       return t;
     },
   };
-  const code = main(args, io);
+  // check never returns a promise (only serve and snapshot do).
+  const code = main(args, io) as number;
   return { code, out, err };
 }
 

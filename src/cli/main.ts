@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { checkFiles } from './check';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
+import { serveCommand, snapshotCommand } from './serve';
 
 const USAGE = `tool-workbench: design and check LLM tool catalogues under JP's RFD 108
 
@@ -22,6 +23,11 @@ usage:
       tool on; every tool discoverable with the N most useful kept on (default 8); or per-server (N
       per server). --off-destructive starts destructiveHint tools off. --scenario prints a whole
       scenario instead (tools inline, or --ref PATH to name the catalogue file).
+  tool-workbench serve [--port N] [--no-open]
+      Serve the workbench and its local bridge on 127.0.0.1: the page then starts a JP workspace's
+      stdio MCP servers (after you confirm them) and reaches HTTP ones. --help for the options.
+  tool-workbench snapshot --workspace DIR [--persona NAME] --out FILE
+      Start a workspace's MCP servers, write their tool lists as one catalogue file, stop them.
   tool-workbench --version
 `;
 
@@ -37,7 +43,8 @@ export const nodeIo: Io = {
   readFile: (p) => readFileSync(p, 'utf8'),
 };
 
-export function main(argv: readonly string[], io: Io = nodeIo): number {
+/** The exit status; long-running commands (serve, snapshot) resolve it when they end. */
+export function main(argv: readonly string[], io: Io = nodeIo): number | Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'check':
@@ -46,6 +53,10 @@ export function main(argv: readonly string[], io: Io = nodeIo): number {
       return evalCommand(rest, io);
     case 'import':
       return importCommand(rest, io);
+    case 'serve':
+      return serveCommand(rest, io);
+    case 'snapshot':
+      return snapshotCommand(rest, io);
     case '--version':
     case '-V': {
       const pkg = JSON.parse(io.readFile(resolve(dirname(new URL(import.meta.url).pathname), '..', 'package.json'))) as { version: string };
