@@ -140,10 +140,13 @@ export class Bridge {
     };
     const refused = refusal({ method, path: url.pathname, host: header('host'), origin: header('origin'), authorization: header('authorization') }, this.options.token, this.port);
     if (refused) {
+      // Read (and drop) whatever body came, so the refusal reaches the client rather than a reset.
+      req.resume();
       send(res, refused.status, { error: refused.message });
       return;
     }
     if (!url.pathname.startsWith('/bridge/')) {
+      req.resume();
       if (method !== 'GET' && method !== 'HEAD') {
         send(res, 405, { error: 'the app is read-only' });
         return;
