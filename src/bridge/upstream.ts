@@ -189,7 +189,7 @@ export class Upstream {
       ...(this.observed?.protocolVersion && this.status === 'running' ? { protocolVersion: this.observed.protocolVersion } : {}),
       ...(this.refusal !== undefined ? { refusal: this.refusal } : {}),
       ...(this.status === 'running' && this.client?.getInstructions() ? { instructions: this.client.getInstructions() as string } : {}),
-      ...(this.child?.pid !== undefined && this.status !== 'stopped' ? { pid: this.child.pid } : {}),
+      ...(this.child?.pid !== undefined && (this.status === 'running' || this.status === 'starting') ? { pid: this.child.pid } : {}),
       ...(this.startedAt !== undefined ? { startedAt: this.startedAt } : {}),
       lastLog: this.log.last,
       endpoint: this.endpoint,
