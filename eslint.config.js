@@ -40,7 +40,7 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'src/**/*.tsx', 'e2e/**/*.ts'],
     ignores: ['src/bridge/**', 'src/cli/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/bridge', '**/bridge/*'], message: 'src/bridge is node only: the page talks to it over HTTP (src/live/bridge.ts).' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['../bridge/*', '../../bridge/*', '../../../bridge/*', '../src/bridge/*', '../../src/bridge/*'], message: 'src/bridge is node only: the page talks to it over HTTP (src/live/bridge.ts).' }] }],
     },
   },
   {

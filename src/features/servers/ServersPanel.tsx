@@ -14,6 +14,7 @@ import type { ServerView } from '../../derive/serversProtocol';
 import { cancelLive, disconnectLive } from '../../live/queries';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { useLiveServer } from './live';
+import { BridgeBar, BridgeControls } from './BridgeControls';
 import './servers.css';
 
 function tokens(n: number | undefined): string {
@@ -98,11 +99,12 @@ function LiveControls({ server }: { readonly server: ServerDoc }) {
 
 function ServerCard({ server, view, savings }: { readonly server: ServerDoc; readonly view: ServerView | undefined; readonly savings: ServerSavings | undefined }) {
   const updateServer = useWorkbench((s) => s.updateServer);
+  const bridged = useWorkbench((s) => s.bridgeLinks.has(server.name));
   const places = view?.places ?? [];
   const on = places.filter((p) => p.availability === 'on').length;
   const disc = places.filter((p) => p.availability === 'discoverable').length;
   const off = places.length - on - disc;
-  const kind = server.url !== undefined ? 'live' : server.catalogue !== undefined ? 'catalogue file' : 'simulated';
+  const kind = bridged ? 'live via the bridge' : server.url !== undefined ? 'live' : server.catalogue !== undefined ? 'catalogue file' : 'simulated';
   return (
     <li className="server-card" data-server={server.name} data-status={server.status} aria-label={`Server ${server.name}`}>
       <div className="server-line">
@@ -114,7 +116,12 @@ function ServerCard({ server, view, savings }: { readonly server: ServerDoc; rea
           {formatCount(server.tools.length)} tools listed · configured {places.length}: {on} on, {disc} discoverable, {off} off
         </span>
       </div>
-      {server.url !== undefined ? (
+      {bridged ? (
+        <>
+          <BridgeControls name={server.name} />
+          <LiveControls server={server} />
+        </>
+      ) : server.url !== undefined ? (
         <LiveControls server={server} />
       ) : (
         <div className="live-controls">
@@ -140,7 +147,7 @@ function ServerCard({ server, view, savings }: { readonly server: ServerDoc; rea
           {tokens(savings.offered.tokens)} ({savings.offered.tools} on, {savings.searchable} searchable)
         </div>
       )}
-      {server.url !== undefined && <Change name={server.name} />}
+      {(server.url !== undefined || bridged) && <Change name={server.name} />}
     </li>
   );
 }
@@ -181,6 +188,7 @@ export function ServersPanel() {
         <span className="spacer" />
         {isFetching && <span className="muted">measuring…</span>}
       </div>
+      <BridgeBar />
       {servers.length === 0 ? (
         <div className="empty">
           No MCP servers yet. Import a tools/list JSON (choose a file, paste it, or drop a .json file on the page), or connect a live server over Streamable HTTP. Each
