@@ -71,8 +71,9 @@ export async function startConfirmed(store: WorkbenchStore, queryClient?: QueryC
 
 /** Stops one server in the bridge; its session ends, so its tools leave the permitted set. */
 export async function stopBridged(store: WorkbenchStore, name: string, queryClient?: QueryClient): Promise<void> {
-  await bridgeApi.stop(name);
+  // Not wanted first: the page's session then does not try to reconnect to a server it stopped.
   store.getState().setLiveWanted(name, false);
+  await bridgeApi.stop(name);
   store.getState().updateServer(name, { status: 'offline' });
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
@@ -86,10 +87,9 @@ export async function startBridged(store: WorkbenchStore, name: string, queryCli
 export async function stopWorkspaceServers(store: WorkbenchStore, queryClient?: QueryClient): Promise<void> {
   const w = store.getState().bridgeWorkspace;
   if (!w) return;
-  for (const v of await bridgeApi.stopWorkspace(w.id)) {
-    store.getState().setLiveWanted(v.name, false);
-    store.getState().updateServer(v.name, { status: 'offline' });
-  }
+  const mine = (await bridgeApi.servers()).filter((v) => v.kind === 'stdio' && v.from === `workspace ${w.jpDir}`);
+  for (const v of mine) store.getState().setLiveWanted(v.name, false);
+  for (const v of await bridgeApi.stopWorkspace(w.id)) store.getState().updateServer(v.name, { status: 'offline' });
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 
