@@ -3,6 +3,7 @@
 // command or URL, Stop and Start), its log of stderr, requests and responses, and
 // the bar that reaches an HTTP server through the bridge or saves a snapshot.
 import { useState } from 'react';
+import type { ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCommands } from '../../commands/context';
 import { bridgeApi, bridgeInfoQuery, bridgeKeys, bridgeServersQuery, isBridgeInfo } from '../../live/bridge';
@@ -24,7 +25,8 @@ function Log({ name }: { readonly name: string }) {
   );
 }
 
-export function BridgeControls({ name }: { readonly name: string }) {
+/** `children` (the page's own session with the server) show while the bridge's server runs. */
+export function BridgeControls({ name, children }: { readonly name: string; readonly children?: ReactNode }) {
   const store = useWorkbenchStore();
   const queryClient = useQueryClient();
   const { data: servers } = useQuery(bridgeServersQuery(true));
@@ -59,6 +61,7 @@ export function BridgeControls({ name }: { readonly name: string }) {
       </div>
       <code className="bridge-what">{v.commandLine ?? `${v.url ?? ''}${v.headerNames && v.headerNames.length > 0 ? `  (headers: ${v.headerNames.join(', ')})` : ''}`}</code>
       {v.status === 'failed' && v.error && <pre className="bridge-error" data-testid="bridge-error">{v.error}</pre>}
+      {v.status === 'running' && children}
       {showLog && <Log name={name} />}
     </div>
   );

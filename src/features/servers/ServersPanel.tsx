@@ -117,10 +117,9 @@ function ServerCard({ server, view, savings }: { readonly server: ServerDoc; rea
         </span>
       </div>
       {bridged ? (
-        <>
-          <BridgeControls name={server.name} />
+        <BridgeControls name={server.name}>
           <LiveControls server={server} />
-        </>
+        </BridgeControls>
       ) : server.url !== undefined ? (
         <LiveControls server={server} />
       ) : (
