@@ -223,6 +223,25 @@ describe('HTTP servers reached from the bridge', () => {
 });
 
 describe('no process is left behind', () => {
+  it('stops the servers when no page has been seen for --idle-stop seconds', async () => {
+    const own = await startServe({}, ['--idle-stop', '1']);
+    try {
+      const client = pageClient(own);
+      const root = tempWorkspace(() => toml('idle', [serverBin('memory')]));
+      const id = (await client.post('/bridge/workspaces', { path: root })).json<{ workspace: { id: string } }>().workspace.id;
+      const plan = (await client.post(`/bridge/workspaces/${id}/plan`)).json<{ plan: { id: string } }>().plan;
+      const [v] = (await client.post(`/bridge/workspaces/${id}/start`, { plan: plan.id })).json<{ servers: View[] }>().servers;
+      expect(v?.status).toBe('running');
+      // No request for a while: the page is gone.
+      await eventually(() => (isAlive(v?.pid as number) ? undefined : true), 15_000, 'the idle server to stop');
+      expect(own.stdout()).toMatch(/no page for 1 s: stopping idle/u);
+      expect((await client.get('/bridge/servers')).json<{ servers: View[] }>().servers[0]?.status).toBe('stopped');
+    } finally {
+      own.proc.kill('SIGTERM');
+      await own.exited;
+    }
+  }, 60_000);
+
   it('Stop ends the whole tree, even a grandchild that left the group under a launcher that ignores SIGTERM', async () => {
     const [v] = await startWorkspace(tempWorkspace(() => toml('wrapped', [join(FIXTURES, 'wrapper.mjs'), serverBin('memory')])));
     expect(v?.status).toBe('running');

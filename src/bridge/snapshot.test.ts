@@ -5,10 +5,35 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMultiServerCatalogue } from '../core/catalogue/tools-list';
+import { listAllTools } from './snapshot';
 import { BIN, ROOT, serverBin, tempWorkspace } from './testServe';
 
 const node = process.execPath;
 const run = (...args: string[]) => spawnSync(node, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
+
+describe('listAllTools', () => {
+  const pages = (n: number, perPage: number, size: number) => ({
+    name: 'big',
+    forward: async (_m: string, params?: { cursor?: string }) => {
+      const page = Number(params?.cursor ?? '0');
+      const tools = Array.from({ length: perPage }, (_, i) => ({ name: `t${page}_${i}`, description: 'x'.repeat(size), inputSchema: { type: 'object' } }));
+      return { tools, ...(page + 1 < n ? { nextCursor: String(page + 1) } : {}) };
+    },
+  });
+
+  it('follows every page', async () => {
+    expect(await listAllTools(pages(3, 2, 10) as never)).toHaveLength(6);
+  });
+
+  it('fails at once, with the reason, when the list passes the size cap', async () => {
+    await expect(listAllTools(pages(50, 100, 2000) as never)).rejects.toThrow(/big: the tool list passed 4194304 bytes after 21 pages \(2100 tools\)/u);
+  });
+
+  it('refuses a cursor sent twice', async () => {
+    const loop = { name: 'loop', forward: async () => ({ tools: [], nextCursor: 'same' }) };
+    await expect(listAllTools(loop as never)).rejects.toThrow(/sent the cursor "same" twice/u);
+  });
+});
 
 describe('tool-workbench snapshot', () => {
   it('writes every server of the workspace (with the persona) and a scenario replays it offline', () => {
