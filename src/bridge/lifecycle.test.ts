@@ -117,6 +117,27 @@ describe('stdio servers started as JP starts them', () => {
     await page.del('/bridge/servers/everything');
   }, 60_000);
 
+  it('falls back to the older HTTP+SSE transport when Streamable HTTP is refused (server-everything sse)', async () => {
+    const port = await freePort();
+    const { spawn } = await import('node:child_process');
+    const sse = spawn(node, [serverBin('everything'), 'sse'], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+    try {
+      const v = await eventually(async () => {
+        const r = (await page.post('/bridge/servers', { url: `http://127.0.0.1:${port}/sse`, name: 'old-sse' })).json<{ server: View }>().server;
+        return r.status === 'running' ? r : undefined;
+      }, 30_000, 'server-everything over SSE');
+      expect(v).toMatchObject({ name: 'old-sse', transport: 'sse' });
+      const { client } = await pageSession(v.endpoint);
+      expect((await client.listTools()).tools.length).toBeGreaterThan(5);
+      await client.close();
+      const log = (await page.get('/bridge/servers/old-sse/log?after=0')).body;
+      expect(log).toMatch(/trying the older HTTP\+SSE transport/u);
+      await page.del('/bridge/servers/old-sse');
+    } finally {
+      sse.kill();
+    }
+  }, 60_000);
+
   it('refuses to run a binary whose checksum differs, naming both digests', async () => {
     const wrong = '0'.repeat(64);
     const [v] = await startWorkspace(tempWorkspace(() => toml('summed', [serverBin('memory')], `checksum = { algorithm = "sha256", value = "${wrong}" }\n`)));
