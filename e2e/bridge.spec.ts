@@ -31,6 +31,16 @@ test.describe('the local bridge', () => {
     await bridge.open(serve.url);
     await expect(page).not.toHaveURL(/token=/u);
 
+    await test.step('the token stays with the origin: a reload and a second tab still reach the bridge', async () => {
+      await page.reload();
+      await page.waitForFunction(() => window.__workbench !== undefined);
+      const second = await page.context().newPage();
+      await second.goto(new URL(serve.url).origin);
+      await second.getByRole('tab', { name: 'Servers' }).click();
+      await expect(second.getByTestId('bridge-bar')).toContainText('speaks MCP 2025-11-25');
+      await second.close();
+    });
+
     await test.step('open the workspace by its path and pick the persona', async () => {
       await bridge.openWorkspace(root);
       await workbench.workspace.pickPersona('dev');
