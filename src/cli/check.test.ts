@@ -28,8 +28,7 @@ function run(args: readonly string[], files: Record<string, string>): Captured {
       return t;
     },
   };
-  // check never returns a promise (only serve and snapshot do).
-  const code = main(args, io) as number;
+  const code = main(args, io);
   return { code, out, err };
 }
 

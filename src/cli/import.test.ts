@@ -19,7 +19,7 @@ function run(args: readonly string[], extra: Record<string, string> = {}): { cod
     err: (t) => void (err += t),
     readFile: (p) => extra[p] ?? readFileSync(p, 'utf8'),
   };
-  return { code: main(args, io) as number, out, err };
+  return { code: main(args, io), out, err };
 }
 
 describe('tool-workbench import', () => {

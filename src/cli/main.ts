@@ -1,7 +1,8 @@
 // `tool-workbench`: the command-line shell over the core. It reads files and
 // prints; every rule lives in src/core.
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { line } from './print';
+import { readInputFile } from './read';
 import { checkFiles } from './check';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
@@ -29,23 +30,66 @@ usage:
   tool-workbench snapshot --workspace DIR [--persona NAME] --out FILE
       Start a workspace's MCP servers, write their tool lists as one catalogue file, stop them.
   tool-workbench --version
+  Every command takes --help.
 `;
 
 export interface Io {
+  /** Text that went through ./print (line or block). */
   out(text: string): void;
   err(text: string): void;
+  /** A file's text; throws (an InputError from ./read, or any Error) when it cannot be used. */
   readFile(path: string): string;
 }
 
 export const nodeIo: Io = {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
-  readFile: (p) => readFileSync(p, 'utf8'),
+  readFile: (p) => readInputFile(p),
 };
 
-/** The exit status; long-running commands (serve, snapshot) resolve it when they end. */
-export function main(argv: readonly string[], io: Io = nodeIo): number | Promise<number> {
+/** The section of USAGE about one command, or undefined when it has none. */
+export function commandUsage(command: string): string | undefined {
+  const head = '  tool-workbench ';
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((l) => l === `${head}${command}` || l.startsWith(`${head}${command} `));
+  if (start < 0) return undefined;
+  // The section runs to the next command, or to the first line that is not indented under it.
+  let end = start + 1;
+  while (end < lines.length && (lines[end] ?? '').startsWith('      ')) end += 1;
+  return `usage:\n${lines.slice(start, end).join('\n')}\n`;
+}
+
+export function main(argv: readonly string[], io: Io = nodeIo): number {
+  try {
+    return run(argv, io);
+  } catch (e) {
+    return internalError(e, io);
+  }
+}
+
+// A bug, not bad input: still one line and exit 2, never a stack trace on the user's terminal.
+function internalError(e: unknown, io: Io): number {
+  io.err(line(`tool-workbench: internal error: ${e instanceof Error ? e.message : String(e)} (a bug in tool-workbench; please report it with the command that caused it)`));
+  return 2;
+}
+
+/**
+ * serve and snapshot run until their servers have stopped: the entry awaits them. undefined for
+ * every other command (main runs those).
+ */
+export function mainAsync(argv: readonly string[], io: Io = nodeIo): Promise<number> | undefined {
   const [command, ...rest] = argv;
+  const long = command === 'serve' ? serveCommand : command === 'snapshot' ? snapshotCommand : undefined;
+  return long?.(rest, io).catch((e: unknown) => internalError(e, io));
+}
+
+function run(argv: readonly string[], io: Io): number {
+  const [command, ...rest] = argv;
+  const usage = command !== undefined && rest.some((a) => a === '--help' || a === '-h') ? commandUsage(command) : undefined;
+  if (usage !== undefined) {
+    io.out(usage);
+    return 0;
+  }
   switch (command) {
     case 'check':
       return checkFiles(rest, io);
@@ -54,9 +98,10 @@ export function main(argv: readonly string[], io: Io = nodeIo): number | Promise
     case 'import':
       return importCommand(rest, io);
     case 'serve':
-      return serveCommand(rest, io);
     case 'snapshot':
-      return snapshotCommand(rest, io);
+      // Never reached from the entry (it awaits mainAsync for these); a caller of main learns why.
+      io.err(line(`tool-workbench: ${command} runs until its servers stop: use mainAsync`));
+      return 2;
     case '--version':
     case '-V': {
       const pkg = JSON.parse(io.readFile(resolve(dirname(new URL(import.meta.url).pathname), '..', 'package.json'))) as { version: string };
@@ -70,7 +115,7 @@ export function main(argv: readonly string[], io: Io = nodeIo): number | Promise
       io.out(USAGE);
       return command === undefined ? 2 : 0;
     default:
-      io.err(`tool-workbench: unknown command \`${command}\`\n\n${USAGE}`);
+      io.err(`${line(`tool-workbench: unknown command \`${command}\``)}\n${USAGE}`);
       return 2;
   }
 }

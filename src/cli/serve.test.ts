@@ -2,7 +2,7 @@
 // each a sentence and an exit status, never a stack trace.
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { main } from './main';
+import { mainAsync } from './main';
 import type { Io } from './main';
 
 function io() {
@@ -15,7 +15,7 @@ function io() {
 describe('serve and snapshot', () => {
   it.each(['serve', 'snapshot'])('%s --help prints its usage and exits 0', async (command) => {
     const t = io();
-    expect(await main([command, '--help'], t.io)).toBe(0);
+    expect(await mainAsync([command, '--help'], t.io)).toBe(0);
     expect(t.out()).toMatch(new RegExp(`^usage: tool-workbench ${command} `, 'u'));
   });
 
@@ -27,7 +27,7 @@ describe('serve and snapshot', () => {
     [['snapshot', '--workspace', 'x'], /--out FILE is required/u],
   ])('%j is refused with exit 2 and the usage', async (args, message) => {
     const t = io();
-    expect(await main(args, t.io)).toBe(2);
+    expect(await mainAsync(args, t.io)).toBe(2);
     expect(t.err()).toMatch(message);
     expect(t.err()).toContain('usage: tool-workbench');
   });
@@ -37,7 +37,7 @@ describe('serve and snapshot', () => {
     const port = await new Promise<number>((ok) => taken.listen(0, '127.0.0.1', () => ok((taken.address() as { port: number }).port)));
     try {
       const t = io();
-      expect(await main(['serve', '--port', String(port), '--no-open', '--no-build'], t.io)).toBe(2);
+      expect(await mainAsync(['serve', '--port', String(port), '--no-open', '--no-build'], t.io)).toBe(2);
       expect(t.err()).toBe(`tool-workbench serve: cannot listen on 127.0.0.1:${port}: the port is taken; pick another with --port N (0: any free port)\n`);
       expect(t.out()).toBe('');
     } finally {
