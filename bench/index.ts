@@ -9,6 +9,7 @@ import { run as checkScale } from './check-scale';
 import { run as catalogues } from './catalogues';
 import { run as editor } from './editor';
 import { run as findability } from './findability';
+import { run as bridge } from './bridge';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -20,6 +21,7 @@ const modules: readonly [string, () => unknown][] = [
   ['catalogues', catalogues],
   ['editor', editor],
   ['findability', findability],
+  ['bridge', bridge],
 ];
 
 let failed = 0;

@@ -14,6 +14,7 @@ import { SharePage } from './SharePage';
 import { ImportPage } from './ImportPage';
 import { ServersPage } from './ServersPage';
 import { FindabilityPage } from './FindabilityPage';
+import { BridgePage } from './BridgePage';
 
 export class WorkbenchPage {
   constructor(readonly page: Page) {}
@@ -68,6 +69,10 @@ export class WorkbenchPage {
 
   get findability(): FindabilityPage {
     return new FindabilityPage(this.page);
+  }
+
+  get bridge(): BridgePage {
+    return new BridgePage(this.page);
   }
 
   /** Opens the app on a clean profile (no autosaved work) unless told to keep it. */

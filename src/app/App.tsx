@@ -19,14 +19,17 @@ import { dockPanels } from './dockPanels';
 // servers' sync (and its MCP client) when a scenario server has a url.
 const ImportDialog = lazy(() => import('../features/import/ImportDialog').then((m) => ({ default: m.ImportDialog })));
 const LiveServers = lazy(() => import('../features/servers/live').then((m) => ({ default: m.LiveServers })));
+const StartServersDialog = lazy(() => import('../features/bridge/StartServersDialog').then((m) => ({ default: m.StartServersDialog })));
 
 function WhenNeeded() {
   const importing = useWorkbench((s) => s.importDialog !== undefined);
-  const live = useWorkbench((s) => s.doc.servers.some((x) => x.url !== undefined));
+  const live = useWorkbench((s) => s.doc.servers.some((x) => x.url !== undefined) || s.bridgeLinks.size > 0);
+  const confirming = useWorkbench((s) => s.bridgeConfirm !== undefined);
   return (
     <Suspense fallback={null}>
       {importing && <ImportDialog />}
       {live && <LiveServers />}
+      {confirming && <StartServersDialog />}
     </Suspense>
   );
 }

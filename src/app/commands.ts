@@ -5,6 +5,7 @@ import { workspaceCommands } from '../features/workspace/open';
 import { importCommands } from '../features/import/commands';
 import { serversCommands } from '../features/servers/commands';
 import { findabilityCommands } from '../features/findability/commands';
+import { bridgeCommands } from '../features/bridge/commands';
 import { shareCommands } from '../features/share/share';
 import { simulatorCommands } from '../features/simulator/commands';
 import { scenarioDocFromText } from '../core';
@@ -17,7 +18,7 @@ export function demoDoc() {
 }
 
 export function createCommands(): CommandRegistry {
-  return new CommandRegistry().register(...workspaceCommands).register(...importCommands, ...serversCommands, ...findabilityCommands).register(...shareCommands).register(...simulatorCommands).register(
+  return new CommandRegistry().register(...workspaceCommands).register(...importCommands, ...serversCommands, ...findabilityCommands, ...bridgeCommands).register(...shareCommands).register(...simulatorCommands).register(
     { id: 'palette.open', title: 'Open the command palette', shortcut: 'Mod+K', run: ({ store }) => store.getState().setPaletteOpen(true) },
     { id: 'file.open', title: 'Open a scenario file…', shortcut: 'Mod+O', group: 'File', run: ({ store }) => pickScenarioFile(store) },
     { id: 'file.save', title: 'Save the scenario file', shortcut: 'Mod+S', group: 'File', run: ({ store }) => saveScenario(store) },

@@ -16,6 +16,7 @@ import { createWorkerClient } from '../derive/client';
 import { DeriveContext } from '../derive/queries';
 import { deriveOnEdit } from '../derive/prefetch';
 import { CommandsContext } from '../commands/context';
+import { adoptBridgeToken } from '../live/bridge';
 import './styles.css';
 
 // react-query tells the panels about a finished query in a setTimeout(0) by default: a task of its
@@ -24,6 +25,8 @@ import './styles.css';
 notifyManager.setScheduler((cb) => queueMicrotask(cb));
 
 async function boot() {
+  // Before anything reads the address: `#token=` is the bridge's, not a share link.
+  adoptBridgeToken();
   const [saved, savedWorkspace] = await Promise.all([loadSavedDoc(), loadSavedWorkspace()]);
   const store = createWorkbenchStore(saved ?? demoDoc());
   if (savedWorkspace) store.getState().restoreWorkspace(savedWorkspace);

@@ -7,6 +7,7 @@ import { checkFiles } from './check';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
 import { findabilityCommand } from './findability';
+import { serveCommand, snapshotCommand } from './serve';
 
 const USAGE = `tool-workbench: design and check LLM tool catalogues under JP's RFD 108
 
@@ -33,6 +34,11 @@ usage:
       {"query": "...", "relevant": ["tool", ...]} lines; --ranking substring|bm25|regex: the active
       ranking (default: the scenario's, else bm25); --limit 1..50: search_tools' limit (default 10);
       --before FILE: an earlier version, and the tools whose findability changed; --json: all of it.
+  tool-workbench serve [--port N] [--no-open]
+      Serve the workbench and its local bridge on 127.0.0.1: the page then starts a JP workspace's
+      stdio MCP servers (after you confirm them) and reaches HTTP ones. --help for the options.
+  tool-workbench snapshot --workspace DIR [--persona NAME] --out FILE
+      Start a workspace's MCP servers, write their tool lists as one catalogue file, stop them.
   tool-workbench --version
   Every command takes --help.
 `;
@@ -67,10 +73,24 @@ export function main(argv: readonly string[], io: Io = nodeIo): number {
   try {
     return run(argv, io);
   } catch (e) {
-    // A bug, not bad input: still one line and exit 2, never a stack trace on the user's terminal.
-    io.err(line(`tool-workbench: internal error: ${e instanceof Error ? e.message : String(e)} (a bug in tool-workbench; please report it with the command that caused it)`));
-    return 2;
+    return internalError(e, io);
   }
+}
+
+// A bug, not bad input: still one line and exit 2, never a stack trace on the user's terminal.
+function internalError(e: unknown, io: Io): number {
+  io.err(line(`tool-workbench: internal error: ${e instanceof Error ? e.message : String(e)} (a bug in tool-workbench; please report it with the command that caused it)`));
+  return 2;
+}
+
+/**
+ * serve and snapshot run until their servers have stopped: the entry awaits them. undefined for
+ * every other command (main runs those).
+ */
+export function mainAsync(argv: readonly string[], io: Io = nodeIo): Promise<number> | undefined {
+  const [command, ...rest] = argv;
+  const long = command === 'serve' ? serveCommand : command === 'snapshot' ? snapshotCommand : undefined;
+  return long?.(rest, io).catch((e: unknown) => internalError(e, io));
 }
 
 function run(argv: readonly string[], io: Io): number {
@@ -89,6 +109,11 @@ function run(argv: readonly string[], io: Io): number {
       return importCommand(rest, io);
     case 'findability':
       return findabilityCommand(rest, io);
+    case 'serve':
+    case 'snapshot':
+      // Never reached from the entry (it awaits mainAsync for these); a caller of main learns why.
+      io.err(line(`tool-workbench: ${command} runs until its servers stop: use mainAsync`));
+      return 2;
     case '--version':
     case '-V': {
       const pkg = JSON.parse(io.readFile(resolve(dirname(new URL(import.meta.url).pathname), '..', 'package.json'))) as { version: string };

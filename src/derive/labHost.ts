@@ -59,7 +59,14 @@ function toolView(name: string, def: ToolDefinition | undefined, offered: boolea
         description: def.docs.parameters.get(p)?.summary ?? (typeof schema.description === 'string' ? schema.description : ''),
       }))
     : [];
-  return { name, offered, kind: def?.kind ?? 'builtin', summary: def?.docs.summary ?? def?.schemaDescription ?? '', params };
+  return {
+    name,
+    offered,
+    kind: def?.kind ?? 'builtin',
+    summary: def?.docs.summary ?? def?.schemaDescription ?? '',
+    params,
+    ...(def?.kind === 'mcp' && def.server !== undefined ? { server: def.server, backendName: def.backendName } : {}),
+  };
 }
 
 /** The status a search_tools call made at this position would report (the fold's table, for a cycle's first write). */

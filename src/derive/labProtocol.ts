@@ -20,6 +20,9 @@ export interface RequestToolView {
   readonly kind: 'local' | 'mcp' | 'builtin';
   readonly summary: string;
   readonly params: readonly ParamView[];
+  /** For an MCP tool: its server and its name there (so the simulator can run it on a live server). */
+  readonly server?: string;
+  readonly backendName?: string;
 }
 
 export interface RequestToolsView {

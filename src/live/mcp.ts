@@ -6,6 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { MAX_CATALOGUE_BYTES, formatBytes } from '../core';
+import { bridgeHeaders } from './bridge';
 
 export type FailureReason = 'refused' | 'cors' | 'protocol' | 'timeout' | 'cancelled';
 
@@ -87,6 +88,8 @@ export async function connect(url: string, options: ConnectOptions): Promise<Liv
   const transport: Transport =
     options.transport?.() ??
     (new TransportClass(target as URL, {
+      // The bridge's endpoints (same origin) carry its token; no other server ever sees it.
+      ...(bridgeHeaders(url) ? { requestInit: { headers: bridgeHeaders(url) } } : {}),
       // One broken stream is enough to know the server went away; retrying only adds noise.
       reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
     }) as StreamableHTTPClientTransport);

@@ -162,3 +162,8 @@ export function liveStatus(wanted: boolean, connection: UseQueryResult<Connectio
 
 export { REASON_WORDS } from './mcp';
 export type { FailureReason, ServerInfo } from './mcp';
+
+/** The SDK client of a live session, when one is open (the simulator runs a real tool call on it). */
+export function liveClient(url: string): LiveSession['client'] | undefined {
+  return pool.get(url)?.session?.client;
+}

@@ -15,6 +15,8 @@ import { importSlice } from './importSlice';
 import type { ImportSlice } from './importSlice';
 import { findabilitySlice } from './findabilitySlice';
 import type { FindabilitySlice } from './findabilitySlice';
+import { bridgeSlice } from './bridgeSlice';
+import type { BridgeSlice } from './bridgeSlice';
 
 export interface DocSlice {
   doc: ScenarioDoc;
@@ -57,7 +59,7 @@ export interface UiSlice {
   dismissBanner(): void;
 }
 
-export type WorkbenchState = DocSlice & SelectionSlice & UiSlice & LabSlice & EditsSlice & WorkspaceSlice & ImportSlice & FindabilitySlice;
+export type WorkbenchState = DocSlice & SelectionSlice & UiSlice & LabSlice & EditsSlice & WorkspaceSlice & ImportSlice & FindabilitySlice & BridgeSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 type Slice<T> = (set: StoreApi<WorkbenchState>['setState'], get: StoreApi<WorkbenchState>['getState']) => T;
@@ -150,5 +152,6 @@ export function createWorkbenchStore(initial: ScenarioDoc): WorkbenchStore {
     ...workspaceSlice<WorkbenchState>(set, get),
     ...importSlice<WorkbenchState>(set, get),
     ...findabilitySlice<WorkbenchState>(set),
+    ...bridgeSlice<WorkbenchState>(set, get),
   }));
 }

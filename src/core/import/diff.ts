@@ -5,7 +5,7 @@
 // can find — the cache keeps hitting.
 import type { McpToolEntry } from '../catalogue/tools-list';
 
-export type ChangedField = 'title' | 'description' | 'inputSchema' | 'annotations';
+export type ChangedField = 'title' | 'description' | 'inputSchema' | 'annotations' | 'outputSchema' | 'execution' | 'icons' | '_meta';
 
 export interface ToolListDiff {
   readonly added: readonly string[];
@@ -37,7 +37,9 @@ export function diffToolLists(before: readonly McpToolEntry[], after: readonly M
     if ((o.title ?? '') !== (t.title ?? '')) fields.push('title');
     if (o.description !== t.description) fields.push('description');
     if (canonicalJson(o.inputSchema) !== canonicalJson(t.inputSchema)) fields.push('inputSchema');
-    if (canonicalJson(o.annotations ?? null) !== canonicalJson(t.annotations ?? null)) fields.push('annotations');
+    for (const key of ['annotations', 'outputSchema', 'execution', 'icons', '_meta'] as const) {
+      if (canonicalJson(o[key] ?? null) !== canonicalJson(t[key] ?? null)) fields.push(key);
+    }
     if (fields.length > 0) changed.push({ name: t.name, fields });
   }
   return { added, removed, changed };

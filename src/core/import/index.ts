@@ -11,3 +11,5 @@ export { diffToolLists, prefixCacheImpact, isEmptyDiff, canonicalJson } from './
 export type { ToolListDiff, ServerToolPlace, CacheImpact, ChangedField } from './diff';
 export { exportJpConfig, readJpConfig, WORKBENCH_ONLY_TOOL_KEYS, SERVERS_FILE, CONFIG_FILE } from './export';
 export type { JpConfigFile, JpExport, StrippedKey } from './export';
+export { snapshotCatalogue, snapshotServersToml } from './snapshot';
+export type { Snapshot, SnapshotServer } from './snapshot';

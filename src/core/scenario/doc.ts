@@ -1,6 +1,7 @@
 // A scenario as an editable, serializable document: what the workbench's store
 // holds and saves. `writeScenario` produces the scenario file that
 // `tool-workbench check` runs, and `scenarioDocFromText` reads one back.
+import { toolEntryJson } from '../catalogue/tools-list';
 import { parseScenario } from './parse';
 import type { ScenarioHost } from './parse';
 import type { Policy } from './policy';
@@ -220,7 +221,7 @@ export function scenarioDocFromText(text: string, host: ScenarioHost = {}): DocR
       ...(sv.catalogue !== undefined ? { catalogue: sv.catalogue } : {}),
       ...(sv.url !== undefined ? { url: sv.url } : {}),
       // A catalogue file's tools stay in the file; only inline tools are part of the document.
-      tools: sv.catalogue !== undefined ? [] : sv.tools.map((t) => plain({ name: t.name, ...(t.title !== undefined ? { title: t.title } : {}), description: t.description, inputSchema: t.inputSchema, ...(t.annotations ? { annotations: t.annotations } : {}) }) as { [key: string]: Plain }),
+      tools: sv.catalogue !== undefined ? [] : sv.tools.map((t) => toolEntryJson(t) as { [key: string]: Plain }),
     })),
     steps: s.steps.map((st) => {
       const expect = expectDoc(st.expect);

@@ -17,6 +17,7 @@ import type { ServerView } from '../../derive/serversProtocol';
 import { cancelLive, disconnectLive } from '../../live/queries';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { useLiveServer } from './live';
+import { BridgeBar, BridgeControls } from './BridgeControls';
 import './servers.css';
 
 function tokens(n: number | undefined): string {
@@ -126,11 +127,12 @@ function FindabilityNote({ note }: { readonly note: ServerFindabilityNote }) {
 
 function ServerCard({ server, view, savings, findability }: { readonly server: ServerDoc; readonly view: ServerView | undefined; readonly savings: ServerSavings | undefined; readonly findability: ServerFindabilityNote | undefined }) {
   const updateServer = useWorkbench((s) => s.updateServer);
+  const bridged = useWorkbench((s) => s.bridgeLinks.has(server.name));
   const places = view?.places ?? [];
   const on = places.filter((p) => p.availability === 'on').length;
   const disc = places.filter((p) => p.availability === 'discoverable').length;
   const off = places.length - on - disc;
-  const kind = server.url !== undefined ? 'live' : server.catalogue !== undefined ? 'catalogue file' : 'simulated';
+  const kind = bridged ? 'live via the bridge' : server.url !== undefined ? 'live' : server.catalogue !== undefined ? 'catalogue file' : 'simulated';
   return (
     <li className="server-card" data-server={server.name} data-status={server.status} aria-label={`Server ${server.name}`}>
       <div className="server-line">
@@ -142,7 +144,11 @@ function ServerCard({ server, view, savings, findability }: { readonly server: S
           {formatCount(server.tools.length)} tools listed · configured {places.length}: {on} on, {disc} discoverable, {off} off
         </span>
       </div>
-      {server.url !== undefined ? (
+      {bridged ? (
+        <BridgeControls name={server.name}>
+          <LiveControls server={server} />
+        </BridgeControls>
+      ) : server.url !== undefined ? (
         <LiveControls server={server} />
       ) : (
         <div className="live-controls">
@@ -169,7 +175,7 @@ function ServerCard({ server, view, savings, findability }: { readonly server: S
         </div>
       )}
       {findability && <FindabilityNote note={findability} />}
-      {server.url !== undefined && <Change name={server.name} />}
+      {(server.url !== undefined || bridged) && <Change name={server.name} />}
     </li>
   );
 }
@@ -211,6 +217,7 @@ export function ServersPanel() {
         <span className="spacer" />
         {isFetching && <span className="muted">measuring…</span>}
       </div>
+      <BridgeBar />
       {servers.length === 0 ? (
         <div className="empty">
           No MCP servers yet. Import a tools/list JSON (choose a file, paste it, or drop a .json file on the page), or connect a live server over Streamable HTTP. Each

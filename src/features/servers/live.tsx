@@ -20,7 +20,8 @@ import { workspaceInput } from '../../state/workspaceSlice';
 export function useLiveServer(server: ServerDoc) {
   const queryClient = useQueryClient();
   const wanted = useWorkbench((s) => s.liveWanted.get(server.name)) ?? server.status === 'running';
-  const url = server.url ?? '';
+  // A server reached through the local bridge is connected at its bridge endpoint.
+  const url = useWorkbench((s) => s.bridgeLinks.get(server.name)) ?? server.url ?? '';
   const connection = useQuery({ ...connectionQuery(queryClient, url), enabled: wanted && url !== '' });
   const tools = useQuery({ ...toolsQuery(queryClient, url, connection.data?.session), enabled: wanted && url !== '' && connection.isSuccess });
   return { wanted, connection, tools, status: liveStatus(wanted, connection, tools) };
@@ -91,8 +92,15 @@ function LiveServerSync({ server }: { readonly server: ServerDoc }) {
   }, [fetchedAt, tools.data, server.name, server.url, store, client, queryClient]);
 
   // A server removed from the scenario (undo, another file) closes its session.
-  const url = server.url ?? '';
-  useEffect(() => () => releaseLive(queryClient, url, () => store.getState().doc.servers.some((x) => x.url === url) || store.getState().importDialog !== undefined), [queryClient, store, url]);
+  const url = useWorkbench((s) => s.bridgeLinks.get(server.name)) ?? server.url ?? '';
+  useEffect(
+    () => () =>
+      releaseLive(queryClient, url, () => {
+        const s = store.getState();
+        return s.doc.servers.some((x) => x.url === url || s.bridgeLinks.get(x.name) === url) || s.importDialog !== undefined;
+      }),
+    [queryClient, store, url],
+  );
 
   // Failed, or not wanted: the server is offline in the document, and its tools leave.
   const down = status.kind === 'failed' || status.kind === 'offline';
@@ -107,12 +115,13 @@ function LiveServerSync({ server }: { readonly server: ServerDoc }) {
 /** Mounted once by the app: keeps every live server of the scenario in step. */
 export function LiveServers() {
   const servers = useWorkbench((s) => s.doc.servers);
+  const links = useWorkbench((s) => s.bridgeLinks);
   return (
     <>
       {servers
-        .filter((s) => s.url !== undefined)
+        .filter((s) => s.url !== undefined || links.has(s.name))
         .map((s) => (
-          <LiveServerSync key={`${s.name}\u0000${s.url ?? ''}`} server={s} />
+          <LiveServerSync key={`${s.name}\u0000${links.get(s.name) ?? s.url ?? ''}`} server={s} />
         ))}
     </>
   );

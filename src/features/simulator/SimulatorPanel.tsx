@@ -14,6 +14,7 @@ import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { CacheWord, formatBytes, JoinedChip, SearchStatus } from '../../components/Measures';
 import { addStep, autoTurn, callTool, recordLastStep, reply } from './actions';
 import { checkArgs } from './args';
+import { RunOnServer } from './RunOnServer';
 import { placeholderArgs } from './autoModel';
 import { openTurn, requestOf, stepEntries } from './turn';
 import type { OpenTurn } from './turn';
@@ -114,6 +115,11 @@ function Actions({ open, request }: { readonly open: OpenTurn; readonly request:
   const { data: toolsView } = useRequestTools(request?.id);
   const tools = useMemo(() => toolsView?.tools ?? [], [toolsView]);
   const picked = tools.find((t) => t.name === tool);
+  // The tool a real run is for stays while the next request's tools load (a run records a call,
+  // which opens that request), so its result stays on screen.
+  const [runTool, setRunTool] = useState<RequestToolView | undefined>(undefined);
+  if (picked?.server !== undefined && picked !== runTool && (runTool === undefined || runTool.name !== picked.name || runTool.server !== picked.server)) setRunTool(picked);
+  const shownRun = runTool !== undefined && runTool.name === tool.trim() ? runTool : undefined;
   const args = checkArgs(argsText, picked);
   const limitNumber = Number(limit);
   const limitOk = limit.trim() === '' || (Number.isInteger(limitNumber) && limitNumber >= 1);
@@ -187,6 +193,7 @@ function Actions({ open, request }: { readonly open: OpenTurn; readonly request:
           <button type="submit" disabled={!args.ok || tool.trim() === ''} data-testid="sim-call-submit">Call {tool.trim() || 'tool'}</button>
         </form>
       )}
+      {mode === 'call' && shownRun !== undefined && <RunOnServer key={shownRun.name} tool={shownRun} />}
       {mode === 'describe' && (
         <form
           className="sim-form"

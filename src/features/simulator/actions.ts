@@ -22,10 +22,11 @@ export function addStep(store: WorkbenchStore, command: string): { ok: true } | 
   return { ok: true };
 }
 
-export function callTool(store: WorkbenchStore, tool: string, args: { [key: string]: Plain }): boolean {
+/** Appends a call to the open cycle; `outcome` is a real run's result (or failure), recorded with it. */
+export function callTool(store: WorkbenchStore, tool: string, args: { [key: string]: Plain }, outcome?: { result: string } | { fail: string }): boolean {
   const open = openTurn(store.getState().doc);
   if (!open) return false;
-  const call: CallDoc = { tool, args };
+  const call: CallDoc = { tool, args, ...outcome };
   store.getState().updateStep(open.stepIndex, withCall(open.step, call));
   store.getState().selectEntry(undefined);
   return true;
