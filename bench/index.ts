@@ -6,6 +6,7 @@ import { run as input } from './input';
 import { run as search } from './search';
 import { run as searchEval } from './search-eval';
 import { run as checkScale } from './check-scale';
+import { run as scaleCurve } from './scale-curve';
 import { run as catalogues } from './catalogues';
 import { run as editor } from './editor';
 import { run as findability } from './findability';
@@ -18,6 +19,7 @@ const modules: readonly [string, () => unknown][] = [
   ['search', search],
   ['search-eval', searchEval],
   ['check-scale', checkScale],
+  ['scale-curve', scaleCurve],
   ['catalogues', catalogues],
   ['editor', editor],
   ['findability', findability],

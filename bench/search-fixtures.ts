@@ -1,6 +1,6 @@
-// A deterministic, realistic-looking tool catalogue for the search benchmarks:
-// names like `jira_create_issue` or `getWeatherForecast`, one to three sentence
-// descriptions, two to four documented parameters each.
+// A deterministic, realistic-looking tool catalogue for the benchmarks: names like
+// `jira_create_issue` or `getWeatherForecast`, descriptions of one sentence to a
+// paragraph, typed parameters, shaped like ../shared/data/catalogues (see below).
 import type { SearchDocument } from '../src/core/search/types';
 
 /** mulberry32: a small seeded PRNG, so every run benchmarks the same catalogue. */
@@ -109,11 +109,63 @@ function paramDescription(rand: () => number, name: string): string {
   return pick(rand, PARAM_PHRASES).replace('%s', noun);
 }
 
-export function generateTools(count: number, seed = 108): SearchDocument[] {
+/** One parameter of a generated tool's inputSchema, typed as real catalogues type theirs. */
+export interface GeneratedParameter {
+  readonly name: string;
+  readonly type: 'string' | 'number' | 'integer' | 'boolean' | 'array';
+  readonly description: string;
+  readonly enum?: readonly string[];
+  readonly required: boolean;
+}
+
+/** A generated tools/list entry, with the search document the workbench derives from it. */
+export interface GeneratedTool {
+  readonly name: string;
+  /** The first sentence of the description (what a JP layer would give as `summary`). */
+  readonly summary: string;
+  readonly description: string;
+  readonly parameters: readonly GeneratedParameter[];
+  readonly annotations?: { readonly title: string; readonly readOnlyHint: boolean; readonly destructiveHint?: boolean };
+}
+
+// Shapes measured on ../shared/data/catalogues (GitHub's MCP server, 117 tools, and LiveMCPBench's 510):
+// - parameters per tool: median 2 (LiveMCPBench) to 5 (GitHub), tenth percentile 0, ninetieth 6 to 9;
+// - parameter types: string 60%, number or integer 25%, boolean 6%, array 6%; an enum on one string in six;
+// - descriptions: median 59 to 71 characters, ninetieth percentile 222 to 588 (a long tail of usage notes);
+// - GitHub's tools carry annotations (title, readOnlyHint).
+const PARAM_COUNTS = [0, 0, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 6, 6, 7, 8, 9, 12];
+const ENUMS: readonly (readonly string[])[] = [
+  ['asc', 'desc'], ['open', 'closed', 'all'], ['LEFT', 'RIGHT'], ['json', 'csv', 'markdown'], ['low', 'medium', 'high', 'critical'],
+  ['created', 'updated', 'popularity'], ['KR', 'BR', 'EUW', 'NA', 'JP', 'SG'], ['metric', 'imperial'], ['draft', 'published', 'archived'],
+];
+const READ_VERBS = new Set(['list', 'get', 'search', 'fetch', 'query', 'export', 'download', 'compare', 'rank', 'recommend', 'monitor', 'forecast', 'predict', 'estimate', 'quote', 'geocode', 'route', 'analyze', 'summarize', 'translate', 'detect', 'classify', 'extract', 'validate', 'audit', 'scan', 'benchmark', 'profile']);
+const DESTRUCTIVE_VERBS = new Set(['delete', 'remove', 'cancel', 'close', 'archive', 'rollback', 'refund', 'unsubscribe', 'lock', 'revoke']);
+const LONG_NOTES = [
+  'If the user names a specific %s, call this first instead of guessing.',
+  'Example: to find every %s changed last week, pass since = "7 days ago" and sort = "updated".',
+  'The response includes the %s identifier, its owner, status, timestamps and a link to open it in the browser.',
+  'When the result is truncated, the last item carries a cursor; call again with it to read the next page of %ss.',
+  'Errors are returned as text with a code (NOT_FOUND, FORBIDDEN, RATE_LIMITED) rather than raised.',
+  'Fields that the caller may not read are omitted from the %s rather than redacted.',
+  'For bulk changes to more than one hundred %ss, split the work into several calls.',
+  'This tool never modifies data; it is safe to call repeatedly while exploring.',
+];
+
+function parameterType(rand: () => number): GeneratedParameter['type'] {
+  const r = rand();
+  return r < 0.6 ? 'string' : r < 0.73 ? 'number' : r < 0.86 ? 'integer' : r < 0.93 ? 'boolean' : 'array';
+}
+
+/**
+ * A realistic tools/list catalogue: names like `jira_create_issue`, `getWeatherForecast` or
+ * `github-merge-pull-request`, one to three sentence descriptions with a long tail of usage notes,
+ * zero to a dozen typed parameters. Deterministic for a seed.
+ */
+export function generateCatalogue(count: number, seed = 108): GeneratedTool[] {
   const rand = prng(seed);
-  const docs: SearchDocument[] = [];
+  const tools: GeneratedTool[] = [];
   const used = new Set<string>();
-  for (let i = 0; docs.length < count; i++) {
+  for (let i = 0; tools.length < count; i++) {
     const service = pick(rand, SERVICES);
     const verb = pick(rand, VERBS);
     const object = pick(rand, OBJECTS);
@@ -133,22 +185,66 @@ export function generateTools(count: number, seed = 108): SearchDocument[] {
       extra.push(`Works with ${pick(rand, SERVICES)} ${words(pick(rand, OBJECTS))}s and ${pick(rand, ADJECTIVES)} ${words(pick(rand, OBJECTS))}s.`);
     }
     if (rand() < 0.3) extra.push(`Call ${camel(`${pick(rand, VERBS)}_${pick(rand, OBJECTS)}`)} first to ${pick(rand, VERBS)} the ${words(pick(rand, OBJECTS))}.`);
-    const paramCount = 2 + Math.floor(rand() * 3);
-    const params = new Map<string, string>();
-    while (params.size < paramCount) {
-      const p = pick(rand, PARAM_NAMES);
-      params.set(p, paramDescription(rand, p));
+    // One tool in ten documents itself at length, as real servers' search and query tools do.
+    if (rand() < 0.1) {
+      const notes = 2 + Math.floor(rand() * 5);
+      for (let n = 0; n < notes; n++) extra.push(pick(rand, LONG_NOTES).replace(/%s/g, words(pick(rand, OBJECTS))));
     }
-    docs.push({
+    const paramCount = pick(rand, PARAM_COUNTS);
+    const parameters: GeneratedParameter[] = [];
+    const names = new Set<string>();
+    while (names.size < paramCount) {
+      const p = pick(rand, PARAM_NAMES);
+      if (names.has(p)) continue;
+      names.add(p);
+      const type = parameterType(rand);
+      const withEnum = type === 'string' && rand() < 0.17;
+      parameters.push({
+        name: p,
+        type,
+        description: paramDescription(rand, p),
+        ...(withEnum ? { enum: pick(rand, ENUMS) } : {}),
+        required: names.size === 1 || rand() < 0.25,
+      });
+    }
+    const annotated = rand() < 0.4;
+    tools.push({
       name,
-      order: docs.length,
-      parameterNames: [...params.keys()],
       summary,
       description: [summary, ...extra].join(' '),
-      parameterDescriptions: [...params.values()],
+      parameters,
+      ...(annotated
+        ? { annotations: { title: `${verb[0]?.toUpperCase()}${verb.slice(1)} ${words(object)}`, readOnlyHint: READ_VERBS.has(verb), ...(DESTRUCTIVE_VERBS.has(verb) ? { destructiveHint: true } : {}) } }
+        : {}),
     });
   }
-  return docs;
+  return tools;
+}
+
+/** A generated tool as a tools/list entry (JSON). */
+export function toolsListEntry(t: GeneratedTool): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const p of t.parameters) {
+    properties[p.name] = { type: p.type, description: p.description, ...(p.enum ? { enum: p.enum } : {}), ...(p.type === 'array' ? { items: { type: 'string' } } : {}) };
+  }
+  return {
+    name: t.name,
+    description: t.description,
+    inputSchema: { type: 'object', properties, required: t.parameters.filter((p) => p.required).map((p) => p.name) },
+    ...(t.annotations ? { annotations: t.annotations } : {}),
+  };
+}
+
+/** The search documents of generateCatalogue's tools. */
+export function generateTools(count: number, seed = 108): SearchDocument[] {
+  return generateCatalogue(count, seed).map((t, order) => ({
+    name: t.name,
+    order,
+    parameterNames: t.parameters.map((p) => p.name),
+    summary: t.summary,
+    description: t.description,
+    parameterDescriptions: t.parameters.map((p) => p.description),
+  }));
 }
 
 /** Short keyword queries, the kind a model writes, and a few whole requests. */
