@@ -62,6 +62,8 @@ const NO_RESULTS: Results = { ids: [], scores: [], match: () => ({}) };
 export class Bm25Index implements RankerIndex {
   readonly #mini: MiniSearch<MiniSearchDocument>;
   readonly #docs: readonly SearchDocument[];
+  /** Each document's `order`, by catalogue position (for SearchOptions.filterOrder). */
+  readonly #orders: Int32Array;
   readonly #idf: (term: string) => number;
   readonly #isCommon: (term: string) => boolean;
   /**
@@ -76,6 +78,7 @@ export class Bm25Index implements RankerIndex {
     this.#mini = built.mini;
     this.#fast = built.fast;
     this.#docs = docs;
+    this.#orders = Int32Array.from(docs, (d) => d.order);
     this.#summaryTerms = new Array<ReadonlySet<string> | null | undefined>(docs.length);
     const n = docs.length;
     const frequency = built.documentFrequency;
@@ -102,11 +105,14 @@ export class Bm25Index implements RankerIndex {
     const tokens = rare.length > 0 ? rare : all;
     if (tokens.length === 0) return NO_RESULTS;
     const docs = this.#docs;
-    const filter = options.filter;
-    const admit = (id: number): boolean => {
-      const doc = docs[id];
-      return doc !== undefined && filter(doc.name);
-    };
+    const { filter, filterOrder } = options;
+    const orders = this.#orders;
+    const admit = filterOrder
+      ? (id: number): boolean => id < orders.length && filterOrder(orders[id] as number)
+      : (id: number): boolean => {
+          const doc = docs[id];
+          return doc !== undefined && filter(doc.name);
+        };
     const scored = this.#fast ? scoreQuery(this.#mini, tokens, { boostTerm: this.#idf, admit }) : undefined;
     if (scored === undefined) return this.#resultsByMiniSearch(query, tokens, admit);
     const { ids, scores: raw, termCounts } = scored;

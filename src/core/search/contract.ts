@@ -27,6 +27,10 @@ export interface SearchToolsContext {
   readonly reportMatchCount: boolean;
   /** Names never returned nor counted, e.g. tools offered in this cycle's request. */
   readonly exclude?: (name: string) => boolean;
+  /** `filter` by a document's order (SearchOptions.filterOrder); used only with `excludeOrder` when `exclude` is given. */
+  readonly filterOrder?: (order: number) => boolean;
+  /** `exclude` by a document's order. */
+  readonly excludeOrder?: (order: number) => boolean;
 }
 
 export type SearchToolsResult =
@@ -72,9 +76,11 @@ export function searchTools(index: RankerIndex, args: unknown, ctx: SearchToolsC
   const limit = resolveLimit(Object.hasOwn(record, 'limit') ? record.limit : undefined);
   if (typeof limit === 'string') return { ok: false, error: limit };
 
-  const { filter, exclude } = ctx;
+  const { filter, exclude, filterOrder, excludeOrder } = ctx;
+  const byOrder = filterOrder && (!exclude ? filterOrder : excludeOrder ? (order: number) => filterOrder(order) && !excludeOrder(order) : undefined);
   const options = {
     filter: exclude ? (name: string) => filter(name) && !exclude(name) : filter,
+    ...(byOrder ? { filterOrder: byOrder } : {}),
     ...(ctx.substringMatch ? { substringMatch: ctx.substringMatch } : {}),
   };
   // A ranker that can return just the best `limit` hits and the count does less work per call.

@@ -126,7 +126,7 @@ class SubstringIndex implements RankerIndex {
       const base = d * BLOOM_WORDS;
       for (const [word, mask] of probes) if (((bloom[base + word] ?? 0) & mask) === 0) return;
       const matched = matchMask(doc, terms);
-      if (matched === 0 || !options.filter(doc.name)) return;
+      if (matched === 0 || !(options.filterOrder ? options.filterOrder(doc.order) : options.filter(doc.name))) return;
       const fields = SEARCH_FIELDS.filter((_, f) => (matched & (1 << f)) !== 0);
       found.push({ doc, rank: 31 - Math.clz32(matched & -matched), fields });
     });

@@ -131,6 +131,8 @@ export class StreamEngine {
    * one small hash table instead of the tool's scattered state objects (search asks for thousands).
    */
   private readonly discoverableResolved = new Set<string>();
+  /** The same set by tool order (1: in it), for search filters that ask by a document's order. */
+  private discoverableByOrder = new Uint8Array(64);
 
   constructor(
     layers: readonly LoadedLayer[],
@@ -177,6 +179,11 @@ export class StreamEngine {
   /** isSearchable(state(name), forced) for a name other than the forced tool, at the newest position. */
   searchableNow(name: string): boolean {
     return this.discoverableResolved.has(name);
+  }
+
+  /** searchableNow of the tool at `order` in config order. */
+  searchableOrderNow(order: number): boolean {
+    return this.discoverableByOrder[order] === 1;
   }
 
   /** The newest state of every tool, in config order. */
@@ -418,6 +425,11 @@ export class StreamEngine {
       const c = this.recompute(name, i);
       if (c) changes.push(c);
     }
+    if (reordered) {
+      // Tools that swapped places cleared each other's marks on the way: mark the set afresh.
+      this.discoverableByOrder.fill(0);
+      for (const name of this.discoverableResolved) this.markOrder(this.states.get(name)?.order ?? 0, 1);
+    }
     return changes;
   }
 
@@ -429,7 +441,17 @@ export class StreamEngine {
     if (a === 'discoverable' && s.resolution.ok) {
       if (sign > 0) this.discoverableResolved.add(s.name);
       else this.discoverableResolved.delete(s.name);
+      this.markOrder(s.order, sign > 0 ? 1 : 0);
     }
+  }
+
+  private markOrder(order: number, value: 0 | 1): void {
+    if (order >= this.discoverableByOrder.length) {
+      const grown = new Uint8Array(Math.max(order + 1, this.discoverableByOrder.length * 2));
+      grown.set(this.discoverableByOrder);
+      this.discoverableByOrder = grown;
+    }
+    this.discoverableByOrder[order] = value;
   }
 
   private push(event: PositionEvent, changes: ToolChange[]): ConfigPosition {

@@ -178,6 +178,22 @@ describe('the incremental engine equals a from-scratch derivation', () => {
     ['up', { name: 'up', status: 'running', tools: new Map(NAMES.map((n) => [n, { name: n, description: '', inputSchema: { type: 'object' } }])) }],
     ['down', { name: 'down', status: 'offline', tools: new Map() }],
   ]);
+  it('the searchable set by order follows layer edits that reorder, add and remove tools', () => {
+    fc.assert(
+      fc.property(fc.array(layerArb, { minLength: 2, maxLength: 4 }), (layers) => {
+        const loaded = layers.map((l, i) => loadLayer({ name: `w${i}`, text: layerText(l) }));
+        const engine = new StreamEngine([loaded[0] as LoadedLayer], servers);
+        for (const [i, l] of loaded.slice(1).entries()) {
+          engine.replaceLayers([l], { kind: 'layer-edit', layer: 'w', detail: '', step: i + 1 });
+          const searchable = new Set<number>();
+          for (const st of engine.currentStates()) if (isSearchable(st, undefined)) searchable.add(st.order);
+          for (let o = 0; o < NAMES.length + 2; o++) expect(engine.searchableOrderNow(o), `order ${o}`).toBe(searchable.has(o));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('statesAt(i) and its sets equal an engine built from the base plus the first i deltas', () => {
     fc.assert(
       fc.property(layerArb, fc.array(fc.tuple(layerArb, fc.boolean()), { maxLength: 8 }), (base, deltas) => {
@@ -195,7 +211,10 @@ describe('the incremental engine equals a from-scratch derivation', () => {
         for (const n of [...NAMES, 'nosuch']) {
           const st = engine.state(n);
           expect(engine.searchableNow(n), `searchableNow ${n}`).toBe(st !== undefined && isSearchable(st, undefined));
+          // And by order, as a search document asks.
+          if (st) expect(engine.searchableOrderNow(st.order), `searchableOrderNow ${n}`).toBe(isSearchable(st, undefined));
         }
+        expect(engine.searchableOrderNow(engine.toolOrder.length), 'past the last tool').toBe(false);
         // Read positions out of order, so snapshots and replays are both exercised.
         const order = [...Array(positions).keys()].reverse();
         for (const i of order) {

@@ -36,6 +36,8 @@ type CallBase = Pick<CallRecord, 'step' | 'cycle' | 'index' | 'tool' | 'args' | 
 interface Membership {
   readonly permitted: (name: string) => boolean;
   readonly searchable: (name: string) => boolean;
+  /** `searchable` of the tool at an order in config order (what a search document carries). */
+  readonly searchableOrder: (order: number) => boolean;
 }
 
 // Answered from the states of the request's position (the engine's newest while its cycle runs) by the
@@ -43,6 +45,7 @@ interface Membership {
 function membership(conv: Conversation, req: RequestRecord): Membership {
   const { engine } = conv;
   const forced = req.forced;
+  const forcedOrder = forced === undefined ? -1 : (engine.state(forced)?.order ?? -1);
   return {
     permitted: (name) => {
       if (name === DESCRIBE_TOOLS || (name === SEARCH_TOOLS && req.registered)) return true;
@@ -50,6 +53,7 @@ function membership(conv: Conversation, req: RequestRecord): Membership {
       return s !== undefined && isPermitted(s, forced);
     },
     searchable: (name) => searchableUnlessForced(name, engine.searchableNow(name), forced),
+    searchableOrder: (order) => engine.searchableOrderNow(order) && order !== forcedOrder,
   };
 }
 
@@ -57,9 +61,12 @@ function callSearchTools(conv: Conversation, base: CallBase, args: unknown, reac
   const { policy, engine } = conv;
   const r = searchTools(conv.catalogue.searchIndex(policy.ranking), args, {
     filter: reach.searchable,
+    filterOrder: reach.searchableOrder,
     substringMatch: policy.substring_match,
     reportMatchCount: policy.report_match_count,
-    ...(policy.hide_unapproved ? { exclude: (name: string) => engine.state(name)?.run === 'ask' } : {}),
+    ...(policy.hide_unapproved
+      ? { exclude: (name: string) => engine.state(name)?.run === 'ask', excludeOrder: (order: number) => engine.state(engine.toolOrder[order] ?? '')?.run === 'ask' }
+      : {}),
   });
   if (!r.ok) return { ...base, status: 'error', result: r.error, error: r.error };
   const query = String((args as { query?: unknown }).query ?? '');
