@@ -104,9 +104,16 @@ function camel(s: string): string {
   return s.replace(/[_-](\w)/g, (_, c: string) => c.toUpperCase());
 }
 
-function paramDescription(rand: () => number, name: string): string {
-  const noun = rand() < 0.5 ? words(pick(rand, OBJECTS)) : name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/-/g, ' ').toLowerCase();
-  return pick(rand, PARAM_PHRASES).replace('%s', noun);
+/** Most parameter descriptions are particular to their tool (GitHub's server: 82% of their text is distinct). */
+function paramDescription(rand: () => number, name: string, service: string, object: string): string {
+  const noun = rand() < 0.5 ? words(rand() < 0.6 ? object : pick(rand, OBJECTS)) : name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/-/g, ' ').toLowerCase();
+  const phrase = pick(rand, PARAM_PHRASES).replace('%s', noun);
+  const r = rand();
+  if (r < 0.3) return phrase;
+  if (r < 0.55) return `${phrase.slice(0, -1)} in ${service}.`;
+  if (r < 0.75) return `${phrase} Only ${pick(rand, ADJECTIVES)} ${words(object)}s are considered.`;
+  if (r < 0.9) return `${phrase} Defaults to the ${pick(rand, ADJECTIVES)} ${words(pick(rand, OBJECTS))} of the ${service} ${pick(rand, ['account', 'workspace', 'project', 'organization', 'team'])}.`;
+  return `${phrase} See ${camel(`${pick(rand, VERBS)}_${object}`)} for the accepted values.`;
 }
 
 /** One parameter of a generated tool's inputSchema, typed as real catalogues type theirs. */
@@ -202,7 +209,7 @@ export function generateCatalogue(count: number, seed = 108): GeneratedTool[] {
       parameters.push({
         name: p,
         type,
-        description: paramDescription(rand, p),
+        description: paramDescription(rand, p, service, object),
         ...(withEnum ? { enum: pick(rand, ENUMS) } : {}),
         required: names.size === 1 || rand() < 0.25,
       });
