@@ -74,6 +74,8 @@ export async function startEverything(): Promise<EverythingServer> {
 
 export interface TinyServer {
   readonly url: string;
+  /** Every request it received, as "METHOD /path". */
+  readonly requests: readonly string[];
   close(): Promise<void>;
 }
 
@@ -86,7 +88,9 @@ const CORS = {
 
 /** A loopback HTTP server: `html` answers a web page, `hang` never answers, `no-cors` answers MCP-looking JSON without CORS headers. */
 export async function startTiny(kind: 'html' | 'hang' | 'no-cors'): Promise<TinyServer> {
+  const requests: string[] = [];
   const server = http.createServer((req, res) => {
+    requests.push(`${req.method ?? '?'} ${req.url ?? ''}`);
     if (kind === 'hang') return; // never answers, not even the preflight
     if (kind === 'html') {
       if (req.method === 'OPTIONS') {
@@ -105,6 +109,7 @@ export async function startTiny(kind: 'html' | 'hang' | 'no-cors'): Promise<Tiny
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
