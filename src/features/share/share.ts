@@ -65,7 +65,7 @@ export async function openSharedHash(store: WorkbenchStore, hash: string): Promi
   if (!hash.startsWith(SHARE_PREFIX)) return false;
   const decoded = decodeShared(hash);
   if (!decoded.ok) {
-    store.getState().showBanner('error', `This shared link is damaged: ${decoded.error}. Nothing was opened; your current work is unchanged.`);
+    store.getState().showBanner('error', `This shared link is ${decoded.tooLarge ? 'too large' : 'damaged'}: ${decoded.error}. Nothing was opened; your current work is unchanged.`);
     clearHash();
     return false;
   }
