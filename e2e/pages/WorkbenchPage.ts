@@ -13,6 +13,7 @@ import { QuestionsPage } from './QuestionsPage';
 import { SharePage } from './SharePage';
 import { ImportPage } from './ImportPage';
 import { ServersPage } from './ServersPage';
+import { HistoryPage } from './HistoryPage';
 
 export class WorkbenchPage {
   constructor(readonly page: Page) {}
@@ -63,6 +64,10 @@ export class WorkbenchPage {
 
   get servers(): ServersPage {
     return new ServersPage(this.page);
+  }
+
+  get history(): HistoryPage {
+    return new HistoryPage(this.page);
   }
 
   /** Opens the app on a clean profile (no autosaved work) unless told to keep it. */

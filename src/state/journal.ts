@@ -14,6 +14,30 @@ import { minimalSplice } from '../core/config/edit-primitives';
 /** Up to this many characters of JSON a document is journaled whole (it then survives any later save too). */
 export const WHOLE_DOC_CHARS = 512 * 1024;
 /**
+ * Up to this many characters a document is journaled on every edit, not only when the page hides:
+ * Chrome completes a synchronous write made while a page hides on a reload, but not always when a
+ * tab is closed. Writing it costs well under a millisecond at this size; above it (a big imported
+ * catalogue), the journal is written only as the page hides.
+ */
+export const EVERY_EDIT_CHARS = 256 * 1024;
+
+const partSizes = new WeakMap<object, number>();
+
+/** About how many characters of JSON the document is: its layers' text plus the rest, measured once per value. */
+export function docSizeEstimate(doc: ScenarioDoc): number {
+  let n = 0;
+  for (const l of doc.layers) n += l.text.length + l.name.length + 32;
+  for (const part of [doc.servers, doc.steps, doc.policy]) {
+    let size = partSizes.get(part);
+    if (size === undefined) {
+      size = JSON.stringify(part).length;
+      partSizes.set(part, size);
+    }
+    n += size;
+  }
+  return n;
+}
+/**
  * The most a journal may take: 2 M characters. localStorage holds about 5 M characters per origin
  * in Chromium and Firefox, shared with the rest of the page's settings; past this, the journal is
  * skipped and the IndexedDB write started at the same moment is the only chance.

@@ -8,7 +8,7 @@
 // or a close go to a synchronous journal (journal.ts) as the page hides.
 import type { ScenarioDoc } from '../core';
 import type { WorkbenchStore } from './store';
-import { clearJournal, makeJournal, writeJournal } from './journal';
+import { clearJournal, docSizeEstimate, EVERY_EDIT_CHARS, makeJournal, writeJournal } from './journal';
 import { docChars } from './history';
 import type { Journal } from './journal';
 import type { TabChannel } from './tabChannel';
@@ -199,17 +199,28 @@ export function startAutosave(store: WorkbenchStore, options: AutosaveOptions): 
       large ? LARGE_DOC_DELAY_MS : delayMs,
     );
   };
+  /** The document the journal holds: written once per document value. */
+  let journaled: ScenarioDoc | undefined;
+  const journalNow = (doc: ScenarioDoc): void => {
+    if (doc === savedDoc || doc === journaled) return;
+    journals += 1;
+    const j = makeJournal(baseDoc, doc, { id: `${tab}:${now()}:${journals}`, base, at: now() });
+    if (writeJournal(tab, j)) {
+      journal = j;
+      journaled = doc;
+    }
+  };
   const unsubscribe = store.subscribe((s, prev) => {
-    if (s.doc !== prev.doc) schedule();
+    if (s.doc === prev.doc) return;
+    schedule();
+    if (docSizeEstimate(s.doc) <= EVERY_EDIT_CHARS) journalNow(s.doc);
   });
   if (options.replayed) schedule();
   // Going away: the journal first (synchronous, so it completes), then the save (which may not).
   const onHide = (): void => {
     const { doc } = store.getState();
     if (doc === savedDoc) return;
-    journals += 1;
-    const j = makeJournal(baseDoc, doc, { id: `${tab}:${now()}:${journals}`, base, at: now() });
-    if (writeJournal(tab, j)) journal = j;
+    journalNow(doc);
     void write();
   };
   const onVisibility = (): void => {

@@ -93,7 +93,8 @@ const docSlice =
       revision: 1,
       replaceDoc: (doc, why) => {
         const kept = get().keepInHistory(get().doc, why);
-        set((s) => ({ doc, revision: s.revision + 1, selectedEntry: undefined, selectedLayer: 0 }));
+        // A shared link's "restore your previous work" is about the document this one replaces.
+        set((s) => ({ doc, revision: s.revision + 1, selectedEntry: undefined, selectedLayer: 0, sharedPrevious: undefined }));
         return kept;
       },
       setName: (name) => edit((d) => ({ ...d, name })),

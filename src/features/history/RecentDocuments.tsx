@@ -39,7 +39,7 @@ export function RecentDocuments() {
       >
         <header className="recent-head">
           <h2 id="recent-title">Recent documents</h2>
-          <span className="muted">the last {MAX_RECENT} documents something replaced; restoring one keeps the current one here too</span>
+          <span className="muted">the last {MAX_RECENT} documents that something replaced; restoring one keeps the current one here too</span>
           <span className="spacer" />
           <button type="button" onClick={close} aria-label="Close recent documents">
             Close
