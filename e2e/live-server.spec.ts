@@ -6,7 +6,7 @@
 // (timeout, cancel), a closed port, CORS (the last two alike: unreachable).
 import type { StepDoc } from '../src/core/scenario/doc';
 import { writeScenario } from '../src/core/scenario/doc';
-import { test, expect, dropNetworkErrors, startTiny, freePort } from './mcpServers';
+import { test, expect, dropNetworkErrors, startBigList, startTiny, freePort } from './mcpServers';
 
 const SCREENS = process.env.WORKBENCH_SCREENS ?? '/tmp/wb-screens';
 
@@ -185,4 +185,25 @@ test('servers that fail: HTML, a hang (timeout and cancel), a closed port, CORS;
   }
   dropNetworkErrors(consoleErrors, closed);
   dropNetworkErrors(consoleErrors, noCors.url);
+});
+
+test('a live server whose tool list is over the size cap fails at once as too large, before it is parsed', async ({ workbench, page }) => {
+  const big = await startBigList(50_000);
+  try {
+    expect(big.bytes).toBeGreaterThan(2 * 4 * 1024 * 1024 - 512 * 1024);
+    await workbench.open();
+    const before = await workbench.snapshot();
+    await workbench.runCommand('import.live');
+    // Two minutes to answer: a failure that waited for the timeout, or for the list to be parsed, would not say "too large".
+    await workbench.importer.connect(big.url, 120);
+    await expect(workbench.importer.liveStatus()).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+    await expect(workbench.importer.liveStatus()).toContainText('failed: too large');
+    await expect(workbench.importer.liveStatus()).toContainText('stops reading there');
+    await expect(workbench.importer.liveStatus()).toContainText('Nothing of it was parsed');
+    await expect(page.getByTestId('import-confirm')).toBeDisabled();
+    await workbench.importer.close();
+    expect((await workbench.snapshot()).doc).toEqual(before.doc);
+  } finally {
+    await big.close();
+  }
 });

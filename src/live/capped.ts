@@ -4,6 +4,9 @@
 // own cap could say no. Counting the bytes as they stream lets the connection fail
 // at once, with that reason, before anything is parsed.
 
+/** In the message of every error a cut body raises, so the transport's error handler knows it. */
+export const OVER_CAP_MARK = 'reply over the size cap';
+
 /** What the reply passed, for the error sentence. */
 export interface Exceeded {
   readonly limit: number;
@@ -41,7 +44,7 @@ export function cappedFetch(base: typeof fetch, limit: number, onExceeded: (e: E
               told = true;
               onExceeded({ limit, bytes: read, announced: false });
             }
-            controller.error(new RangeError(`the reply passed ${limit} bytes`));
+            controller.error(new RangeError(`${OVER_CAP_MARK}: passed ${limit} bytes`));
             return;
           }
           controller.enqueue(chunk);
@@ -55,7 +58,7 @@ export function cappedFetch(base: typeof fetch, limit: number, onExceeded: (e: E
 function errorStream(e: Exceeded): ReadableStream<Uint8Array> {
   return new ReadableStream({
     start(controller) {
-      controller.error(new RangeError(`the reply announced ${e.bytes} bytes, over ${e.limit}`));
+      controller.error(new RangeError(`${OVER_CAP_MARK}: announced ${e.bytes} bytes, over ${e.limit}`));
     },
   });
 }

@@ -215,7 +215,8 @@ describe('a tool list over the size cap', () => {
       const big = await bigListServer(20_000, form);
       try {
         // A minute's timeout: waiting for it instead of failing at once would outlast the test.
-        const session = await connect(big.url, { timeoutMs: 60_000, maxReplyBytes: 256 * 1024 });
+        let lost = 0;
+        const session = await connect(big.url, { timeoutMs: 60_000, maxReplyBytes: 256 * 1024, onLost: () => (lost += 1) });
         let error: unknown;
         try {
           await listAllTools(session, { timeoutMs: 60_000 });
@@ -226,6 +227,8 @@ describe('a tool list over the size cap', () => {
         expect((error as LiveServerError).reason).toBe('too-large');
         expect((error as LiveServerError).message).toMatch(form === 'json' ? /reply announced \d+\.\d MB/u : /reply passed 256\.0 KB/u);
         expect((error as LiveServerError).message).toMatch(/Nothing of it was parsed/u);
+        // The cut stream is not the server going away (which would reconnect, and list again, forever).
+        expect(lost).toBe(0);
         await closeSession(session);
       } finally {
         big.close();

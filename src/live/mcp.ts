@@ -8,7 +8,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { MAX_CATALOGUE_BYTES, formatBytes } from '../core';
-import { cappedFetch } from './capped';
+import { cappedFetch, OVER_CAP_MARK } from './capped';
 import type { Exceeded } from './capped';
 
 /**
@@ -137,15 +137,27 @@ function tooLarge(e: Exceeded): LiveServerError {
   return new LiveServerError('too-large', `the server's reply ${how}; the workbench stops reading there (a tool list the importer could take is at most ${formatBytes(MAX_CATALOGUE_BYTES)}). Nothing of it was parsed.`);
 }
 
+/** How a body the cap cut reads in the SDK's errors (see capped.ts). */
+const OVER_CAP = new RegExp(`${OVER_CAP_MARK}`, 'u');
+
 /** Opens a session: the MCP handshake (initialize) within the timeout, cancellable. */
 export async function connect(url: string, options: ConnectOptions): Promise<LiveSession> {
-  const [{ Client: ClientClass }, { StreamableHTTPClientTransport: TransportClass }, { ToolListChangedNotificationSchema }] = await Promise.all([
+  // No eval anywhere, as the page's CSP requires (script-src 'self', no 'unsafe-eval'): Zod 4
+  // compiles object parsers with `new Function`, and its probe for that alone is reported as a
+  // violation, so it runs jitless (zod's `config`, set before any schema parses; see
+  // colinhacks/zod discussion #6671 and modelcontextprotocol/ext-apps#618, read 2026-12-02). The
+  // client's default output-schema validator, Ajv, compiles schemas to functions as soon as tools
+  // are listed; the SDK's @cfworker/json-schema validator interprets them instead.
+  const { config } = await import('zod/v4/core');
+  config({ jitless: true });
+  const [{ Client: ClientClass }, { StreamableHTTPClientTransport: TransportClass }, { ToolListChangedNotificationSchema }, { CfWorkerJsonSchemaValidator }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
+    import('@modelcontextprotocol/sdk/validation/cfworker'),
   ]);
   const target = options.transport ? undefined : checkUrl(url);
-  const client = new ClientClass({ name: 'tool-catalogue-workbench', version: '0.1.0' });
+  const client = new ClientClass({ name: 'tool-catalogue-workbench', version: '0.1.0' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
   const guard: ReplyGuard = { onExceeded: undefined };
   const transport: Transport =
     options.transport?.() ??
@@ -157,6 +169,9 @@ export async function connect(url: string, options: ConnectOptions): Promise<Liv
   let open = true;
   client.onerror = (e: Error) => {
     const m = e.message;
+    // A reply stream the size cap cut (capped.ts) is not the server going away: the operation
+    // waiting for it fails as too large instead.
+    if (OVER_CAP.test(m)) return;
     if (open && /SSE stream disconnected|Failed to reconnect SSE stream|Maximum reconnection attempts/u.test(m)) {
       open = false;
       options.onLost?.(m);
