@@ -4,11 +4,12 @@
 // violation (fixtures.ts); this spec checks the policy is there, drives the parts
 // that load code or styles late (Monaco and its worker, the derive worker, the
 // lazily loaded panels, the MCP client), and proves a violation is caught.
+import type { Page } from '@playwright/test';
 import { cspMetaContent } from '../src/app/csp';
 import { test, expect } from './fixtures';
 
 /** Violations the page saw, recorded by a listener installed before any script runs. */
-async function recordViolations(page: import('@playwright/test').Page): Promise<void> {
+async function recordViolations(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __csp: string[] }).__csp = seen;
@@ -16,7 +17,7 @@ async function recordViolations(page: import('@playwright/test').Page): Promise<
   });
 }
 
-const violations = (page: import('@playwright/test').Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+const violations = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
 
 test('the app carries its policy and runs whole under it', async ({ workbench, page }) => {
   await recordViolations(page);
