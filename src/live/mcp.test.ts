@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { nestsDeeperThan } from '../core';
 import { checkUrl, closeSession, connect, listAllTools, LiveServerError } from './mcp';
 
 function pagedServer(pages: number, perPage: number, cursors?: (page: number) => string | undefined): Server {
@@ -35,6 +36,22 @@ describe('listing tools page by page', () => {
     expect(listed.tools).toHaveLength(12);
     expect((listed.tools[11] as { name: string }).name).toBe('tool_2_3');
     await closeSession(session);
+  });
+
+  it('refuses a tool nested past 100 levels with a sentence (100,000 levels would overflow the stack)', async () => {
+    const server = new Server({ name: 'deep', version: '1' }, { capabilities: { tools: {} } });
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 100_000; i++) schema = { type: 'object', properties: { a: schema } };
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'deep_tool', inputSchema: schema as { type: 'object' } }] }));
+    const session = await connectTo(server);
+    const e = await listAllTools(session, { timeoutMs: 5000 }).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(LiveServerError);
+    expect((e as LiveServerError).message).toMatch(/the tool "deep_tool" nests its JSON more than 100 levels deep/u);
+    expect(nestsDeeperThan({ a: [[{}]] }, 4)).toBe(false);
+    expect(nestsDeeperThan({ a: [[{ b: {} }]] }, 4)).toBe(true);
   });
 
   it('refuses a server that repeats a cursor or never stops', async () => {

@@ -7,7 +7,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { MAX_CATALOGUE_BYTES, formatBytes } from '../core';
+import { MAX_CATALOGUE_BYTES, formatBytes, tooDeepTool } from '../core';
 import { cappedFetch, OVER_CAP_MARK } from './capped';
 import type { Exceeded } from './capped';
 
@@ -244,6 +244,8 @@ export async function listAllTools(session: LiveSession, options: ListOptions): 
       const page = await session.client.listTools(cursor !== undefined ? { cursor } : undefined, { timeout: options.timeoutMs, signal: op.signal });
       pages += 1;
       for (const t of page.tools) {
+        const tooDeep = tooDeepTool([t], "the server's reply");
+        if (tooDeep) throw new LiveServerError('protocol', tooDeep);
         tools.push(t);
         bytes += encoder.encode(JSON.stringify(t)).length + 1;
       }
