@@ -97,7 +97,7 @@ function delta(saved: ScenarioDoc, doc: ScenarioDoc): Pick<Journal, 'fields' | '
 export function makeJournal(saved: ScenarioDoc | undefined, doc: ScenarioDoc, meta: { id: string; base: number; at: number }): Journal {
   const head = { v: 1 as const, ...meta };
   const whole: Journal = { ...head, doc };
-  if (!saved || JSON.stringify(doc).length <= WHOLE_DOC_CHARS) return whole;
+  if (!saved || docSizeEstimate(doc) <= WHOLE_DOC_CHARS) return whole;
   return { ...head, ...delta(saved, doc) };
 }
 

@@ -15,8 +15,11 @@ export const SHARE_VERSION = '1';
  */
 export const MAX_SHARED_TEXT_BYTES = 20 * 1024 * 1024;
 
-/** Compressed input is fed in pieces this big: deflate expands at most ~1,032×, so one piece inflates to about 1 MB at most. */
-const INFLATE_PIECE = 1024;
+/**
+ * Compressed input is fed in pieces this big: deflate expands at most ~1,032×, so one piece inflates
+ * to at most ~8 MB and the output never grows past the cap by more than that.
+ */
+const INFLATE_PIECE = 8 * 1024;
 
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
