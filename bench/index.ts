@@ -10,6 +10,7 @@ import { run as catalogues } from './catalogues';
 import { run as editor } from './editor';
 import { run as findability } from './findability';
 import { run as bridge } from './bridge';
+import { run as hardening } from './hardening';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -22,6 +23,7 @@ const modules: readonly [string, () => unknown][] = [
   ['editor', editor],
   ['findability', findability],
   ['bridge', bridge],
+  ['hardening', hardening],
 ];
 
 let failed = 0;

@@ -39,6 +39,18 @@ describe('importPreview', () => {
     const bad = await host.importPreview({ source: { kind: 'tools', tools: [{ name: 'x', inputSchema: [] }], bytes: 30 }, origin: 'live', policy, revision: 1 });
     expect(bad.ok ? '' : bad.errors.join('\n')).toMatch(/inputSchema must be an object, got an array/u);
   });
+
+  it('pasted JSON nested 100,000 levels deep gets a sentence, not "Maximum call stack size exceeded"', async () => {
+    const host = new DeriveHost();
+    host.derive({ doc: BLANK, revision: 1 });
+    let schema = '{"type":"string"}';
+    for (let i = 0; i < 100_000; i++) schema = `{"type":"object","properties":{"a":${schema}}}`;
+    const p = await host.importPreview({ source: { kind: 'text', text: `{"tools":[{"name":"deep","inputSchema":${schema}}]}` }, origin: 'pasted JSON', policy, revision: 1 });
+    const errors = p.ok ? '' : p.errors.join('\n');
+    expect(errors).toMatch(/pasted JSON/u);
+    expect(errors).toMatch(/too deeply|deeper|depth|nest/iu);
+    expect(errors).not.toMatch(/Maximum call stack/u);
+  });
 });
 
 describe('serversView', () => {

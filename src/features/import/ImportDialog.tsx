@@ -15,6 +15,7 @@ import { useImportPreview } from '../../derive/serversHooks';
 import type { ImportPolicyInput, ImportPreviewParams } from '../../derive/serversProtocol';
 import { useTimeline } from '../../derive/hooks';
 import { cancelLive, connectionQuery, DEFAULT_TIMEOUT_MS, liveStatus, releaseLive, toolsQuery } from '../../live/queries';
+import { confirmUrl } from '../../live/confirmed';
 import { LiveStatusLine } from '../../components/LiveStatus';
 import { readCatalogueFile } from '../../state/importSlice';
 import type { ImportSource } from '../../state/importSlice';
@@ -218,6 +219,8 @@ function ImportDialogBody({ source }: { readonly source: ImportSource }) {
                 onSubmit={(e) => {
                   e.preventDefault();
                   const u = url.trim();
+                  // The user typed this URL and pressed Connect: that confirms it.
+                  confirmUrl(u);
                   if (u === liveUrl) void connection.refetch();
                   else setLiveUrl(u);
                 }}
