@@ -49,3 +49,5 @@ export type { WorkspaceFiles, WorkspaceLoad, WorkspaceOptions } from './workspac
 export { comparePaths } from './workspace/glob';
 export { setTokens, approximateTokenCounter } from './providers/cost';
 export * from './import/index';
+export { toJson, JsonFloat, isJsonFloat } from './json/serde';
+export { parseJsonKeepingFloats } from './json/parse';

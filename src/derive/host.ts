@@ -9,6 +9,7 @@ import {
   scenarioDocFromText,
   writeScenario,
   parseScenario,
+  toJson,
 } from '../core';
 import type { Timeline, TimelineEntry, Origin, ScenarioDoc } from '../core';
 import type { EntryView, Methods, ProvenanceView, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
@@ -291,7 +292,7 @@ export class DeriveHost implements Methods {
     return {
       id,
       provider: t.policy.provider,
-      bodyJson: JSON.stringify(rendered.body, null, 2),
+      bodyJson: toJson(rendered.body, true),
       toolChoice: rendered.toolChoice,
       prefixBytes: new TextEncoder().encode(rendered.bytes).length,
       ...(prev && first ? { difference: cacheDifference(prev.bytes, rendered.bytes, first) } : {}),

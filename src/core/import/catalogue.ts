@@ -5,6 +5,7 @@
 import { parseMultiServerCatalogue, parseToolsList } from '../catalogue/tools-list';
 import type { McpToolEntry } from '../catalogue/tools-list';
 import { utf8ByteLength } from '../providers/cost';
+import { parseJsonKeepingFloats } from '../json/parse';
 
 /**
  * The largest catalogue the importer reads: 4 MiB of JSON. The largest real catalogue we have
@@ -75,7 +76,7 @@ export function readCatalogue(text: string, what = 'the catalogue'): CatalogueRe
   if (text.trim() === '') return { ok: false, errors: [`${what} is empty; ${EXPECTED}`] };
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonKeepingFloats(text);
   } catch (e) {
     if (looksLikeHtml(text)) return { ok: false, errors: [`${what} is HTML, not JSON (a web page or an error page?); ${EXPECTED}`] };
     return { ok: false, errors: [`${what} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`] };

@@ -11,6 +11,7 @@
 //   messages extends the previous request's bytes, as appending turns extends a tokenized prefix.
 import { cloneJson, jsonObject, parametersMap, parametersSchema, strictParameters } from '../catalogue/schema';
 import type { JsonObject } from '../catalogue/schema';
+import { toJson } from '../json/serde';
 import type { ToolDefinition } from '../catalogue/types';
 import type { ConversationMessage, DirectiveBlock, ProviderId, ToolCall, ToolChoice } from './types';
 
@@ -66,9 +67,10 @@ interface Sections {
 
 export function renderRequest(input: RenderInput): RenderedRequest {
   const sections = renderSections(input);
-  const toolsJson = sections.tools === undefined ? '' : JSON.stringify(sections.tools);
-  const systemJson = sections.system === undefined ? '' : JSON.stringify(sections.system);
-  const messagesJson = sections.messages.map((m) => `${JSON.stringify(m)}\n`).join('');
+  // serde_json's output, so a whole float keeps its `.0` (../json/serde.ts).
+  const toolsJson = sections.tools === undefined ? '' : toJson(sections.tools);
+  const systemJson = sections.system === undefined ? '' : toJson(sections.system);
+  const messagesJson = sections.messages.map((m) => `${toJson(m)}\n`).join('');
   return {
     provider: input.provider,
     body: sections.body,
@@ -279,7 +281,7 @@ function openaiMessages(messages: readonly ConversationMessage[]): JsonObject[] 
               ['type', 'function_call'],
               ['call_id', call.id],
               ['name', call.name],
-              ['arguments', JSON.stringify(argumentsObject(call))],
+              ['arguments', toJson(argumentsObject(call))],
             ]),
           );
         }
@@ -538,7 +540,7 @@ function chatMessages(messages: readonly ConversationMessage[]): JsonObject[] {
               'function',
               obj([
                 ['name', call.name],
-                ['arguments', JSON.stringify(argumentsObject(call))],
+                ['arguments', toJson(argumentsObject(call))],
               ]),
             ],
           ]),
