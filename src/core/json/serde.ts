@@ -62,12 +62,13 @@ export function formatFloat(x: number): string {
 }
 
 // serde_json reads a JSON integer into u64 or i64; past that range it is an f64.
-const INTEGER_LIMIT = 18446744073709551615;
+const U64_END = 2 ** 64;
+const I64_MIN = -(2 ** 63);
 
 /** A JavaScript number as serde_json writes the value it came from. */
 export function formatNumber(n: number): string {
   if (!Number.isFinite(n)) return 'null';
-  if (Number.isInteger(n) && n >= -9223372036854775808 && n <= INTEGER_LIMIT && !Object.is(n, -0)) {
+  if (Number.isInteger(n) && n >= I64_MIN && n < U64_END && !Object.is(n, -0)) {
     return Number.isSafeInteger(n) ? String(n) : BigInt(n).toString();
   }
   return formatFloat(n);
