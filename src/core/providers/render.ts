@@ -108,6 +108,24 @@ function obj(entries: readonly (readonly [string, unknown])[]): JsonObject {
   return out;
 }
 
+/**
+ * A reply with no text and no calls. JP stores no event for it (an empty text block starts no
+ * message: anthropic.rs:2336, google.rs:753), so no provider's body carries an assistant message
+ * for it; Anthropic's and Gemini's would refuse an empty one.
+ */
+function isEmptyReply(m: Extract<ConversationMessage, { kind: 'assistant' }>): boolean {
+  return (m.text === undefined || m.text === '') && (m.toolCalls === undefined || m.toolCalls.length === 0);
+}
+
+/** A user message of text blocks only (an availability or tool-result message is not merged into). */
+function isTextBlocks(content: unknown): content is JsonObject[] {
+  return Array.isArray(content) && content.every((b) => typeof b === 'object' && b !== null && (b as JsonObject).type === 'text');
+}
+
+function isFunctionResponses(parts: unknown[]): boolean {
+  return parts.length > 0 && parts.every((p) => typeof p === 'object' && p !== null && 'functionResponse' in p);
+}
+
 function argumentsObject(call: ToolCall): JsonObject {
   return cloneJson(call.arguments) as JsonObject;
 }
@@ -193,17 +211,18 @@ function anthropicMessages(messages: readonly ConversationMessage[], directives:
           out.push(obj([['role', 'user'], ['content', m.blocks.map(directiveBlock)]]));
         }
         break;
-      case 'user':
+      case 'user': {
         flush();
-        out.push(
-          obj([
-            ['role', 'user'],
-            ['content', [obj([['type', 'text'], ['text', m.text]])]],
-          ]),
-        );
+        const text = obj([['type', 'text'], ['text', m.text]]);
+        // JP folds consecutive same-role events into one message (anthropic.rs convert_events).
+        const last = out[out.length - 1];
+        if (last?.role === 'user' && isTextBlocks(last.content)) last.content.push(text);
+        else out.push(obj([['role', 'user'], ['content', [text]]]));
         break;
+      }
       case 'assistant': {
         flush();
+        if (isEmptyReply(m)) break;
         const content: JsonObject[] = [];
         if (m.text !== undefined && m.text !== '') content.push(obj([['type', 'text'], ['text', m.text]]));
         for (const call of m.toolCalls ?? []) {
@@ -395,12 +414,18 @@ function googleMessages(messages: readonly ConversationMessage[]): JsonObject[] 
         break;
       case 'tool-availability':
         break;
-      case 'user':
+      case 'user': {
         flush();
-        out.push(obj([['role', 'user'], ['parts', [obj([['text', m.text]])]]]));
+        const part = obj([['text', m.text]]);
+        // JP folds consecutive same-role events into one content (google.rs:1117-1128).
+        const last = out[out.length - 1];
+        if (last?.role === 'user' && Array.isArray(last.parts) && !isFunctionResponses(last.parts)) (last.parts as JsonObject[]).push(part);
+        else out.push(obj([['role', 'user'], ['parts', [part]]]));
         break;
+      }
       case 'assistant': {
         flush();
+        if (isEmptyReply(m)) break;
         const parts: JsonObject[] = [];
         if (m.text !== undefined && m.text !== '') parts.push(obj([['text', m.text]]));
         for (const call of m.toolCalls ?? []) {
@@ -532,6 +557,7 @@ function chatMessages(messages: readonly ConversationMessage[]): JsonObject[] {
         out.push(obj([['role', 'user'], ['content', m.text]]));
         break;
       case 'assistant': {
+        if (isEmptyReply(m)) break;
         const calls = (m.toolCalls ?? []).map((call) =>
           obj([
             ['id', call.id],
@@ -608,6 +634,7 @@ function ollamaMessages(messages: readonly ConversationMessage[]): JsonObject[] 
         out.push(obj([['role', 'user'], ['content', m.text]]));
         break;
       case 'assistant': {
+        if (isEmptyReply(m)) break;
         const calls = (m.toolCalls ?? []).map((call) =>
           obj([
             [
