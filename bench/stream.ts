@@ -30,7 +30,7 @@ import type { QueryCommand } from '../src/core/cli/parse';
 import { DEFAULT_POLICY } from '../src/core/scenario/policy';
 import { StreamEngine } from '../src/core/stream/engine';
 import { computeSets } from '../src/core/stream/sets';
-import { fold } from '../src/core/turn/fold';
+import { foldCommitBuffer } from '../src/core/turn/fold';
 import { prepareInvocation } from '../src/core/turn/invocation';
 import { generateTools, prng } from './search-fixtures';
 
@@ -142,7 +142,7 @@ function play(engine: StreamEngine, s: Step, stepNo: number): boolean {
     return prepared.ok && engine.applyDelta(prepared.delta, { sources: prepared.sources, detail: s.text, step: stepNo }) !== undefined;
   }
   if (s.kind === 'config-set') return engine.applyDelta(s.delta, { sources: ['config-set'], detail: s.text, step: stepNo }) !== undefined;
-  const folded = fold(engine, [{ kind: 'promotion', index: 0, names: s.names, query: 'bench' }], DEFAULT_POLICY, engine.positions.length);
+  const folded = foldCommitBuffer(engine, [{ kind: 'promotion', index: 0, names: s.names, query: 'bench' }], DEFAULT_POLICY, engine.positions.length);
   return engine.applyDelta(folded.delta, { sources: folded.sources, detail: 'promotion', step: stepNo, cycle: 1 }) !== undefined;
 }
 

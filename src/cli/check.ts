@@ -53,7 +53,7 @@ export function checkFiles(args: readonly string[], io: Io): number {
     }
     passed += report.passed;
     failed += report.failed;
-    if (json && report.timeline) timelines.push({ file, ...(timelineToJson(report.timeline) as object) });
+    if (json && report.timeline) timelines.push({ file, ...(timelineToJson(report.timeline, report.expectations) as object) });
     else for (const line of report.failures) io.out(`${line}\n`);
     // Warnings never fail a check, but a designer should see them: on stderr, out of the report's way.
     for (const d of report.timeline?.diagnostics ?? []) {

@@ -22,10 +22,12 @@ export { DEFAULT_POLICY, POLICY_CHOICES, POLICY_KEYS, POLICY_QUESTIONS } from '.
 export type { Policy, PolicyKey, ProviderId } from './scenario/policy';
 export { checkScenario } from './scenario/report';
 export type { CheckReport, CheckHost } from './scenario/report';
+export { checkExpectations } from './scenario/expectations';
+export type { ExpectationResult } from './scenario/expectations';
 export { runScenario, IndexCache, LayerCache, SYSTEM_PROMPT } from './turn/run';
 export { DefinitionCache } from './turn/definitions';
 export type { RunInput } from './turn/run';
-export type { Timeline, TimelineEntry, RequestRecord, CallRecord, ExpectationResult, CacheResult, SearchOutcome } from './turn/timeline';
+export type { Timeline, TimelineEntry, RequestRecord, CallRecord, StepRecord, CacheResult, SearchOutcome } from './turn/timeline';
 export { timelineToJson } from './turn/serialize';
 export type { ConfigPosition, ToolState, PositionEvent } from './stream/engine';
 export { computeSets } from './stream/sets';

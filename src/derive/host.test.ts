@@ -2,7 +2,7 @@
 // derivation (one round trip per keystroke), and a re-run re-reads only the layers that changed.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LayerCache, loadLayer, parseScenario, runScenario, scenarioDocFromText, timelineToJson, writeScenario } from '../core';
+import { checkExpectations, LayerCache, loadLayer, parseScenario, runScenario, scenarioDocFromText, timelineToJson, writeScenario } from '../core';
 import type { ScenarioDoc } from '../core';
 import { DeriveHost } from './host';
 
@@ -59,7 +59,7 @@ describe('LayerCache', () => {
     const plain = runScenario({ scenario });
     runScenario({ scenario, layerCache: cache });
     const cached = runScenario({ scenario, layerCache: cache });
-    expect(timelineToJson(cached)).toEqual(timelineToJson(plain));
+    expect(timelineToJson(cached, checkExpectations(scenario, cached))).toEqual(timelineToJson(plain, checkExpectations(scenario, plain)));
   });
 
   it('a derivation after an edit matches a fresh host', () => {

@@ -10,6 +10,7 @@ import {
   writeScenario,
   parseScenario,
   toJson,
+  checkExpectations,
 } from '../core';
 import type { Timeline, TimelineEntry, Origin, ScenarioDoc } from '../core';
 import type { EntryView, Methods, ProvenanceView, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
@@ -102,7 +103,7 @@ export class DeriveHost implements Methods {
   private readonly indexes = new SharedIndexes();
   private readonly lab = new LabHost((revision) => this.timeline(revision), this.indexes, (doc) => {
     const r = this.workspace.run(doc, doc.workspace ? this.current?.workspace : undefined);
-    return { ...(r.timeline ? { timeline: r.timeline } : {}), ...(r.errors[0] !== undefined ? { error: r.errors[0] } : {}) };
+    return { ...(r.timeline ? { timeline: r.timeline } : {}), ...(r.expectations ? { expectations: r.expectations } : {}), ...(r.errors[0] !== undefined ? { error: r.errors[0] } : {}) };
   });
   private readonly workspace = new WorkspaceHost((revision) => this.recent.get(revision), () => this.indexes.rankerMap());
   private readonly servers = new ServersHost((revision) => this.recent.get(revision));
@@ -140,7 +141,7 @@ export class DeriveHost implements Methods {
         array: r.array, cost: { ...r.cost }, cache: cacheView(t, i), added: i === 0 ? [] : added,
       };
     });
-    const expectations = t.expectations.map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
+    const expectations = (parsed.ok ? checkExpectations(parsed.scenario, t) : []).map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
     const failedLoad = t.diagnostics.filter((d) => d.severity === 'error').length;
     const entries = t.entries.map((e, i) => entryView(e, i, t));
     // The sets at the selected row ride along, saving the sets panel a second round trip per keystroke.

@@ -3,8 +3,8 @@
 // open-questions panel. Everything is read from what the core computed; the
 // search lab searches the indexes the runs use (SharedIndexes), never one built
 // per query.
-import { parseEvalQueries, parseScenario, runEval, runScenario, searchTools, writeScenario } from '../core';
-import type { Policy, PolicyKey, ScenarioDoc, Timeline, ToolState } from '../core';
+import { checkExpectations, parseEvalQueries, parseScenario, runEval, runScenario, searchTools, writeScenario } from '../core';
+import type { ExpectationResult, Policy, PolicyKey, ScenarioDoc, Timeline, ToolState } from '../core';
 import { searchDocument } from '../core/catalogue/search-document';
 import type { ToolDefinition } from '../core/catalogue/types';
 import { createTokenCounter } from '../core/providers/tokens';
@@ -69,6 +69,13 @@ function promotionStatus(state: ToolState | undefined, policy: Policy): 'usable'
   return a === 'on' ? 'usable' : 'unavailable';
 }
 
+/** A document run for the lab: its timeline and the checker's results, or why it did not run. */
+export interface LabRun {
+  readonly timeline?: Timeline;
+  readonly expectations?: readonly ExpectationResult[];
+  readonly error?: string;
+}
+
 export class LabHost implements LabMethods {
   private docsCache: { key: string; docs: SearchDocument[] } | undefined;
   private tokenCache: { revision: number; view: TokensView } | undefined;
@@ -77,15 +84,16 @@ export class LabHost implements LabMethods {
     private readonly timelineOf: (revision: number) => Timeline,
     private readonly indexes: SharedIndexes,
     /** Runs a document as `derive` does (with its workspace layers, when it has some). */
-    private readonly runner?: (doc: ScenarioDoc) => { timeline?: Timeline; error?: string },
+    private readonly runner?: (doc: ScenarioDoc) => LabRun,
   ) {}
 
   /** Runs a document through the core with the shared indexes (for policyDiff). */
-  run(doc: ScenarioDoc): { timeline?: Timeline; error?: string } {
+  run(doc: ScenarioDoc): LabRun {
     if (this.runner) return this.runner(doc);
     const parsed = parseScenario(writeScenario(doc));
     if (!parsed.ok) return { error: parsed.errors[0]?.message ?? 'the scenario does not parse' };
-    return { timeline: runScenario({ scenario: parsed.scenario, rankers: this.indexes.rankerMap() }) };
+    const timeline = runScenario({ scenario: parsed.scenario, rankers: this.indexes.rankerMap() });
+    return { timeline, expectations: checkExpectations(parsed.scenario, timeline) };
   }
 
   /** The search documents of the catalogue at a position (what the run's search_tools indexed there). */
@@ -189,6 +197,6 @@ export class LabHost implements LabMethods {
         scenarioError: a.error ?? b.error ?? 'the scenario does not run', millis: now() - started,
       };
     }
-    return { key, from, to: value, ...diffTimelines(a.timeline, b.timeline), millis: now() - started };
+    return { key, from, to: value, ...diffTimelines(a.timeline, b.timeline, { before: a.expectations ?? [], after: b.expectations ?? [] }), millis: now() - started };
   }
 }

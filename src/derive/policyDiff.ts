@@ -2,7 +2,7 @@
 // timelines of the same scenario (current policy, flipped) compared request by
 // request, call by call and step by step. Only what the core computed is
 // compared; nothing is re-derived here.
-import type { Timeline } from '../core';
+import type { ExpectationResult, Timeline } from '../core';
 
 export interface DiffChange {
   readonly what: string;
@@ -75,7 +75,8 @@ function searchText(c: Timeline['calls'][number]): string {
   return `${names(returned)}${c.search.total !== undefined ? ` · total ${c.search.total}` : ''}`;
 }
 
-export function diffTimelines(a: Timeline, b: Timeline): TimelineDiff {
+/** `expectations`: the checker's results over each timeline. */
+export function diffTimelines(a: Timeline, b: Timeline, expectations: { readonly before: readonly ExpectationResult[]; readonly after: readonly ExpectationResult[] }): TimelineDiff {
   const rows: DiffRow[] = [];
 
   // Steps: an invocation may fail under one policy and not the other.
@@ -159,8 +160,8 @@ export function diffTimelines(a: Timeline, b: Timeline): TimelineDiff {
   }
 
   // Expectations whose verdict flips.
-  const verdict = new Map(a.expectations.map((e) => [`${e.label}|${e.key}`, e.pass]));
-  for (const e of b.expectations) {
+  const verdict = new Map(expectations.before.map((e) => [`${e.label}|${e.key}`, e.pass]));
+  for (const e of expectations.after) {
     const before = verdict.get(`${e.label}|${e.key}`);
     if (before === undefined || before === e.pass) continue;
     rows.push({
@@ -170,13 +171,13 @@ export function diffTimelines(a: Timeline, b: Timeline): TimelineDiff {
   }
 
   rows.sort((p, q) => p.step - q.step || (p.cycle ?? 0) - (q.cycle ?? 0) || kindRank(p.kind) - kindRank(q.kind) || p.where.localeCompare(q.where));
-  const count = (t: Timeline) => ({ passed: t.expectations.filter((e) => e.pass).length, failed: t.expectations.filter((e) => !e.pass).length });
+  const count = (list: readonly ExpectationResult[]) => ({ passed: list.filter((e) => e.pass).length, failed: list.filter((e) => !e.pass).length });
   const cost = (t: Timeline) => t.requests.reduce((s, r) => s + r.cost.offered, 0);
   return {
     rows,
     requests: { before: a.requests.length, after: b.requests.length, changed: changedRequests },
     calls: { before: a.calls.length, after: b.calls.length, changed: changedCalls },
-    expectations: { before: count(a), after: count(b) },
+    expectations: { before: count(expectations.before), after: count(expectations.after) },
     cache: { before: cacheCounts(a), after: cacheCounts(b) },
     cost: { before: cost(a), after: cost(b) },
   };

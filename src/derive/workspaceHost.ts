@@ -2,8 +2,8 @@
 // core's loader (cached while the files and the persona stay the same), describes the load for the
 // workspace panel, and plans "make discoverable" with its saving per request. It only reads what
 // the core computed.
-import { approximateTokenCounter, DefinitionCache, definitionCost, LayerCache, loadWorkspace, parseScenario, runScenario, setTokens, WORKSPACE_CONFIG, writeScenario } from '../core';
-import type { Scenario, ScenarioDoc, Timeline, TokenCounter, WorkspaceLoad } from '../core';
+import { approximateTokenCounter, checkExpectations, DefinitionCache, definitionCost, LayerCache, loadWorkspace, parseScenario, runScenario, setTokens, WORKSPACE_CONFIG, writeScenario } from '../core';
+import type { ExpectationResult, Scenario, ScenarioDoc, Timeline, TokenCounter, WorkspaceLoad } from '../core';
 import type { ToolDefinition } from '../core/catalogue/types';
 import type { Ranker } from '../core/search/types';
 import { createTokenCounter } from '../core/providers/tokens';
@@ -54,10 +54,11 @@ export class WorkspaceHost implements WorkspaceMethods {
   }
 
   /** Runs a document over a loaded workspace (as `derive` does). */
-  run(doc: ScenarioDoc, ws: LoadedWorkspace | undefined): { timeline?: Timeline; errors: string[] } {
+  run(doc: ScenarioDoc, ws: LoadedWorkspace | undefined): { timeline?: Timeline; expectations?: readonly ExpectationResult[]; errors: string[] } {
     const parsed = parseScenario(writeScenario(doc));
     if (!parsed.ok) return { errors: parsed.errors.map((e) => e.message) };
-    return { timeline: this.runParsed(parsed.scenario, ws), errors: [] };
+    const timeline = this.runParsed(parsed.scenario, ws);
+    return { timeline, expectations: checkExpectations(parsed.scenario, timeline), errors: [] };
   }
 
   /** Runs a parsed scenario with the workspace's layers below its own. */

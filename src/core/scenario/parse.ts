@@ -3,7 +3,7 @@
 // a typo in an expectation cannot pass silently.
 import { parseToml } from '../config/toml';
 import type { TomlParseOptions } from '../config/toml';
-import type { Span, TomlEntry, TomlTable, TomlValue } from '../config/toml-ast';
+import type { Span, TomlDocument, TomlEntry, TomlTable, TomlValue } from '../config/toml-ast';
 import { LineIndex, toPlain } from '../config/toml-ast';
 import type { Layer } from '../config/layer';
 import { parseMultiServerCatalogue, parseToolsList } from '../catalogue/tools-list';
@@ -54,231 +54,241 @@ function catalogueTools(json: unknown, server: string | undefined): { tools: Mcp
   return { tools: found.tools, errors: parsed.errors.filter((e) => e.includes(prefix)) };
 }
 
-export function parseScenario(text: string, host: ScenarioHost = {}): ScenarioParse {
-  const index = new LineIndex(text);
-  const errors: ScenarioError[] = [];
-  const warnings: ScenarioError[] = [];
-  const at = (span: Span, message: string): ScenarioError => {
-    const p = index.position(span.start);
-    return { message, line: p.line, column: p.column, span };
-  };
-  const error = (span: Span, message: string): void => {
-    errors.push(at(span, message));
-  };
-  const fatal = (span: Span, message: string): never => {
-    error(span, message);
-    throw new Fail(message);
-  };
+/** The file's problems as they are found, and the readers of typed values that report them. */
+class Reader {
+  readonly errors: ScenarioError[] = [];
+  readonly warnings: ScenarioError[] = [];
+  private readonly index: LineIndex;
 
-  const doc = parseToml(text, PARSE_OPTIONS);
-  if (doc.errors.length > 0) {
-    return { ok: false, errors: doc.errors.map((e) => at(e.span, e.message)) };
+  constructor(text: string) {
+    this.index = new LineIndex(text);
   }
-  const root = doc.root;
 
-  const checkKeys = (table: TomlTable, allowed: readonly string[], where: string): void => {
+  at(span: Span, message: string): ScenarioError {
+    const p = this.index.position(span.start);
+    return { message, line: p.line, column: p.column, span };
+  }
+  error(span: Span, message: string): void {
+    this.errors.push(this.at(span, message));
+  }
+  /** A problem that stops reading the file. */
+  fatal(span: Span, message: string): never {
+    this.error(span, message);
+    throw new Fail(message);
+  }
+  checkKeys(table: TomlTable, allowed: readonly string[], where: string): void {
     for (const [key, entry] of table.entries) {
-      if (!allowed.includes(key)) error(entry.keySpan, `unknown key \`${key}\` in ${where}; expected one of ${allowed.join(', ')}`);
+      if (!allowed.includes(key)) this.error(entry.keySpan, `unknown key \`${key}\` in ${where}; expected one of ${allowed.join(', ')}`);
     }
-  };
-  const asTable = (v: TomlValue, what: string): TomlTable => (v.kind === 'table' ? v : fatal(v.span, `${what} must be a table`));
-  const str = (e: TomlEntry | undefined, what: string): string | undefined => {
+  }
+  asTable(v: TomlValue, what: string): TomlTable {
+    return v.kind === 'table' ? v : this.fatal(v.span, `${what} must be a table`);
+  }
+  str(e: TomlEntry | undefined, what: string): string | undefined {
     if (!e) return undefined;
-    if (e.value.kind !== 'string') return fatal(e.value.span, `${what} must be a string`);
+    if (e.value.kind !== 'string') return this.fatal(e.value.span, `${what} must be a string`);
     return e.value.value;
-  };
-  const bool = (e: TomlEntry | undefined, what: string): boolean | undefined => {
+  }
+  bool(e: TomlEntry | undefined, what: string): boolean | undefined {
     if (!e) return undefined;
-    if (e.value.kind !== 'boolean') return fatal(e.value.span, `${what} must be true or false`);
+    if (e.value.kind !== 'boolean') return this.fatal(e.value.span, `${what} must be true or false`);
     return e.value.value;
-  };
-  const tables = (e: TomlEntry | undefined, what: string): TomlTable[] => {
+  }
+  tables(e: TomlEntry | undefined, what: string): TomlTable[] {
     if (!e) return [];
     const v = e.value;
     if (v.kind === 'table-array') return v.items;
-    if (v.kind === 'array') return v.items.map((i) => asTable(i, `each of ${what}`));
-    return fatal(v.span, `${what} must be an array of tables ([[${what}]])`);
-  };
-  const expectations = (e: TomlEntry | undefined, where: ExpectWhere, label: string): Map<string, ExpectValue> | undefined => {
+    if (v.kind === 'array') return v.items.map((i) => this.asTable(i, `each of ${what}`));
+    return this.fatal(v.span, `${what} must be an array of tables ([[${what}]])`);
+  }
+  /** An `expect` table: only the keys the format allows at `where` (a typo cannot pass silently). */
+  expectations(e: TomlEntry | undefined, where: ExpectWhere, label: string): Map<string, ExpectValue> | undefined {
     if (!e) return undefined;
-    const t = asTable(e.value, `${label}.expect`);
+    const t = this.asTable(e.value, `${label}.expect`);
     const allowed = EXPECT_KEYS[where] as readonly string[];
     const out = new Map<string, ExpectValue>();
     for (const [key, entry] of t.entries) {
       if (!allowed.includes(key)) {
-        error(entry.keySpan, `unknown expectation \`${key}\` on a ${where}; expected one of ${allowed.join(', ')}`);
+        this.error(entry.keySpan, `unknown expectation \`${key}\` on a ${where}; expected one of ${allowed.join(', ')}`);
         continue;
       }
       out.set(key, { value: toPlain(entry.value), span: entry.value.span });
     }
     return out;
-  };
+  }
+}
 
+function readPolicy(r: Reader, entry: TomlEntry | undefined): Policy {
+  if (!entry) return DEFAULT_POLICY;
+  const t = r.asTable(entry.value, 'policy');
+  const p: Record<string, unknown> = { ...DEFAULT_POLICY };
+  for (const [key, e] of t.entries) {
+    if (!(POLICY_KEYS as string[]).includes(key)) {
+      r.error(e.keySpan, `unknown policy \`${key}\`; expected one of ${POLICY_KEYS.join(', ')}`);
+      continue;
+    }
+    const k = key as PolicyKey;
+    const v = toPlain(e.value);
+    if (!isPolicyValue(k, v)) {
+      r.error(e.value.span, `invalid ${key}: ${JSON.stringify(v)}, expected one of ${POLICY_CHOICES[k].map((c) => JSON.stringify(c)).join(', ')}`);
+      continue;
+    }
+    p[k] = v;
+  }
+  return p as Policy;
+}
+
+function readLayers(r: Reader, entry: TomlEntry | undefined): Layer[] {
+  const layers: Layer[] = [];
+  const seen = new Set<string>();
+  for (const t of r.tables(entry, 'layers')) {
+    r.checkKeys(t, LAYER_KEYS, 'a layer');
+    const name = r.str(t.entries.get('name'), 'layers.name') ?? r.fatal(t.span, 'a layer needs a `name`');
+    const text = r.str(t.entries.get('text'), 'layers.text') ?? '';
+    if (seen.has(name)) r.error(t.entries.get('name')?.value.span ?? t.span, `duplicate layer name \`${name}\``);
+    seen.add(name);
+    layers.push({ name, text });
+  }
+  return layers;
+}
+
+/** The tools of a server's `catalogue = "FILE[#SERVER]"`, read through the host. */
+function catalogueFileTools(r: Reader, host: ScenarioHost, sname: string, catalogue: string, span: Span): McpToolEntry[] {
+  // `FILE#SERVER` names one server of a multi-server catalogue (LiveMCPBench's form).
+  const hash = catalogue.lastIndexOf('#');
+  const file = hash >= 0 ? catalogue.slice(0, hash) : catalogue;
+  const fragment = hash >= 0 ? catalogue.slice(hash + 1) : undefined;
+  const content = host.readFile?.(file);
+  if (content === undefined) {
+    r.error(span, `cannot read catalogue file \`${catalogue}\` of server \`${sname}\``);
+    return [];
+  }
+  let json: unknown;
   try {
-    checkKeys(root, TOP_KEYS, 'the scenario');
-    const name = str(root.entries.get('name'), 'name') ?? '(unnamed scenario)';
-    const description = str(root.entries.get('description'), 'description');
+    json = JSON.parse(content);
+  } catch (e) {
+    r.error(span, `catalogue \`${catalogue}\` is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+    return [];
+  }
+  const parsed = catalogueTools(json, fragment);
+  if ('error' in parsed) {
+    r.error(span, `catalogue \`${catalogue}\`: ${parsed.error}`);
+    return [];
+  }
+  for (const msg of parsed.errors) r.warnings.push(r.at(span, `catalogue \`${catalogue}\`: ${msg}`));
+  return parsed.tools;
+}
 
-    let policy: Policy = DEFAULT_POLICY;
-    const policyEntry = root.entries.get('policy');
-    if (policyEntry) {
-      const t = asTable(policyEntry.value, 'policy');
-      const p: Record<string, unknown> = { ...DEFAULT_POLICY };
-      for (const [key, entry] of t.entries) {
-        if (!(POLICY_KEYS as string[]).includes(key)) {
-          error(entry.keySpan, `unknown policy \`${key}\`; expected one of ${POLICY_KEYS.join(', ')}`);
-          continue;
-        }
-        const k = key as PolicyKey;
-        const v = toPlain(entry.value);
-        if (!isPolicyValue(k, v)) {
-          error(entry.value.span, `invalid ${key}: ${JSON.stringify(v)}, expected one of ${POLICY_CHOICES[k].map((c) => JSON.stringify(c)).join(', ')}`);
-          continue;
-        }
-        p[k] = v;
-      }
-      policy = p as Policy;
+function readServer(r: Reader, doc: TomlDocument, host: ScenarioHost, sname: string, entry: TomlEntry): ScenarioServer {
+  const st = r.asTable(entry.value, `servers.${sname}`);
+  r.checkKeys(st, SERVER_KEYS, `servers.${sname}`);
+  const status = r.str(st.entries.get('status'), `servers.${sname}.status`) ?? 'running';
+  if (status !== 'running' && status !== 'offline') {
+    r.error(st.entries.get('status')?.value.span ?? st.span, `invalid status: '${status}', expected "running" or "offline"`);
+  }
+  const tools: McpToolEntry[] = [];
+  const catalogue = r.str(st.entries.get('catalogue'), `servers.${sname}.catalogue`);
+  if (catalogue !== undefined) tools.push(...catalogueFileTools(r, host, sname, catalogue, st.entries.get('catalogue')?.value.span ?? st.span));
+  const inline = st.entries.get('tools');
+  if (inline) {
+    if (inline.value.kind !== 'array') r.error(inline.value.span, `servers.${sname}.tools must be an array of tools/list entries`);
+    else {
+      const parsed = parseToolsList({ tools: doc.plainValues?.get(inline.value) ?? toPlain(inline.value) });
+      for (const msg of parsed.errors) r.error(inline.value.span, `servers.${sname}.tools: ${msg}`);
+      tools.push(...parsed.tools);
     }
+  }
+  const url = r.str(st.entries.get('url'), `servers.${sname}.url`);
+  return {
+    name: sname,
+    status: status === 'offline' ? 'offline' : 'running',
+    ...(catalogue !== undefined ? { catalogue } : {}),
+    ...(url !== undefined ? { url } : {}),
+    tools,
+    span: entry.keySpan,
+  };
+}
 
-    const layers: Layer[] = [];
-    const seenLayers = new Set<string>();
-    for (const t of tables(root.entries.get('layers'), 'layers')) {
-      checkKeys(t, LAYER_KEYS, 'a layer');
-      const lname = str(t.entries.get('name'), 'layers.name') ?? fatal(t.span, 'a layer needs a `name`');
-      const ltext = str(t.entries.get('text'), 'layers.text') ?? '';
-      if (seenLayers.has(lname)) error(t.entries.get('name')?.value.span ?? t.span, `duplicate layer name \`${lname}\``);
-      seenLayers.add(lname);
-      layers.push({ name: lname, text: ltext });
-    }
+function readServers(r: Reader, doc: TomlDocument, host: ScenarioHost, entry: TomlEntry | undefined): ScenarioServer[] {
+  if (!entry) return [];
+  const t = r.asTable(entry.value, 'servers');
+  return [...t.entries].map(([sname, e]) => readServer(r, doc, host, sname, e));
+}
 
-    const servers: ScenarioServer[] = [];
-    const serversEntry = root.entries.get('servers');
-    if (serversEntry) {
-      const t = asTable(serversEntry.value, 'servers');
-      for (const [sname, entry] of t.entries) {
-        const st = asTable(entry.value, `servers.${sname}`);
-        checkKeys(st, SERVER_KEYS, `servers.${sname}`);
-        const status = str(st.entries.get('status'), `servers.${sname}.status`) ?? 'running';
-        if (status !== 'running' && status !== 'offline') {
-          error(st.entries.get('status')?.value.span ?? st.span, `invalid status: '${status}', expected "running" or "offline"`);
-        }
-        const tools: McpToolEntry[] = [];
-        const catalogue = str(st.entries.get('catalogue'), `servers.${sname}.catalogue`);
-        if (catalogue !== undefined) {
-          const span = st.entries.get('catalogue')?.value.span ?? st.span;
-          // `FILE#SERVER` names one server of a multi-server catalogue (LiveMCPBench's form).
-          const hash = catalogue.lastIndexOf('#');
-          const file = hash >= 0 ? catalogue.slice(0, hash) : catalogue;
-          const fragment = hash >= 0 ? catalogue.slice(hash + 1) : undefined;
-          const content = host.readFile?.(file);
-          if (content === undefined) error(span, `cannot read catalogue file \`${catalogue}\` of server \`${sname}\``);
-          else {
-            let json: unknown;
-            try {
-              json = JSON.parse(content);
-            } catch (e) {
-              error(span, `catalogue \`${catalogue}\` is not JSON: ${e instanceof Error ? e.message : String(e)}`);
-            }
-            if (json !== undefined) {
-              const parsed = catalogueTools(json, fragment);
-              if ('error' in parsed) error(span, `catalogue \`${catalogue}\`: ${parsed.error}`);
-              else {
-                for (const msg of parsed.errors) warnings.push(at(span, `catalogue \`${catalogue}\`: ${msg}`));
-                tools.push(...parsed.tools);
-              }
-            }
-          }
-        }
-        const inline = st.entries.get('tools');
-        if (inline) {
-          if (inline.value.kind !== 'array') error(inline.value.span, `servers.${sname}.tools must be an array of tools/list entries`);
-          else {
-            const parsed = parseToolsList({ tools: doc.plainValues?.get(inline.value) ?? toPlain(inline.value) });
-            for (const msg of parsed.errors) error(inline.value.span, `servers.${sname}.tools: ${msg}`);
-            tools.push(...parsed.tools);
-          }
-        }
-        const url = str(st.entries.get('url'), `servers.${sname}.url`);
-        servers.push({
-          name: sname,
-          status: status === 'offline' ? 'offline' : 'running',
-          ...(catalogue !== undefined ? { catalogue } : {}),
-          ...(url !== undefined ? { url } : {}),
-          tools,
-          span: entry.keySpan,
-        });
-      }
-    }
+function readCall(r: Reader, k: TomlTable, cwhere: string): ScenarioCall {
+  r.checkKeys(k, CALL_KEYS, cwhere);
+  const tool = r.str(k.entries.get('tool'), 'calls.tool') ?? r.fatal(k.span, `${cwhere} needs a \`tool\``);
+  const argsEntry = k.entries.get('args');
+  const args: unknown = argsEntry ? toPlain(argsEntry.value) : Object.create(null);
+  const writesEntry = k.entries.get('writes');
+  let writes: string[] | undefined;
+  if (writesEntry) {
+    const v = writesEntry.value;
+    if (v.kind !== 'array' || !v.items.every((i) => i.kind === 'string')) r.error(v.span, 'writes must be a list of "KEY=VALUE" strings');
+    else writes = v.items.map((i) => (i.kind === 'string' ? i.value : ''));
+  }
+  const approved = r.bool(k.entries.get('approved'), 'approved');
+  const result = r.str(k.entries.get('result'), 'result');
+  const fail = r.str(k.entries.get('fail'), 'fail');
+  const expect = r.expectations(k.entries.get('expect'), 'call', cwhere);
+  return {
+    tool,
+    args,
+    ...(writes ? { writes } : {}),
+    ...(approved !== undefined ? { approved } : {}),
+    ...(result !== undefined ? { result } : {}),
+    ...(fail !== undefined ? { fail } : {}),
+    ...(expect ? { expect } : {}),
+    span: k.span,
+  };
+}
 
-    const steps: ScenarioStep[] = [];
-    let stepNo = 0;
-    for (const t of tables(root.entries.get('steps'), 'steps')) {
-      stepNo += 1;
-      checkKeys(t, STEP_KEYS, `step ${stepNo}`);
-      const cmdEntry = t.entries.get('command');
-      const command = str(cmdEntry, 'steps.command') ?? fatal(t.span, `step ${stepNo} needs a \`command\``);
-      const cycles: ScenarioCycle[] = [];
-      let cycleNo = 0;
-      for (const c of tables(t.entries.get('cycles'), 'steps.cycles')) {
-        cycleNo += 1;
-        const where = `step ${stepNo} cycle ${cycleNo}`;
-        checkKeys(c, CYCLE_KEYS, where);
-        const calls: ScenarioCall[] = [];
-        let callNo = 0;
-        for (const k of tables(c.entries.get('calls'), 'steps.cycles.calls')) {
-          callNo += 1;
-          const cwhere = `${where} call ${callNo}`;
-          checkKeys(k, CALL_KEYS, cwhere);
-          const tool = str(k.entries.get('tool'), 'calls.tool') ?? fatal(k.span, `${cwhere} needs a \`tool\``);
-          const argsEntry = k.entries.get('args');
-          const args = argsEntry ? toPlain(argsEntry.value) : Object.create(null);
-          const writesEntry = k.entries.get('writes');
-          let writes: string[] | undefined;
-          if (writesEntry) {
-            const v = writesEntry.value;
-            if (v.kind !== 'array' || !v.items.every((i) => i.kind === 'string')) error(v.span, 'writes must be a list of "KEY=VALUE" strings');
-            else writes = v.items.map((i) => (i.kind === 'string' ? i.value : ''));
-          }
-          const approved = bool(k.entries.get('approved'), 'approved');
-          const result = str(k.entries.get('result'), 'result');
-          const fail = str(k.entries.get('fail'), 'fail');
-          const expect = expectations(k.entries.get('expect'), 'call', cwhere);
-          calls.push({
-            tool,
-            args,
-            ...(writes ? { writes } : {}),
-            ...(approved !== undefined ? { approved } : {}),
-            ...(result !== undefined ? { result } : {}),
-            ...(fail !== undefined ? { fail } : {}),
-            ...(expect ? { expect } : {}),
-            span: k.span,
-          });
-        }
-        const reply = str(c.entries.get('reply'), 'reply');
-        const restart = bool(c.entries.get('restart'), 'restart') ?? false;
-        const expect = expectations(c.entries.get('expect'), 'cycle', where);
-        cycles.push({ calls, ...(reply !== undefined ? { reply } : {}), restart, ...(expect ? { expect } : {}), span: c.span });
-      }
-      const expect = expectations(t.entries.get('expect'), 'step', `step ${stepNo}`);
-      steps.push({ command, commandSpan: cmdEntry?.value.span ?? t.span, cycles, ...(expect ? { expect } : {}), span: t.span });
-    }
+function readCycle(r: Reader, c: TomlTable, where: string): ScenarioCycle {
+  r.checkKeys(c, CYCLE_KEYS, where);
+  const calls = r.tables(c.entries.get('calls'), 'steps.cycles.calls').map((k, i) => readCall(r, k, `${where} call ${i + 1}`));
+  const reply = r.str(c.entries.get('reply'), 'reply');
+  const restart = r.bool(c.entries.get('restart'), 'restart') ?? false;
+  const expect = r.expectations(c.entries.get('expect'), 'cycle', where);
+  return { calls, ...(reply !== undefined ? { reply } : {}), restart, ...(expect ? { expect } : {}), span: c.span };
+}
 
-    const load = expectations(root.entries.get('load'), 'load', 'load');
+function readStep(r: Reader, t: TomlTable, stepNo: number): ScenarioStep {
+  r.checkKeys(t, STEP_KEYS, `step ${stepNo}`);
+  const cmdEntry = t.entries.get('command');
+  const command = r.str(cmdEntry, 'steps.command') ?? r.fatal(t.span, `step ${stepNo} needs a \`command\``);
+  const cycles = r.tables(t.entries.get('cycles'), 'steps.cycles').map((c, i) => readCycle(r, c, `step ${stepNo} cycle ${i + 1}`));
+  const expect = r.expectations(t.entries.get('expect'), 'step', `step ${stepNo}`);
+  return { command, commandSpan: cmdEntry?.value.span ?? t.span, cycles, ...(expect ? { expect } : {}), span: t.span };
+}
 
-    let workspace: ScenarioWorkspace | undefined;
-    const ws = root.entries.get('workspace');
-    if (ws) {
-      const t = asTable(ws.value, 'workspace');
-      checkKeys(t, WORKSPACE_KEYS, 'workspace');
-      const path = str(t.entries.get('path'), 'workspace.path') ?? fatal(t.span, 'workspace needs a `path`');
-      const persona = str(t.entries.get('persona'), 'workspace.persona');
-      workspace = { path, ...(persona !== undefined ? { persona } : {}), span: ws.keySpan };
-    }
+function readWorkspace(r: Reader, ws: TomlEntry | undefined): ScenarioWorkspace | undefined {
+  if (!ws) return undefined;
+  const t = r.asTable(ws.value, 'workspace');
+  r.checkKeys(t, WORKSPACE_KEYS, 'workspace');
+  const path = r.str(t.entries.get('path'), 'workspace.path') ?? r.fatal(t.span, 'workspace needs a `path`');
+  const persona = r.str(t.entries.get('persona'), 'workspace.persona');
+  return { path, ...(persona !== undefined ? { persona } : {}), span: ws.keySpan };
+}
 
-    if (errors.length > 0) return { ok: false, errors };
+export function parseScenario(text: string, host: ScenarioHost = {}): ScenarioParse {
+  const r = new Reader(text);
+  const doc = parseToml(text, PARSE_OPTIONS);
+  if (doc.errors.length > 0) return { ok: false, errors: doc.errors.map((e) => r.at(e.span, e.message)) };
+  const root = doc.root;
+  try {
+    r.checkKeys(root, TOP_KEYS, 'the scenario');
+    const name = r.str(root.entries.get('name'), 'name') ?? '(unnamed scenario)';
+    const description = r.str(root.entries.get('description'), 'description');
+    const policy = readPolicy(r, root.entries.get('policy'));
+    const layers = readLayers(r, root.entries.get('layers'));
+    const servers = readServers(r, doc, host, root.entries.get('servers'));
+    const steps = r.tables(root.entries.get('steps'), 'steps').map((t, i) => readStep(r, t, i + 1));
+    const load = r.expectations(root.entries.get('load'), 'load', 'load');
+    const workspace = readWorkspace(r, root.entries.get('workspace'));
+    if (r.errors.length > 0) return { ok: false, errors: r.errors };
     return {
       ok: true,
-      warnings,
+      warnings: r.warnings,
       scenario: {
         name,
         ...(description !== undefined ? { description } : {}),
@@ -291,7 +301,7 @@ export function parseScenario(text: string, host: ScenarioHost = {}): ScenarioPa
       },
     };
   } catch (e) {
-    if (e instanceof Fail) return { ok: false, errors };
-    return { ok: false, errors: [...errors, { message: `internal error: ${String(e)}`, line: 1, column: 1 }] };
+    if (e instanceof Fail) return { ok: false, errors: r.errors };
+    return { ok: false, errors: [...r.errors, { message: `internal error: ${String(e)}`, line: 1, column: 1 }] };
   }
 }

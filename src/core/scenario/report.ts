@@ -1,5 +1,5 @@
 // One scenario's check result, shared by `tool-workbench check` and the UI:
-// the failures as printable lines, and the counts.
+// the run's timeline, the checker's results, the failures as printable lines, and the counts.
 import { parseScenario } from './parse';
 import type { ScenarioHost } from './parse';
 import type { Scenario, ScenarioError } from './types';
@@ -7,6 +7,8 @@ import { runScenario } from '../turn/run';
 import type { RunInput } from '../turn/run';
 import type { Timeline } from '../turn/timeline';
 import { show } from './check';
+import { checkExpectations } from './expectations';
+import type { ExpectationResult } from './expectations';
 import type { Diagnostic, Layer } from '../index-types';
 import { LineIndex } from '../config/toml-ast';
 
@@ -15,6 +17,8 @@ export interface CheckReport {
   /** Problems with the file itself (exit status 2). */
   readonly fileErrors: readonly ScenarioError[];
   readonly timeline?: Timeline;
+  /** The checker's results over the timeline (empty when the file is bad). */
+  readonly expectations: readonly ExpectationResult[];
   readonly passed: number;
   readonly failed: number;
   /** One line per failure, ready to print. */
@@ -33,7 +37,7 @@ function diagnosticText(d: Diagnostic): string {
 
 export function checkScenario(file: string, text: string, host: CheckHost = {}, extra: Partial<RunInput> = {}): CheckReport {
   const parsed = parseScenario(text, host);
-  if (!parsed.ok) return { file, fileErrors: parsed.errors, passed: 0, failed: 0, failures: [] };
+  if (!parsed.ok) return { file, fileErrors: parsed.errors, expectations: [], passed: 0, failed: 0, failures: [] };
   const scenario = parsed.scenario;
   let workspaceLayers: Layer[] | undefined;
   let workspaceDiagnostics: Diagnostic[] | undefined;
@@ -42,7 +46,7 @@ export function checkScenario(file: string, text: string, host: CheckHost = {}, 
     if ('error' in ws) {
       const p = scenario.workspace.span;
       const at = new LineIndex(text).position(p.start);
-      return { file, fileErrors: [{ message: `workspace: ${ws.error}`, line: at.line, column: at.column, span: p }], passed: 0, failed: 0, failures: [] };
+      return { file, fileErrors: [{ message: `workspace: ${ws.error}`, line: at.line, column: at.column, span: p }], expectations: [], passed: 0, failed: 0, failures: [] };
     }
     workspaceLayers = ws.layers;
     workspaceDiagnostics = ws.diagnostics;
@@ -53,10 +57,11 @@ export function checkScenario(file: string, text: string, host: CheckHost = {}, 
     ...(workspaceLayers ? { workspaceLayers } : {}),
     ...(workspaceDiagnostics ? { workspaceDiagnostics } : {}),
   });
+  const expectations = checkExpectations(scenario, timeline);
   const failures: string[] = [];
   let passed = 0;
   let failed = 0;
-  for (const e of timeline.expectations) {
+  for (const e of expectations) {
     if (e.pass) passed += 1;
     else {
       failed += 1;
@@ -72,5 +77,5 @@ export function checkScenario(file: string, text: string, host: CheckHost = {}, 
     failed += 1;
     failures.push(`${file}: ${diagnosticText(d)}`);
   }
-  return { file, fileErrors: [], timeline, passed, failed, failures };
+  return { file, fileErrors: [], timeline, expectations, passed, failed, failures };
 }

@@ -41,8 +41,18 @@ export function isOffered(s: ToolState, forced: string | undefined): boolean {
   return isPermitted(s, forced) && (s.enable.availability.value === 'on' || forced === s.name);
 }
 
+/**
+ * The forced tool is offered whatever its availability, so it is never searchable: the one statement
+ * of that rule. `candidate` says whether the tool is resolvable at effective discoverable (the engine
+ * keeps that set for the newest position, see StreamEngine.searchableNow).
+ */
+export function searchableUnlessForced(name: string, candidate: boolean, forced: string | undefined): boolean {
+  return candidate && name !== forced;
+}
+
+/** Searchable: permitted, discoverable and not offered. */
 export function isSearchable(s: ToolState, forced: string | undefined): boolean {
-  return isPermitted(s, forced) && s.enable.availability.value === 'discoverable' && forced !== s.name;
+  return searchableUnlessForced(s.name, s.resolution.ok && s.enable.availability.value === 'discoverable', forced);
 }
 
 export function computeSets(states: Iterable<ToolState>, ctx: SetsContext): Sets {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { POLICY_CHOICES, POLICY_KEYS } from '../scenario/policy';
 import type { PolicyKey } from '../scenario/policy';
-import { call, check, finalAvailability, layer, run, search, stepErrors, turn } from './test-kit';
+import { call, check, finalAvailability, layer, run, runAndCheck, search, stepErrors, turn } from './test-kit';
 import type { ToolSpec } from './test-kit';
 import type { Timeline } from './timeline';
 
@@ -156,11 +156,11 @@ describe('§8.17 describe_tools', () => {
     });
   }
   it('describe_tools is offered always, locked on, and skipped by a bulk -T', () => {
-    const t = run({ layer: layer(tools, {}), body: '[[steps]]\ncommand = "jp q go -T"\n[[steps]]\ncommand = "jp q go -T describe_tools"\n[steps.expect]\nerror = "locked-on"' });
+    const { timeline: t, expectations } = runAndCheck({ layer: layer(tools, {}), body: '[[steps]]\ncommand = "jp q go -T"\n[[steps]]\ncommand = "jp q go -T describe_tools"\n[steps.expect]\nerror = "locked-on"' });
     // Nothing was ever discoverable, so search_tools is not registered.
     expect(t.requests[0]?.array).toEqual(['describe_tools']);
     expect(t.requests[0]?.sets.permitted).toEqual(['describe_tools']);
-    expect(t.expectations.every((e) => e.pass)).toBe(true);
+    expect(expectations.every((e) => e.pass)).toBe(true);
   });
 });
 
@@ -236,7 +236,7 @@ describe('§8.23 what counts as a summary for search', () => {
 describe('RFD phase 1: the state alias', () => {
   it('a stored enable = { state = false } reads as off and survives an edit of another table byte for byte', () => {
     const text = '[conversation.tools.old]\nsource = "local"\nenable = { state = false }\n\n[conversation.tools.other]\nsource = "local"\nenable = "on"\n';
-    const t = run({
+    const { timeline: t, expectations } = runAndCheck({
       layer: text,
       body: `
 [[steps]]
@@ -249,10 +249,10 @@ layer_contains = { workspace = ["[conversation.tools.old]\\nsource = \\"local\\"
 `,
     });
     expect(t.requests[0]?.sets.offered).toEqual(['other', 'describe_tools']);
-    expect(t.expectations.filter((e) => !e.pass)).toEqual([]);
+    expect(expectations.filter((e) => !e.pass)).toEqual([]);
   });
   it('a stored { state = true } reads as on, and a stored conversation delta with state round-trips', () => {
-    const t = run({
+    const { expectations } = runAndCheck({
       layer: '[conversation.tools.old]\nsource = "local"\nenable = { state = true }\n',
       body: `
 [[steps]]
@@ -266,7 +266,7 @@ availability = { old = "off" }
 offered = ["describe_tools"]
 `,
     });
-    expect(t.expectations.filter((e) => !e.pass)).toEqual([]);
+    expect(expectations.filter((e) => !e.pass)).toEqual([]);
   });
   it('--cfg ...enable.state=false still resolves, and sets only availability', () => {
     const t = run({

@@ -3,7 +3,7 @@
 // to end through scenario text.
 import { describe, expect, it } from 'vitest';
 import type { AllowToggle, Availability } from '../config/types';
-import { assertPass, layer, scenario, step, stepErrors, timelineOf } from '../scenario/test-helpers';
+import { assertPass, check, layer, scenario, step, stepErrors, timelineOf } from '../scenario/test-helpers';
 
 type Outcome = Availability | `error:${'locked-on' | 'locked-off' | 'locked-discoverable'}`;
 type Row = readonly ['-t' | '-T', 'bulk' | 'named', Availability, AllowToggle, Outcome];
@@ -206,7 +206,7 @@ describe('§2 errors', () => {
   });
 
   it('a failing step without `error` fails the check, and names the error', () => {
-    const r = timelineOf(scenario(catalogue, step('jp q -t loff x', 'availability = { loff = "off" }')));
+    const r = check(scenario(catalogue, step('jp q -t loff x', 'availability = { loff = "off" }')));
     const failed = r.expectations.filter((e) => !e.pass);
     expect(failed).toHaveLength(1);
     expect(failed[0]?.actual).toBe('cannot enable `loff`: this tool is configured as locked-off');

@@ -24,7 +24,7 @@ export interface FoldResult {
   readonly promoted: readonly string[];
 }
 
-export function fold(engine: StreamEngine, entries: readonly BufferEntry[], policy: Policy, deltaNumber: number): FoldResult {
+export function foldCommitBuffer(engine: StreamEngine, entries: readonly BufferEntry[], policy: Policy, deltaNumber: number): FoldResult {
   const ordered = [...entries].sort((a, b) => a.index - b.index);
   let working: PartialConfig = EMPTY_CONFIG;
   const statuses = new Map<number, Map<string, PromotionStatus>>();

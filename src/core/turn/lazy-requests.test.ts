@@ -1,9 +1,10 @@
 // A request derives its sets, array, definitions and cost on first read, from the states of its
-// own position. Reading them during the run (an expectation forces it) or after the run must give
-// the same values, through layer edits that reorder tools, forced tools, append and directives.
+// own position. Whichever request is read first (the checker reads them in run order, a panel in
+// any order; under Anthropic directives the run itself reads each one as it is sent), the values are
+// the same, through layer edits that reorder tools, forced tools, append and directives.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { layer, run, scenarioText } from './test-kit';
+import { layer, run, runAndCheck, scenarioText } from './test-kit';
 import type { Timeline } from './timeline';
 
 const BASE = layer({ base_tool: { summary: 'Base tool.' } }, {});
@@ -24,14 +25,18 @@ const STEPS = [
   '[[steps]]\ncommand = "jp q five -t"',
 ];
 
-/** Adds an expectation to every cycle so each request is derived while its position is the newest. */
-function eager(step: string): string {
-  const withCycles = step.includes('[[steps.cycles]]') ? step : `${step}\n  [[steps.cycles]]\n  reply = "ok"`;
-  return withCycles.replace(/^( {2}(?:calls|reply) = .*)$/gm, '$1\n  [steps.cycles.expect]\n  offered_order = ["?"]\n  overhead_chars = { offered = -1 }');
+/** Adds expectations to every cycle, so the checker reads each request's array and cost, in run order. */
+function checked(step: string): string {
+  return step.replace(/^( {2}(?:calls|reply) = .*)$/gm, '$1\n  [steps.cycles.expect]\n  offered_order = ["?"]\n  overhead_chars = { offered = -1 }');
 }
 
-function snapshot(t: Timeline): unknown[] {
-  return t.requests.map((r) => ({
+const withCycle = (s: string): string => (s.includes('[[steps.cycles]]') ? s : `${s}\n  [[steps.cycles]]\n  reply = "ok"`);
+
+/** What each request derived, read last request first or first request first. */
+function snapshot(t: Timeline, order: 'first-to-last' | 'last-to-first'): unknown[] {
+  const requests = order === 'first-to-last' ? t.requests : [...t.requests].reverse();
+  const read = requests.map((r) => ({
+    id: r.id,
     position: r.position,
     sets: r.sets,
     array: r.array,
@@ -39,27 +44,30 @@ function snapshot(t: Timeline): unknown[] {
     definitions: [...r.definitions.keys()],
     tools: r.rendered().toolsJson,
   }));
+  return read.sort((a, b) => a.id - b.id);
 }
 
-function runBoth(policy: Record<string, string>, steps: readonly string[]): { lazy: unknown[]; eager: unknown[] } {
+function runThree(policy: Record<string, string>, steps: readonly string[]): { forward: unknown[]; backward: unknown[]; afterCheck: unknown[] } {
   const layers = [
     { name: 'base', text: BASE },
     { name: 'workspace', text: WORKSPACE },
   ];
-  const lazyRun = run(scenarioText({ policy: { ranking: 'substring', ...policy }, layers, body: steps.map((s) => (s.includes('[[steps.cycles]]') ? s : `${s}\n  [[steps.cycles]]\n  reply = "ok"`)).join('\n') }));
-  const eagerRun = run(scenarioText({ policy: { ranking: 'substring', ...policy }, layers, body: steps.map(eager).join('\n') }));
-  // The eager run's expectations fail on purpose; they only force the derivation.
-  expect(eagerRun.expectations.length).toBe(2 * eagerRun.requests.length);
-  expect(eagerRun.requests.length).toBe(lazyRun.requests.length);
-  return { lazy: snapshot(lazyRun), eager: snapshot(eagerRun) };
+  const text = (body: string): string => scenarioText({ policy: { ranking: 'substring', ...policy }, layers, body });
+  const plain = text(steps.map(withCycle).join('\n'));
+  const withExpectations = runAndCheck(text(steps.map(withCycle).map(checked).join('\n')));
+  // The expectations fail on purpose; they only make the checker read every request first.
+  expect(withExpectations.expectations.length).toBe(2 * withExpectations.timeline.requests.length);
+  expect(withExpectations.expectations.every((e) => !e.pass)).toBe(true);
+  return { forward: snapshot(run(plain), 'first-to-last'), backward: snapshot(run(plain), 'last-to-first'), afterCheck: snapshot(withExpectations.timeline, 'last-to-first') };
 }
 
 describe('requests derive their sets lazily, from their own position', () => {
   const policies: Record<string, string>[] = [{}, { promoted_position: 'append' }, { provider: 'anthropic-directives' }, { provider: 'llamacpp' }];
   for (const policy of policies) {
-    it(`read during or after the run, the same values: ${JSON.stringify(policy)}`, () => {
-      const { lazy, eager: eagerValues } = runBoth(policy, STEPS);
-      expect(lazy).toEqual(eagerValues);
+    it(`read in any order, or after the checker, the same values: ${JSON.stringify(policy)}`, () => {
+      const { forward, backward, afterCheck } = runThree(policy, STEPS);
+      expect(backward).toEqual(forward);
+      expect(afterCheck).toEqual(forward);
     });
   }
 
@@ -82,8 +90,9 @@ describe('requests derive their sets lazily, from their own position', () => {
         fc.subarray(STEPS, { minLength: 1 }),
         fc.constantFrom<Record<string, string>>({}, { promoted_position: 'append' }, { provider: 'anthropic-directives' }),
         (steps, policy) => {
-          const { lazy, eager: eagerValues } = runBoth(policy, steps);
-          expect(lazy).toEqual(eagerValues);
+          const { forward, backward, afterCheck } = runThree(policy, steps);
+          expect(backward).toEqual(forward);
+          expect(afterCheck).toEqual(forward);
         },
       ),
       { numRuns: 40 },

@@ -1,7 +1,7 @@
 // Semantics §6 (promotion, cycles and folding), §8 items 7, 9, 10, 11, 27, and
 // the RFD's phase 3 and phase 4 tests, driven through small scenarios.
 import { describe, expect, it } from 'vitest';
-import { call, check, cycleDeltas, finalAvailability, layer, run, search, stepErrors, turn } from './test-kit';
+import { call, check, cycleDeltas, finalAvailability, layer, run, runAndCheck, search, stepErrors, turn } from './test-kit';
 import type { ToolSpec } from './test-kit';
 import { NOT_AVAILABLE } from './run';
 
@@ -27,7 +27,7 @@ ${turn('jp q --cfg conversation.tools.deploy.enable=discoverable second', [[sear
   });
 
   it('before registration, calling or naming search_tools is Tool not found / not available', () => {
-    const t = run({
+    const { timeline: t, expectations } = runAndCheck({
       policy: SUB,
       layer: layer({ deploy: { summary: 'Deploy.' } }, { enable: '"on"' }),
       body: `${turn('jp q first', [[search('deploy')]])}
@@ -39,7 +39,7 @@ error = "Tool not found: search_tools"
     });
     expect(t.calls[0]?.status).toBe('error');
     expect(t.calls[0]?.error).toBe(NOT_AVAILABLE('search_tools'));
-    expect(t.expectations.every((e) => e.pass)).toBe(true);
+    expect(expectations.every((e) => e.pass)).toBe(true);
   });
 
   it('a conversation keeps the builtin after every discoverable tool has been promoted', () => {
@@ -259,7 +259,7 @@ describe('§6 / §8.8 a promotion writes availability only, discoverable → on'
   });
 
   it('§8.8 a promoted locked-discoverable tool becomes {on, never}: -T NAME then fails as locked-on', () => {
-    const t = run({
+    const { timeline: t, expectations } = runAndCheck({
       policy: SUB,
       layer: layer({ deploy: { enable: '{ availability = "discoverable", allow_toggle = "never" }', summary: 'Deploy.' } }),
       body: `${turn('jp q go', [[search('deploy')]])}
@@ -271,7 +271,7 @@ availability = { deploy = "on" }
 `,
     });
     expect(t.engine.state('deploy')?.enable.allowToggle.value).toBe('never');
-    expect(t.expectations.every((e) => e.pass)).toBe(true);
+    expect(expectations.every((e) => e.pass)).toBe(true);
   });
 
   it('promoted tools stay on for the rest of the conversation, until the user disables them (-T NAME)', () => {

@@ -3,6 +3,7 @@
 // availability, the sets and registration, and the request of every cycle.
 import type { Origin } from '../config/types';
 import { computeSets } from '../stream/sets';
+import type { ExpectationResult } from '../scenario/expectations';
 import type { Timeline } from './timeline';
 
 function originText(o: Origin): string {
@@ -18,7 +19,8 @@ function originText(o: Origin): string {
   }
 }
 
-export function timelineToJson(t: Timeline): unknown {
+/** The timeline and the checker's results over it. */
+export function timelineToJson(t: Timeline, expectations: readonly ExpectationResult[]): unknown {
   const positions = t.positions.map((p) => {
     const states = t.statesAt(p.index);
     const availability: Record<string, { availability: string; allow_toggle: string; why: string }> = Object.create(null) as Record<string, never>;
@@ -62,6 +64,6 @@ export function timelineToJson(t: Timeline): unknown {
     positions,
     requests,
     calls,
-    expectations: t.expectations.map((e) => ({ where: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass })),
+    expectations: expectations.map((e) => ({ where: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass })),
   };
 }

@@ -2,6 +2,8 @@
 // code as `tool-workbench check`.
 import { parseScenario } from '../scenario/parse';
 import type { PolicyKey } from '../scenario/policy';
+import { checkExpectations } from '../scenario/expectations';
+import type { ExpectationResult } from '../scenario/expectations';
 import { checkScenario } from '../scenario/report';
 import type { CheckReport } from '../scenario/report';
 import { runScenario } from './run';
@@ -82,10 +84,16 @@ export function scenarioText(spec: ScenarioSpec): string {
 
 /** Parses and runs a scenario; throws on a bad file so a test fails loudly. */
 export function run(spec: ScenarioSpec | string): Timeline {
+  return runAndCheck(spec).timeline;
+}
+
+/** Runs a scenario, then checks its expectations against the timeline. */
+export function runAndCheck(spec: ScenarioSpec | string): { timeline: Timeline; expectations: ExpectationResult[] } {
   const text = typeof spec === 'string' ? spec : scenarioText(spec);
   const parsed = parseScenario(text);
   if (!parsed.ok) throw new Error(`bad scenario: ${parsed.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; ')}\n${text}`);
-  return runScenario({ scenario: parsed.scenario });
+  const timeline = runScenario({ scenario: parsed.scenario });
+  return { timeline, expectations: checkExpectations(parsed.scenario, timeline) };
 }
 
 /** Checks a scenario's own expectations, as `tool-workbench check` does. */

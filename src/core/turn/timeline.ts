@@ -1,6 +1,7 @@
 // The timeline: the value a scenario run produces. Every row knows its config
 // position, so the UI and the command line read sets, requests and search
-// results from here and never recompute them.
+// results from here and never recompute them. It knows nothing of expectations:
+// the checker (scenario/expectations.ts) reads what it needs from it afterwards.
 import type { Diagnostic } from '../config/types';
 import type { Span } from '../config/toml-ast';
 import type { ToolDefinition } from '../catalogue/types';
@@ -73,16 +74,22 @@ export type TimelineEntry =
   | { readonly kind: 'restart'; readonly step: number; readonly cycle: number; readonly position: number }
   | { readonly kind: 'warning'; readonly step?: number; readonly message: string; readonly position: number };
 
-export interface ExpectationResult {
-  readonly where: { readonly load?: true; readonly step?: number; readonly cycle?: number; readonly call?: number };
-  readonly label: string;
-  readonly key: string;
-  readonly expected: unknown;
-  readonly actual: unknown;
-  readonly pass: boolean;
-  readonly span: Span;
-  /** The timeline row the expectation stands on. */
+/** What a step left behind: where it ended, its error, and what an expectation on the step reads. */
+export interface StepRecord {
+  readonly step: number;
+  /** The step's own row in `entries`. */
   readonly entry: number;
+  /** The step's last row (expectations on the step stand there). */
+  readonly lastEntry: number;
+  /** The config position after the step. */
+  readonly position: number;
+  readonly registered: boolean;
+  /** Why the step's command failed (it then leaves the conversation as it was). */
+  readonly error?: string;
+  /** The layers as they stood after the step (`jp config set` edits them). */
+  readonly layers: readonly Layer[];
+  /** The sets a plain invocation would start with after the step: no forced tool; derived on first read. */
+  readonly sets: Sets;
 }
 
 export interface Timeline {
@@ -95,7 +102,10 @@ export interface Timeline {
   readonly positions: readonly ConfigPosition[];
   readonly requests: readonly RequestRecord[];
   readonly calls: readonly CallRecord[];
-  readonly expectations: readonly ExpectationResult[];
+  /** One record per scenario step, in order. */
+  readonly steps: readonly StepRecord[];
+  /** The row that load expectations stand on: the last row before the first step. */
+  readonly loadEntry: number;
   readonly engine: StreamEngine;
   /** Each tool's state at a position, in config order. */
   statesAt(position: number): ReadonlyMap<string, ToolState>;

@@ -1,0 +1,68 @@
+// The catalogue as one run reads it: each tool's definition (the previous run's when its config is
+// unchanged, see definitions.ts) and the search index of the catalogue at the newest position.
+import { describeToolsDefinition, DESCRIBE_TOOLS, SEARCH_TOOLS, searchToolsDefinition } from '../catalogue/builtins';
+import { resolvedSearchDocument } from '../catalogue/resolve';
+import { searchDocument } from '../catalogue/search-document';
+import type { ToolDefinition } from '../catalogue/types';
+import { bm25 } from '../search/bm25';
+import type { Ranker, RankerIndex, SearchDocument } from '../search/types';
+import type { StreamEngine, ToolState } from '../stream/engine';
+import type { IndexCache } from './caches';
+import type { DefinitionCache } from './definitions';
+
+export class RunCatalogue {
+  /** The search documents of one catalogue version; availability changes never rebuild them. */
+  private docsVersion = -1;
+  private docs: SearchDocument[] = [];
+
+  constructor(
+    private readonly engine: StreamEngine,
+    private readonly rankers: ReadonlyMap<string, Ranker>,
+    private readonly indexCache: IndexCache,
+    private readonly definitionCache: DefinitionCache | undefined,
+  ) {}
+
+  /** A resolved tool's definition, the previous run's when its config is unchanged. */
+  definitionOfState(s: ToolState | undefined): ToolDefinition | undefined {
+    if (s === undefined || !s.resolution.ok) return undefined;
+    return this.definitionCache ? this.definitionCache.definition(s) : s.resolution.definition;
+  }
+
+  /** A tool's definition at the newest position, the builtins' included. */
+  definitionOf(name: string): ToolDefinition | undefined {
+    if (name === DESCRIBE_TOOLS) return describeToolsDefinition;
+    if (name === SEARCH_TOOLS) return searchToolsDefinition;
+    return this.definitionOfState(this.engine.state(name));
+  }
+
+  /** A lookup of definitions in the states of one position, the builtins' included. */
+  definitionsAt(position: number): (name: string) => ToolDefinition | undefined {
+    const states = this.engine.statesAt(position);
+    return (name) => {
+      if (name === DESCRIBE_TOOLS) return describeToolsDefinition;
+      if (name === SEARCH_TOOLS) return searchToolsDefinition;
+      return this.definitionOfState(states.get(name));
+    };
+  }
+
+  /** The index search_tools reads with a ranker, over every resolvable tool of the current catalogue. */
+  searchIndex(rankerId: string): RankerIndex {
+    const ranker = this.rankers.get(rankerId) ?? bm25;
+    const version = this.engine.current.catalogueVersion;
+    if (this.docsVersion !== version) {
+      const docs: SearchDocument[] = [];
+      for (const s of this.engine.currentStates()) {
+        if (!s.resolution.ok) continue;
+        if (!this.definitionCache) docs.push(resolvedSearchDocument(s.resolution, s.order));
+        else {
+          const d = this.definitionCache.definition(s);
+          if (d) docs.push(searchDocument(d, s.order));
+        }
+      }
+      this.docs = docs;
+      this.docsVersion = version;
+    }
+    const current = this.docs;
+    return this.indexCache.get(ranker, current, () => ranker.build(current));
+  }
+}

@@ -1,0 +1,172 @@
+// A cycle's request (RFD 108 "the request"): what the model is offered at the cycle's start position.
+// What a request derives from its position (its sets, the tools array, the definitions and their cost)
+// is needed only where something reads it (an expectation, the directive blocks, rendering, the UI),
+// so each request derives it on first read, from the states of its own position. At 10,000 tools this
+// is most of a request's cost.
+import { DESCRIBE_TOOLS, SEARCH_TOOLS } from '../catalogue/builtins';
+import type { ToolDefinition } from '../catalogue/types';
+import { compareCache } from '../providers/cache';
+import { definitionCost } from '../providers/cost';
+import { renderRequest } from '../providers/render';
+import type { RenderedRequest } from '../providers/render';
+import type { ToolChoice } from '../providers/types';
+import type { StreamEngine, ToolState } from '../stream/engine';
+import { computeSets } from '../stream/sets';
+import type { Sets } from '../stream/sets';
+import type { Conversation } from './conversation';
+import type { RunCatalogue } from './lookups';
+import type { CacheResult, RequestRecord } from './timeline';
+
+export const SYSTEM_PROMPT =
+  'You are JP, a command-line assistant. Use the tools offered to you. When none fits, call search_tools with keywords to find one.';
+
+interface Derived {
+  readonly sets: Sets;
+  readonly array: readonly string[];
+  /** The definitions of the permitted set and of the array. */
+  readonly definitions: ReadonlyMap<string, ToolDefinition>;
+  readonly cost: { readonly offered: number; readonly permitted: number };
+  /** A lookup of definitions (builtins' and configured tools') in the states of this position. */
+  readonly definitionsAt: () => (name: string) => ToolDefinition | undefined;
+}
+
+/** One derivation, kept while the next request asks for the same one. */
+export interface DerivedCache {
+  key: string;
+  value: Derived | undefined;
+}
+
+/** Every tool's state at a position, in config order: the newest reads the engine, an older one replays. */
+export function statesInOrder(engine: StreamEngine, position: number): Iterable<ToolState> {
+  return position === engine.current.index ? engine.currentStates() : [...engine.statesAt(position).values()].sort((a, b) => a.order - b.order);
+}
+
+function derive(conv: Pick<Conversation, 'engine' | 'policy' | 'catalogue'>, position: number, forced: string | undefined, registered: boolean, appended: readonly string[]): Derived {
+  const { engine, catalogue } = conv;
+  const sets = computeSets(statesInOrder(engine, position), { registered, ...(forced !== undefined ? { forced } : {}), appended });
+  const definitionsAt = (): ((name: string) => ToolDefinition | undefined) => catalogue.definitionsAt(position);
+  let array: readonly string[] = sets.offered;
+  if (conv.policy.provider === 'anthropic-directives') {
+    // RFD 105's fixed array: every resolvable configured tool, then both builtins.
+    const fixed: string[] = [];
+    for (const st of statesInOrder(engine, position)) if (st.resolution.ok) fixed.push(st.name);
+    fixed.push(DESCRIBE_TOOLS, SEARCH_TOOLS);
+    array = fixed;
+  }
+  let definitions: Map<string, ToolDefinition> | undefined;
+  let cost: { readonly offered: number; readonly permitted: number } | undefined;
+  return {
+    sets,
+    array,
+    get definitions(): ReadonlyMap<string, ToolDefinition> {
+      if (!definitions) {
+        definitions = new Map();
+        const at = definitionsAt();
+        for (const name of [...sets.permitted, ...array]) {
+          const d = at(name);
+          if (d) definitions.set(name, d);
+        }
+      }
+      return definitions;
+    },
+    get cost(): { readonly offered: number; readonly permitted: number } {
+      return (cost ??= { offered: costOf(catalogue, position, sets.offered), permitted: costOf(catalogue, position, sets.permitted) });
+    },
+    definitionsAt,
+  };
+}
+
+function costOf(catalogue: RunCatalogue, position: number, names: readonly string[]): number {
+  const at = catalogue.definitionsAt(position);
+  let total = 0;
+  for (const name of names) {
+    const d = at(name);
+    if (d) total += definitionCost(d);
+  }
+  return total;
+}
+
+/** The derivation of a request; requests at one position with one forced tool share it. */
+function derivedFor(conv: Conversation, position: number, forced: string | undefined, registered: boolean, appended: readonly string[]): Derived {
+  const key = `${position}\u0000${forced ?? ''}\u0000${registered}\u0000${appended.join(',')}`;
+  const cache = conv.derived;
+  if (cache.value && cache.key === key) return cache.value;
+  cache.value = derive(conv, position, forced, registered, appended);
+  cache.key = key;
+  return cache.value;
+}
+
+/** Under Anthropic directives, the availability the model sees travels in directive blocks, decided when the request is sent. */
+function announceAvailability(conv: Conversation, offered: readonly string[]): void {
+  const offeredNow = new Set(offered);
+  const announced = conv.announced;
+  if (!announced) conv.messages.push({ kind: 'tool-availability', blocks: [{ type: 'tool_availability', tools: [...offered] }] });
+  else {
+    const added = offered.filter((n) => !announced.has(n));
+    const removed = [...announced].filter((n) => !offeredNow.has(n));
+    const blocks = [
+      ...(added.length > 0 ? [{ type: 'tool_addition' as const, tools: added }] : []),
+      ...(removed.length > 0 ? [{ type: 'tool_removal' as const, tools: removed }] : []),
+    ];
+    if (blocks.length > 0) conv.messages.push({ kind: 'tool-availability', blocks });
+  }
+  conv.announced = offeredNow;
+}
+
+/** A cycle's request, resolved at the newest position; adds it to the timeline. */
+export function sendRequest(conv: Conversation, step: number, cycle: number, toolChoice: ToolChoice, forced: string | undefined): RequestRecord {
+  const { engine, policy, requests } = conv;
+  const registered = engine.isRegistered;
+  const position = engine.current.index;
+  const appendedThen = conv.appended.slice();
+  let own: Derived | undefined;
+  const get = (): Derived => (own ??= derivedFor(conv, position, forced, registered, appendedThen));
+  if (policy.provider === 'anthropic-directives') announceAvailability(conv, get().sets.offered);
+  const id = requests.length;
+  const snapshot = conv.messages.slice();
+  let rendered: RenderedRequest | undefined;
+  let cache: CacheResult | undefined;
+  const req: RequestRecord = {
+    id,
+    step,
+    cycle,
+    position,
+    ...(forced !== undefined ? { forced } : {}),
+    toolChoice,
+    registered,
+    get sets(): Sets {
+      return get().sets;
+    },
+    get array(): readonly string[] {
+      return get().array;
+    },
+    get definitions(): ReadonlyMap<string, ToolDefinition> {
+      return get().definitions;
+    },
+    get cost(): { readonly offered: number; readonly permitted: number } {
+      return get().cost;
+    },
+    messages: snapshot,
+    rendered() {
+      if (!rendered) {
+        const { array, definitionsAt } = get();
+        const at = definitionsAt();
+        rendered = renderRequest({
+          provider: policy.provider,
+          tools: array.map((n) => at(n)).filter((d): d is ToolDefinition => d !== undefined),
+          toolChoice,
+          system: SYSTEM_PROMPT,
+          messages: snapshot,
+        });
+      }
+      return rendered;
+    },
+    cache() {
+      cache ??= compareCache(id > 0 ? requests[id - 1]?.rendered() : undefined, req.rendered());
+      return cache;
+    },
+  };
+  requests.push(req);
+  conv.entries.push({ kind: 'request', step, cycle, request: id, position });
+  return req;
+}
