@@ -142,7 +142,7 @@ export class DeriveHost implements Methods {
       };
     });
     const expectations = (parsed.ok ? checkExpectations(parsed.scenario, t) : []).map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
-    const failedLoad = t.diagnostics.filter((d) => d.severity === 'error').length;
+    const failedLoad = t.diagnostics.filter((d) => d.severity === 'error' && d.code !== 'provider-rule').length;
     const entries = t.entries.map((e, i) => entryView(e, i, t));
     // The sets at the selected row ride along, saving the sets panel a second round trip per keystroke.
     const at = entry === undefined ? undefined : entries[entry === null ? entries.length - 1 : Math.min(entry, entries.length - 1)];

@@ -63,3 +63,24 @@ describe('floats keep their written kind through rendering and cost', () => {
     expect(toJson(tool?.inputSchema)).toBe('{"type":"object","properties":{"x":{"type":"number","minimum":0.0,"default":2.5,"maximum":1000.0}}}');
   });
 });
+
+describe('floats in a scenario call', () => {
+  it('render as written in the tool call arguments, and search_tools refuses a float limit as serde would', () => {
+    const t = run({
+      policy: { ranking: 'substring', provider: 'openai' },
+      layer: `${LAYER}\n[conversation.tools.other]\nsource = "local"\nenable = "discoverable"\nsummary = "Other."\n`,
+      body: `
+[[steps]]
+command = "jp q go"
+  [[steps.cycles]]
+  calls = [ { tool = "scale", args = { factor = 2.0, replicas = 3 } }, { tool = "search_tools", args = { query = "scale", limit = 5.0 } } ]
+  [[steps.cycles]]
+  reply = "ok"
+`,
+    });
+    expect(t.requests[1]?.rendered().messagesJson).toContain('"arguments":"{\\"factor\\":2.0,\\"replicas\\":3}"');
+    const search = t.calls.find((c) => c.tool === 'search_tools');
+    expect(search?.status).toBe('error');
+    expect(search?.error).toContain('got the float 5.0');
+  });
+});

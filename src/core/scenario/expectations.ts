@@ -8,7 +8,7 @@ import type { Span } from '../config/toml-ast';
 import type { Sets } from '../stream/sets';
 import type { CallRecord, RequestRecord, StepRecord, Timeline } from '../turn/timeline';
 import type { PromotionStatus } from '../turn/fold';
-import { availabilityMatches, containsAll, excludesAll, includesAll, listEquals, recordEquals, scalarEquals, setEquals } from './check';
+import { availabilityMatches, containsAll, excludesAll, findingsMatch, includesAll, listEquals, recordEquals, scalarEquals, setEquals } from './check';
 import type { Comparison } from './check';
 import type { Expectations, Scenario, ScenarioStep } from './types';
 
@@ -55,6 +55,7 @@ const REQUEST_RULES: ReadonlyMap<string, Rule<RequestRecord>> = new Map<string, 
   ['tool_choice', (v, r) => scalarEquals(v, r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind)],
   ['cache', (v, r) => scalarEquals(v, r.cache().status)],
   ['overhead_chars', (v, r) => recordEquals(v, { offered: r.cost.offered, permitted: r.cost.permitted })],
+  ['provider_warnings', (v, r) => findingsMatch(v, r.findings().map((d) => `${d.severity}: ${d.message}`))],
 ]);
 
 const returnedNames = (c: CallRecord): string[] => c.search?.returned.map((r) => r.name) ?? [];
