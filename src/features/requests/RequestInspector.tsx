@@ -88,7 +88,7 @@ export function RequestInspector() {
         <table className="req-cost" data-testid="request-cost">
           <caption>Definition cost (JP&apos;s estimate: name + description + schema)</caption>
           <thead>
-            <tr><th scope="col"></th><th scope="col">tools</th><th scope="col">bytes</th><th scope="col">tokens{tokens ? ` (${tokens.counter})` : ''}</th></tr>
+            <tr><th scope="col"></th><th scope="col">tools</th><th scope="col">bytes</th><th scope="col" title={tokens?.why}>tokens, estimated</th></tr>
           </thead>
           <tbody>
             <tr><th scope="row">offered</th><td className="num">{r.offered.length}</td><td className="num" data-testid="cost-offered">{formatBytes(r.cost.offered)}</td><td className="num">{t ? formatCount(t.offered) : '…'}</td></tr>
@@ -96,6 +96,11 @@ export function RequestInspector() {
             <tr className="saving"><th scope="row">saving</th><td></td><td className="num" data-testid="cost-saving">{formatBytes(saving)} ({formatPercent(saving, r.cost.permitted)})</td><td className="num">{tokenSaving !== undefined && t ? `${formatCount(tokenSaving)} (${formatPercent(tokenSaving, t.permitted)})` : '…'}</td></tr>
           </tbody>
         </table>
+        {tokens && (
+          <p className="muted req-token-basis" data-testid="request-token-basis" title={tokens.why}>
+            Tokens: {tokens.label}. {tokens.why}
+          </p>
+        )}
         {r.added.length > 0 && (
           <div className="req-joined">
             <span className="muted">Joined the offered set since the previous request:</span>{' '}

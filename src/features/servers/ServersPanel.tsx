@@ -17,7 +17,7 @@ import { useLiveServer } from './live';
 import './servers.css';
 
 function tokens(n: number | undefined): string {
-  return n === undefined ? '' : ` · ${formatCount(n)} tokens`;
+  return n === undefined ? '' : ` · ~${formatCount(n)} tokens (estimate)`;
 }
 
 function Change({ name }: { readonly name: string }) {
