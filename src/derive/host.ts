@@ -139,6 +139,7 @@ export class DeriveHost implements Methods {
         toolChoice: r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind,
         offered: r.sets.offered, permittedCount: r.sets.permitted.length, searchableCount: r.sets.searchable.length,
         array: r.array, cost: { ...r.cost }, cache: cacheView(t, i), added: i === 0 ? [] : added,
+        findings: r.findings().map((d) => ({ severity: d.severity, rule: d.rule, message: d.message, ...(d.tool !== undefined ? { tool: d.tool } : {}), source: `${d.source.document} (read ${d.source.read})` })),
       };
     });
     const expectations = (parsed.ok ? checkExpectations(parsed.scenario, t) : []).map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
