@@ -6,6 +6,7 @@ import { definitionCost, utf8ByteLength } from './cost';
 import { toJson } from '../json/serde';
 import { readCatalogue } from '../import/catalogue';
 import { PROVIDER_IDS } from './types';
+import { scenarioDocFromText, writeScenario } from '../scenario/doc';
 
 const LAYER = `
 [conversation.tools.'*']
@@ -82,5 +83,24 @@ command = "jp q go"
     const search = t.calls.find((c) => c.tool === 'search_tools');
     expect(search?.status).toBe('error');
     expect(search?.error).toContain('got the float 5.0');
+  });
+});
+
+describe('the scenario document (the UI model) reads a whole float as its number', () => {
+  it('a float in call arguments and inline tools writes back as a number, never as an object', () => {
+    const text = `name = "f"
+[servers.s]
+tools = [ { name = "t", description = "T.", inputSchema = { type = "object", properties = { x = { type = "number", default = 1.0 } } } } ]
+[[steps]]
+command = "jp q go"
+  [[steps.cycles]]
+  calls = [ { tool = "t", args = { x = 2.0 } } ]
+`;
+    const read = scenarioDocFromText(text);
+    if (!read.ok) throw new Error(read.errors.map((e) => e.message).join('; '));
+    const written = writeScenario(read.doc);
+    expect(written).toContain('default = 1');
+    expect(written).toContain('x = 2');
+    expect(written).not.toContain('value');
   });
 });
