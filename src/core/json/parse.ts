@@ -2,7 +2,7 @@
 // so a catalogue file's schema renders and costs what JP's would. Numbers are found by one scan that
 // skips strings; only when a whole float is present is the text parsed a second way, with each such
 // number swapped for a marked string that a reviver turns back into a JsonFloat.
-import { JsonFloat } from './serde';
+import { JsonFloat, needsMark } from './serde';
 
 // Private-use characters: a marked number is a string starting with these two.
 const MARK = '\uE000\uE001';
@@ -16,7 +16,7 @@ interface FloatToken {
   readonly end: number;
 }
 
-/** Number tokens written as floats (a `.` or an exponent) whose value is whole. */
+/** Number tokens written as floats (a `.` or an exponent) that JavaScript would write otherwise. */
 function wholeFloats(text: string): FloatToken[] {
   const found: FloatToken[] = [];
   const n = text.length;
@@ -46,10 +46,7 @@ function wholeFloats(text: string): FloatToken[] {
           i++;
         } else break;
       }
-      if (float) {
-        const value = Number(text.slice(start, i));
-        if (Number.isFinite(value) && (Number.isInteger(value) || Object.is(value, -0))) found.push({ start, end: i });
-      }
+      if (float && needsMark(Number(text.slice(start, i)))) found.push({ start, end: i });
       continue;
     }
     i++;

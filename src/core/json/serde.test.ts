@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { formatFloat, formatNumber, JsonFloat, toJson } from './serde';
+import { floatValue, formatFloat, formatNumber, JsonFloat, needsMark, slowJson, toJson } from './serde';
 import { parseJsonKeepingFloats } from './parse';
 
 // Expected texts are what serde_json 1.x (ryu pretty format) writes for the same f64.
@@ -84,5 +84,39 @@ describe('parseJsonKeepingFloats', () => {
 
   it('reads a text without whole floats exactly as JSON.parse', () => {
     expect(parseJsonKeepingFloats('{"a":[1,2.5,"3.0"]}')).toEqual({ a: [1, 2.5, '3.0'] });
+  });
+});
+
+describe('toJson: the native fast path agrees with the reference walk', () => {
+  // JSON values with floats as a reader stores them (floatValue), safe integers and strings.
+  const value = fc.letrec((tie) => ({
+    leaf: fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map(floatValue),
+      fc.integer(),
+      fc.string(),
+      fc.boolean(),
+      fc.constant(null),
+    ),
+    node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.string(), tie('node'), { maxKeys: 4 })),
+  })).node;
+
+  it('compact and pretty', () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(toJson(v)).toBe(slowJson(v));
+        expect(toJson(v, true)).toBe(slowJson(v, true));
+      }),
+    );
+  });
+
+  it('a string that looks like a mark stays a string', () => {
+    const v = { a: '\uE000jf:1.0', b: new JsonFloat(2) };
+    expect(toJson(v)).toBe('{"a":"\uE000jf:1.0","b":2.0}');
+  });
+
+  it('marks exactly the floats JavaScript writes otherwise', () => {
+    expect([1, 1.5, -0, 1e21, 0.000001, 0.00001, 1e-7, 0.1].map(needsMark)).toEqual([true, false, true, true, true, false, false, false]);
+    // A plain JSON.stringify elsewhere (the UI) still sees the number.
+    expect(JSON.stringify({ x: new JsonFloat(1) })).toBe('{"x":1}');
   });
 });

@@ -1,20 +1,27 @@
 // JSON as JP writes it. JP serializes request bodies and its cost estimate with serde_json (features
 // `preserve_order`, no `arbitrary_precision`: workspace Cargo.toml:130 and crates/jp_llm/Cargo.toml:45
 // at dcdpr/jp 4c1c39f1), which keeps a TOML or JSON float a float: `1.0` is written `1.0` and `3e2`
-// is written `300.0`, where JavaScript's JSON.stringify writes `1` and `300`. A float whose value is
-// a whole number is therefore carried as a `JsonFloat` from the reader to the serializer; any other
-// non-integer number can only be a float and needs no mark.
+// is written `300.0`, where JavaScript's JSON.stringify writes `1` and `300`. A float that JavaScript
+// would write otherwise (a whole one, -0.0, 1e21, 1e-6) is therefore carried as a `JsonFloat` from
+// the reader to the serializer; any other float writes the same either way and needs no mark.
 //
 // Float text is ryu's "pretty" format (dtolnay/ryu src/pretty/mod.rs `format64`, read 2026-12 at
 // 3131fd6), which serde_json uses for every finite f64; a non-finite float is `null` (serde_json
 // `Number::from_f64` refuses it and `Value` holds null).
 
-/** A float whose value is a whole number (or -0): serde_json writes it with `.0`. */
+// While toJson runs the native JSON.stringify, a JsonFloat writes a marked string that toJson then
+// unquotes into ryu's text; any other JSON.stringify (the UI's plain paths) sees the number.
+const MARK = '\uE000jf:';
+let writing = false;
+let marked = 0;
+
+/** A float that JavaScript would write differently from serde_json (`1.0`, `-0.0`, `1e21`, `1e-6`). */
 export class JsonFloat {
   constructor(readonly value: number) {}
-  /** JSON.stringify (the UI's plain paths) sees the number. */
-  toJSON(): number {
-    return this.value;
+  toJSON(): number | string {
+    if (!writing) return this.value;
+    marked += 1;
+    return MARK + formatFloat(this.value);
   }
   valueOf(): number {
     return this.value;
@@ -26,11 +33,17 @@ export function isJsonFloat(value: unknown): value is JsonFloat {
 }
 
 /**
- * The value a reader stores for a number it parsed: a whole float (or -0.0) is marked, anything
- * else stays a number (a non-integral number is a float by its value alone).
+ * The value a reader stores for a number it read as a float: marked where JavaScript would write it
+ * differently from serde_json (a whole float, -0.0, and the exponent ranges where the two differ),
+ * a plain number otherwise.
  */
 export function floatValue(value: number): number | JsonFloat {
-  return (Number.isInteger(value) || Object.is(value, -0)) && Number.isFinite(value) ? new JsonFloat(value) : value;
+  return needsMark(value) ? new JsonFloat(value) : value;
+}
+
+/** Does JSON.stringify write this float differently from serde_json? */
+export function needsMark(value: number): boolean {
+  return Number.isFinite(value) && JSON.stringify(value) !== formatFloat(value);
 }
 
 /** The number a JSON value holds, whether marked or plain. */
@@ -136,6 +149,32 @@ function write(value: unknown, indent: string, step: string, out: string[]): voi
  * Object members whose value is undefined are skipped, as JSON.stringify skips them.
  */
 export function toJson(value: unknown, pretty = false): string {
+  // The native JSON.stringify is several times faster than a walk in JavaScript; the marks it leaves
+  // for floats are unquoted after. Should the text hold a mark that no float left (a string that
+  // looks like one), the walk writes it instead.
+  writing = true;
+  marked = 0;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value, null, pretty ? 2 : undefined);
+  } finally {
+    writing = false;
+  }
+  if (text === undefined) return 'null';
+  if (marked === 0 && !text.includes(MARK)) return text;
+  let found = 0;
+  const replaced = text.replace(MARKED, (_m, float: string) => {
+    found += 1;
+    return float;
+  });
+  if (found === marked && !replaced.includes(MARK)) return replaced;
+  return slowJson(value, pretty);
+}
+
+const MARKED = /"\uE000jf:(-?[0-9][0-9.e-]*|null)"/g;
+
+/** serde_json's output by a walk in JavaScript (the reference toJson keeps to). */
+export function slowJson(value: unknown, pretty = false): string {
   const out: string[] = [];
   write(value, '', pretty ? '  ' : '', out);
   return out.join('');
