@@ -11,8 +11,9 @@ import {
   parseScenario,
   toJson,
   checkExpectations,
+  recordableExpectations,
 } from '../core';
-import type { Timeline, TimelineEntry, Origin, ScenarioDoc } from '../core';
+import type { Timeline, TimelineEntry, Origin, RecordedStep, ScenarioDoc } from '../core';
 import type { EntryView, Methods, ProvenanceView, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
 import { cacheDifference, LabHost } from './labHost';
 import { SharedIndexes } from './searchIndexes';
@@ -279,6 +280,10 @@ export class DeriveHost implements Methods {
 
   serversView(params: Parameters<ServersHost['serversView']>[0]) {
     return this.servers.serversView(params);
+  }
+
+  record({ revision, step }: { revision: number; step: number }): RecordedStep {
+    return recordableExpectations(this.timeline(revision), step);
   }
 
   request({ revision, id }: { revision: number; id: number }): RequestDetail {

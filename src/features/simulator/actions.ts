@@ -45,15 +45,16 @@ export async function currentView(store: WorkbenchStore, client: DeriveClient, q
   return queryClient.fetchQuery(timelineQuery(client, doc, revision));
 }
 
-/** Writes what the last step's derivation shows as its expectations. */
+/** Writes what the checker reads of the last step's run as its expectations. */
 export async function recordLastStep(store: WorkbenchStore, client: DeriveClient, queryClient: QueryClient): Promise<number> {
   const { doc } = store.getState();
   const stepIndex = doc.steps.length - 1;
   const step = doc.steps[stepIndex];
   if (!step) return 0;
   const view = await currentView(store, client, queryClient);
-  const { step: recorded, count } = recordExpectations(step, stepIndex + 1, view);
-  store.getState().updateStep(stepIndex, recorded);
+  const recorded = await client.call('record', { revision: view.revision, step: stepIndex + 1 });
+  const { step: written, count } = recordExpectations(step, recorded);
+  store.getState().updateStep(stepIndex, written);
   return count;
 }
 
