@@ -11,6 +11,7 @@ import { run as editor } from './editor';
 import { run as findability } from './findability';
 import { run as bridge } from './bridge';
 import { run as hardening } from './hardening';
+import { run as providerBodies } from './provider-bodies';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -24,6 +25,7 @@ const modules: readonly [string, () => unknown][] = [
   ['findability', findability],
   ['bridge', bridge],
   ['hardening', hardening],
+  ['provider-bodies', providerBodies],
 ];
 
 let failed = 0;

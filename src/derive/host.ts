@@ -9,6 +9,7 @@ import {
   scenarioDocFromText,
   writeScenario,
   parseScenario,
+  toJson,
   checkExpectations,
   recordableExpectations,
 } from '../core';
@@ -144,10 +145,11 @@ export class DeriveHost implements Methods {
         toolChoice: r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind,
         offered: r.sets.offered, permittedCount: r.sets.permitted.length, searchableCount: r.sets.searchable.length,
         array: r.array, cost: { ...r.cost }, cache: cacheView(t, i), added: i === 0 ? [] : added,
+        findings: r.findings().map((d) => ({ severity: d.severity, rule: d.rule, message: d.message, ...(d.tool !== undefined ? { tool: d.tool } : {}), source: `${d.source.document} (read ${d.source.read})` })),
       };
     });
     const expectations = (parsed.ok ? checkExpectations(parsed.scenario, t) : []).map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
-    const failedLoad = t.diagnostics.filter((d) => d.severity === 'error').length;
+    const failedLoad = t.diagnostics.filter((d) => d.severity === 'error' && d.code !== 'provider-rule').length;
     const entries = t.entries.map((e, i) => entryView(e, i, t));
     // The sets at the selected row ride along, saving the sets panel a second round trip per keystroke.
     const at = entry === undefined ? undefined : entries[entry === null ? entries.length - 1 : Math.min(entry, entries.length - 1)];
@@ -306,7 +308,7 @@ export class DeriveHost implements Methods {
     return {
       id,
       provider: t.policy.provider,
-      bodyJson: JSON.stringify(rendered.body, null, 2),
+      bodyJson: toJson(rendered.body, true),
       toolChoice: rendered.toolChoice,
       prefixBytes: new TextEncoder().encode(rendered.bytes).length,
       ...(prev && first ? { difference: cacheDifference(prev.bytes, rendered.bytes, first) } : {}),

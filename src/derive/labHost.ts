@@ -8,7 +8,7 @@ import type { ExpectationResult, Policy, PolicyKey, ScenarioDoc, Timeline, ToolS
 import { searchDocument } from '../core/catalogue/search-document';
 import type { ToolDefinition } from '../core/catalogue/types';
 import { createTokenCounter } from '../core/providers/tokens';
-import { setTokens } from '../core/providers/cost';
+import { tokenBasis, toolsArrayTokens } from '../core/providers/tool-tokens';
 import type { SearchDocument } from '../core/search/types';
 import type { CacheDifference, EvalView, LabMethods, PolicyDiffView, RequestToolsView, SearchHitView, SearchLabView, TokensView } from './labProtocol';
 import { diffTimelines } from './policyDiff';
@@ -128,9 +128,16 @@ export class LabHost implements LabMethods {
     const t = this.timelineOf(revision);
     const counter = await createTokenCounter();
     const defs = (names: readonly string[], map: ReadonlyMap<string, ToolDefinition>) => names.map((n) => map.get(n)).filter((d): d is ToolDefinition => d !== undefined);
+    const provider = t.policy.provider;
+    const basis = tokenBasis(provider, counter.id);
     const view: TokensView = {
       counter: counter.id,
-      requests: t.requests.map((r) => ({ offered: setTokens(defs(r.sets.offered, r.definitions), counter), permitted: setTokens(defs(r.sets.permitted, r.definitions), counter) })),
+      label: basis.label,
+      why: basis.why,
+      requests: t.requests.map((r) => ({
+        offered: toolsArrayTokens(defs(r.sets.offered, r.definitions), provider, counter),
+        permitted: toolsArrayTokens(defs(r.sets.permitted, r.definitions), provider, counter),
+      })),
     };
     this.tokenCache = { revision, view };
     return view;

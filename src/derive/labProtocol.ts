@@ -33,7 +33,11 @@ export interface RequestToolsView {
 export interface TokensView {
   /** The tokenizer's id, e.g. o200k_base. */
   readonly counter: string;
-  /** Per request id: the definition tokens of the offered and the permitted sets. */
+  /** Short words for beside a figure: "estimate: o200k_base over the anthropic tools JSON". */
+  readonly label: string;
+  /** Why that tokenizer, for a title or a note (core/providers/tool-tokens.ts). */
+  readonly why: string;
+  /** Per request id: tokens of the offered and the permitted sets as the provider's tools JSON. */
   readonly requests: readonly { readonly offered: number; readonly permitted: number }[];
 }
 

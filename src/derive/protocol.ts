@@ -59,6 +59,17 @@ export interface RequestView {
   readonly cache: { status: 'hit' | 'miss'; reason: string; firstDifference?: { offset: number; section: string } };
   /** Tools that entered the offered set since the previous request (promotions, directives). */
   readonly added: readonly string[];
+  /** What the provider would refuse (error) or lose (warning) in this request. */
+  readonly findings: readonly FindingView[];
+}
+
+export interface FindingView {
+  readonly severity: 'error' | 'warning';
+  readonly rule: string;
+  readonly message: string;
+  readonly tool?: string;
+  /** The document the rule comes from, and when it was read. */
+  readonly source: string;
 }
 
 export interface TimelineView {

@@ -25,7 +25,9 @@ describe('importPreview', () => {
     expect(p.form).toBe('tools/list');
     expect(p.servers).toEqual([{ name: 'github', tools: 117 }]);
     expect(p.result.counts).toEqual({ on: 8, discoverable: 99, off: 10 });
-    expect(p.savings.all).toEqual({ tools: 118, bytes: 105_027, tokens: 23_270 });
+    // Tokens over the Anthropic tools JSON (the default provider); JP's own measure (name + description + schema) gives 23,270.
+    expect(p.savings.all).toEqual({ tools: 118, bytes: 105_027, tokens: 23_668 });
+    expect(p.savings.tokenBasis?.label).toBe('estimate: o200k_base over the anthropic tools JSON');
     expect(p.savings.counter).toBe('o200k_base');
     expect(p.savings.rfd.verdict).toBe('within');
   });

@@ -89,7 +89,7 @@ export class ServersHost {
     const scenarioNames = result.servers.map((s) => s.name);
     const timeline = runScenario({ scenario: importScenario(catalogue, scenarioNames, result.layer) });
     const counter = await this.tokens();
-    const savings = discoverySavings(timeline.statesAt(0).values(), timeline.setsAt(0), counter);
+    const savings = discoverySavings(timeline.statesAt(0).values(), timeline.setsAt(0), counter, timeline.policy.provider);
     return {
       ok: true,
       form: catalogue.form,
@@ -126,7 +126,7 @@ export class ServersHost {
       places.set(src.server, list);
     }
     const counter = await this.tokens();
-    const savings = discoverySavings(states.values(), sets, counter);
+    const savings = discoverySavings(states.values(), sets, counter, t.policy.provider);
     return {
       revision,
       position: p,

@@ -2,6 +2,7 @@
 // holds and saves. `writeScenario` produces the scenario file that
 // `tool-workbench check` runs, and `scenarioDocFromText` reads one back.
 import { toolEntryJson } from '../catalogue/tools-list';
+import { isJsonFloat } from '../json/serde';
 import { parseScenario } from './parse';
 import type { ScenarioHost } from './parse';
 import type { Policy } from './policy';
@@ -188,6 +189,9 @@ export function writeScenario(doc: ScenarioDoc): string {
 
 function plain(v: unknown): Plain {
   if (v === null || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number') return v;
+  // The document's values are plain JSON (they are cloned to the UI and stored): a whole float
+  // becomes its number here, so the UI writes it back as an integer.
+  if (isJsonFloat(v)) return v.value;
   if (Array.isArray(v)) return v.map(plain);
   if (typeof v === 'object') {
     const out: { [key: string]: Plain } = {};

@@ -8,7 +8,7 @@ import type { Span } from '../config/toml-ast';
 import type { Sets } from '../stream/sets';
 import type { CallRecord, RequestRecord, StepRecord, Timeline } from '../turn/timeline';
 import type { PromotionStatus } from '../turn/fold';
-import { availabilityMatches, containsAll, excludesAll, includesAll, listEquals, recordEquals, scalarEquals, setEquals } from './check';
+import { availabilityMatches, containsAll, excludesAll, findingsMatch, includesAll, listEquals, recordEquals, scalarEquals, setEquals } from './check';
 import type { Comparison } from './check';
 import type { Expectations, Scenario, ScenarioStep } from './types';
 
@@ -68,6 +68,7 @@ const REQUEST_RULES: ReadonlyMap<string, Rule<RequestRecord>> = new Map([
   ['tool_choice', rule((r: RequestRecord) => (r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind), scalarEquals)],
   ['cache', rule((r: RequestRecord) => r.cache().status, scalarEquals)],
   ['overhead_chars', rule((r: RequestRecord) => ({ offered: r.cost.offered, permitted: r.cost.permitted }), recordEquals)],
+  ['provider_warnings', rule((r: RequestRecord) => r.findings().map((d) => `${d.severity}: ${d.message}`), findingsMatch)],
 ]);
 
 const returnedNames = (c: CallRecord): string[] => c.search?.returned.map((r) => r.name) ?? [];

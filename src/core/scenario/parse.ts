@@ -5,6 +5,7 @@ import { parseToml } from '../config/toml';
 import type { TomlParseOptions } from '../config/toml';
 import type { Span, TomlDocument, TomlEntry, TomlTable, TomlValue } from '../config/toml-ast';
 import { LineIndex, toPlain } from '../config/toml-ast';
+import { parseJsonKeepingFloats } from '../json/parse';
 import type { Layer } from '../config/layer';
 import { parseMultiServerCatalogue, parseToolsList } from '../catalogue/tools-list';
 import { jsonProblemText, parseJson } from '../input/json';
@@ -165,7 +166,7 @@ function catalogueFileTools(r: Reader, host: ScenarioHost, sname: string, catalo
     r.error(span, `cannot read catalogue file \`${catalogue}\` of server \`${sname}\`${content ? `: ${content.error}` : ''}`);
     return [];
   }
-  const read = parseJson(content);
+  const read = parseJson(content, { parse: parseJsonKeepingFloats });
   if (!read.ok) {
     r.error(span, `catalogue ${jsonProblemText(file, read)}`);
     return [];
@@ -193,7 +194,7 @@ function readServer(r: Reader, doc: TomlDocument, host: ScenarioHost, sname: str
   if (inline) {
     if (inline.value.kind !== 'array') r.error(inline.value.span, `servers.${sname}.tools must be an array of tools/list entries`);
     else {
-      const parsed = parseToolsList({ tools: doc.plainValues?.get(inline.value) ?? toPlain(inline.value) });
+      const parsed = parseToolsList({ tools: doc.plainValues?.get(inline.value) ?? toPlain(inline.value, true) });
       for (const msg of parsed.errors) r.error(inline.value.span, `servers.${sname}.tools: ${msg}`);
       tools.push(...parsed.tools);
     }
@@ -219,7 +220,8 @@ function readCall(r: Reader, k: TomlTable, cwhere: string): ScenarioCall {
   r.checkKeys(k, CALL_KEYS, cwhere);
   const tool = r.str(k.entries.get('tool'), 'calls.tool') ?? r.fatal(k.span, `${cwhere} needs a \`tool\``);
   const argsEntry = k.entries.get('args');
-  const args: unknown = argsEntry ? toPlain(argsEntry.value) : Object.create(null);
+  // Whole floats stay floats: the call's arguments render as JP would write them (1.0).
+  const args: unknown = argsEntry ? toPlain(argsEntry.value, true) : Object.create(null);
   const writesEntry = k.entries.get('writes');
   let writes: string[] | undefined;
   if (writesEntry) {

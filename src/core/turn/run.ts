@@ -30,6 +30,7 @@ import { statesInOrder } from './request';
 import type { Timeline } from './timeline';
 import { runTurn } from './turn';
 import { UnresolvableWarnings } from './warnings';
+import { providerNameDiagnostics } from './provider-names';
 
 export { IndexCache, LayerCache } from './caches';
 export { NOT_AVAILABLE } from './call';
@@ -94,7 +95,7 @@ function start(input: RunInput): { conv: Conversation; diagnostics: Diagnostic[]
   const mcpNames = new Set<string>();
   for (const l of loaded) for (const name of l.config.mcpServers.keys()) mcpNames.add(name);
   const engine = new StreamEngine(loaded, buildServers(scenario, mcpNames, input.extraServers ?? []));
-  const diagnostics: Diagnostic[] = [...(input.workspaceDiagnostics ?? []), ...loaded.flatMap((l) => l.diagnostics), ...missingSources(engine, layers)];
+  const diagnostics: Diagnostic[] = [...(input.workspaceDiagnostics ?? []), ...loaded.flatMap((l) => l.diagnostics), ...missingSources(engine, layers), ...providerNameDiagnostics(engine, layers, scenario.policy.provider)];
   const conv: Conversation = {
     policy: scenario.policy,
     engine,

@@ -1,6 +1,7 @@
 // The whole derived timeline as plain JSON (`tool-workbench check --json`, and the
 // UI's "export timeline"): every position with its event, each tool's
-// availability, the sets and registration, and the request of every cycle.
+// availability, the sets and registration, and the request of every cycle (its provider findings,
+// and with `bodies` its rendered body). Serialize it with toJson (json/serde.ts) to keep floats.
 import type { Origin } from '../config/types';
 import { computeSets } from '../stream/sets';
 import type { ExpectationResult } from '../scenario/expectations';
@@ -20,7 +21,12 @@ function originText(o: Origin): string {
 }
 
 /** The timeline and the checker's results over it. */
-export function timelineToJson(t: Timeline, expectations: readonly ExpectationResult[]): unknown {
+export interface TimelineJsonOptions {
+  /** Each request's rendered body, as the provider receives it (`check --bodies`). */
+  readonly bodies?: boolean;
+}
+
+export function timelineToJson(t: Timeline, expectations: readonly ExpectationResult[], options: TimelineJsonOptions = {}): unknown {
   const positions = t.positions.map((p) => {
     const states = t.statesAt(p.index);
     const availability: Record<string, { availability: string; allow_toggle: string; why: string }> = Object.create(null) as Record<string, never>;
@@ -46,6 +52,8 @@ export function timelineToJson(t: Timeline, expectations: readonly ExpectationRe
     array: r.array,
     overhead_chars: r.cost,
     cache: r.cache(),
+    provider_findings: r.findings().map((d) => ({ severity: d.severity, rule: d.rule, message: d.message, ...(d.tool !== undefined ? { tool: d.tool } : {}), source: d.source.document })),
+    ...(options.bodies ? { body: r.rendered().body } : {}),
   }));
   const calls = t.calls.map((c) => ({
     step: c.step,

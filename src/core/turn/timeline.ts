@@ -7,6 +7,7 @@ import type { Span } from '../config/toml-ast';
 import type { ToolDefinition } from '../catalogue/types';
 import type { RenderedRequest } from '../providers/render';
 import type { ConversationMessage, ToolChoice } from '../providers/types';
+import type { ProviderDiagnostic } from '../providers/rules';
 import type { Policy } from '../scenario/policy';
 import type { ConfigPosition, StreamEngine, ToolState } from '../stream/engine';
 import type { Sets } from '../stream/sets';
@@ -38,6 +39,8 @@ export interface RequestRecord {
   readonly messages: readonly ConversationMessage[];
   rendered(): RenderedRequest;
   cache(): CacheResult;
+  /** What the provider would refuse (error) or lose (warning) in this request (providers/request-rules.ts). */
+  findings(): readonly ProviderDiagnostic[];
 }
 
 export interface SearchOutcome {

@@ -138,7 +138,7 @@ export function CostChart({ threshold }: CostChartProps) {
     if (!el) return;
     const fg = cssVar('--fg-2', '#566074');
     const grid = cssVar('--border', '#d8dce3');
-    const unitWord = unit === 'bytes' ? 'bytes' : 'tokens';
+    const unitWord = unit === 'bytes' ? 'bytes' : 'tokens, estimated';
     const opts: uPlot.Options = {
       width: Math.max(320, el.clientWidth),
       height: Math.max(140, el.clientHeight),
@@ -150,8 +150,8 @@ export function CostChart({ threshold }: CostChartProps) {
       ],
       series: [
         { label: 'request', value: (_u, v) => (v === null || v === undefined ? '—' : `#${v} (${state.current.series.labels[v - 1] ?? ''})`) },
-        { label: `offered (${unitWord})`, stroke: CHART_COLORS.offered, width: 2.5, points: { show: true, size: 6, fill: CHART_COLORS.offered }, value: (_u, v) => (v === null || v === undefined ? '—' : unit === 'bytes' ? formatBytes(v) : `${formatCount(v)} tokens`) },
-        { label: `permitted (${unitWord})`, stroke: CHART_COLORS.permitted, width: 2.5, dash: [7, 4], points: { show: true, size: 5, fill: CHART_COLORS.permitted }, value: (_u, v) => (v === null || v === undefined ? '—' : unit === 'bytes' ? formatBytes(v) : `${formatCount(v)} tokens`) },
+        { label: `offered (${unitWord})`, stroke: CHART_COLORS.offered, width: 2.5, points: { show: true, size: 6, fill: CHART_COLORS.offered }, value: (_u, v) => (v === null || v === undefined ? '—' : unit === 'bytes' ? formatBytes(v) : `~${formatCount(v)} tokens`) },
+        { label: `permitted (${unitWord})`, stroke: CHART_COLORS.permitted, width: 2.5, dash: [7, 4], points: { show: true, size: 5, fill: CHART_COLORS.permitted }, value: (_u, v) => (v === null || v === undefined ? '—' : unit === 'bytes' ? formatBytes(v) : `~${formatCount(v)} tokens`) },
       ],
       cursor: { drag: { x: false, y: false }, points: { size: 8 } },
       legend: { show: false },
@@ -209,7 +209,7 @@ export function CostChart({ threshold }: CostChartProps) {
   const kinds = series ? (['promotion', 'directive', 'config'] as const).filter((k) => series.markers.some((m) => m.kind === k)) : [];
   const sel = selectedRequest !== undefined && series ? series.x.indexOf(selectedRequest + 1) : -1;
   const readout = hover ?? (sel >= 0 ? sel : undefined);
-  const fmt = (v: number) => (unit === 'bytes' ? formatBytes(v) : `${formatCount(v)} tokens`);
+  const fmt = (v: number) => (unit === 'bytes' ? formatBytes(v) : `~${formatCount(v)} tokens`);
   return (
     <div className="chart" data-testid="cost-chart" data-series={seriesCount} data-points={n}>
       <div className="chart-bar">
@@ -222,6 +222,11 @@ export function CostChart({ threshold }: CostChartProps) {
           ))}
         </div>
         {unit === 'tokens' && tokensLoading && <span className="muted">counting tokens…</span>}
+        {unit === 'tokens' && tokens && (
+          <span className="muted chart-basis" data-testid="chart-token-basis" title={tokens.why}>
+            {tokens.label}
+          </span>
+        )}
         <div className="chart-legend" aria-label="Legend">
           <span className="legend-key"><span className="swatch offered" aria-hidden="true" />offered</span>
           <span className="legend-key"><span className="swatch permitted" aria-hidden="true" />permitted</span>

@@ -21,7 +21,7 @@ describe('costSeries', () => {
   });
 
   it('switches to tokens when given token counts', () => {
-    const tokens = { counter: 'test', requests: view.requests.map((_, i) => ({ offered: i, permitted: 10 + i })) };
+    const tokens = { counter: 'test', label: 'estimate: test', why: 'a test counter', requests: view.requests.map((_, i) => ({ offered: i, permitted: 10 + i })) };
     const s = costSeries(view, 'tokens', tokens);
     expect(s.offered).toEqual(view.requests.map((_, i) => i));
     expect(s.unit).toBe('tokens');

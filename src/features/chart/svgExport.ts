@@ -45,7 +45,7 @@ export function chartSvg(series: CostSeries, options: SvgOptions = {}): string {
   const top = ticks[ticks.length - 1] ?? maxY;
   const xs = (i: number) => m.left + (n <= 1 ? w / 2 : (i / (n - 1)) * w);
   const ys = (v: number) => m.top + h - (v / top) * h;
-  const unit = series.unit === 'bytes' ? 'bytes' : 'tokens';
+  const unit = series.unit === 'bytes' ? 'bytes' : 'tokens, estimated';
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif" font-size="12">`);
   out.push(`<title>${escapeXml(title)}</title>`);

@@ -22,7 +22,7 @@ import { BridgeBar, BridgeControls } from './BridgeControls';
 import './servers.css';
 
 function tokens(n: number | undefined): string {
-  return n === undefined ? '' : ` · ${formatCount(n)} tokens`;
+  return n === undefined ? '' : ` · ~${formatCount(n)} tokens (estimate)`;
 }
 
 function Change({ name }: { readonly name: string }) {
