@@ -51,3 +51,4 @@ export type { WorkspaceFiles, WorkspaceLoad, WorkspaceOptions } from './workspac
 export { comparePaths } from './workspace/glob';
 export { setTokens, approximateTokenCounter } from './providers/cost';
 export * from './import/index';
+export * from './cost/index';

@@ -2,6 +2,7 @@
 // holds and saves. `writeScenario` produces the scenario file that
 // `tool-workbench check` runs, and `scenarioDocFromText` reads one back.
 import { parseScenario } from './parse';
+import { formatDuration } from './duration';
 import type { ScenarioHost } from './parse';
 import type { Policy } from './policy';
 import { DEFAULT_POLICY, POLICY_KEYS } from './policy';
@@ -28,6 +29,8 @@ export interface CycleDoc {
 
 export interface StepDoc {
   command: string;
+  /** Seconds that pass before the step. */
+  elapsed?: number;
   cycles: CycleDoc[];
   expect?: { [key: string]: Plain };
 }
@@ -143,6 +146,7 @@ export function writeScenario(doc: ScenarioDoc): string {
   }
   for (const step of doc.steps) {
     lines.push('', '[[steps]]', `command = ${tomlString(step.command)}`);
+    if (step.elapsed !== undefined) lines.push(`elapsed = ${tomlString(formatDuration(step.elapsed))}`);
     for (const cycle of step.cycles) {
       lines.push('', '  [[steps.cycles]]');
       if (cycle.restart) lines.push('  restart = true');
@@ -211,6 +215,7 @@ export function scenarioDocFromText(text: string, host: ScenarioHost = {}): DocR
       const expect = expectDoc(st.expect);
       return {
         command: st.command,
+        ...(st.elapsed !== undefined ? { elapsed: st.elapsed } : {}),
         cycles: st.cycles.map((c) => {
           const cexpect = expectDoc(c.expect);
           return {

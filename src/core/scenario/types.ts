@@ -52,6 +52,8 @@ export interface ScenarioCycle {
 export interface ScenarioStep {
   readonly command: string;
   readonly commandSpan: Span;
+  /** Seconds that pass before the step (`elapsed`), so a prompt cache's time-to-live can run out. */
+  readonly elapsed?: number;
   readonly cycles: readonly ScenarioCycle[];
   readonly expect?: Expectations;
   readonly span: Span;
