@@ -3,6 +3,9 @@ import { dirname, resolve } from 'node:path';
 import { checkScenario } from '../core/scenario/report';
 import type { CheckHost } from '../core/scenario/report';
 import { timelineToJson } from '../core/turn/serialize';
+import { costOfTimeline } from '../core/cost/conversation';
+import { DEFAULT_PRICE_TABLE } from '../core/providers/prices';
+import { o200kCounter } from './tokens';
 import type { Io } from './main';
 import { workspaceHost } from './workspace';
 
@@ -45,7 +48,7 @@ export function checkFiles(args: readonly string[], io: Io): number {
       bad = true;
       continue;
     }
-    const report = checkScenario(file, text, hostFor(file, io));
+    const report = checkScenario(file, text, hostFor(file, io), {}, { counter: o200kCounter });
     if (report.fileErrors.length > 0) {
       bad = true;
       for (const e of report.fileErrors) io.err(`${file}:${e.line}:${e.column}: ${e.message}\n`);
@@ -53,7 +56,10 @@ export function checkFiles(args: readonly string[], io: Io): number {
     }
     passed += report.passed;
     failed += report.failed;
-    if (json && report.timeline) timelines.push({ file, ...(timelineToJson(report.timeline, report.expectations) as object) });
+    if (json && report.timeline) {
+      const cost = costOfTimeline(report.timeline, { table: DEFAULT_PRICE_TABLE, counter: o200kCounter });
+      timelines.push({ file, ...(timelineToJson(report.timeline, report.expectations, cost) as object) });
+    }
     else for (const line of report.failures) io.out(`${line}\n`);
     // Warnings never fail a check, but a designer should see them: on stderr, out of the report's way.
     for (const d of report.timeline?.diagnostics ?? []) {

@@ -13,6 +13,7 @@ export const EXPECT_KEYS = {
   cycle: [
     'offered', 'permitted', 'searchable', 'servers', 'offered_includes', 'offered_excludes', 'permitted_includes',
     'permitted_excludes', 'offered_order', 'availability', 'search_tools', 'tool_choice', 'cache', 'overhead_chars',
+    'cache_tokens', 'cost_usd',
   ],
   call: ['returned', 'returned_includes', 'usable', 'unavailable', 'total', 'status', 'result_contains', 'error'],
   load: ['error'],

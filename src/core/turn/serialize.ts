@@ -5,6 +5,7 @@ import type { Origin } from '../config/types';
 import { computeSets } from '../stream/sets';
 import type { ExpectationResult } from '../scenario/expectations';
 import type { Timeline } from './timeline';
+import type { ConversationCost } from '../cost/conversation';
 
 function originText(o: Origin): string {
   switch (o.kind) {
@@ -19,8 +20,16 @@ function originText(o: Origin): string {
   }
 }
 
-/** The timeline and the checker's results over it. */
-export function timelineToJson(t: Timeline, expectations: readonly ExpectationResult[]): unknown {
+/** One request's prompt-cache figures in the JSON's words. */
+function requestCostJson(cost: ConversationCost | undefined, id: number): unknown {
+  const c = cost?.requests[id];
+  if (!c) return undefined;
+  const f = c.figures;
+  return { input_tokens: f.input, cache_read_tokens: f.cacheRead, cache_write_tokens: f.cacheWrite, uncached_tokens: f.uncached, output_tokens: c.output, seconds: c.at, usd: c.money.total, why: f.reason };
+}
+
+/** The timeline and the checker's results over it; with `cost`, each request's cache figures and the conversation's totals. */
+export function timelineToJson(t: Timeline, expectations: readonly ExpectationResult[], cost?: ConversationCost): unknown {
   const positions = t.positions.map((p) => {
     const states = t.statesAt(p.index);
     const availability: Record<string, { availability: string; allow_toggle: string; why: string }> = Object.create(null) as Record<string, never>;
@@ -46,6 +55,7 @@ export function timelineToJson(t: Timeline, expectations: readonly ExpectationRe
     array: r.array,
     overhead_chars: r.cost,
     cache: r.cache(),
+    ...(cost ? { prompt_cache: requestCostJson(cost, r.id) } : {}),
   }));
   const calls = t.calls.map((c) => ({
     step: c.step,
@@ -64,6 +74,14 @@ export function timelineToJson(t: Timeline, expectations: readonly ExpectationRe
     positions,
     requests,
     calls,
+    ...(cost
+      ? {
+          cost: {
+            provider: cost.provider, model: cost.model.id, prices: cost.priced, tokenizer: cost.counter,
+            totals: { requests: cost.totals.requests, input_tokens: cost.totals.input, cache_read_tokens: cost.totals.cacheRead, cache_write_tokens: cost.totals.cacheWrite, uncached_tokens: cost.totals.uncached, output_tokens: cost.totals.output, usd: cost.totals.money },
+          },
+        }
+      : {}),
     expectations: expectations.map((e) => ({ where: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass })),
   };
 }
