@@ -16,7 +16,7 @@ describe('scenarios/prompt-cache-openai.toml', () => {
     expect(report.failures).toEqual([]);
     expect(report.expectations.filter((e) => e.key === 'cache_tokens')).toHaveLength(2);
     // The same conversation in config order reads nothing at the promotion: the pin then fails.
-    const order = checkScenario('x', text.replace('promoted_position = "append"', 'promoted_position = "config_order"'), {}, {}, { counter });
+    const order = checkScenario('x', text.replace('\npromoted_position = "append"\n', '\npromoted_position = "config_order"\n'), {}, {}, { counter });
     const pin = order.expectations.find((e) => e.key === 'cache_tokens');
     expect(pin).toMatchObject({ pass: false, actual: { read: 0 } });
   });
