@@ -16,6 +16,7 @@ const CostChart = lazy(() => import('../features/chart/CostChart').then((m) => (
 const SearchLab = lazy(() => import('../features/searchlab/SearchLab').then((m) => ({ default: m.SearchLab })));
 const QuestionsPanel = lazy(() => import('../features/questions/QuestionsPanel').then((m) => ({ default: m.QuestionsPanel })));
 const WorkspacePanel = lazy(() => import('../features/workspace/WorkspacePanel').then((m) => ({ default: m.WorkspacePanel })));
+const CostPanel = lazy(() => import('../features/cost/CostPanel').then((m) => ({ default: m.CostPanel })));
 const ServersPanel = lazy(() => import('../features/servers/ServersPanel').then((m) => ({ default: m.ServersPanel })));
 
 function Loading({ children }: { readonly children: ReactNode }) {
@@ -49,4 +50,5 @@ export const dockPanels: Partial<Record<DockTab, () => ReactNode>> = {
   questions: () => <Loading><QuestionsPanel /></Loading>,
   workspace: () => <Loading><WorkspacePanel /></Loading>,
   servers: () => <Loading><ServersPanel /></Loading>,
+  cost: () => <Loading><CostPanel /></Loading>,
 };

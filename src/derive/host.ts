@@ -17,6 +17,9 @@ import { cacheDifference, LabHost } from './labHost';
 import { SharedIndexes } from './searchIndexes';
 import { WorkspaceHost } from './workspaceHost';
 import { ServersHost } from './serversHost';
+import { CostHost } from './costHost';
+import { createTokenCounter } from '../core/providers/tokens';
+import type { TokenCounter } from '../core';
 import type { LoadedWorkspace } from './workspaceHost';
 import type { WorkspaceInput } from './workspaceProtocol';
 
@@ -107,6 +110,21 @@ export class DeriveHost implements Methods {
   private readonly workspace = new WorkspaceHost((revision) => this.recent.get(revision), () => this.indexes.rankerMap());
   private readonly servers = new ServersHost((revision) => this.recent.get(revision));
   private readonly layerLines = new Map<string, (offset: number) => { line: number; column: number }>();
+  private readonly cost = new CostHost((revision) => {
+    const c = this.recent.get(revision);
+    if (!c || !c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
+    const ws = c.workspace;
+    return { timeline: c.timeline, doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
+  });
+  /** o200k_base once loaded: cost expectations are counted with it (the bytes/4 approximation until then). */
+  private counter: TokenCounter | undefined;
+
+  constructor() {
+    createTokenCounter().then(
+      (c) => (this.counter = c),
+      () => undefined,
+    );
+  }
 
   derive({ doc, revision, workspace: files, entry }: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput; entry?: number | null }): TimelineView {
     const started = Date.now();
@@ -140,7 +158,7 @@ export class DeriveHost implements Methods {
         array: r.array, cost: { ...r.cost }, cache: cacheView(t, i), added: i === 0 ? [] : added,
       };
     });
-    const expectations = (parsed.ok ? checkExpectations(parsed.scenario, t) : []).map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
+    const expectations = (parsed.ok ? checkExpectations(parsed.scenario, t, this.counter ? { counter: this.counter } : {}) : []).map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
     const failedLoad = t.diagnostics.filter((d) => d.severity === 'error').length;
     const entries = t.entries.map((e, i) => entryView(e, i, t));
     // The sets at the selected row ride along, saving the sets panel a second round trip per keystroke.
@@ -265,6 +283,14 @@ export class DeriveHost implements Methods {
 
   policyDiff(params: Parameters<LabHost['policyDiff']>[0]) {
     return this.lab.policyDiff(params);
+  }
+
+  costs(params: Parameters<CostHost['costs']>[0]) {
+    return this.cost.costs(params);
+  }
+
+  breakEven(params: Parameters<CostHost['breakEven']>[0]) {
+    return this.cost.breakEven(params);
   }
 
   discoverable(params: Parameters<WorkspaceHost['discoverable']>[0]) {

@@ -5,6 +5,7 @@ import type { Diagnostic, ScenarioDoc, Policy, SearchOutcome } from '../core';
 import type { CacheDifference, LabMethods } from './labProtocol';
 import type { WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspaceProtocol';
 import type { ServersMethods } from './serversProtocol';
+import type { CostMethods } from './costProtocol';
 
 export interface EntryView {
   readonly index: number;
@@ -134,7 +135,7 @@ export interface RequestDetail {
   readonly newBlocksFrom: number;
 }
 
-export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods {
+export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, CostMethods {
   /** `workspace`: the files of the folder the scenario's `[workspace]` names, when the UI opened one. */
   /**
    * `entry`: the selected timeline row (null: the last one, as `useSelectedEntry` reads it); when

@@ -43,7 +43,7 @@ export interface SelectionSlice {
   selectLayer(index: number): void;
 }
 
-export type DockTab = 'simulator' | 'requests' | 'chart' | 'search' | 'questions' | 'workspace' | 'servers';
+export type DockTab = 'simulator' | 'requests' | 'chart' | 'search' | 'questions' | 'workspace' | 'servers' | 'cost';
 
 export interface UiSlice {
   dockTab: DockTab;

@@ -7,7 +7,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useSelectedRequest, useTokens } from '../../derive/labHooks';
 import { useWorkbench } from '../../state/context';
-import { downloadBlob } from '../../components/download';
+import { downloadBlob, svgToPng } from '../../components/download';
 import { formatBytes, formatCount } from '../../components/Measures';
 import type { CostSeries } from './series';
 import { costSeries, MARKER_WORDS, shortNumber } from './series';
@@ -88,30 +88,6 @@ function drawOverlay(u: uPlot, state: DrawState): void {
     ctx.stroke();
   }
   ctx.restore();
-}
-
-async function svgToPng(svg: string, width: number, height: number, scale = 2): Promise<Blob> {
-  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
-  try {
-    const img = new Image();
-    img.width = width;
-    img.height = height;
-    await new Promise<void>((resolve, reject) => {
-      img.onload = () => resolve();
-      img.onerror = () => reject(new Error('the chart image did not load'));
-      img.src = url;
-    });
-    const canvas = document.createElement('canvas');
-    canvas.width = width * scale;
-    canvas.height = height * scale;
-    const ctx = canvas.getContext('2d');
-    if (!ctx) throw new Error('no 2D canvas');
-    ctx.scale(scale, scale);
-    ctx.drawImage(img, 0, 0, width, height);
-    return await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
-  } finally {
-    URL.revokeObjectURL(url);
-  }
 }
 
 export function CostChart({ threshold }: CostChartProps) {
