@@ -59,3 +59,14 @@ test('an edited price persists across a reload, and the request inspector shows 
   await workbench.page.getByRole('tab', { name: 'Request inspector' }).click();
   await expect(workbench.page.getByTestId('request-cache-breakdown')).toContainText('read', { timeout: 30_000 });
 });
+
+test('the cost chart plots cache reads and money, with the conversation\'s total, saving and price date', async ({ workbench }) => {
+  await workbench.open();
+  await workbench.page.getByRole('tab', { name: 'Cost chart' }).click();
+  await workbench.page.getByTestId('chart-unit-usd').check();
+  await expect(workbench.page.getByTestId('chart-priced')).toContainText(/prices of 2026-12-01 · conversation \$[\d.]+, (saves|costs) \$[\d.]+/u, { timeout: 30_000 });
+  await expect(workbench.page.getByTestId('cost-chart')).toHaveAttribute('data-series', '2');
+  await expect(workbench.page.getByTestId('chart-readout')).toBeVisible();
+  await workbench.page.getByTestId('chart-unit-cache').check();
+  await expect(workbench.page.getByTestId('cost-chart').locator('.chart-legend')).toContainText('read from the prompt cache');
+});

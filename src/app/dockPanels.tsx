@@ -38,7 +38,8 @@ function CostChartWithThreshold() {
   const unit = useWorkbench((s) => s.chartUnit);
   const { data: view } = useTimeline();
   const { data: tokens } = useTokens(unit === 'tokens');
-  const threshold = view ? selectionThreshold(view.requests, unit, tokens?.requests) : undefined;
+  // The selection threshold is a definition cost: it has no meaning in cache tokens or dollars.
+  const threshold = view && (unit === 'bytes' || unit === 'tokens') ? selectionThreshold(view.requests, unit, tokens?.requests) : undefined;
   return <CostChart {...(threshold ? { threshold } : {})} />;
 }
 
