@@ -6,6 +6,7 @@ import { run as search } from './search';
 import { run as searchEval } from './search-eval';
 import { run as checkScale } from './check-scale';
 import { run as catalogues } from './catalogues';
+import { run as cost } from './cost';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -14,6 +15,7 @@ const modules: readonly [string, () => unknown][] = [
   ['search-eval', searchEval],
   ['check-scale', checkScale],
   ['catalogues', catalogues],
+  ['cost', cost],
 ];
 
 let failed = 0;
