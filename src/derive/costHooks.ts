@@ -13,13 +13,14 @@ function usePricing() {
   return { view, table, model };
 }
 
-export function useCosts(enabled = true) {
+/** `compare`: also run the all-on counterfactual and the variants (the cost panel, the chart's money view). */
+export function useCosts(enabled = true, compare = true) {
   const client = useDeriveClient();
   const { view, table, model } = usePricing();
   const revision = view?.revision ?? 0;
   return useQuery({
-    queryKey: [...deriveKeys.all, 'cost', 'costs', revision, model ?? '', table] as const,
-    queryFn: () => client.call('costs', { revision, table, ...(model !== undefined ? { model } : {}) }),
+    queryKey: [...deriveKeys.all, 'cost', 'costs', revision, model ?? '', compare, table] as const,
+    queryFn: () => client.call('costs', { revision, table, compare, ...(model !== undefined ? { model } : {}) }),
     enabled: enabled && view !== undefined && view.requests.length > 0,
     staleTime: Infinity,
     gcTime: 30_000,

@@ -1,7 +1,7 @@
 // The worker side of costProtocol.ts: the core's cost model over the newest timelines. The
 // counterfactual and the variants run the scenario again with the host's own runner (its workspace
 // layers and shared indexes), in the worker, never on the main thread.
-import { DEFAULT_MESSAGE_TOKENS, TokenMemo, breakEven, catalogueSizes, compareDiscovery, modelsFor, parseScenario, writeScenario } from '../core';
+import { DEFAULT_MESSAGE_TOKENS, TokenMemo, breakEven, catalogueSizes, compareDiscovery, costOfTimeline, modelsFor, parseScenario, writeScenario } from '../core';
 import type { ConversationCost, CostTotals, PriceTable, Scenario, ScenarioDoc, Timeline, TokenCounter } from '../core';
 import { createTokenCounter } from '../core/providers/tokens';
 import type { BreakEvenView, CostMethods, CostView, TotalsView } from './costProtocol';
@@ -49,12 +49,15 @@ export class CostHost implements CostMethods {
     return parsed.scenario;
   }
 
-  async costs({ revision, table, model }: { revision: number; table: PriceTable; model?: string }): Promise<CostView> {
-    const key = `${revision}\u0000${model ?? ''}\u0000${JSON.stringify(table)}`;
+  async costs({ revision, table, model, compare = true }: { revision: number; table: PriceTable; model?: string; compare?: boolean }): Promise<CostView> {
+    const key = `${revision}\u0000${model ?? ''}\u0000${compare}\u0000${JSON.stringify(table)}`;
     if (this.cache?.key === key) return this.cache.view;
     const memo = await this.tokens();
     const src = this.source(revision);
-    const cmp = compareDiscovery(this.scenario(src.doc), src.timeline, (s) => src.run(s), { table, counter: memo.counter, memo, ...(model !== undefined ? { model } : {}) });
+    const options = { table, counter: memo.counter, memo, ...(model !== undefined ? { model } : {}) };
+    const cmp = compare
+      ? compareDiscovery(this.scenario(src.doc), src.timeline, (s) => src.run(s), options)
+      : { variants: [{ id: 'as-configured', label: 'discoverable, as configured', cost: costOfTimeline(src.timeline, options) }], saving: { money: 0, tokens: 0, uncached: 0, cacheRead: 0 }, turnedOn: [] };
     const own = cmp.variants[0]?.cost as ConversationCost;
     const view: CostView = {
       provider: own.provider,

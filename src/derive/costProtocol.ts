@@ -63,6 +63,7 @@ export interface BreakEvenView {
 }
 
 export interface CostMethods {
-  costs(params: { revision: number; table: PriceTable; model?: string }): Promise<CostView>;
+  /** `compare: false` prices the conversation alone (no counterfactual runs): what the request inspector needs. */
+  costs(params: { revision: number; table: PriceTable; model?: string; compare?: boolean }): Promise<CostView>;
   breakEven(params: { revision: number; table: PriceTable; model?: string; discoveries: number }): Promise<BreakEvenView>;
 }

@@ -52,7 +52,8 @@ function choiceText(choice: unknown): string {
 
 /** The request's prompt-cache figures in the provider's cache model, priced at the chosen model (issue 13). */
 function CacheBreakdown({ id }: { readonly id: number }) {
-  const { data } = useCosts();
+  // The conversation alone: the inspector needs no counterfactual runs.
+  const { data } = useCosts(true, false);
   const c = data?.requests[id];
   if (!data || !c) return null;
   const n = (v: number) => v.toLocaleString('en-US');
