@@ -18,8 +18,21 @@ import { SharedIndexes } from './searchIndexes';
 import { WorkspaceHost } from './workspaceHost';
 import { ServersHost } from './serversHost';
 import { CostHost } from './costHost';
-import { createTokenCounter } from '../core/providers/tokens';
-import type { TokenCounter } from '../core';
+import { createTokenCounter, loadedTokenCounter } from '../core/providers/tokens';
+import type { Scenario, TokenCounter } from '../core';
+
+/**
+ * The counter cost expectations are checked with: o200k_base once loaded. A scenario that pins costs
+ * starts the load (the worker also loads it once the first derivation has answered); until it lands
+ * the figures are the labelled bytes/4 approximation.
+ */
+function costCounter(scenario: Scenario): TokenCounter | undefined {
+  const counter = loadedTokenCounter();
+  if (counter) return counter;
+  const pins = scenario.steps.some((s) => s.cycles.some((c) => c.expect?.has('cache_tokens') || c.expect?.has('cost_usd')));
+  if (pins) createTokenCounter().catch(() => undefined);
+  return undefined;
+}
 import type { LoadedWorkspace } from './workspaceHost';
 import type { WorkspaceInput } from './workspaceProtocol';
 
@@ -116,15 +129,6 @@ export class DeriveHost implements Methods {
     const ws = c.workspace;
     return { timeline: c.timeline, doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
   });
-  /** o200k_base once loaded: cost expectations are counted with it (the bytes/4 approximation until then). */
-  private counter: TokenCounter | undefined;
-
-  constructor() {
-    createTokenCounter().then(
-      (c) => (this.counter = c),
-      () => undefined,
-    );
-  }
 
   derive({ doc, revision, workspace: files, entry }: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput; entry?: number | null }): TimelineView {
     const started = Date.now();
@@ -158,7 +162,8 @@ export class DeriveHost implements Methods {
         array: r.array, cost: { ...r.cost }, cache: cacheView(t, i), added: i === 0 ? [] : added,
       };
     });
-    const expectations = (parsed.ok ? checkExpectations(parsed.scenario, t, this.counter ? { counter: this.counter } : {}) : []).map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
+    const counter = parsed.ok ? costCounter(parsed.scenario) : undefined;
+    const expectations = (parsed.ok ? checkExpectations(parsed.scenario, t, counter ? { counter } : {}) : []).map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
     const failedLoad = t.diagnostics.filter((d) => d.severity === 'error').length;
     const entries = t.entries.map((e, i) => entryView(e, i, t));
     // The sets at the selected row ride along, saving the sets panel a second round trip per keystroke.

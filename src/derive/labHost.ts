@@ -7,9 +7,9 @@ import { checkExpectations, parseEvalQueries, parseScenario, runEval, runScenari
 import type { ExpectationResult, Policy, PolicyKey, ScenarioDoc, Timeline, ToolState } from '../core';
 import { searchDocument } from '../core/catalogue/search-document';
 import type { ToolDefinition } from '../core/catalogue/types';
-import { createTokenCounter } from '../core/providers/tokens';
+import { createTokenCounter, loadedTokenCounter } from '../core/providers/tokens';
 import { DEFAULT_PRICE_TABLE, TokenMemo, approximateTokenCounter, costOfTimeline } from '../core';
-import type { PriceTable, TokenCounter } from '../core';
+import type { PriceTable } from '../core';
 import { setTokens } from '../core/providers/cost';
 import type { SearchDocument } from '../core/search/types';
 import type { CacheDifference, EvalView, LabMethods, PolicyDiffView, PromptCacheDiff, RequestToolsView, SearchHitView, SearchLabView, TokensView } from './labProtocol';
@@ -81,24 +81,18 @@ export interface LabRun {
 export class LabHost implements LabMethods {
   private docsCache: { key: string; docs: SearchDocument[] } | undefined;
   private tokenCache: { revision: number; view: TokensView } | undefined;
-  private counter: TokenCounter | undefined;
 
   constructor(
     private readonly timelineOf: (revision: number) => Timeline,
     private readonly indexes: SharedIndexes,
     /** Runs a document as `derive` does (with its workspace layers, when it has some). */
     private readonly runner?: (doc: ScenarioDoc) => LabRun,
-  ) {
-    createTokenCounter().then(
-      (c) => (this.counter = c),
-      () => undefined,
-    );
-  }
+  ) {}
 
   /** Both runs' prompt-cache totals at the table's prices (o200k_base once loaded). */
   private promptDiff(a: Timeline, b: Timeline, table: PriceTable): PromptCacheDiff | undefined {
     try {
-      const memo = new TokenMemo(this.counter ?? approximateTokenCounter);
+      const memo = new TokenMemo(loadedTokenCounter() ?? approximateTokenCounter);
       const ca = costOfTimeline(a, { table, counter: memo.counter, memo });
       const cb = costOfTimeline(b, { table, counter: memo.counter, memo });
       return {
