@@ -74,7 +74,7 @@ function BreakEven() {
       {data && (
         <>
           <p className="muted" data-testid="breakeven-summary">
-            Synthetic conversations over this catalogue&apos;s own definition sizes ({data.catalogue} discoverable tools; each turn calls one tool; the first {discoveries} turn{discoveries === 1 ? '' : 's'} search first). {data.breakEven.map((b) => `${b.turns} turn${b.turns === 1 ? '' : 's'}: ${b.size !== undefined ? `pays from ${b.size} tools` : 'never pays here'}`).join(' · ')}.
+            Synthetic conversations over this catalogue&apos;s own definition sizes ({data.catalogue} discoverable tools; each turn calls one tool; {discoveries === 1 ? 'the first turn searches' : `the first ${discoveries} turns search`} before calling it). {data.breakEven.map((b) => `${b.turns} turn${b.turns === 1 ? '' : 's'}: ${b.size !== undefined ? `pays from ${b.size} tools` : 'never pays here'}`).join(' · ')}.
           </p>
           {/* Shown as an image: the scenario's name in the title can never become markup. */}
           <div className="cost-chart" data-testid="breakeven-chart">
