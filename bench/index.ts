@@ -12,6 +12,7 @@ import { run as findability } from './findability';
 import { run as bridge } from './bridge';
 import { run as hardening } from './hardening';
 import { run as providerBodies } from './provider-bodies';
+import { run as cost } from './cost';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -26,6 +27,7 @@ const modules: readonly [string, () => unknown][] = [
   ['bridge', bridge],
   ['hardening', hardening],
   ['provider-bodies', providerBodies],
+  ['cost', cost],
 ];
 
 let failed = 0;

@@ -6,6 +6,7 @@ import { importCommands } from '../features/import/commands';
 import { serversCommands } from '../features/servers/commands';
 import { findabilityCommands } from '../features/findability/commands';
 import { bridgeCommands } from '../features/bridge/commands';
+import { costCommands } from '../features/cost/commands';
 import { shareCommands } from '../features/share/share';
 import { simulatorCommands } from '../features/simulator/commands';
 import { historyCommands, recentDocumentCommands } from '../features/history/commands';
@@ -21,7 +22,7 @@ export function demoDoc() {
 export function createCommands(): CommandRegistry {
   return new CommandRegistry()
     .register(...workspaceCommands)
-    .register(...importCommands, ...serversCommands, ...findabilityCommands, ...bridgeCommands)
+    .register(...importCommands, ...serversCommands, ...findabilityCommands, ...bridgeCommands, ...costCommands)
     .register(...shareCommands)
     .register(...simulatorCommands)
     .register(...historyCommands)

@@ -6,6 +6,9 @@ import { timelineToJson } from '../core/turn/serialize';
 import type { Timeline } from '../core/turn/timeline';
 import { PROVIDER_RULE } from '../core/turn/provider-names';
 import { toJson } from '../core/json/serde';
+import { costOfTimeline } from '../core/cost/conversation';
+import { DEFAULT_PRICE_TABLE } from '../core/providers/prices';
+import { o200kCounter } from './tokens';
 import type { Io } from './main';
 import { block, line } from './print';
 import { InputError, readErrorText, systemMessage } from './read';
@@ -53,7 +56,7 @@ export function checkFiles(args: readonly string[], io: Io): number {
       bad = true;
       continue;
     }
-    const report = checkScenario(file, text, hostFor(file, io));
+    const report = checkScenario(file, text, hostFor(file, io), {}, { counter: o200kCounter });
     if (report.fileErrors.length > 0) {
       bad = true;
       for (const e of report.fileErrors) io.err(line(`${file}:${e.line}:${e.column}: ${e.message}`));
@@ -62,8 +65,10 @@ export function checkFiles(args: readonly string[], io: Io): number {
     checked += 1;
     passed += report.passed;
     failed += report.failed;
-    if (json && report.timeline) timelines.push({ file, ...(timelineToJson(report.timeline, report.expectations, { bodies }) as object) });
-    else for (const failure of report.failures) io.out(line(failure));
+    if (json && report.timeline) {
+      const cost = costOfTimeline(report.timeline, { table: DEFAULT_PRICE_TABLE, counter: o200kCounter });
+      timelines.push({ file, ...(timelineToJson(report.timeline, report.expectations, { bodies, cost }) as object) });
+    } else for (const failure of report.failures) io.out(line(failure));
     // Warnings and provider findings never fail a check, but a designer should see them: on stderr,
     // out of the report's way.
     for (const d of report.timeline?.diagnostics ?? []) {

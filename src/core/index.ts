@@ -61,3 +61,4 @@ export { regex, regexPatternError, patternFromWords, REGEX_MAX_PATTERN } from '.
 export * from './findability/index';
 export { toJson, JsonFloat, isJsonFloat } from './json/serde';
 export { parseJsonKeepingFloats } from './json/parse';
+export * from './cost/index';

@@ -6,6 +6,7 @@ import type { CacheDifference, LabMethods } from './labProtocol';
 import type { WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspaceProtocol';
 import type { ServersMethods } from './serversProtocol';
 import type { FindabilityMethods } from './findabilityProtocol';
+import type { CostMethods } from './costProtocol';
 
 export interface EntryView {
   readonly index: number;
@@ -146,7 +147,7 @@ export interface RequestDetail {
   readonly newBlocksFrom: number;
 }
 
-export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, FindabilityMethods {
+export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, FindabilityMethods, CostMethods {
   /** `workspace`: the files of the folder the scenario's `[workspace]` names, when the UI opened one. */
   /**
    * `entry`: the selected timeline row (null: the last one, as `useSelectedEntry` reads it); when

@@ -20,7 +20,7 @@ export interface LabSlice {
   labLimit: number;
   labQuerySet: string;
   /** The cost chart's unit. */
-  chartUnit: 'bytes' | 'tokens';
+  chartUnit: 'bytes' | 'tokens' | 'cache' | 'usd';
   /** The newest flip made in the open-questions panel, for its diff. */
   lastFlip: PolicyFlip | undefined;
   /** The work a shared link replaced (its entry in Recent documents), until restored or dismissed. */
@@ -29,7 +29,7 @@ export interface LabSlice {
   setLabQuery(query: string): void;
   setLabLimit(limit: number): void;
   setLabQuerySet(text: string): void;
-  setChartUnit(unit: 'bytes' | 'tokens'): void;
+  setChartUnit(unit: 'bytes' | 'tokens' | 'cache' | 'usd'): void;
   setLastFlip(flip: PolicyFlip | undefined): void;
   setSharedPrevious(previous: { readonly id: string; readonly name: string } | undefined): void;
 }

@@ -4,6 +4,7 @@
 import { toolEntryJson } from '../catalogue/tools-list';
 import { isJsonFloat } from '../json/serde';
 import { parseScenario } from './parse';
+import { formatDuration } from './duration';
 import type { ScenarioHost } from './parse';
 import type { Policy } from './policy';
 import { DEFAULT_POLICY, POLICY_KEYS } from './policy';
@@ -31,6 +32,8 @@ export interface CycleDoc {
 
 export interface StepDoc {
   command: string;
+  /** Seconds that pass before the step. */
+  elapsed?: number;
   cycles: CycleDoc[];
   expect?: { [key: string]: Plain };
 }
@@ -160,6 +163,7 @@ export function writeScenario(doc: ScenarioDoc): string {
   }
   for (const step of doc.steps) {
     lines.push('', '[[steps]]', `command = ${tomlString(step.command)}`);
+    if (step.elapsed !== undefined) lines.push(`elapsed = ${tomlString(formatDuration(step.elapsed))}`);
     for (const cycle of step.cycles) {
       lines.push('', '  [[steps.cycles]]');
       if (cycle.restart) lines.push('  restart = true');
@@ -231,6 +235,7 @@ export function scenarioDocFromText(text: string, host: ScenarioHost = {}): DocR
       const expect = expectDoc(st.expect);
       return {
         command: st.command,
+        ...(st.elapsed !== undefined ? { elapsed: st.elapsed } : {}),
         cycles: st.cycles.map((c) => {
           const cexpect = expectDoc(c.expect);
           return {

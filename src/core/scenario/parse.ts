@@ -13,6 +13,7 @@ import type { McpToolEntry } from '../catalogue/tools-list';
 import { DEFAULT_POLICY, POLICY_CHOICES, POLICY_KEYS, isPolicyValue } from './policy';
 import type { Policy, PolicyKey } from './policy';
 import { EXPECT_KEYS } from './types';
+import { parseDuration } from './duration';
 import type {
   ExpectValue,
   ExpectWhere,
@@ -36,7 +37,7 @@ export type ScenarioParse = { ok: true; scenario: Scenario; warnings: ScenarioEr
 const TOP_KEYS = ['name', 'description', 'policy', 'layers', 'servers', 'steps', 'load', 'workspace'];
 const LAYER_KEYS = ['name', 'text'];
 const SERVER_KEYS = ['status', 'catalogue', 'tools', 'url'];
-const STEP_KEYS = ['command', 'cycles', 'expect'];
+const STEP_KEYS = ['command', 'elapsed', 'cycles', 'expect'];
 const CYCLE_KEYS = ['calls', 'reply', 'restart', 'expect'];
 const CALL_KEYS = ['tool', 'args', 'writes', 'approved', 'result', 'fail', 'expect'];
 const WORKSPACE_KEYS = ['path', 'persona'];
@@ -254,13 +255,26 @@ function readCycle(r: Reader, c: TomlTable, where: string): ScenarioCycle {
   return { calls, ...(reply !== undefined ? { reply } : {}), restart, ...(expect ? { expect } : {}), span: c.span };
 }
 
+/** `elapsed`: the time that passes before a step, as seconds or as "90s", "6m", "1h", "1h30m" (so a cache's time-to-live can run out). */
+function readElapsed(r: Reader, e: TomlEntry | undefined, stepNo: number): number | undefined {
+  if (!e) return undefined;
+  const v = e.value;
+  const seconds = v.kind === 'integer' || v.kind === 'float' ? Number(v.value) : v.kind === 'string' ? parseDuration(v.value) : undefined;
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) {
+    r.error(v.span, `step ${stepNo}: elapsed must be a number of seconds or a duration such as "90s", "6m", "1h" or "1h30m"`);
+    return undefined;
+  }
+  return seconds;
+}
+
 function readStep(r: Reader, t: TomlTable, stepNo: number): ScenarioStep {
   r.checkKeys(t, STEP_KEYS, `step ${stepNo}`);
   const cmdEntry = t.entries.get('command');
   const command = r.str(cmdEntry, 'steps.command') ?? r.fatal(t.span, `step ${stepNo} needs a \`command\``);
   const cycles = r.tables(t.entries.get('cycles'), 'steps.cycles').map((c, i) => readCycle(r, c, `step ${stepNo} cycle ${i + 1}`));
   const expect = r.expectations(t.entries.get('expect'), 'step', `step ${stepNo}`);
-  return { command, commandSpan: cmdEntry?.value.span ?? t.span, cycles, ...(expect ? { expect } : {}), span: t.span };
+  const elapsed = readElapsed(r, t.entries.get('elapsed'), stepNo);
+  return { command, commandSpan: cmdEntry?.value.span ?? t.span, ...(elapsed !== undefined ? { elapsed } : {}), cycles, ...(expect ? { expect } : {}), span: t.span };
 }
 
 function readWorkspace(r: Reader, ws: TomlEntry | undefined): ScenarioWorkspace | undefined {

@@ -9,6 +9,7 @@ import type { Timeline } from '../turn/timeline';
 import { show } from './check';
 import { checkExpectations } from './expectations';
 import type { ExpectationResult } from './expectations';
+import type { CostCheckOptions } from './cost-expectations';
 import type { Diagnostic, Layer } from '../index-types';
 import { LineIndex } from '../config/toml-ast';
 import { PROVIDER_RULE } from '../turn/provider-names';
@@ -36,7 +37,7 @@ function diagnosticText(d: Diagnostic): string {
   return `${where}: ${d.message}`;
 }
 
-export function checkScenario(file: string, text: string, host: CheckHost = {}, extra: Partial<RunInput> = {}): CheckReport {
+export function checkScenario(file: string, text: string, host: CheckHost = {}, extra: Partial<RunInput> = {}, cost: CostCheckOptions = {}): CheckReport {
   const parsed = parseScenario(text, host);
   if (!parsed.ok) return { file, fileErrors: parsed.errors, expectations: [], passed: 0, failed: 0, failures: [] };
   const scenario = parsed.scenario;
@@ -58,7 +59,7 @@ export function checkScenario(file: string, text: string, host: CheckHost = {}, 
     ...(workspaceLayers ? { workspaceLayers } : {}),
     ...(workspaceDiagnostics ? { workspaceDiagnostics } : {}),
   });
-  const expectations = checkExpectations(scenario, timeline);
+  const expectations = checkExpectations(scenario, timeline, cost);
   const failures: string[] = [];
   let passed = 0;
   let failed = 0;

@@ -127,7 +127,7 @@ function playCommand(conv: Conversation, stepNo: number, step: ScenarioStep): st
 }
 
 /** One step: its row, its command, and the record of where it left the conversation. */
-function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep): void {
+function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep, time: number): void {
   const { engine, entries } = conv;
   const entry = entries.length;
   entries.push({ kind: 'step', step: stepNo, command: step.command, position: engine.current.index, commandSpan: step.commandSpan });
@@ -147,6 +147,7 @@ function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep): void
     entry,
     lastEntry: entries.length - 1,
     position,
+    time,
     registered,
     ...(error !== undefined ? { error } : {}),
     layers: conv.layers,
@@ -159,7 +160,11 @@ function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep): void
 export function runScenario(input: RunInput): Timeline {
   const { conv, diagnostics } = start(input);
   const loadEntry = conv.entries.length - 1;
-  input.scenario.steps.forEach((step, i) => applyStep(conv, i + 1, step));
+  let time = 0;
+  input.scenario.steps.forEach((step, i) => {
+    time += step.elapsed ?? 0;
+    applyStep(conv, i + 1, step, time);
+  });
   const { engine, appended } = conv;
   return {
     name: input.scenario.name,

@@ -86,6 +86,8 @@ export interface StepRecord {
   readonly lastEntry: number;
   /** The config position after the step. */
   readonly position: number;
+  /** Seconds since the conversation started when the step began: the sum of the steps' `elapsed`. */
+  readonly time: number;
   readonly registered: boolean;
   /** Why the step's command failed (it then leaves the conversation as it was). */
   readonly error?: string;

@@ -11,6 +11,7 @@ import type { RequestView } from '../../derive/protocol';
 import { useWorkbench } from '../../state/context';
 import { CacheWord, formatBytes, formatCount, formatPercent, JoinedChip } from '../../components/Measures';
 import './requests.css';
+import { useCosts } from '../../derive/costHooks';
 
 const JsonViewer = lazy(() => import('./JsonViewer'));
 
@@ -74,6 +75,22 @@ function choiceText(choice: unknown): string {
   return typeof choice === 'string' ? choice : JSON.stringify(choice);
 }
 
+/** The request's prompt-cache figures in the provider's cache model, priced at the chosen model (issue 13). */
+function CacheBreakdown({ id }: { readonly id: number }) {
+  // The conversation alone: the inspector needs no counterfactual runs.
+  const { data } = useCosts(true, false);
+  const c = data?.requests[id];
+  if (!data || !c) return null;
+  const n = (v: number) => v.toLocaleString('en-US');
+  return (
+    <div className="cost-breakdown" data-testid="request-cache-breakdown">
+      {n(c.input)} input tokens: <strong>{n(c.cacheRead)} read</strong> from the cache, {n(c.cacheWrite)} written, {n(c.uncached)} uncached; {n(c.output)} output
+      {data.money ? ` · $${c.usd.toFixed(6)} at ${data.model} (${data.priced})` : ' · local: prefill tokens, no money'}
+      <div className="muted">{c.reason}</div>
+    </div>
+  );
+}
+
 export function RequestInspector() {
   const { view, request: id } = useSelectedRequest();
   const selectEntry = useWorkbench((s) => s.selectEntry);
@@ -101,6 +118,7 @@ export function RequestInspector() {
             <CacheWord status={r.cache.status} reason={r.cache.reason} /> <span>{id === 0 ? 'the first request of the conversation' : `against request ${id}`}: {r.cache.reason}</span>
           </div>
           {detail?.difference && <Difference d={detail.difference} />}
+          <CacheBreakdown id={id} />
         </section>
         <Findings findings={r.findings} provider={view.policy.provider} />
         <dl className="req-facts">
