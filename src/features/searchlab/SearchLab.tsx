@@ -8,6 +8,7 @@ import { useSelectedPosition } from '../../derive/hooks';
 import type { RankingResult } from '../../derive/labProtocol';
 import { useWorkbench } from '../../state/context';
 import { SearchStatus } from '../../components/Measures';
+import { readFileText } from '../../components/readText';
 import './searchlab.css';
 
 const FIELD_WORDS: Record<string, string> = {
@@ -83,6 +84,8 @@ function QuerySet({ position }: { readonly position: number }) {
   const debounced = useDebounced(text, 250);
   const { data, isFetching, error } = useEvalQueries(position, debounced);
   const file = useRef<HTMLInputElement>(null);
+  // A query file that is not UTF-8 is refused (and the query set kept), with the place of its first bad byte.
+  const [fileError, setFileError] = useState<string | undefined>(undefined);
   return (
     <section className="lab-eval" aria-label="Query set">
       <div className="lab-eval-input">
@@ -100,7 +103,11 @@ function QuerySet({ position }: { readonly position: number }) {
             data-testid="lab-queryset-file"
             onChange={(e) => {
               const f = e.target.files?.[0];
-              if (f) void f.text().then(setText);
+              if (f)
+                void readFileText(f).then((r) => {
+                  setFileError(r.ok ? undefined : `Could not load ${f.name}: ${r.error}. The query set is unchanged.`);
+                  if (r.ok) setText(r.text);
+                });
               e.target.value = '';
             }}
           />
@@ -108,6 +115,11 @@ function QuerySet({ position }: { readonly position: number }) {
           {isFetching && <span className="muted">scoring…</span>}
         </div>
       </div>
+      {fileError && (
+        <p className="sim-error" role="alert" data-testid="lab-queryset-file-error">
+          {fileError}
+        </p>
+      )}
       {error && <p className="sim-error">{error.message}</p>}
       {data && text.trim() !== '' && (
         <div className="lab-eval-result" data-testid="lab-eval">
