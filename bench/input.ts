@@ -1,5 +1,5 @@
 // The cost of reading untrusted input safely (issue 12): the glob that made the regular-expression
-// matcher run past 20 s, the strict reader at the 32 MiB cap, and parseJson (depth-checked) beside
+// matcher run past 20 s, the strict reader at the MAX_INPUT_BYTES cap, and parseJson (depth-checked) beside
 // plain JSON.parse on the largest real catalogue. Figures only; no targets are asserted anywhere.
 //   npx tsx bench/input.ts   (or through `npm run bench`)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
