@@ -1,0 +1,195 @@
+// The page at scale (issue 16), in the built app in Chromium, printed (never a timed test):
+// - a generated 100,000-tool, 50-turn scenario (check-scale.ts's local shape) opened as a user opens
+//   a file (Ctrl+O, the file chooser): time until the page is interactive, i.e. the sets panel shows
+//   the new scenario's counts and a click on the page answers within a frame (target <= 3 s);
+// - keystroke → updated sets panel, typing in that layer, at 10,000 and at 100,000 tools
+//   (targets p95 <= 50 ms and <= 100 ms);
+// - the longest main-thread task while typing and while scrolling the sets panel (target <= 200 ms);
+// - tab memory: the resident memory of the tab's renderer process, the derive worker included,
+//   and the main thread's JS heap (target < 1 GB).
+// Run alone with `npx tsx bench/ui-scale.ts [tools...]` after `npx vite build`, or through `npm run bench:ui`.
+import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from '@playwright/test';
+import { withPreview } from './ui-server';
+import { generateScenario } from './check-scale';
+
+const outDir = join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'bench', 'out');
+
+function percentile(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+}
+
+/** The resident memory (MB) of every Chromium renderer process this process started: the tab's. */
+function rendererRssMb(): number {
+  const parents = new Map<number, number>();
+  const renderers: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('--type=renderer')) renderers.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const mine = (pid: number): boolean => {
+    for (let p: number | undefined = pid, i = 0; p !== undefined && p > 1 && i < 20; p = parents.get(p), i++) if (p === process.pid) return true;
+    return false;
+  };
+  let kb = 0;
+  for (const pid of renderers.filter(mine)) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kb / 1024;
+}
+
+async function observeLongTasks(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __tasks: number[] };
+    w.__tasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__tasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: false });
+  });
+}
+
+async function takeLongTasks(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const w = window as unknown as { __tasks: number[] };
+    const t = w.__tasks;
+    w.__tasks = [];
+    return t;
+  });
+}
+
+/** Opens a scenario file with Ctrl+O; ms from choosing it to the sets panel counting at least `configured` tools and a responsive page. */
+async function openFile(page: Page, file: string, configured: number): Promise<number> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.locator('body').press('Control+o');
+  const c = await chooser;
+  const t0 = Date.now();
+  await c.setFiles(file);
+  await page.waitForFunction(
+    (n) => {
+      const m = /configured\s*([\d,\u202f ]+)/.exec(document.querySelector('[data-testid="set-counts"]')?.textContent ?? '');
+      return m !== null && Number((m[1] ?? '').replace(/\D/g, '')) >= n;
+    },
+    configured,
+    { timeout: 300_000, polling: 50 },
+  );
+  // Interactive: the main thread answers (the next frame is painted) once the counts are there.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+  return Date.now() - t0;
+}
+
+/** Puts the caret before the closing quote of the first `enable = "on"` line of the layer (line 7). */
+async function caretInEnable(page: Page): Promise<void> {
+  await page.getByRole('tab', { name: 'workspace', exact: true }).click();
+  await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 120_000 });
+  await page.locator('.monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+Home');
+  for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+}
+
+/** Keystroke → set-counts mutation, alternating `"on"` → `"o"` (invalid: the tool inherits '*') → `"on"`. */
+async function keystrokes(page: Page, strokes: number): Promise<number[]> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __keyAt: number; __paintAt: number };
+    w.__keyAt = 0;
+    w.__paintAt = 0;
+    window.addEventListener('keydown', () => (w.__keyAt = performance.now()), { capture: true });
+    const target = document.querySelector('[data-testid="set-counts"]');
+    if (!target) throw new Error('no set counts');
+    new MutationObserver(() => (w.__paintAt = performance.now())).observe(target, { subtree: true, characterData: true, childList: true });
+  });
+  const latencies: number[] = [];
+  for (let i = 0; i < strokes; i++) {
+    const before = await page.evaluate(() => (window as unknown as { __paintAt: number }).__paintAt);
+    if (i % 2 === 0) await page.keyboard.press('Backspace');
+    else {
+      await page.evaluate(() => ((window as unknown as { __keyAt: number }).__keyAt = performance.now()));
+      await page.keyboard.insertText('n');
+    }
+    await page.waitForFunction((b) => (window as unknown as { __paintAt: number }).__paintAt > b, before, { timeout: 60_000 });
+    latencies.push(await page.evaluate(() => {
+      const w = window as unknown as { __keyAt: number; __paintAt: number };
+      return w.__paintAt - w.__keyAt;
+    }));
+  }
+  return latencies;
+}
+
+async function scrollSets(page: Page, steps: number): Promise<void> {
+  const list = page.locator('.st-scroll').first();
+  await list.hover();
+  for (let i = 0; i < steps; i++) {
+    await page.mouse.wheel(0, i % 10 === 9 ? 40_000 : 900);
+    await page.waitForTimeout(30);
+  }
+}
+
+async function heapMb(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  const { metrics } = await cdp.send('Performance.getMetrics').catch(async () => {
+    await cdp.send('Performance.enable');
+    return cdp.send('Performance.getMetrics');
+  });
+  await cdp.detach();
+  return (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN) / 1e6;
+}
+
+export async function measureAt(browser: Browser, baseURL: string, tools: number): Promise<void> {
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, `ui-scale-local-${tools}.toml`);
+  writeFileSync(file, generateScenario(tools, 50, 'local'));
+  const page = await browser.newPage({ baseURL, viewport: { width: 1440, height: 900 } });
+  try {
+    await page.goto('/');
+    await page.getByTestId('check-status').filter({ hasText: 'passed' }).waitFor();
+    await observeLongTasks(page);
+    const configured = tools; // at least the generated layer's tools
+    const open = await openFile(page, file, configured).catch(async () => {
+      const counts = await page.getByTestId('set-counts').textContent();
+      throw new Error(`the counts never showed configured ${configured} (they show: ${counts})`);
+    });
+    const loadTasks = await takeLongTasks(page);
+    console.log(`${tools.toLocaleString('en-US')} tools: open → interactive ${open} ms (target <= 3,000 ms); longest task while loading ${Math.max(0, ...loadTasks).toFixed(0)} ms`);
+    await page.screenshot({ path: `/tmp/ui-scale-${tools}.png` });
+    await caretInEnable(page);
+    await page.waitForTimeout(500);
+    await takeLongTasks(page);
+    const lat = await keystrokes(page, tools >= 100_000 ? 20 : 40);
+    const typingTasks = await takeLongTasks(page);
+    const target = tools >= 100_000 ? 100 : 50;
+    console.log(`  keystroke → sets panel: p50 ${percentile(lat, 50).toFixed(0)} ms, p95 ${percentile(lat, 95).toFixed(0)} ms over ${lat.length} (target p95 <= ${target} ms); longest task while typing ${Math.max(0, ...typingTasks).toFixed(0)} ms (target <= 200 ms)`);
+    await scrollSets(page, 40);
+    await page.waitForTimeout(300);
+    const scrollTasks = await takeLongTasks(page);
+    console.log(`  scrolling the sets panel: longest task ${Math.max(0, ...scrollTasks).toFixed(0)} ms over ${scrollTasks.length} long tasks (target <= 200 ms)`);
+    const rss = rendererRssMb();
+    console.log(`  tab memory: renderer resident ${rss.toFixed(0)} MB (the derive worker included), main-thread JS heap ${(await heapMb(page)).toFixed(0)} MB (target < 1,024 MB)`);
+  } finally {
+    await page.close();
+  }
+}
+
+export async function run(browser: Browser, baseURL: string): Promise<void> {
+  for (const n of [10_000, 100_000]) await measureAt(browser, baseURL, n);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  await withPreview(async (browser, baseURL) => {
+    for (const n of sizes.length ? sizes : [10_000, 100_000]) await measureAt(browser, baseURL, n);
+  });
+}
