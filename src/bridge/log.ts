@@ -3,16 +3,9 @@
 // (auth header values, the values of a server's environment variables) are masked
 // wherever they would appear, and control characters are escaped, so a server's
 // output can neither leak a key nor rewrite the terminal.
+import type { LogEntry, LogStream } from '../bridge-protocol';
 
-export type LogStream = 'stderr' | 'request' | 'response' | 'notification' | 'bridge';
-
-export interface LogEntry {
-  readonly seq: number;
-  /** Milliseconds since the epoch. */
-  readonly at: number;
-  readonly stream: LogStream;
-  readonly text: string;
-}
+export type { LogEntry, LogStream };
 
 const MAX_ENTRY_CHARS = 4000;
 

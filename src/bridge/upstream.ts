@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ResultSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage, MessageExtraInfo, Notification, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerStatus, ServerView } from '../bridge-protocol';
 import { commandLine } from '../core/workspace/mcp-servers';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { LogRing } from './log';
@@ -35,34 +36,7 @@ export type UpstreamSource =
       readonly transport: 'auto' | 'streamable' | 'sse';
     };
 
-export type UpstreamStatus = 'starting' | 'running' | 'failed' | 'stopped';
-
-/** What the page sees of a server: never a secret. */
-export interface UpstreamView {
-  readonly name: string;
-  readonly kind: 'stdio' | 'http';
-  readonly status: UpstreamStatus;
-  readonly error?: string;
-  readonly optional: boolean;
-  readonly from?: string;
-  readonly commandLine?: string;
-  readonly cwd?: string;
-  readonly variables?: readonly string[];
-  readonly missingVariables?: readonly string[];
-  readonly url?: string;
-  readonly headerNames?: readonly string[];
-  readonly transport?: 'stdio' | 'streamable' | 'sse';
-  readonly serverInfo?: { readonly name: string; readonly version: string; readonly title?: string };
-  readonly protocolVersion?: string;
-  /** The server's own reply to `initialize`, when it refused the protocol versions we speak. */
-  readonly refusal?: string;
-  readonly instructions?: string;
-  readonly pid?: number;
-  readonly startedAt?: number;
-  readonly lastLog: number;
-  /** The MCP endpoint the page connects to, on the bridge's origin. */
-  readonly endpoint: string;
-}
+export type UpstreamStatus = ServerStatus;
 
 const PING_EVERY_MS = 1500;
 const CALL_TIMEOUT_MS = 5 * 60_000;
@@ -172,7 +146,8 @@ export class Upstream {
     return `/bridge/servers/${encodeURIComponent(this.name)}/mcp`;
   }
 
-  view(): UpstreamView {
+  /** What the page sees of the server: never a secret. */
+  view(): ServerView {
     const info = this.client?.getServerVersion();
     const src = this.source;
     return {
