@@ -10,6 +10,9 @@ import { run as catalogues } from './catalogues';
 import { run as editor } from './editor';
 import { run as findability } from './findability';
 import { run as bridge } from './bridge';
+import { run as hardening } from './hardening';
+import { run as providerBodies } from './provider-bodies';
+import { run as cost } from './cost';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -22,6 +25,9 @@ const modules: readonly [string, () => unknown][] = [
   ['editor', editor],
   ['findability', findability],
   ['bridge', bridge],
+  ['hardening', hardening],
+  ['provider-bodies', providerBodies],
+  ['cost', cost],
 ];
 
 let failed = 0;

@@ -15,6 +15,7 @@ import { ImportPage } from './ImportPage';
 import { ServersPage } from './ServersPage';
 import { FindabilityPage } from './FindabilityPage';
 import { BridgePage } from './BridgePage';
+import { HistoryPage } from './HistoryPage';
 
 export class WorkbenchPage {
   constructor(readonly page: Page) {}
@@ -73,6 +74,10 @@ export class WorkbenchPage {
 
   get bridge(): BridgePage {
     return new BridgePage(this.page);
+  }
+
+  get history(): HistoryPage {
+    return new HistoryPage(this.page);
   }
 
   /** Opens the app on a clean profile (no autosaved work) unless told to keep it. */

@@ -6,6 +6,8 @@ import { matchesShortcut } from '../commands/registry';
 import { Banner } from '../features/header/Banner';
 import { Header } from '../features/header/Header';
 import { ShareButton, SharedBanner } from '../features/share/ShareControls';
+import { RecentButton, RecentDocuments } from '../features/history/RecentDocuments';
+import { TabConflictBanner } from '../features/history/TabConflictBanner';
 import { LayersPanel } from '../features/layers/LayersPanel';
 import { TimelinePanel } from '../features/timeline/TimelinePanel';
 import { SetsPanel } from '../features/sets/SetsPanel';
@@ -56,8 +58,16 @@ export function App() {
   useShortcuts();
   return (
     <div className="app">
-      <Header actions={<ShareButton />} />
+      <Header
+        actions={
+          <>
+            <RecentButton />
+            <ShareButton />
+          </>
+        }
+      />
       <div className="banners">
+        <TabConflictBanner />
         <Banner />
         <SharedBanner />
       </div>
@@ -72,6 +82,7 @@ export function App() {
         </Split>
       </main>
       <Palette />
+      <RecentDocuments />
       <DropZone />
       <WhenNeeded />
     </div>

@@ -12,10 +12,11 @@ import { serveCommand, snapshotCommand } from './serve';
 const USAGE = `tool-workbench: design and check LLM tool catalogues under JP's RFD 108
 
 usage:
-  tool-workbench check FILE... [--json]
+  tool-workbench check FILE... [--json] [--bodies]
       Run scenario files and their expectations. Prints one line per failed expectation, then
       "N passed, N failed". Exit 0 when all pass, 1 when an expectation fails, 2 when a file is bad.
-      --json prints the whole derived timeline instead.
+      What the chosen provider would refuse or lose goes to stderr, one line per finding.
+      --json prints the whole derived timeline instead; --bodies adds each request's rendered body.
   tool-workbench eval --catalogue FILE --queries FILE.jsonl [--ranking bm25|substring] [--k 1,5,10]
       Search quality: recall@k, MRR and the misses of each ranking, side by side. The catalogue is a
       tools/list JSON or a JP config TOML; queries are {"query": "...", "relevant": ["tool", ...]} lines.

@@ -59,3 +59,6 @@ export { setTokens, approximateTokenCounter } from './providers/cost';
 export * from './import/index';
 export { regex, regexPatternError, patternFromWords, REGEX_MAX_PATTERN } from './search/regex';
 export * from './findability/index';
+export { toJson, JsonFloat, isJsonFloat } from './json/serde';
+export { parseJsonKeepingFloats } from './json/parse';
+export * from './cost/index';

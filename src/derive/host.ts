@@ -9,6 +9,7 @@ import {
   scenarioDocFromText,
   writeScenario,
   parseScenario,
+  toJson,
   checkExpectations,
   recordableExpectations,
 } from '../core';
@@ -19,6 +20,22 @@ import { SharedIndexes } from './searchIndexes';
 import { WorkspaceHost } from './workspaceHost';
 import { ServersHost } from './serversHost';
 import { FindabilityHost } from './findabilityHost';
+import { CostHost } from './costHost';
+import { createTokenCounter, loadedTokenCounter } from '../core/providers/tokens';
+import type { Scenario, TokenCounter } from '../core';
+
+/**
+ * The counter cost expectations are checked with: o200k_base once loaded. A scenario that pins costs
+ * starts the load (the worker also loads it once the first derivation has answered); until it lands
+ * the figures are the labelled bytes/4 approximation.
+ */
+function costCounter(scenario: Scenario): TokenCounter | undefined {
+  const counter = loadedTokenCounter();
+  if (counter) return counter;
+  const pins = scenario.steps.some((s) => s.cycles.some((c) => c.expect?.has('cache_tokens') || c.expect?.has('cost_usd')));
+  if (pins) createTokenCounter().catch(() => undefined);
+  return undefined;
+}
 import type { LoadedWorkspace } from './workspaceHost';
 import type { WorkspaceInput } from './workspaceProtocol';
 
@@ -113,6 +130,12 @@ export class DeriveHost implements Methods {
     const { line, column } = this.layerLink(revision, layer, offset);
     return { line, column };
   });
+  private readonly cost = new CostHost((revision) => {
+    const c = this.recent.get(revision);
+    if (!c || !c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
+    const ws = c.workspace;
+    return { timeline: c.timeline, doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
+  });
 
   derive({ doc, revision, workspace: files, entry }: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput; entry?: number | null }): TimelineView {
     const started = Date.now();
@@ -144,10 +167,12 @@ export class DeriveHost implements Methods {
         toolChoice: r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind,
         offered: r.sets.offered, permittedCount: r.sets.permitted.length, searchableCount: r.sets.searchable.length,
         array: r.array, cost: { ...r.cost }, cache: cacheView(t, i), added: i === 0 ? [] : added,
+        findings: r.findings().map((d) => ({ severity: d.severity, rule: d.rule, message: d.message, ...(d.tool !== undefined ? { tool: d.tool } : {}), source: `${d.source.document} (read ${d.source.read})` })),
       };
     });
-    const expectations = (parsed.ok ? checkExpectations(parsed.scenario, t) : []).map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
-    const failedLoad = t.diagnostics.filter((d) => d.severity === 'error').length;
+    const counter = parsed.ok ? costCounter(parsed.scenario) : undefined;
+    const expectations = (parsed.ok ? checkExpectations(parsed.scenario, t, counter ? { counter } : {}) : []).map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
+    const failedLoad = t.diagnostics.filter((d) => d.severity === 'error' && d.code !== 'provider-rule').length;
     const entries = t.entries.map((e, i) => entryView(e, i, t));
     // The sets at the selected row ride along, saving the sets panel a second round trip per keystroke.
     const at = entry === undefined ? undefined : entries[entry === null ? entries.length - 1 : Math.min(entry, entries.length - 1)];
@@ -273,6 +298,14 @@ export class DeriveHost implements Methods {
     return this.lab.policyDiff(params);
   }
 
+  costs(params: Parameters<CostHost['costs']>[0]) {
+    return this.cost.costs(params);
+  }
+
+  breakEven(params: Parameters<CostHost['breakEven']>[0]) {
+    return this.cost.breakEven(params);
+  }
+
   discoverable(params: Parameters<WorkspaceHost['discoverable']>[0]) {
     return this.workspace.discoverable(params);
   }
@@ -306,7 +339,7 @@ export class DeriveHost implements Methods {
     return {
       id,
       provider: t.policy.provider,
-      bodyJson: JSON.stringify(rendered.body, null, 2),
+      bodyJson: toJson(rendered.body, true),
       toolChoice: rendered.toolChoice,
       prefixBytes: new TextEncoder().encode(rendered.bytes).length,
       ...(prev && first ? { difference: cacheDifference(prev.bytes, rendered.bytes, first) } : {}),

@@ -10,12 +10,17 @@ import { snapshotCatalogue, snapshotServersToml } from '../core';
 import type { WorkbenchStore } from '../state/store';
 import { bridgeApi, bridgeKeys, endpointUrl } from './bridge';
 import type { BridgeServer } from './bridge';
+import { confirmUrl } from './confirmed';
 
 /** Puts one bridge server into the scenario: running → connected at its endpoint; failed → offline, said. */
 export function applyBridgeServer(store: WorkbenchStore, view: BridgeServer, url?: string): void {
   const s = store.getState();
   s.ensureServer({ name: view.name, status: view.status === 'running' ? 'running' : 'offline', tools: [], ...(url !== undefined ? { url } : {}) });
-  s.linkBridge(view.name, endpointUrl(view));
+  const endpoint = endpointUrl(view);
+  s.linkBridge(view.name, endpoint);
+  // The user started this server through the bridge (or asked the bridge to reach it): that is the
+  // confirmation its bridge endpoint needs, on this origin, like pressing Connect.
+  if (endpoint !== undefined) confirmUrl(endpoint);
   if (view.status === 'running') {
     s.setLiveWanted(view.name, true);
     return;

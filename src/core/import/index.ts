@@ -2,6 +2,7 @@
 // scenarios, exporting scenarios as JP config, and what discovery saves.
 export { MAX_CATALOGUE_BYTES, readCatalogue, readCatalogueValue, checkCatalogueSize, formatBytes, serverNameFromFileName } from './catalogue';
 export type { Catalogue, CatalogueForm, CatalogueRead, ImportedServer } from './catalogue';
+export { MAX_TOOL_DEPTH, nestsDeeperThan, tooDeepTool } from './depth';
 export { buildImport, applyImport, startingStep, usefulnessOrder, toolHints, configuredToolNames, DEFAULT_KEEP, DEFAULT_POLICY as DEFAULT_STARTING_POLICY } from './generate';
 export type { StartingPolicy, PolicyKind, ServerMode, ImportOptions, ImportResult, GeneratedTool, ToolHints } from './generate';
 export { serverSlug, toolSlug, localToolNames, isValidToolName } from './names';

@@ -9,8 +9,10 @@ import type { Timeline } from '../turn/timeline';
 import { show } from './check';
 import { checkExpectations } from './expectations';
 import type { ExpectationResult } from './expectations';
+import type { CostCheckOptions } from './cost-expectations';
 import type { Diagnostic, Layer } from '../index-types';
 import { LineIndex } from '../config/toml-ast';
+import { PROVIDER_RULE } from '../turn/provider-names';
 
 export interface CheckReport {
   readonly file: string;
@@ -35,7 +37,7 @@ function diagnosticText(d: Diagnostic): string {
   return `${where}: ${d.message}`;
 }
 
-export function checkScenario(file: string, text: string, host: CheckHost = {}, extra: Partial<RunInput> = {}): CheckReport {
+export function checkScenario(file: string, text: string, host: CheckHost = {}, extra: Partial<RunInput> = {}, cost: CostCheckOptions = {}): CheckReport {
   const parsed = parseScenario(text, host);
   if (!parsed.ok) return { file, fileErrors: parsed.errors, expectations: [], passed: 0, failed: 0, failures: [] };
   const scenario = parsed.scenario;
@@ -57,7 +59,7 @@ export function checkScenario(file: string, text: string, host: CheckHost = {}, 
     ...(workspaceLayers ? { workspaceLayers } : {}),
     ...(workspaceDiagnostics ? { workspaceDiagnostics } : {}),
   });
-  const expectations = checkExpectations(scenario, timeline);
+  const expectations = checkExpectations(scenario, timeline, cost);
   const failures: string[] = [];
   let passed = 0;
   let failed = 0;
@@ -71,7 +73,8 @@ export function checkScenario(file: string, text: string, host: CheckHost = {}, 
   // A load error nobody expected fails the check: a catalogue that does not load is not a passing design.
   const expectedLoad = scenario.load?.get('error');
   for (const d of timeline.diagnostics) {
-    if (d.severity !== 'error') continue;
+    // Provider findings never fail a check by themselves (they are expected with provider_warnings).
+    if (d.severity !== 'error' || d.code === PROVIDER_RULE) continue;
     const wanted = expectedLoad ? (Array.isArray(expectedLoad.value) ? expectedLoad.value : [expectedLoad.value]).every((s) => d.message.includes(String(s))) : false;
     if (wanted) continue;
     failed += 1;

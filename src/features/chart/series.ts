@@ -6,6 +6,29 @@ import type { TokensView } from '../../derive/labProtocol';
 
 export type MarkerKind = 'promotion' | 'directive' | 'config';
 
+/** What the chart plots: definition cost (bytes, tokens), or the prompt cache's tokens, or money (issue 13). */
+export type ChartUnit = 'bytes' | 'tokens' | 'cache' | 'usd';
+
+/** The two series' names and the y axis' words per unit (the series keep the names offered/permitted in code). */
+export const SERIES_NAMES: Readonly<Record<ChartUnit, { readonly a: string; readonly b: string; readonly axis: string; readonly short: string }>> = {
+  bytes: { a: 'offered', b: 'permitted', axis: 'definition cost (bytes)', short: 'bytes' },
+  tokens: { a: 'offered', b: 'permitted', axis: 'definition cost (tokens, estimated)', short: 'tokens, estimated' },
+  cache: { a: 'read from the prompt cache', b: 'input tokens', axis: 'prompt tokens (estimated)', short: 'tokens, estimated' },
+  usd: { a: 'this request', b: 'conversation so far', axis: 'USD', short: 'USD' },
+};
+
+/** Per request id: the prompt-cache figures the cache and money units read. */
+export interface RequestCosts {
+  readonly requests: readonly { readonly cacheRead: number; readonly input: number; readonly usd: number }[];
+}
+
+/** Axis numbers: dollars with enough decimals for a cent's fraction, else 950, 1.2k, 12k. */
+export function axisNumber(unit: ChartUnit, v: number): string {
+  if (unit !== 'usd') return shortNumber(v);
+  if (v === 0) return '$0';
+  return `$${Math.abs(v) < 0.01 ? v.toFixed(4) : v.toFixed(3)}`;
+}
+
 export interface Marker {
   /** 0-based request index the marker stands before. */
   readonly request: number;
@@ -14,7 +37,7 @@ export interface Marker {
 }
 
 export interface CostSeries {
-  readonly unit: 'bytes' | 'tokens';
+  readonly unit: ChartUnit;
   /** 1-based request numbers. */
   readonly x: readonly number[];
   readonly offered: readonly number[];
@@ -40,7 +63,20 @@ function kindOf(sources: readonly string[] | undefined, entryKind: string): Mark
   return 'config';
 }
 
-export function costSeries(view: TimelineView, unit: 'bytes' | 'tokens' = 'bytes', tokens?: TokensView): CostSeries {
+function valuesOf(unit: ChartUnit, r: TimelineView['requests'][number], t: TokensView['requests'][number] | undefined, c: RequestCosts['requests'][number] | undefined, sum: number): [number, number] {
+  switch (unit) {
+    case 'bytes':
+      return [r.cost.offered, r.cost.permitted];
+    case 'tokens':
+      return [t?.offered ?? 0, t?.permitted ?? 0];
+    case 'cache':
+      return [c?.cacheRead ?? 0, c?.input ?? 0];
+    case 'usd':
+      return [c?.usd ?? 0, sum + (c?.usd ?? 0)];
+  }
+}
+
+export function costSeries(view: TimelineView, unit: ChartUnit = 'bytes', tokens?: TokensView, costs?: RequestCosts): CostSeries {
   const x: number[] = [];
   const offered: number[] = [];
   const permitted: number[] = [];
@@ -58,10 +94,10 @@ export function costSeries(view: TimelineView, unit: 'bytes' | 'tokens' = 'bytes
     const r = view.requests[e.request];
     if (!r) continue;
     const i = x.length;
-    const t = tokens?.requests[e.request];
+    const [a, b] = valuesOf(unit, r, tokens?.requests[e.request], costs?.requests[e.request], permitted[permitted.length - 1] ?? 0);
     x.push(i + 1);
-    offered.push(unit === 'tokens' ? (t?.offered ?? 0) : r.cost.offered);
-    permitted.push(unit === 'tokens' ? (t?.permitted ?? 0) : r.cost.permitted);
+    offered.push(a);
+    permitted.push(b);
     labels.push(`step ${r.step} · cycle ${r.cycle}`);
     entries.push(e.index);
     for (const m of pending) markers.push({ request: i, ...m });

@@ -2,7 +2,7 @@
 // output): the same series, axes with units, markers, the selected request,
 // an optional threshold line, and a legend. Pure; every text is escaped.
 import type { CostSeries, MarkerKind } from './series';
-import { MARKER_WORDS, niceTicks, shortNumber } from './series';
+import { MARKER_WORDS, SERIES_NAMES, axisNumber, niceTicks } from './series';
 
 export interface SvgOptions {
   readonly width?: number;
@@ -40,12 +40,14 @@ export function chartSvg(series: CostSeries, options: SvgOptions = {}): string {
   const w = width - m.left - m.right;
   const h = height - m.top - m.bottom;
   const n = series.x.length;
-  const maxY = Math.max(1, ...series.permitted, ...series.offered, options.threshold?.value ?? 0);
+  // Dollars per request are fractions of a cent: only counts floor the axis at 1.
+  const maxY = Math.max(series.unit === 'usd' ? 1e-6 : 1, ...series.permitted, ...series.offered, options.threshold?.value ?? 0);
   const ticks = niceTicks(maxY);
   const top = ticks[ticks.length - 1] ?? maxY;
   const xs = (i: number) => m.left + (n <= 1 ? w / 2 : (i / (n - 1)) * w);
   const ys = (v: number) => m.top + h - (v / top) * h;
-  const unit = series.unit === 'bytes' ? 'bytes' : 'tokens';
+  const names = SERIES_NAMES[series.unit];
+  const unit = names.short;
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif" font-size="12">`);
   out.push(`<title>${escapeXml(title)}</title>`);
@@ -55,9 +57,9 @@ export function chartSvg(series: CostSeries, options: SvgOptions = {}): string {
   for (const t of ticks) {
     const y = ys(t).toFixed(1);
     out.push(`<line x1="${m.left}" x2="${m.left + w}" y1="${y}" y2="${y}" stroke="${CHART_COLORS.grid}"/>`);
-    out.push(`<text x="${m.left - 8}" y="${y}" text-anchor="end" dominant-baseline="middle" fill="${CHART_COLORS.muted}">${escapeXml(shortNumber(t))}</text>`);
+    out.push(`<text x="${m.left - 8}" y="${y}" text-anchor="end" dominant-baseline="middle" fill="${CHART_COLORS.muted}">${escapeXml(axisNumber(series.unit, t))}</text>`);
   }
-  out.push(`<text transform="translate(18 ${m.top + h / 2}) rotate(-90)" text-anchor="middle" fill="${CHART_COLORS.text}">definition cost (${unit})</text>`);
+  out.push(`<text transform="translate(18 ${m.top + h / 2}) rotate(-90)" text-anchor="middle" fill="${CHART_COLORS.text}">${escapeXml(names.axis)}</text>`);
   // x axis.
   out.push(`<line x1="${m.left}" x2="${m.left + w}" y1="${m.top + h}" y2="${m.top + h}" stroke="${CHART_COLORS.muted}"/>`);
   const every = Math.max(1, Math.ceil(n / 20));
@@ -99,8 +101,8 @@ export function chartSvg(series: CostSeries, options: SvgOptions = {}): string {
     out.push(`<text x="${lx + 30}" y="${ly}" dominant-baseline="middle" fill="${CHART_COLORS.text}">${escapeXml(label)}</text>`);
     lx += 48 + label.length * 7;
   };
-  item(`<line x1="$X" x2="${lx + 24}" y1="$Y" y2="$Y" stroke="${CHART_COLORS.offered}" stroke-width="2.5"/>`, `offered (${unit})`);
-  item(`<line x1="$X" x2="${lx + 24}" y1="$Y" y2="$Y" stroke="${CHART_COLORS.permitted}" stroke-width="2.5" stroke-dasharray="7 4"/>`, `permitted (${unit})`);
+  item(`<line x1="$X" x2="${lx + 24}" y1="$Y" y2="$Y" stroke="${CHART_COLORS.offered}" stroke-width="2.5"/>`, `${names.a} (${unit})`);
+  item(`<line x1="$X" x2="${lx + 24}" y1="$Y" y2="$Y" stroke="${CHART_COLORS.permitted}" stroke-width="2.5" stroke-dasharray="7 4"/>`, `${names.b} (${unit})`);
   for (const k of MARKER_ORDER) {
     if (!series.markers.some((mk) => mk.kind === k)) continue;
     item(`<path d="M${lx + 12} ${ly + 4} l-5 -8 h10 z" fill="${CHART_COLORS[k]}"/>`, MARKER_WORDS[k]);

@@ -15,13 +15,14 @@ import type { ServerFindabilityNote } from '../../derive/findabilityProtocol';
 import { FindabilityBadge } from '../../components/Findability';
 import type { ServerView } from '../../derive/serversProtocol';
 import { cancelLive, disconnectLive } from '../../live/queries';
+import { confirmUrl, forgetUrl } from '../../live/confirmed';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { useLiveServer } from './live';
 import { BridgeBar, BridgeControls } from './BridgeControls';
 import './servers.css';
 
 function tokens(n: number | undefined): string {
-  return n === undefined ? '' : ` · ${formatCount(n)} tokens`;
+  return n === undefined ? '' : ` · ~${formatCount(n)} tokens (estimate)`;
 }
 
 function Change({ name }: { readonly name: string }) {
@@ -61,7 +62,18 @@ function LiveControls({ server }: { readonly server: ServerDoc }) {
   const { status, connection, tools } = useLiveServer(server);
   const url = server.url ?? '';
   const setWanted = (w: boolean) => store.getState().setLiveWanted(server.name, w);
+  // Pressing Connect is the user's confirmation of this exact URL (kept in this browser, not in the document).
+  const connect = () => {
+    confirmUrl(url);
+    setWanted(true);
+  };
   return (
+    <>
+    {status.kind === 'unconfirmed' && (
+      <p className="unconfirmed-note" data-testid="server-unconfirmed">
+        This document names a live server at <code>{url}</code>. Nothing is sent there until you press Connect.
+      </p>
+    )}
     <div className="live-controls">
       <LiveStatusLine status={status} info={connection.data?.info} tools={tools.data ? { count: tools.data.tools.length, pages: tools.data.pages } : undefined} />
       <span className="spacer" />
@@ -80,8 +92,8 @@ function LiveControls({ server }: { readonly server: ServerDoc }) {
           Reconnect
         </button>
       )}
-      {status.kind === 'offline' ? (
-        <button type="button" onClick={() => setWanted(true)} data-testid="server-connect">
+      {status.kind === 'offline' || status.kind === 'unconfirmed' ? (
+        <button type="button" onClick={connect} aria-label={`Connect to ${url}`} title={`Connect to ${url}`} data-testid="server-connect">
           Connect
         </button>
       ) : (
@@ -89,6 +101,7 @@ function LiveControls({ server }: { readonly server: ServerDoc }) {
           type="button"
           onClick={() => {
             setWanted(false);
+            forgetUrl(url);
             void disconnectLive(queryClient, url);
           }}
           data-testid="server-disconnect"
@@ -97,6 +110,7 @@ function LiveControls({ server }: { readonly server: ServerDoc }) {
         </button>
       )}
     </div>
+    </>
   );
 }
 

@@ -257,7 +257,7 @@ function Saving({ plan }: { readonly plan: DiscoverableView }) {
   return (
     <table className="ws-saving" data-testid="discoverable-saving">
       <caption>
-        Definition cost offered on every request, without → with the generated layer {plan.applied ? '(applied)' : '(preview)'}; tokens by {plan.tokenCounter}
+        Definition cost offered on every request, without → with the generated layer {plan.applied ? '(applied)' : '(preview)'}; tokens: {plan.tokenCounter}
       </caption>
       <thead>
         <tr>
