@@ -1,4 +1,5 @@
 // The root page object: navigation, the test hook, and the panels' page objects.
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import type { WorkbenchSnapshot } from '../../src/app/testHook';
 import { SetsPage } from './SetsPage';
@@ -126,6 +127,12 @@ export class WorkbenchPage {
     const chooser = this.page.waitForEvent('filechooser');
     await this.page.locator('body').press('Control+o');
     await (await chooser).setFiles({ name, mimeType: 'application/toml', buffer: Buffer.from(bytes) });
+  }
+
+  /** Saves the scenario file as a user would (Ctrl+S): its text, as downloaded. */
+  async saveScenarioFile(): Promise<string> {
+    const [download] = await Promise.all([this.page.waitForEvent('download'), this.page.locator('body').press('Control+s')]);
+    return readFile(await download.path(), 'utf8');
   }
 
   /** Drops one file on the page, as a user dragging it from the desktop would. */

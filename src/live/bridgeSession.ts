@@ -153,11 +153,25 @@ export function parseHeaderLines(text: string): { headers: Record<string, string
   return { headers };
 }
 
-/** The snapshot file of the servers reached through the bridge (their tools as last listed). */
-export function bridgeSnapshot(store: WorkbenchStore): { text: string; servers: string[]; toml: string } {
+/**
+ * The snapshot file of the servers reached through the bridge (their tools as last listed), in the
+ * form `tool-workbench snapshot` writes: with each server's serverInfo and protocol version when the
+ * bridge's `views` of them are given.
+ */
+export function bridgeSnapshot(store: WorkbenchStore, views: readonly BridgeServer[] = []): { text: string; servers: string[]; toml: string } {
   const s = store.getState();
   const servers = s.doc.servers.filter((x) => s.bridgeLinks.has(x.name));
-  const snap = snapshotCatalogue(`snapshot of ${s.bridgeWorkspace?.root ?? 'the bridge'}`, 'The tool lists of servers reached through the workbench bridge, saved from the page.', servers.map((x) => ({ name: x.name, tools: x.tools })));
+  const viewOf = (name: string) => views.find((v) => endpointUrl(v) === s.bridgeLinks.get(name));
+  const entries = servers.map((x) => {
+    const v = viewOf(x.name);
+    return {
+      name: x.name,
+      tools: x.tools,
+      ...(v?.serverInfo ? { serverInfo: { name: v.serverInfo.name, version: v.serverInfo.version } } : {}),
+      ...(v?.protocolVersion !== undefined ? { protocolVersion: v.protocolVersion } : {}),
+    };
+  });
+  const snap = snapshotCatalogue(`snapshot of ${s.bridgeWorkspace?.root ?? 'the bridge'}`, 'The tool lists of servers reached through the workbench bridge, saved from the page.', entries);
   const names = servers.map((x) => x.name);
   return { text: `${JSON.stringify(snap.value, null, 2)}\n`, servers: names, toml: snapshotServersToml('snapshot.json', names) };
 }
