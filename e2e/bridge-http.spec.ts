@@ -86,7 +86,9 @@ test.describe('HTTP servers through the bridge', () => {
       });
 
       await test.step('a server without CORS, with an Authorization header the user adds', async () => {
-        await bridge.reachHttp(notes.url, { headers: `Authorization: ${AUTH}` });
+        await bridge.fillHttp(notes.url, { headers: `Authorization: ${AUTH}` });
+        await screenshotsAtTwoSizes(page, info, 'bridge-http-form');
+        await bridge.submitHttp();
         await expect(bridge.status('notes-server')).toHaveText('running', { timeout: 20_000 });
         await expect
           .poll(async () => (await workbench.snapshot()).doc.servers.find((s) => s.name === 'notes-server')?.tools.map((t) => t.name), { timeout: 20_000 })

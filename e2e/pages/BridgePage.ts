@@ -64,12 +64,22 @@ export class BridgePage {
 
   /** The Servers panel's form: the bridge reaches an HTTP MCP server, with headers that stay in it. */
   async reachHttp(url: string, options: { readonly name?: string; readonly headers?: string } = {}): Promise<void> {
+    await this.fillHttp(url, options);
+    await this.submitHttp();
+  }
+
+  /** Opens the form and fills it, without connecting. */
+  async fillHttp(url: string, options: { readonly name?: string; readonly headers?: string } = {}): Promise<void> {
     await this.page.getByRole('tab', { name: 'Servers' }).click();
     await this.page.getByTestId('bridge-http-open').click();
     const form = this.httpForm();
     await form.getByTestId('bridge-http-url').fill(url);
     if (options.name !== undefined) await form.getByTestId('bridge-http-name').fill(options.name);
     if (options.headers !== undefined) await form.getByTestId('bridge-http-headers').fill(options.headers);
+  }
+
+  async submitHttp(): Promise<void> {
+    const form = this.httpForm();
     await form.getByTestId('bridge-http-connect').click();
     // It closes once the bridge reached the server; an error stays in it.
     await form.waitFor({ state: 'detached', timeout: 30_000 });

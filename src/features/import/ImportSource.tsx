@@ -64,7 +64,7 @@ export interface LiveSourceProps {
   readonly onConnect: (url: string) => void;
   /** Connect waits (the bridge is reaching the server, or its headers do not read). */
   readonly busy?: boolean;
-  /** The route's fields (through the bridge or from the page), under the URL. */
+  /** The route's fields (through the bridge or from the page), between the URL and Connect. */
   readonly children?: ReactNode;
 }
 
@@ -98,6 +98,8 @@ export function LiveSource({ form, dispatch, status, info, tools, timeoutMs, onC
         />
         s
       </label>
+      {/* How the server is reached (through the bridge, with headers) is chosen before Connect. */}
+      {children}
       <button type="submit" disabled={connecting || busy} data-testid="import-connect">
         {again ? 'Connect again' : 'Connect'}
       </button>
@@ -107,7 +109,6 @@ export function LiveSource({ form, dispatch, status, info, tools, timeoutMs, onC
         </button>
       )}
       <LiveStatusLine status={status} info={info} tools={tools} timeoutMs={timeoutMs} />
-      {children}
     </form>
   );
 }

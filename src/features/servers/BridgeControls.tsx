@@ -97,7 +97,7 @@ function HttpForm({ onDone }: { readonly onDone: () => void }) {
       }}
     >
       <label>
-        URL <input className="mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/mcp" data-testid="bridge-http-url" spellCheck={false} />
+        URL <input className="mono" size={30} value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/mcp" data-testid="bridge-http-url" spellCheck={false} />
       </label>
       <label>
         name <input value={name} onChange={(e) => setName(e.target.value)} placeholder="(from its serverInfo)" data-testid="bridge-http-name" />
@@ -127,7 +127,12 @@ export function BridgeBar() {
   return (
     <div className="bridge-bar" data-testid="bridge-bar">
       <span>
-        <strong>Local bridge</strong> <span className="muted">speaks MCP {info.protocolVersions.join(', ')}</span>
+        {/* The newest version, the rest on hover: the whole list pushed the bar's buttons onto a second line at 1024 px. */}
+        <strong>Local bridge</strong>{' '}
+        <span className="muted" title={`MCP protocol versions it speaks: ${info.protocolVersions.join(', ')}`} data-testid="bridge-versions">
+          speaks MCP {info.protocolVersions[0] ?? '?'}
+          {info.protocolVersions.length > 1 ? ` and ${info.protocolVersions.length - 1} earlier` : ''}
+        </span>
       </span>
       <button type="button" onClick={() => setAdding((x) => !x)} aria-expanded={adding} data-testid="bridge-http-open">
         Reach an HTTP server through the bridge…
