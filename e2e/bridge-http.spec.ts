@@ -177,7 +177,7 @@ test.describe('HTTP servers through the bridge', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wb-snap-'));
     const fromPage = readFileSync(await (await bridge.saveSnapshot()).path(), 'utf8');
     await expect(workbench.banner()).toContainText('catalogue = "snapshot.json#fs"');
-    writeFileSync(join(dir, 'snapshot.json'), fromPage);
+    writeFileSync(join(dir, 'snap.json'), fromPage);
     expect(fromPage).not.toContain(token);
 
     await test.step("the command line's snapshot of the same workspace is the same catalogue", () => {
@@ -193,34 +193,8 @@ test.describe('HTTP servers through the bridge', () => {
     });
 
     await test.step('a scenario naming it passes check, offline', () => {
-      writeFileSync(
-        join(dir, 'replay.toml'),
-        `name = "The workspace's filesystem server, replayed from the page's snapshot"
-[[layers]]
-name = "workspace"
-text = '''
-[conversation.tools.'*']
-enable = "discoverable"
-[conversation.tools.read_text_file]
-source = "mcp.fs"
-'''
-[servers.fs]
-catalogue = "snapshot.json#fs"
-[[steps]]
-command = "jp q 'read hello'"
-  [[steps.cycles]]
-  calls = [ { tool = "search_tools", args = { query = "read text file" }, expect = { returned_includes = ["read_text_file"] } } ]
-  [[steps.cycles]]
-  calls = [ { tool = "read_text_file", args = { path = "data/hello.txt" }, result = "hello from the workspace" } ]
-  [steps.cycles.expect]
-  offered_includes = ["read_text_file"]
-  [[steps.cycles]]
-  reply = "Done."
-[steps.expect]
-permitted_includes = ["read_text_file"]
-servers = ["fs"]
-`,
-      );
+      // The command line's own replay scenario (src/bridge/snapshot.test.ts), naming the page's file.
+      writeFileSync(join(dir, 'replay.toml'), readFileSync(resolve('src/bridge/fixtures/replay-fs.toml'), 'utf8'));
       const check = cli('check', join(dir, 'replay.toml'));
       expect(check.stdout).toMatch(/\b0 failed/u);
       expect(check.status, check.stdout + check.stderr).toBe(0);
