@@ -228,6 +228,27 @@ test.describe('HTTP servers through the bridge', () => {
       expect(notes.requests.filter((r) => r.startsWith('OPTIONS'))).toEqual([]);
       await workbench.flushAutosave();
       expect((await storedText(page)).all).not.toContain(SECRET);
+
+      await test.step('a server reached from the dialog and not imported is let go by the bridge', async () => {
+        const held = async () => {
+          const origin = new URL(serve.url).origin;
+          const res = await fetch(`${origin}/bridge/servers`, { headers: { Authorization: `Bearer ${new URL(serve.url).hash.replace('#token=', '')}` } });
+          return ((await res.json()) as { servers: { name: string }[] }).servers.map((x) => x.name);
+        };
+        // Another server (the one imported is the bridge's already: asked again, it is the same).
+        const other = await startNoCorsMcp(AUTH);
+        try {
+          await workbench.runCommand('import.live');
+          await dialog.getByTestId('import-headers').fill(`Authorization: ${AUTH}`);
+          await workbench.importer.connect(other.url);
+          await expect(workbench.importer.liveStatus()).toHaveAttribute('data-status', 'running', { timeout: 20_000 });
+          await expect.poll(held).toHaveLength(2);
+          await workbench.importer.close();
+          await expect.poll(held, { timeout: 20_000 }).toEqual(['notes-server']);
+        } finally {
+          await other.close();
+        }
+      });
     } finally {
       await notes.close();
     }
