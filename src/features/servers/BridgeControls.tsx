@@ -42,11 +42,14 @@ export function BridgeControls({ name, endpoint, children }: { readonly name: st
   return (
     <div className="bridge-controls" data-testid="bridge-controls">
       <div className="live-controls">
+        <span className="muted bridge-session-label" title="The bridge’s own connection to the server">
+          bridge
+        </span>
         <span className={`status-word ${v.status === 'running' ? 'running' : v.status === 'failed' ? 'failed' : 'offline'}`} data-testid="bridge-status">
           {v.status}
         </span>
         <span className="muted">
-          via the bridge ({v.transport ?? v.kind}){v.serverInfo ? ` · ${v.serverInfo.name} ${v.serverInfo.version}` : ''}
+          {v.transport === 'streamable' ? 'streamable HTTP' : (v.transport ?? v.kind)}{v.serverInfo ? ` · ${v.serverInfo.name} ${v.serverInfo.version}` : ''}
           {v.protocolVersion ? ` · MCP ${v.protocolVersion}` : ''}
           {v.pid !== undefined ? ` · pid ${v.pid}` : ''}
         </span>
@@ -66,7 +69,13 @@ export function BridgeControls({ name, endpoint, children }: { readonly name: st
       </div>
       <code className="bridge-what">{v.commandLine ?? `${v.url ?? ''}${v.headerNames && v.headerNames.length > 0 ? `  (headers: ${v.headerNames.join(', ')})` : ''}`}</code>
       {v.status === 'failed' && v.error && <pre className="bridge-error" data-testid="bridge-error">{v.error}</pre>}
-      {v.status === 'running' && children}
+      {/* Two sessions, two status words: the bridge's with the server (above), this page's with the bridge (here). */}
+      {v.status === 'running' && children !== undefined && (
+        <div className="bridge-session" role="group" aria-label="This page’s session, through the bridge">
+          <span className="muted bridge-session-label">page</span>
+          {children}
+        </div>
+      )}
       {showLog && <Log name={v.name} />}
     </div>
   );
