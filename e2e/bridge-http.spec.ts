@@ -207,9 +207,9 @@ test.describe('HTTP servers through the bridge', () => {
     try {
       await workbench.bridge.open(serve.url);
       await workbench.checkStatus().filter({ hasText: 'passed' }).waitFor();
-      await workbench.runCommand('import.live');
+      await workbench.importer.openLiveFromServersTab();
       const dialog = workbench.importer.dialog();
-      await expect(dialog.getByTestId('import-via-bridge')).toBeChecked();
+      await expect(dialog.getByTestId('import-via-bridge')).toBeChecked({ timeout: 20_000 });
       await dialog.getByTestId('import-headers').fill(`Authorization: ${AUTH}`);
       await workbench.importer.connect(notes.url);
       await expect(workbench.importer.liveStatus()).toHaveAttribute('data-status', 'running', { timeout: 20_000 });
@@ -238,7 +238,7 @@ test.describe('HTTP servers through the bridge', () => {
         // Another server (the one imported is the bridge's already: asked again, it is the same).
         const other = await startNoCorsMcp(AUTH);
         try {
-          await workbench.runCommand('import.live');
+          await workbench.importer.openLiveFromServersTab();
           await dialog.getByTestId('import-headers').fill(`Authorization: ${AUTH}`);
           await workbench.importer.connect(other.url);
           await expect(workbench.importer.liveStatus()).toHaveAttribute('data-status', 'running', { timeout: 20_000 });
