@@ -51,3 +51,7 @@ export type { WorkspaceFiles, WorkspaceLoad, WorkspaceOptions } from './workspac
 export { comparePaths } from './workspace/glob';
 export { setTokens, approximateTokenCounter } from './providers/cost';
 export * from './import/index';
+export { nextAutoAction, paramsOf, SEARCH_LIMIT, MAX_CYCLES } from './model/auto';
+export type { AutoAction, AutoInput, AutoTool, AutoCall } from './model/auto';
+export { playAutoTurn, autoInputAt, openTurn, isOpenCycle, withCall, withReply, withAction } from './model/play';
+export type { OpenTurn, PlayedTurn } from './model/play';
