@@ -55,3 +55,6 @@ export { nextAutoAction, paramsOf, SEARCH_LIMIT, MAX_CYCLES } from './model/auto
 export type { AutoAction, AutoInput, AutoTool, AutoCall } from './model/auto';
 export { playAutoTurn, autoInputAt, openTurn, isOpenCycle, withCall, withReply, withAction } from './model/play';
 export type { OpenTurn, PlayedTurn } from './model/play';
+export { rfdTables, rfdCounts } from './rfd/tables';
+export { rowAgrees, tableAgrees } from './rfd/types';
+export type { RfdTable, RfdRow, RfdCell, RfdScenario } from './rfd/types';
