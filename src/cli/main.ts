@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { checkFiles } from './check';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
+import { REPORT_USAGE, reportCommand } from './report';
 
 const USAGE = `tool-workbench: design and check LLM tool catalogues under JP's RFD 108
 
@@ -22,7 +23,7 @@ usage:
       tool on; every tool discoverable with the N most useful kept on (default 8); or per-server (N
       per server). --off-destructive starts destructiveHint tools off. --scenario prints a whole
       scenario instead (tools inline, or --ref PATH to name the catalogue file).
-  tool-workbench --version
+${REPORT_USAGE}  tool-workbench --version
 `;
 
 export interface Io {
@@ -46,6 +47,12 @@ export function main(argv: readonly string[], io: Io = nodeIo): number {
       return evalCommand(rest, io);
     case 'import':
       return importCommand(rest, io);
+    case 'report':
+      if (rest.includes('--help') || rest.includes('-h')) {
+        io.out(`usage:\n${REPORT_USAGE}`);
+        return 0;
+      }
+      return reportCommand(rest, io);
     case '--version':
     case '-V': {
       const pkg = JSON.parse(io.readFile(resolve(dirname(new URL(import.meta.url).pathname), '..', 'package.json'))) as { version: string };

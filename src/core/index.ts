@@ -58,3 +58,7 @@ export type { OpenTurn, PlayedTurn } from './model/play';
 export { rfdTables, rfdCounts } from './rfd/tables';
 export { rowAgrees, tableAgrees } from './rfd/types';
 export type { RfdTable, RfdRow, RfdCell, RfdScenario } from './rfd/types';
+export { reportHtml } from './report/html';
+export type { ReportInput } from './report/html';
+export { summarizeCheck } from './scenario/report';
+export type { CheckProblem } from './scenario/report';

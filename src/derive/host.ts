@@ -267,6 +267,10 @@ export class DeriveHost implements Methods {
     return this.lab.policyDiff(params);
   }
 
+  autoTurn(params: Parameters<LabHost['autoTurn']>[0]) {
+    return this.lab.autoTurn(params);
+  }
+
   discoverable(params: Parameters<WorkspaceHost['discoverable']>[0]) {
     return this.workspace.discoverable(params);
   }

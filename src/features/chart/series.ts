@@ -3,34 +3,10 @@
 // request as markers. Read from the derived timeline; pure.
 import type { TimelineView } from '../../derive/protocol';
 import type { TokensView } from '../../derive/labProtocol';
+import type { CostSeries, Marker, MarkerKind } from '../../core/report/chart';
 
-export type MarkerKind = 'promotion' | 'directive' | 'config';
-
-export interface Marker {
-  /** 0-based request index the marker stands before. */
-  readonly request: number;
-  readonly kind: MarkerKind;
-  readonly label: string;
-}
-
-export interface CostSeries {
-  readonly unit: 'bytes' | 'tokens';
-  /** 1-based request numbers. */
-  readonly x: readonly number[];
-  readonly offered: readonly number[];
-  readonly permitted: readonly number[];
-  /** "step 2 · cycle 1" per request. */
-  readonly labels: readonly string[];
-  readonly markers: readonly Marker[];
-  /** The timeline row of each request, for click-to-select. */
-  readonly entries: readonly number[];
-}
-
-export const MARKER_WORDS: Readonly<Record<MarkerKind, string>> = {
-  promotion: 'promotion',
-  directive: 'directive (-t/-T/--cfg)',
-  config: 'config edit',
-};
+export { MARKER_WORDS, niceTicks, shortNumber } from '../../core/report/chart';
+export type { CostSeries, Marker, MarkerKind } from '../../core/report/chart';
 
 function kindOf(sources: readonly string[] | undefined, entryKind: string): MarkerKind | undefined {
   if (entryKind === 'layer-edit') return 'config';
@@ -68,24 +44,4 @@ export function costSeries(view: TimelineView, unit: 'bytes' | 'tokens' = 'bytes
     pending = [];
   }
   return { unit, x, offered, permitted, labels, markers, entries };
-}
-
-/** Round tick values covering [0, max] (about `count` of them). */
-export function niceTicks(max: number, count = 5): number[] {
-  if (!(max > 0)) return [0, 1];
-  const raw = max / count;
-  const pow = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * pow).find((s) => s >= raw) ?? raw;
-  const ticks: number[] = [];
-  for (let v = 0; v <= max + step * 0.5; v += step) ticks.push(Math.round(v * 1e6) / 1e6);
-  if ((ticks[ticks.length - 1] ?? 0) < max) ticks.push((ticks[ticks.length - 1] ?? 0) + step);
-  return ticks;
-}
-
-/** Short axis numbers: 950, 1.2k, 12k, 1.5M. */
-export function shortNumber(v: number): string {
-  const a = Math.abs(v);
-  if (a >= 1e6) return `${(v / 1e6).toFixed(a >= 1e7 ? 0 : 1)}M`;
-  if (a >= 1e3) return `${(v / 1e3).toFixed(a >= 1e4 ? 0 : 1)}k`;
-  return String(Math.round(v));
 }
