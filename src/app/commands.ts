@@ -5,7 +5,6 @@ import { workspaceCommands } from '../features/workspace/open';
 import { importCommands } from '../features/import/commands';
 import { serversCommands } from '../features/servers/commands';
 import { shareCommands } from '../features/share/share';
-import { simulatorCommands } from '../features/simulator/commands';
 import { scenarioDocFromText } from '../core';
 import demoText from './demo-scenario.toml?raw';
 
@@ -16,7 +15,7 @@ export function demoDoc() {
 }
 
 export function createCommands(): CommandRegistry {
-  return new CommandRegistry().register(...workspaceCommands).register(...importCommands, ...serversCommands).register(...shareCommands).register(...simulatorCommands).register(
+  return new CommandRegistry().register(...workspaceCommands).register(...importCommands, ...serversCommands).register(...shareCommands).register(
     { id: 'palette.open', title: 'Open the command palette', shortcut: 'Mod+K', run: ({ store }) => store.getState().setPaletteOpen(true) },
     { id: 'file.open', title: 'Open a scenario file…', shortcut: 'Mod+O', group: 'File', run: ({ store }) => pickScenarioFile(store) },
     { id: 'file.save', title: 'Save the scenario file', shortcut: 'Mod+S', group: 'File', run: ({ store }) => saveScenario(store) },

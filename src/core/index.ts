@@ -52,6 +52,8 @@ export { comparePaths } from './workspace/glob';
 export { setTokens, approximateTokenCounter } from './providers/cost';
 export * from './import/index';
 export { nextAutoAction, paramsOf, SEARCH_LIMIT, MAX_CYCLES } from './model/auto';
+export { fillArguments } from './model/args';
+export type { ParamInfo } from './model/args';
 export type { AutoAction, AutoInput, AutoTool, AutoCall } from './model/auto';
 export { playAutoTurn, autoInputAt, openTurn, isOpenCycle, withCall, withReply, withAction } from './model/play';
 export type { OpenTurn, PlayedTurn } from './model/play';

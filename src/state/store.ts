@@ -13,6 +13,8 @@ import { workspaceSlice } from './workspaceSlice';
 import type { WorkspaceSlice } from './workspaceSlice';
 import { importSlice } from './importSlice';
 import type { ImportSlice } from './importSlice';
+import { reviewSlice } from './reviewSlice';
+import type { ReviewSlice } from './reviewSlice';
 
 export interface DocSlice {
   doc: ScenarioDoc;
@@ -55,7 +57,7 @@ export interface UiSlice {
   dismissBanner(): void;
 }
 
-export type WorkbenchState = DocSlice & SelectionSlice & UiSlice & LabSlice & EditsSlice & WorkspaceSlice & ImportSlice;
+export type WorkbenchState = DocSlice & SelectionSlice & UiSlice & LabSlice & EditsSlice & WorkspaceSlice & ImportSlice & ReviewSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 type Slice<T> = (set: StoreApi<WorkbenchState>['setState'], get: StoreApi<WorkbenchState>['getState']) => T;
@@ -147,5 +149,6 @@ export function createWorkbenchStore(initial: ScenarioDoc): WorkbenchStore {
     ...editsSlice(set, get),
     ...workspaceSlice<WorkbenchState>(set, get),
     ...importSlice<WorkbenchState>(set, get),
+    ...reviewSlice<WorkbenchState>(set),
   }));
 }

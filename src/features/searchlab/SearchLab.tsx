@@ -77,12 +77,35 @@ function Ranking({ r }: { readonly r: RankingResult }) {
   );
 }
 
-function QuerySet({ position }: { readonly position: number }) {
+/** Loads a query set from a file, or opens the column to paste one. */
+function QuerySetButtons({ onPaste }: { readonly onPaste: () => void }) {
+  const setText = useWorkbench((s) => s.setLabQuerySet);
+  const file = useRef<HTMLInputElement>(null);
+  return (
+    <span className="lab-set-buttons">
+      <button type="button" onClick={() => file.current?.click()} title="recall@k and MRR of both rankings over a JSONL query set">Load a query set…</button>
+      <button type="button" onClick={onPaste}>Paste one</button>
+      <input
+        ref={file}
+        type="file"
+        accept=".jsonl,.json,.txt,application/json"
+        hidden
+        data-testid="lab-queryset-file"
+        onChange={(e) => {
+          const f = e.target.files?.[0];
+          if (f) void f.text().then(setText);
+          e.target.value = '';
+        }}
+      />
+    </span>
+  );
+}
+
+function QuerySet({ position, onClose }: { readonly position: number; readonly onClose: () => void }) {
   const text = useWorkbench((s) => s.labQuerySet);
   const setText = useWorkbench((s) => s.setLabQuerySet);
   const debounced = useDebounced(text, 250);
   const { data, isFetching, error } = useEvalQueries(position, debounced);
-  const file = useRef<HTMLInputElement>(null);
   return (
     <section className="lab-eval" aria-label="Query set">
       <div className="lab-eval-input">
@@ -91,20 +114,7 @@ function QuerySet({ position }: { readonly position: number }) {
         </label>
         <textarea id="lab-queryset" className="mono" rows={4} value={text} onChange={(e) => setText(e.target.value)} data-testid="lab-queryset" spellCheck={false} placeholder={'{"query": "workflow logs", "relevant": ["github_get_job_logs"]}'} />
         <div className="lab-eval-buttons">
-          <button type="button" onClick={() => file.current?.click()}>Load a .jsonl file…</button>
-          <input
-            ref={file}
-            type="file"
-            accept=".jsonl,.json,.txt,application/json"
-            hidden
-            data-testid="lab-queryset-file"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              if (f) void f.text().then(setText);
-              e.target.value = '';
-            }}
-          />
-          {text !== '' && <button type="button" onClick={() => setText('')}>Clear</button>}
+          <button type="button" onClick={() => { setText(''); onClose(); }}>Clear and close</button>
           {isFetching && <span className="muted">scoring…</span>}
         </div>
       </div>
@@ -167,9 +177,13 @@ export function SearchLab() {
   const setLimit = useWorkbench((s) => s.setLabLimit);
   const debounced = useDebounced(query, 120);
   const { data, isFetching } = useLabSearch(position, debounced, limit);
+  const hasSet = useWorkbench((s) => s.labQuerySet.trim() !== '');
+  const [pasting, setPasting] = useState(false);
+  // The query-set column takes room only when a set is loaded (or being pasted).
+  const showSet = hasSet || pasting;
   if (!view) return <div className="empty">Deriving…</div>;
   return (
-    <div className="lab" data-testid="search-lab">
+    <div className={`lab ${showSet ? 'with-set' : ''}`} data-testid="search-lab">
       <div className="lab-left" role="region" aria-label="Query through both rankings" tabIndex={0}>
         <form className="lab-query" onSubmit={(e) => e.preventDefault()}>
           <label className="grow">
@@ -180,6 +194,7 @@ export function SearchLab() {
             limit
             <input type="number" min={1} max={50} value={limit} data-testid="lab-limit" onChange={(e) => setLimit(Math.max(1, Math.min(50, Number(e.target.value) || 10)))} />
           </label>
+          {!showSet && <QuerySetButtons onPaste={() => setPasting(true)} />}
         </form>
         <p className="muted lab-scope">
           {data ? `Searches the ${data.searchable} searchable tools at this position (as search_tools would); promotion status as the fold would report it.` : 'Both rankings search the searchable set at the selected position.'}
@@ -196,9 +211,11 @@ export function SearchLab() {
           )
         )}
       </div>
-      <div className="lab-right" role="region" aria-label="Query set evaluation" tabIndex={0}>
-        <QuerySet position={position} />
-      </div>
+      {showSet && (
+        <div className="lab-right" role="region" aria-label="Query set evaluation" tabIndex={0}>
+          <QuerySet position={position} onClose={() => setPasting(false)} />
+        </div>
+      )}
     </div>
   );
 }

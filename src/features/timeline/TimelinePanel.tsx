@@ -57,8 +57,14 @@ export function TimelinePanel() {
   const select = useWorkbench((s) => s.selectEntry);
   const listRef = useRef<HTMLDivElement>(null);
   const fieldRef = useRef<HTMLInputElement>(null);
-  const [field, setField] = useState('');
+  // The one place a step is added (the simulator's auto model reads the same draft): not editing, the
+  // field shows the store's draft; editing a step, its own text.
+  const draft = useWorkbench((s) => s.stepDraft);
+  const setDraft = useWorkbench((s) => s.setStepDraft);
+  const [editText, setEditText] = useState('');
   const [editing, setEditing] = useState<number | undefined>(undefined);
+  const field = editing !== undefined ? editText : draft;
+  const setField = useCallback((v: string) => (editing !== undefined ? setEditText(v) : setDraft(v)), [editing, setDraft]);
   const [deleted, setDeleted] = useState<Deleted | undefined>(undefined);
   useSelectOnLoad(view, revision);
 
@@ -93,7 +99,7 @@ export function TimelinePanel() {
       const s = store.getState().doc.steps[stepIndex];
       if (!s) return;
       setEditing(stepIndex);
-      setField(s.command);
+      setEditText(s.command);
       requestAnimationFrame(() => fieldRef.current?.focus());
     },
     [store],
@@ -101,7 +107,7 @@ export function TimelinePanel() {
 
   const cancelEdit = useCallback(() => {
     setEditing(undefined);
-    setField('');
+    setEditText('');
     listRef.current?.focus();
   }, []);
 
@@ -113,7 +119,7 @@ export function TimelinePanel() {
       setDeleted({ step: s, index: stepIndex });
       if (editing !== undefined) {
         setEditing(undefined);
-        setField('');
+        setEditText('');
       }
     },
     [store, editing],
@@ -132,14 +138,14 @@ export function TimelinePanel() {
         const s = st.doc.steps[editing];
         if (s) st.updateStep(editing, { ...s, command });
         setEditing(undefined);
-        setField('');
+        setEditText('');
         listRef.current?.focus();
         return;
       }
       st.addStep({ command, cycles: [] });
       // The new step's rows are the last ones: select the end of the timeline.
       st.selectEntry(undefined);
-      setField('');
+      st.setStepDraft('');
     },
     [editing, store],
   );
@@ -165,7 +171,18 @@ export function TimelinePanel() {
           if (n !== undefined) s.getState().selectEntry(n);
         },
       },
-      { id: 'timeline.addStep', title: 'Timeline: add a step', group: 'Timeline', run: () => fieldRef.current?.focus() },
+      { id: 'timeline.addStep', title: 'Add a step (the jp command field under the timeline)', shortcut: 'Alt+P', group: 'Timeline', run: () => fieldRef.current?.focus() },
+      {
+        id: 'check.firstProblem',
+        title: 'Go to the first failing row (the pass/fail count)',
+        group: 'Timeline',
+        run: ({ store: s }) => {
+          const first = a().view?.problemEntries[0];
+          if (first === undefined) return;
+          s.getState().selectEntry(first);
+          listRef.current?.focus();
+        },
+      },
       {
         id: 'timeline.editStep',
         title: 'Timeline: edit the selected step',
@@ -217,8 +234,7 @@ export function TimelinePanel() {
   }
 
   const updating = isFetching || view.revision !== revision;
-  const failed = view.expectations.filter((x) => !x.pass).length;
-  const passed = view.expectations.length - failed;
+  const { passed, failed } = view;
   const selectedRow = selected ?? 0;
   const selectedText = current ? rowText(current, view.requests).text : '';
 
@@ -227,10 +243,13 @@ export function TimelinePanel() {
       <div className="panel-head">
         <h2 id="tl-title">Timeline</h2>
         <span className="tl-summary" data-testid="timeline-summary">
-          {view.expectations.length > 0 && (
+          {passed + failed > 0 && <span className="pass">{passed} ✓ passed</span>}
+          {failed > 0 && (
             <>
-              <span className="pass">{passed} ✓ passed</span>
-              {failed > 0 && <span className="fail"> · {failed} ✗ failed</span>}
+              {' · '}
+              <button type="button" className="tl-fail-link" onClick={() => void registry.run('check.firstProblem', { store })} title="Go to the first failing row">
+                {failed} ✗ failed
+              </button>
             </>
           )}
         </span>
@@ -316,7 +335,8 @@ export function TimelinePanel() {
                 ))}
                 {expectationMarks(ex).map((m) => (
                   <span key={String(m.pass)} className={`xmark ${m.pass ? 'pass' : 'fail'}`} role="img" aria-label={m.text} title={m.title} data-testid={m.pass ? 'expectation-pass' : 'expectation-fail'}>
-                    {m.pass ? '✓' : '✗'} {m.count > 1 ? m.count : m.keys}
+                    {m.pass ? '✓' : '✗'} {m.count}
+                    {m.count === 1 && <span className="xkeys">{m.keys}</span>}
                   </span>
                 ))}
                 {isEditing && <span className="tl-fact">editing…</span>}
@@ -332,7 +352,7 @@ export function TimelinePanel() {
               type="button"
               onClick={() => {
                 setEditing(undefined);
-                setField(FIRST_QUERY);
+                setDraft(FIRST_QUERY);
                 fieldRef.current?.focus();
               }}
             >
@@ -371,7 +391,7 @@ export function TimelinePanel() {
           value={field}
           onChange={setField}
           onSubmit={submit}
-          onCancel={editing !== undefined ? cancelEdit : () => setField('')}
+          onCancel={editing !== undefined ? cancelEdit : () => setDraft('')}
           editing={editing !== undefined ? editing + 1 : undefined}
           inputRef={fieldRef}
         />

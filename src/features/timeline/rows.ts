@@ -129,14 +129,21 @@ export function rowText(e: EntryView, requests: readonly RequestView[]): RowText
     case 'request': {
       const r = e.request !== undefined ? requests[e.request] : undefined;
       if (!r) return { text: e.label, facts: [], title: e.label };
-      const facts: RowText['facts'][number][] = [
-        { text: `${r.array.length} tool${r.array.length === 1 ? '' : 's'}`, title: `${r.offered.length} offered, ${r.permittedCount} permitted, ${r.searchableCount} searchable` },
-        { text: formatBytes(r.cost.offered), title: `definition cost of the offered set: ${r.cost.offered} bytes (permitted set: ${r.cost.permitted} bytes)`, optional: 2 },
-        { text: r.cache.status, title: `prefix cache ${r.cache.status}: ${r.cache.reason}`, tone: r.cache.status },
-      ];
+      // The kind, the tool count and the offered cost never give way; in directives mode the array (the
+      // whole fixed catalogue) is a separate, labelled number, as the cost is the offered set's.
+      const fixedArray = r.array.length !== r.offered.length || r.array.some((n, i) => n !== r.offered[i]);
+      const sets = `${r.offered.length} offered, ${r.permittedCount} permitted, ${r.searchableCount} searchable`;
+      const facts: RowText['facts'][number][] = fixedArray
+        ? [
+            { text: `${r.offered.length} offered`, title: `${sets}; the provider's array holds ${r.array.length} tools (the fixed catalogue of RFD 105's directives)` },
+            { text: `array ${r.array.length}`, title: `the tools array holds ${r.array.length} tools: every configured tool, deferred; availability goes by directive blocks`, optional: 1 },
+          ]
+        : [{ text: `${r.array.length} tool${r.array.length === 1 ? '' : 's'}`, title: sets }];
+      facts.push({ text: formatBytes(r.cost.offered), title: `definition cost of the offered set: ${r.cost.offered} bytes (permitted set: ${r.cost.permitted} bytes)` });
+      facts.push({ text: r.cache.status, title: `prefix cache ${r.cache.status}: ${r.cache.reason}`, tone: r.cache.status });
       if (r.added.length > 0) facts.push({ text: `+${r.added.length} new`, title: `newly offered: ${r.added.join(', ')}`, optional: 1 });
       const forced = r.toolChoice !== 'auto' ? ` · tool_choice ${r.toolChoice}` : '';
-      return { text: `cycle ${e.cycle ?? r.cycle}`, suffix: `· request${forced}`, facts, title: `request ${r.id + 1}, cycle ${r.cycle} of step ${r.step}: ${r.array.length} tools, ${formatBytes(r.cost.offered)} (${r.cost.offered} bytes) offered\noffered: ${r.offered.join(', ')}\ncache: ${r.cache.status} (${r.cache.reason})` };
+      return { text: `cycle ${e.cycle ?? r.cycle}`, suffix: `· request${forced}`, facts, title: `request ${r.id + 1}, cycle ${r.cycle} of step ${r.step}: ${r.offered.length} tools offered, ${formatBytes(r.cost.offered)} (${r.cost.offered} bytes); ${r.array.length} in the tools array\noffered: ${r.offered.join(', ')}\ncache: ${r.cache.status} (${r.cache.reason})` };
     }
     case 'call': {
       const facts: RowText['facts'][number][] = [];
