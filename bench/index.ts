@@ -2,18 +2,22 @@
 // where it has one). Each module also runs alone: `npx tsx bench/<name>.ts`.
 import { run as stream } from './stream';
 import { run as tomlParse } from './toml-parse';
+import { run as input } from './input';
 import { run as search } from './search';
 import { run as searchEval } from './search-eval';
 import { run as checkScale } from './check-scale';
 import { run as catalogues } from './catalogues';
+import { run as editor } from './editor';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
   ['toml-parse', tomlParse],
+  ['input', input],
   ['search', search],
   ['search-eval', searchEval],
   ['check-scale', checkScale],
   ['catalogues', catalogues],
+  ['editor', editor],
 ];
 
 let failed = 0;

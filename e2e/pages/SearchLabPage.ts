@@ -22,8 +22,16 @@ export class SearchLabPage {
     return this.ranking(id).locator('tbody tr');
   }
 
-  async loadQuerySet(jsonl: string): Promise<void> {
-    await this.page.getByTestId('lab-queryset-file').setInputFiles({ name: 'queries.jsonl', mimeType: 'application/json', buffer: Buffer.from(jsonl) });
+  async loadQuerySet(jsonl: string | Uint8Array, name = 'queries.jsonl'): Promise<void> {
+    await this.page.getByTestId('lab-queryset-file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(jsonl) });
+  }
+
+  querySet(): Locator {
+    return this.page.getByTestId('lab-queryset');
+  }
+
+  fileError(): Locator {
+    return this.page.getByTestId('lab-queryset-file-error');
   }
 
   evaluation(): Locator {

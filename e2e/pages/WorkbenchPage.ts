@@ -106,6 +106,27 @@ export class WorkbenchPage {
     return this.page.getByTestId('banner');
   }
 
+  /** Opens a scenario file as a user would: Ctrl+O, then the file chooser. */
+  async openScenarioFile(name: string, bytes: Uint8Array): Promise<void> {
+    const chooser = this.page.waitForEvent('filechooser');
+    await this.page.locator('body').press('Control+o');
+    await (await chooser).setFiles({ name, mimeType: 'application/toml', buffer: Buffer.from(bytes) });
+  }
+
+  /** Drops one file on the page, as a user dragging it from the desktop would. */
+  async dropFile(name: string, bytes: Uint8Array, type = 'application/octet-stream'): Promise<void> {
+    const dataTransfer = await this.page.evaluateHandle(
+      ([n, b, t]) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([new Uint8Array(b)], n, { type: t }));
+        return dt;
+      },
+      [name, [...bytes], type] as const,
+    );
+    await this.page.dispatchEvent('body', 'dragenter', { dataTransfer });
+    await this.page.dispatchEvent('body', 'drop', { dataTransfer });
+  }
+
   checkStatus() {
     return this.page.getByTestId('check-status');
   }

@@ -23,9 +23,14 @@ export class WorkspacePage {
   }
 
   async openZip(name: string, buffer: Buffer): Promise<void> {
+    await this.chooseZip(name, buffer);
+    await this.loaded();
+  }
+
+  /** Picks a .zip without waiting for it to load (it may be refused). */
+  async chooseZip(name: string, buffer: Buffer): Promise<void> {
     await this.show();
     await this.root.getByTestId('workspace-zip-input').setInputFiles({ name, mimeType: 'application/zip', buffer });
-    await this.loaded();
   }
 
   /** Drops a .zip on the page as a file manager would (a DataTransfer with the file). */

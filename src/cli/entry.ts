@@ -1,9 +1,11 @@
 // The process entry of the bundled CLI (see scripts/build-cli.mjs).
 import { main } from './main';
+import { line } from './print';
 
 try {
   process.exitCode = main(process.argv.slice(2));
 } catch (e) {
-  process.stderr.write(`tool-workbench: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  // main catches what it runs; this is the last guard. A message, never a stack trace.
+  process.stderr.write(line(`tool-workbench: internal error: ${e instanceof Error ? e.message : String(e)}`));
   process.exitCode = 2;
 }

@@ -138,7 +138,7 @@ summary = "An MCP tool: no server here, so it cannot be resolved."
   it('a config file that does not load is an error naming the line', () => {
     const io = capture({ 'bad.toml': '[conversation.tools.x]\nenable = "sometimes"\n', 'q.jsonl': queries });
     expect(main(['eval', '--catalogue', 'bad.toml', '--queries', 'q.jsonl'], io)).toBe(2);
-    expect(io.stderr()).toMatch(/^bad\.toml: 2:\d+: invalid enable value/);
+    expect(io.stderr()).toMatch(/^bad\.toml:2:\d+: invalid enable value/);
   });
 });
 
@@ -149,7 +149,7 @@ describe('tool-workbench eval arguments', () => {
     { argv: ['eval', '--catalogue', 'c.json', '--queries', 'q.jsonl', '--ranking', 'regex'], err: 'unknown ranking `regex`' },
     { argv: ['eval', '--catalogue', 'c.json', '--queries', 'q.jsonl', '--k', '0,5'], err: '--k takes positive integers' },
     { argv: ['eval', '--bogus'], err: 'unknown argument `--bogus`' },
-    { argv: ['eval', '--catalogue', 'missing.json', '--queries', 'q.jsonl'], err: 'ENOENT' },
+    { argv: ['eval', '--catalogue', 'missing.json', '--queries', 'q.jsonl'], err: 'missing.json: cannot read: no such file' },
     { argv: ['eval', '--catalogue', 'c.json', '--queries', 'empty.jsonl'], err: 'no queries' },
     { argv: ['eval', '--catalogue', 'notjson.json', '--queries', 'q.jsonl'], err: 'not valid JSON' },
   ];
@@ -167,11 +167,13 @@ describe('tool-workbench eval arguments', () => {
       expect(io.stdout()).toBe('');
     });
   }
-  it('bad query lines are reported and skipped', () => {
-    const io = capture({ ...files, 'mixed.jsonl': '{"query": "a", "relevant": ["a"]}\nnot json\n{"query": 3}\n' });
-    expect(main(['eval', '--catalogue', 'c.json', '--queries', 'mixed.jsonl'], io)).toBe(0);
-    expect(io.stderr()).toContain('mixed.jsonl: line 2: not JSON');
+  it('bad query lines are reported with their line and column, left out of the report, and exit 2 (issue 12)', () => {
+    const io = capture({ ...files, 'mixed.jsonl': '{"query": "a", "relevant": ["a"]}\nnot json\n{"query": 3}\n{"query": "b", "relevant": ["a"],}\n' });
+    expect(main(['eval', '--catalogue', 'c.json', '--queries', 'mixed.jsonl'], io)).toBe(2);
+    expect(io.stderr()).toContain('mixed.jsonl: line 2, column 1: not JSON: expected a value');
     expect(io.stderr()).toContain('mixed.jsonl: line 3: "query" must be a string');
+    expect(io.stderr()).toContain('mixed.jsonl: line 4, column 34: not JSON: a trailing comma before `}`');
+    expect(io.stderr()).toContain('mixed.jsonl: 3 malformed lines left out of the report above');
     expect(io.stdout()).toContain('1 queries');
   });
 });

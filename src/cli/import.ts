@@ -7,6 +7,8 @@ import type { Catalogue, PolicyKind, StartingPolicy } from '../core/import/index
 import { EMPTY_DOC, writeScenario } from '../core/scenario/doc';
 import type { ScenarioDoc } from '../core/scenario/doc';
 import type { Io } from './main';
+import { block, line } from './print';
+import { readErrorText } from './read';
 
 const USAGE =
   'usage: tool-workbench import FILE --server NAME [--policy on|discoverable|per-server] [--keep N] [--off-destructive] [--scenario [--ref PATH]]';
@@ -84,19 +86,19 @@ function pick(catalogue: Catalogue, name: string): Catalogue | string {
 export function importCommand(args: readonly string[], io: Io): number {
   const parsed = parseArgs(args);
   if (typeof parsed === 'string') {
-    io.err(`tool-workbench import: ${parsed}\n${USAGE}\n`);
+    io.err(`${line(`tool-workbench import: ${parsed}`)}${USAGE}\n`);
     return 2;
   }
   let text: string;
   try {
     text = io.readFile(parsed.file);
   } catch (e) {
-    io.err(`${parsed.file}: cannot read: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.err(line(readErrorText(parsed.file, e)));
     return 2;
   }
   const read = readCatalogue(text, parsed.file);
   if (!read.ok) {
-    for (const e of read.errors) io.err(`${e}\n`);
+    for (const e of read.errors) io.err(line(e));
     return 2;
   }
   let catalogue = read.catalogue;
@@ -104,16 +106,16 @@ export function importCommand(args: readonly string[], io: Io): number {
   if (multi && parsed.server !== undefined) {
     const one = pick(catalogue, parsed.server);
     if (typeof one === 'string') {
-      io.err(`tool-workbench import: ${one}\n`);
+      io.err(line(`tool-workbench import: ${one}`));
       return 2;
     }
     catalogue = one;
   }
   if (!multi && parsed.server === undefined) {
-    io.err(`tool-workbench import: a tools/list reply names no server; give it one with --server NAME\n${USAGE}\n`);
+    io.err(`${line('tool-workbench import: a tools/list reply names no server; give it one with --server NAME')}${USAGE}\n`);
     return 2;
   }
-  for (const w of catalogue.warnings) io.err(`warning: ${w}\n`);
+  for (const w of catalogue.warnings) io.err(line(`warning: ${w}`));
   const policy: StartingPolicy = { kind: parsed.policy, keep: parsed.keep, offDestructive: parsed.offDestructive };
   const ref = parsed.ref;
   const base: ScenarioDoc = { ...EMPTY_DOC, name: `Imported ${parsed.file.split(/[\\/]/u).pop() ?? parsed.file}`, layers: [] };
@@ -124,7 +126,7 @@ export function importCommand(args: readonly string[], io: Io): number {
     into: base,
     ...(ref !== undefined ? { catalogueRef: (_i: number, key: string | undefined) => (multi && key !== undefined ? `${ref}#${key}` : ref) } : {}),
   });
-  if (!parsed.scenario) io.out(result.layer.text);
-  else io.out(writeScenario({ ...applyImport(base, result), steps: [startingStep(result)] }));
+  if (!parsed.scenario) io.out(block(result.layer.text));
+  else io.out(block(writeScenario({ ...applyImport(base, result), steps: [startingStep(result)] })));
   return 0;
 }

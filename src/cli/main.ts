@@ -1,7 +1,8 @@
 // `tool-workbench`: the command-line shell over the core. It reads files and
 // prints; every rule lives in src/core.
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { line } from './print';
+import { readInputFile } from './read';
 import { checkFiles } from './check';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
@@ -24,22 +25,52 @@ usage:
       per server). --off-destructive starts destructiveHint tools off. --scenario prints a whole
       scenario instead (tools inline, or --ref PATH to name the catalogue file).
 ${REPORT_USAGE}  tool-workbench --version
+  Every command takes --help.
 `;
 
 export interface Io {
+  /** Text that went through ./print (line or block). */
   out(text: string): void;
   err(text: string): void;
+  /** A file's text; throws (an InputError from ./read, or any Error) when it cannot be used. */
   readFile(path: string): string;
 }
 
 export const nodeIo: Io = {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
-  readFile: (p) => readFileSync(p, 'utf8'),
+  readFile: (p) => readInputFile(p),
 };
 
+/** The section of USAGE about one command, or undefined when it has none. */
+export function commandUsage(command: string): string | undefined {
+  const head = '  tool-workbench ';
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((l) => l === `${head}${command}` || l.startsWith(`${head}${command} `));
+  if (start < 0) return undefined;
+  // The section runs to the next command, or to the first line that is not indented under it.
+  let end = start + 1;
+  while (end < lines.length && (lines[end] ?? '').startsWith('      ')) end += 1;
+  return `usage:\n${lines.slice(start, end).join('\n')}\n`;
+}
+
 export function main(argv: readonly string[], io: Io = nodeIo): number {
+  try {
+    return run(argv, io);
+  } catch (e) {
+    // A bug, not bad input: still one line and exit 2, never a stack trace on the user's terminal.
+    io.err(line(`tool-workbench: internal error: ${e instanceof Error ? e.message : String(e)} (a bug in tool-workbench; please report it with the command that caused it)`));
+    return 2;
+  }
+}
+
+function run(argv: readonly string[], io: Io): number {
   const [command, ...rest] = argv;
+  const usage = command !== undefined && rest.some((a) => a === '--help' || a === '-h') ? commandUsage(command) : undefined;
+  if (usage !== undefined) {
+    io.out(usage);
+    return 0;
+  }
   switch (command) {
     case 'check':
       return checkFiles(rest, io);
@@ -48,10 +79,6 @@ export function main(argv: readonly string[], io: Io = nodeIo): number {
     case 'import':
       return importCommand(rest, io);
     case 'report':
-      if (rest.includes('--help') || rest.includes('-h')) {
-        io.out(`usage:\n${REPORT_USAGE}`);
-        return 0;
-      }
       return reportCommand(rest, io);
     case '--version':
     case '-V': {
@@ -66,7 +93,7 @@ export function main(argv: readonly string[], io: Io = nodeIo): number {
       io.out(USAGE);
       return command === undefined ? 2 : 0;
     default:
-      io.err(`tool-workbench: unknown command \`${command}\`\n\n${USAGE}`);
+      io.err(`${line(`tool-workbench: unknown command \`${command}\``)}\n${USAGE}`);
       return 2;
   }
 }

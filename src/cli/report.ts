@@ -13,6 +13,8 @@ import { checkScenario } from '../core/scenario/report';
 import type { CheckReport } from '../core/scenario/report';
 import { hostFor } from './check';
 import type { Io } from './main';
+import { line } from './print';
+import { InputError, systemMessage } from './read';
 
 export const REPORT_USAGE = `  tool-workbench report FILE... --out report.html [--title TEXT]
       Write a review report: one self-contained HTML file (no script, no font, nothing fetched) with
@@ -63,8 +65,10 @@ function readReport(file: string, io: Io): CheckReport {
   try {
     text = io.readFile(file);
   } catch (e) {
-    const message = `cannot read: ${e instanceof Error ? e.message : String(e)}`;
-    return { file, fileErrors: [{ message, line: 1, column: 1 }], expectations: [], passed: 0, failed: 0, failures: [] };
+    // Listed in the report as a file that does not run, at its bad byte when the reader names one.
+    const at = e instanceof InputError && e.line !== undefined ? { line: e.line, column: e.column ?? 1 } : { line: 1, column: 1 };
+    const message = e instanceof InputError && e.line !== undefined ? e.message : `cannot read: ${e instanceof InputError ? e.message : systemMessage(e)}`;
+    return { file, fileErrors: [{ message, ...at }], expectations: [], passed: 0, failed: 0, failures: [] };
   }
   return checkScenario(file, text, hostFor(file, io));
 }
@@ -72,11 +76,11 @@ function readReport(file: string, io: Io): CheckReport {
 export function reportCommand(args: readonly string[], io: Io, write: (path: string, text: string) => void = (p, t) => writeFileSync(p, t, 'utf8'), now: () => Date = () => new Date()): number {
   const parsed = parseArgs(args);
   if (parsed.error !== undefined) {
-    io.err(`tool-workbench report: ${parsed.error}\n`);
+    io.err(line(`tool-workbench report: ${parsed.error} (tool-workbench report --help)`));
     return 2;
   }
   if (parsed.files.length === 0 || parsed.out === undefined) {
-    io.err(`tool-workbench report: name at least one scenario file and --out FILE.html\n\nusage:\n${REPORT_USAGE}`);
+    io.err(line('tool-workbench report: name at least one scenario file and --out FILE.html (tool-workbench report --help)'));
     return 2;
   }
   const tokens = tokenCounter();
@@ -86,14 +90,14 @@ export function reportCommand(args: readonly string[], io: Io, write: (path: str
   try {
     write(parsed.out, html);
   } catch (e) {
-    io.err(`tool-workbench report: cannot write ${parsed.out}: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.err(line(`tool-workbench report: cannot write ${parsed.out}: ${systemMessage(e)}`));
     return 2;
   }
   const passed = scenarios.reduce((n, s) => n + s.passed, 0);
   const failed = scenarios.reduce((n, s) => n + s.failed, 0);
   const bad = scenarios.filter((s) => s.fileErrors.length > 0);
-  for (const s of bad) for (const e of s.fileErrors) io.err(`${s.file}:${e.line}:${e.column}: ${e.message}\n`);
+  for (const s of bad) for (const e of s.fileErrors) io.err(line(`${s.file}:${e.line}:${e.column}: ${e.message}`));
   const rows = rfdCounts(rfd);
-  io.out(`${parsed.out}: ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'}, ${passed} passed, ${failed} failed; RFD 108: ${rows.agree} of ${rows.agree + rows.disagree} rows agree\n`);
+  io.out(line(`${parsed.out}: ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'}, ${passed} passed, ${failed} failed; RFD 108: ${rows.agree} of ${rows.agree + rows.disagree} rows agree`));
   return bad.length > 0 ? 2 : failed > 0 || rows.disagree > 0 ? 1 : 0;
 }

@@ -3,6 +3,10 @@
 export * from './config/types';
 export type { Span, TomlDocument, TomlTable, TomlValue } from './config/toml-ast';
 export { LineIndex, toPlain } from './config/toml-ast';
+// Untrusted input (issue 12): strict UTF-8, JSON with positions and a depth cap, the limits of a workspace folder.
+export { decodeUtf8 } from './input/utf8';
+export { parseJson, MAX_JSON_DEPTH } from './input/json';
+export { WORKSPACE_LIMITS, WORKSPACE_SKIP_DIRS } from './workspace/load';
 export { parseToml } from './config/toml';
 export { loadLayer } from './config/layer';
 export type { Layer, LoadedLayer } from './config/layer';
@@ -22,8 +26,8 @@ export { DEFAULT_POLICY, POLICY_CHOICES, POLICY_KEYS, POLICY_QUESTIONS } from '.
 export type { Policy, PolicyKey, ProviderId } from './scenario/policy';
 export { checkScenario } from './scenario/report';
 export type { CheckReport, CheckHost } from './scenario/report';
-export { checkExpectations } from './scenario/expectations';
-export type { ExpectationResult } from './scenario/expectations';
+export { checkExpectations, recordableExpectations } from './scenario/expectations';
+export type { ExpectationResult, RecordedKeys, RecordedStep } from './scenario/expectations';
 export { runScenario, IndexCache, LayerCache, SYSTEM_PROMPT } from './turn/run';
 export { DefinitionCache } from './turn/definitions';
 export type { RunInput } from './turn/run';

@@ -14,8 +14,9 @@ import {
   rfdTables,
   summarizeCheck,
   approximateTokenCounter,
+  recordableExpectations,
 } from '../core';
-import type { CheckReport, ExpectationResult, RfdTable, Scenario, Timeline, TimelineEntry, Origin, ScenarioDoc, TokenCounter } from '../core';
+import type { CheckReport, ExpectationResult, RecordedStep, RfdTable, Scenario, Timeline, TimelineEntry, Origin, ScenarioDoc, TokenCounter } from '../core';
 import { createTokenCounter } from '../core/providers/tokens';
 import type { EntryView, Methods, ProvenanceView, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
 import { cacheDifference, LabHost } from './labHost';
@@ -332,6 +333,10 @@ export class DeriveHost implements Methods {
       scenario = { file, name: c.doc.name, fileErrors: errors, expectations: [], passed: 0, failed: 0, failures: [] };
     }
     return reportHtml({ scenarios: [scenario], rfd, tokens: counter ?? approximateTokenCounter, generatedAt });
+  }
+
+  record({ revision, step }: { revision: number; step: number }): RecordedStep {
+    return recordableExpectations(this.timeline(revision), step);
   }
 
   request({ revision, id }: { revision: number; id: number }): RequestDetail {

@@ -83,7 +83,7 @@ describe('lab methods', () => {
   it('evalQueries: recall@k and MRR per ranking, misses, and bad lines reported', () => {
     const e = host.evalQueries({ revision: 7, position: 0, text: '{"query":"crash stack","relevant":["sentry_get_issue_events"]}\nnot json\n' });
     expect(e.queries).toBe(1);
-    expect(e.errors).toEqual(['line 2: not JSON']);
+    expect(e.errors).toEqual([expect.stringMatching(/^line 2, column 1: not JSON: /u)]);
     expect(e.rankings.find((r) => r.id === 'bm25')?.mrr).toBe(1);
     expect(e.rankings.find((r) => r.id === 'substring')?.misses).toHaveLength(1);
   });

@@ -1,7 +1,7 @@
 // The messages between the UI and the derive worker, which hosts the core. The
 // worker keeps the newest timeline; the UI asks for views of it (rows of the
 // sets at a position, one request's rendering, a search) by revision.
-import type { Diagnostic, RfdTable, ScenarioDoc, Policy, SearchOutcome } from '../core';
+import type { Diagnostic, RecordedStep, RfdTable, ScenarioDoc, Policy, SearchOutcome } from '../core';
 import type { CacheDifference, LabMethods } from './labProtocol';
 import type { WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspaceProtocol';
 import type { ServersMethods } from './serversProtocol';
@@ -154,6 +154,8 @@ export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, R
   sets(params: { revision: number; position: number }): SetsView;
   provenance(params: { revision: number; position: number; name: string }): ProvenanceView;
   request(params: { revision: number; id: number }): RequestDetail;
+  /** What "Record expectations" writes on a step (1-based), read by the core's checker rules. */
+  record(params: { revision: number; step: number }): RecordedStep;
 }
 
 export type MethodName = keyof Methods;

@@ -112,12 +112,12 @@ describe('foldingRanges', () => {
     expect(capped.every((r, i) => r.start === 1 + 5 * i && r.end === r.start + 3)).toBe(true);
   });
 
-  it('scans a 10,000-tool layer quickly', () => {
+  // Its speed is a benchmark (bench/editor.ts), never a timed test.
+  it('folds a 10,000-tool layer up to the limit, outermost tables first', () => {
     let text = '';
     for (let i = 0; i < 10_000; i++) text += `[conversation.tools.tool_${i}]\nsource = "local"\nsummary = "Manage widget ${i}."\n[conversation.tools.tool_${i}.parameters.id]\ntype = "string"\nrequired = true\n\n`;
-    foldingRanges(text);
-    const t = performance.now();
-    foldingRanges(text);
-    expect(performance.now() - t).toBeLessThan(100);
+    const ranges = foldingRanges(text);
+    expect(ranges.length).toBeGreaterThan(0);
+    expect(ranges[0]).toEqual({ start: 1, end: 6, kind: 'region' });
   });
 });

@@ -2,7 +2,7 @@
 // the last import (so it can be undone). An import lands in the document as ONE
 // change (one revision); undo puts the document back as it was.
 import type { StoreApi } from 'zustand/vanilla';
-import { checkCatalogueSize } from '../core';
+import { checkCatalogueSize, decodeUtf8 } from '../core';
 import type { CacheImpact, ScenarioDoc, ServerDoc, ToolListDiff } from '../core';
 
 /** What the import dialog opens on. */
@@ -109,7 +109,10 @@ export function isCatalogueFile(file: { name: string; type: string }): boolean {
 export async function readCatalogueFile(file: File): Promise<ImportSource> {
   const tooBig = checkCatalogueSize(file.size, file.name);
   if (tooBig) return { kind: 'refused', fileName: file.name, error: tooBig };
-  return { kind: 'file', fileName: file.name, text: await file.text() };
+  // Strict UTF-8: File.text() would replace bad bytes with U+FFFD and import names nobody wrote.
+  const read = decodeUtf8(new Uint8Array(await file.arrayBuffer()));
+  if (!read.ok) return { kind: 'refused', fileName: file.name, error: `${file.name}:${read.line}:${read.column}: ${read.message}` };
+  return { kind: 'file', fileName: file.name, text: read.text };
 }
 
 /** Opens the import dialog on a file. */

@@ -5,6 +5,7 @@
 import { parseMultiServerCatalogue, parseToolsList } from '../catalogue/tools-list';
 import type { McpToolEntry } from '../catalogue/tools-list';
 import { utf8ByteLength } from '../providers/cost';
+import { jsonProblemText, parseJson } from '../input/json';
 
 /**
  * The largest catalogue the importer reads: 4 MiB of JSON. The largest real catalogue we have
@@ -73,14 +74,12 @@ export function readCatalogue(text: string, what = 'the catalogue'): CatalogueRe
   const tooBig = checkCatalogueSize(bytes, what);
   if (tooBig) return { ok: false, errors: [tooBig] };
   if (text.trim() === '') return { ok: false, errors: [`${what} is empty; ${EXPECTED}`] };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
+  const read = parseJson(text);
+  if (!read.ok) {
     if (looksLikeHtml(text)) return { ok: false, errors: [`${what} is HTML, not JSON (a web page or an error page?); ${EXPECTED}`] };
-    return { ok: false, errors: [`${what} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`] };
+    return { ok: false, errors: [jsonProblemText(what, read)] };
   }
-  return readCatalogueValue(value, bytes, what);
+  return readCatalogueValue(read.value, bytes, what);
 }
 
 /** The same checks on an already parsed value (a live server's reply). */

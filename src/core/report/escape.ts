@@ -1,19 +1,18 @@
 // Text into HTML: every untrusted string (tool names, descriptions, commands, file names, results)
 // goes through `esc`, in text and in attribute values alike.
 
+import { isControl, unicodeEscape } from '../input/controls';
+
 const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Control characters other than tab, newline and carriage return have no business in a report. */
-function isControl(code: number): boolean {
-  return (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f;
-}
-
+/**
+ * Escaped for HTML text and attribute values. Control and bidirectional format characters (the
+ * command line's list, core/input/controls.ts) are shown as `\uXXXX`, so a name cannot reorder what
+ * a reviewer reads; newlines and tabs stay.
+ */
 export function esc(text: string): string {
   let out = '';
-  for (const ch of text) {
-    const code = ch.charCodeAt(0);
-    out += ENTITIES[ch] ?? (isControl(code) ? `\\u${code.toString(16).padStart(4, '0')}` : ch);
-  }
+  for (const ch of text) out += ENTITIES[ch] ?? (ch !== '\n' && ch !== '\t' && isControl(ch) ? unicodeEscape(ch) : ch);
   return out;
 }
 

@@ -6,6 +6,7 @@ import type { ScenarioHost } from './parse';
 import type { Policy } from './policy';
 import { DEFAULT_POLICY, POLICY_KEYS } from './policy';
 import type { Expectations, ScenarioError } from './types';
+import { CONTROL_CLASS, CONTROL_CLASS_KEEPING_LINES, isControl, unicodeEscape } from '../input/controls';
 
 export type Plain = null | boolean | number | string | Plain[] | { [key: string]: Plain };
 
@@ -66,34 +67,43 @@ export function tomlKey(key: string): string {
   return BARE_KEY.test(key) ? key : tomlString(key);
 }
 
+/** A lone UTF-16 surrogate: no TOML string can hold one (TOML strings are Unicode scalar values). */
+const isLoneSurrogate = (ch: string): boolean => ch.length === 1 && ch.charCodeAt(0) >= 0xd800 && ch.charCodeAt(0) <= 0xdfff;
+
+const NEEDS_ESCAPE = new RegExp(`["\\\\${CONTROL_CLASS}]|\\p{Cs}`, 'u');
+
+// Control and bidirectional format characters are written as escapes, C1 and U+202E included
+// (TOML allows them raw, but a terminal showing the file would act on them; input/controls.ts).
 export function tomlString(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
   let out = '"';
   for (const ch of s) {
-    const c = ch.codePointAt(0) ?? 0;
     if (ch === '"') out += '\\"';
     else if (ch === '\\') out += '\\\\';
     else if (ch === '\n') out += '\\n';
     else if (ch === '\t') out += '\\t';
     else if (ch === '\r') out += '\\r';
-    else if (c < 0x20 || c === 0x7f) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else if (isControl(ch)) out += unicodeEscape(ch);
+    else if (isLoneSurrogate(ch)) out += '\\ufffd';
     else out += ch;
   }
   return `${out}"`;
 }
 
+const CONTROL_IN_TEXT = new RegExp(`[${CONTROL_CLASS_KEEPING_LINES}]`, 'u');
+
 /** A multi-line string for layer texts and long prose: literal when it can be, basic otherwise. */
 export function tomlMultiline(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  const literalSafe = !s.includes("'''") && !/[\u0000-\u0008\u000b-\u001f\u007f]/u.test(s) && !s.endsWith("'");
+  const literalSafe = !s.includes("'''") && !CONTROL_IN_TEXT.test(s) && !/\p{Cs}/u.test(s) && !s.endsWith("'");
   if (literalSafe) return `'''\n${s}'''`;
   let body = '';
   for (const ch of s) {
-    const c = ch.codePointAt(0) ?? 0;
     if (ch === '\\') body += '\\\\';
     else if (ch === '"') body += '\\"';
     else if (ch === '\n') body += '\n';
     else if (ch === '\t') body += '\t';
-    else if (c < 0x20 || c === 0x7f) body += `\\u${c.toString(16).padStart(4, '0')}`;
+    else if (isControl(ch)) body += unicodeEscape(ch);
+    else if (isLoneSurrogate(ch)) body += '\\ufffd';
     else body += ch;
   }
   return `"""\n${body}"""`;
@@ -103,7 +113,12 @@ export function tomlValue(v: Plain | undefined): string {
   if (v === null || v === undefined) return '""';
   if (typeof v === 'string') return tomlString(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : Number.isFinite(v) ? String(v) : v > 0 ? 'inf' : v < 0 ? '-inf' : 'nan';
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) return v > 0 ? 'inf' : v < 0 ? '-inf' : 'nan';
+    const text = String(v);
+    // An integer TOML cannot hold exactly (beyond 2^53, as a JSON catalogue may carry) is written as the float it is.
+    return Number.isSafeInteger(v) || !Number.isInteger(v) || /[e.]/u.test(text) ? text : `${text}.0`;
+  }
   if (Array.isArray(v)) return `[${v.map(tomlValue).join(', ')}]`;
   const keys = Object.keys(v);
   if (keys.length === 0) return '{}';

@@ -33,49 +33,62 @@ interface SetsSubject {
   readonly availability: (name: string) => string;
 }
 
-type Rule<T> = (expected: unknown, subject: T) => Comparison;
+/**
+ * One key's rule: what it reads of its subject (the actual value), and how the expected value is
+ * compared with it. Checking compares; recording (`recordableExpectations`) writes what it reads.
+ */
+interface Rule<T> {
+  readonly read: (subject: T) => unknown;
+  readonly check: (expected: unknown, subject: T) => Comparison;
+}
+
+function rule<T, A>(read: (subject: T) => A, compare: (expected: unknown, actual: A) => Comparison): Rule<T> {
+  return { read, check: (expected, subject) => compare(expected, read(subject)) };
+}
+
+const contains = (expected: unknown, text: string | undefined): Comparison => ({ pass: containsAll(expected, text), actual: text ?? null });
 
 // Keys of a step and of a cycle: the sets of that moment.
-const SET_RULES: ReadonlyMap<string, Rule<SetsSubject>> = new Map<string, Rule<SetsSubject>>([
-  ['offered', (v, s) => setEquals(v, s.sets.offered)],
-  ['permitted', (v, s) => setEquals(v, s.sets.permitted)],
-  ['searchable', (v, s) => setEquals(v, s.sets.searchable)],
-  ['servers', (v, s) => setEquals(v, s.sets.servers)],
-  ['offered_includes', (v, s) => includesAll(v, s.sets.offered)],
-  ['offered_excludes', (v, s) => excludesAll(v, s.sets.offered)],
-  ['permitted_includes', (v, s) => includesAll(v, s.sets.permitted)],
-  ['permitted_excludes', (v, s) => excludesAll(v, s.sets.permitted)],
-  ['availability', (v, s) => availabilityMatches(v, s.availability)],
-  ['search_tools', (v, s) => scalarEquals(v, s.registered)],
+const SET_RULES: ReadonlyMap<string, Rule<SetsSubject>> = new Map([
+  ['offered', rule((s: SetsSubject) => s.sets.offered, setEquals)],
+  ['permitted', rule((s: SetsSubject) => s.sets.permitted, setEquals)],
+  ['searchable', rule((s: SetsSubject) => s.sets.searchable, setEquals)],
+  ['servers', rule((s: SetsSubject) => s.sets.servers, setEquals)],
+  ['offered_includes', rule((s: SetsSubject) => s.sets.offered, includesAll)],
+  ['offered_excludes', rule((s: SetsSubject) => s.sets.offered, excludesAll)],
+  ['permitted_includes', rule((s: SetsSubject) => s.sets.permitted, includesAll)],
+  ['permitted_excludes', rule((s: SetsSubject) => s.sets.permitted, excludesAll)],
+  ['availability', rule((s: SetsSubject) => s.availability, availabilityMatches)],
+  ['search_tools', rule((s: SetsSubject) => s.registered, scalarEquals)],
 ]);
 
 // Keys of a cycle only: its request.
-const REQUEST_RULES: ReadonlyMap<string, Rule<RequestRecord>> = new Map<string, Rule<RequestRecord>>([
-  ['offered_order', (v, r) => listEquals(v, r.array)],
-  ['tool_choice', (v, r) => scalarEquals(v, r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind)],
-  ['cache', (v, r) => scalarEquals(v, r.cache().status)],
-  ['overhead_chars', (v, r) => recordEquals(v, { offered: r.cost.offered, permitted: r.cost.permitted })],
+const REQUEST_RULES: ReadonlyMap<string, Rule<RequestRecord>> = new Map([
+  ['offered_order', rule((r: RequestRecord) => r.array, listEquals)],
+  ['tool_choice', rule((r: RequestRecord) => (r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind), scalarEquals)],
+  ['cache', rule((r: RequestRecord) => r.cache().status, scalarEquals)],
+  ['overhead_chars', rule((r: RequestRecord) => ({ offered: r.cost.offered, permitted: r.cost.permitted }), recordEquals)],
 ]);
 
 const returnedNames = (c: CallRecord): string[] => c.search?.returned.map((r) => r.name) ?? [];
 const withStatus = (c: CallRecord, status: PromotionStatus): string[] => c.search?.returned.filter((r) => r.status === status).map((r) => r.name) ?? [];
 
 // Keys of a call: its result.
-const CALL_RULES: ReadonlyMap<string, Rule<CallRecord>> = new Map<string, Rule<CallRecord>>([
-  ['returned', (v, c) => listEquals(v, returnedNames(c))],
-  ['returned_includes', (v, c) => includesAll(v, returnedNames(c))],
-  ['usable', (v, c) => setEquals(v, withStatus(c, 'usable'))],
-  ['unavailable', (v, c) => setEquals(v, withStatus(c, 'unavailable'))],
-  ['total', (v, c) => scalarEquals(v, c.search?.total)],
-  ['status', (v, c) => scalarEquals(v, c.status)],
-  ['result_contains', (v, c) => ({ pass: containsAll(v, c.result), actual: c.result })],
-  ['error', (v, c) => ({ pass: containsAll(v, c.error), actual: c.error ?? null })],
+const CALL_RULES: ReadonlyMap<string, Rule<CallRecord>> = new Map([
+  ['returned', rule(returnedNames, listEquals)],
+  ['returned_includes', rule(returnedNames, includesAll)],
+  ['usable', rule((c: CallRecord) => withStatus(c, 'usable'), setEquals)],
+  ['unavailable', rule((c: CallRecord) => withStatus(c, 'unavailable'), setEquals)],
+  ['total', rule((c: CallRecord) => c.search?.total, scalarEquals)],
+  ['status', rule((c: CallRecord) => c.status, scalarEquals)],
+  ['result_contains', rule((c: CallRecord) => c.result, contains)],
+  ['error', rule((c: CallRecord) => c.error, contains)],
 ]);
 
 // Keys of a step on its layer texts, `{ LAYER = ... }`: one result per layer named.
 const LAYER_RULES: ReadonlyMap<string, (expected: unknown, text: string | undefined) => Comparison> = new Map([
   ['layer_text', (v: unknown, text: string | undefined) => ({ pass: text === v, actual: text ?? null })],
-  ['layer_contains', (v: unknown, text: string | undefined) => ({ pass: containsAll(v, text), actual: text ?? null })],
+  ['layer_contains', contains],
   [
     'layer_excludes',
     (v: unknown, text: string | undefined) => ({ pass: text !== undefined && (Array.isArray(v) ? v : [v]).every((s) => !text.includes(String(s))), actual: text ?? null }),
@@ -100,8 +113,8 @@ class Results {
   /** Every key of `exp` that `rules` knows, in file order. */
   apply<T>(exp: Expectations, rules: ReadonlyMap<string, Rule<T>>, subject: T, where: Where, entry: number): void {
     for (const [key, { value, span }] of exp) {
-      const rule = rules.get(key);
-      if (rule) this.add(where, entry, key, value, rule(value, subject), span);
+      const r = rules.get(key);
+      if (r) this.add(where, entry, key, value, r.check(value, subject), span);
     }
   }
 }
@@ -162,12 +175,12 @@ function checkStepEnd(step: ScenarioStep, record: StepRecord, timeline: Timeline
   };
   out.apply(exp, SET_RULES, subject, where, entry);
   for (const [key, { value, span }] of exp) {
-    const rule = LAYER_RULES.get(key);
-    if (!rule) continue;
+    const compare = LAYER_RULES.get(key);
+    if (!compare) continue;
     const wanted = (value ?? {}) as Record<string, unknown>;
     for (const layerName of Object.keys(wanted)) {
       const text = record.layers.find((l) => l.name === layerName)?.text;
-      out.add(where, entry, `${key}.${layerName}`, wanted[layerName], rule(wanted[layerName], text), span);
+      out.add(where, entry, `${key}.${layerName}`, wanted[layerName], compare(wanted[layerName], text), span);
     }
   }
 }
@@ -203,4 +216,71 @@ export function checkExpectations(scenario: Scenario, timeline: Timeline): Expec
     checkStepEnd(step, record, timeline, out);
   });
   return out.list;
+}
+
+/** Expectation keys and values to write, as plain data. */
+export type RecordedKeys = Readonly<Record<string, unknown>>;
+
+/** What "Record expectations" writes on one step: per cycle (and per call of it), and on the step. */
+export interface RecordedStep {
+  readonly cycles: readonly { readonly expect: RecordedKeys; readonly calls: readonly RecordedKeys[] }[];
+  readonly expect: RecordedKeys;
+}
+
+const copy = (v: unknown): unknown => (Array.isArray(v) ? [...(v as unknown[])] : v);
+
+function read<T>(rules: ReadonlyMap<string, Rule<T>>, key: string, subject: T): unknown {
+  const r = rules.get(key);
+  if (!r) throw new Error(`no rule for ${key}`);
+  return copy(r.read(subject));
+}
+
+/** A call's keys: its status and error, and a search's results with the statuses the fold gave them. */
+function recordCall(call: CallRecord): RecordedKeys {
+  const out: Record<string, unknown> = { status: read(CALL_RULES, 'status', call) };
+  if (call.status === 'error' && call.error) out.error = read(CALL_RULES, 'error', call);
+  if (call.search) {
+    out.returned = read(CALL_RULES, 'returned', call);
+    out.usable = read(CALL_RULES, 'usable', call);
+    const unavailable = read(CALL_RULES, 'unavailable', call) as string[];
+    if (unavailable.length > 0) out.unavailable = unavailable;
+    if (call.search.total !== undefined) out.total = read(CALL_RULES, 'total', call);
+  }
+  return out;
+}
+
+/**
+ * The expectations that hold for a step of a run, as the checker reads them: each cycle's cache
+ * status and the tools that joined its offered set since the previous request, each call's status
+ * (and error) and search results, and on the step the availability of the tools its searches made
+ * usable. Recorded, they pass until the design changes what they check.
+ */
+export function recordableExpectations(timeline: Timeline, stepNo: number): RecordedStep {
+  const index = indexTimeline(timeline);
+  const record = timeline.steps[stepNo - 1];
+  const usable: string[] = [];
+  const cycles = timeline.requests
+    .filter((r) => r.step === stepNo)
+    .map((req) => {
+      const expect: Record<string, unknown> = { cache: read(REQUEST_RULES, 'cache', req) };
+      const before = timeline.requests[req.id - 1];
+      if (before) {
+        const had = new Set(before.sets.offered);
+        const added = req.sets.offered.filter((n) => !had.has(n));
+        if (added.length > 0) expect.offered_includes = added;
+      }
+      const calls: RecordedKeys[] = [];
+      for (let k = 0; index.calls.has(`${stepNo}:${req.cycle}:${k}`); k++) {
+        const call = index.calls.get(`${stepNo}:${req.cycle}:${k}`)?.call as CallRecord;
+        calls.push(recordCall(call));
+        for (const n of withStatus(call, 'usable')) if (!usable.includes(n)) usable.push(n);
+      }
+      return { expect, calls };
+    });
+  const expect: Record<string, unknown> = {};
+  if (record && usable.length > 0) {
+    const availability = availabilityAt(timeline, record.position, record.registered);
+    expect.availability = Object.fromEntries(usable.map((n) => [n, availability(n)]));
+  }
+  return { cycles, expect };
 }

@@ -7,6 +7,7 @@ import type { Span, TomlDocument, TomlEntry, TomlTable, TomlValue } from '../con
 import { LineIndex, toPlain } from '../config/toml-ast';
 import type { Layer } from '../config/layer';
 import { parseMultiServerCatalogue, parseToolsList } from '../catalogue/tools-list';
+import { jsonProblemText, parseJson } from '../input/json';
 import type { McpToolEntry } from '../catalogue/tools-list';
 import { DEFAULT_POLICY, POLICY_CHOICES, POLICY_KEYS, isPolicyValue } from './policy';
 import type { Policy, PolicyKey } from './policy';
@@ -25,7 +26,8 @@ import type {
 
 /** What the shell provides: files the scenario names, relative to the scenario file. */
 export interface ScenarioHost {
-  readFile?(path: string): string | undefined;
+  /** The file's text; undefined when it cannot be read, or the reason (not a regular file, too big, not UTF-8). */
+  readFile?(path: string): string | undefined | { readonly error: string };
 }
 
 export type ScenarioParse = { ok: true; scenario: Scenario; warnings: ScenarioError[] } | { ok: false; errors: ScenarioError[] };
@@ -159,18 +161,16 @@ function catalogueFileTools(r: Reader, host: ScenarioHost, sname: string, catalo
   const file = hash >= 0 ? catalogue.slice(0, hash) : catalogue;
   const fragment = hash >= 0 ? catalogue.slice(hash + 1) : undefined;
   const content = host.readFile?.(file);
-  if (content === undefined) {
-    r.error(span, `cannot read catalogue file \`${catalogue}\` of server \`${sname}\``);
+  if (content === undefined || typeof content !== 'string') {
+    r.error(span, `cannot read catalogue file \`${catalogue}\` of server \`${sname}\`${content ? `: ${content.error}` : ''}`);
     return [];
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch (e) {
-    r.error(span, `catalogue \`${catalogue}\` is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  const read = parseJson(content);
+  if (!read.ok) {
+    r.error(span, `catalogue ${jsonProblemText(file, read)}`);
     return [];
   }
-  const parsed = catalogueTools(json, fragment);
+  const parsed = catalogueTools(read.value, fragment);
   if ('error' in parsed) {
     r.error(span, `catalogue \`${catalogue}\`: ${parsed.error}`);
     return [];

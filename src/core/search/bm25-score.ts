@@ -10,27 +10,13 @@
 // accumulate in typed arrays instead, and the `match` of a hit (which fields
 // matched which terms) is worked out only for the hits someone reads.
 import type MiniSearch from 'minisearch';
-import type SearchableMap from 'minisearch/SearchableMap';
+import { fastPathProblem, scoringState } from './minisearch-internals';
+import type { FieldTermData, ScoringState } from './minisearch-internals';
 import { PostingList } from './postings';
 import type { MiniSearchDocument } from './minisearch-options';
 import { processTerm, SEARCH_OPTIONS } from './minisearch-options';
 import type { SearchField } from './types';
 import { SEARCH_FIELDS } from './types';
-
-type Postings = Map<number, number>;
-type FieldTermData = Map<number, Postings>;
-
-/** The parts of MiniSearch's state a search reads (protected in its declarations). */
-interface MiniSearchInternals {
-  readonly _index: SearchableMap<FieldTermData>;
-  readonly _documentCount: number;
-  readonly _nextId: number;
-  readonly _documentIds: Map<number, unknown>;
-  readonly _idToShortId: Map<unknown, number>;
-  readonly _fieldIds: Readonly<Record<string, number>>;
-  readonly _fieldLength: Map<number, number[]>;
-  readonly _avgFieldLength: readonly number[];
-}
 
 interface Spec {
   /** The processed query term (MiniSearch's sourceTerm). */
@@ -68,7 +54,7 @@ interface Derived {
   readonly data: FieldTermData;
 }
 
-const prepared = new WeakMap<object, Prepared>();
+const prepared = new WeakMap<MiniSearch<MiniSearchDocument>, Prepared>();
 
 const FIELDS: readonly SearchField[] = SEARCH_FIELDS;
 const FIELD_COUNT = FIELDS.length;
@@ -83,24 +69,24 @@ function boostOf(field: SearchField): number {
 }
 const BOOSTS: readonly number[] = FIELDS.map(boostOf);
 
-function prepare(mini: MiniSearchInternals): Prepared {
-  const known = prepared.get(mini);
-  if (known && known.documentCount === mini._documentCount && known.nextId === mini._nextId) return known;
-  const n = mini._nextId;
+function prepare(index: MiniSearch<MiniSearchDocument>, mini: ScoringState): Prepared {
+  const known = prepared.get(index);
+  if (known && known.documentCount === mini.documentCount && known.nextId === mini.nextId) return known;
+  const n = mini.nextId;
   const externalIds = new Array<unknown>(n);
-  for (const [shortId, id] of mini._documentIds) externalIds[shortId] = id;
+  for (const [shortId, id] of mini.documentIds) externalIds[shortId] = id;
   const norms = new Float64Array(n * FIELD_COUNT);
-  const fieldIds = FIELDS.map((field) => mini._fieldIds[field] ?? -1);
-  for (const [shortId, lengths] of mini._fieldLength) {
+  const fieldIds = FIELDS.map((field) => mini.fieldIds[field] ?? -1);
+  for (const [shortId, lengths] of mini.fieldLength) {
     for (let f = 0; f < FIELD_COUNT; f++) {
       const fieldId = fieldIds[f] as number;
       const fieldLength = lengths[fieldId] as number;
-      const averageFieldLength = mini._avgFieldLength[fieldId] as number;
+      const averageFieldLength = mini.avgFieldLength[fieldId] as number;
       norms[shortId * FIELD_COUNT + f] = k * (1 - b + (b * fieldLength) / averageFieldLength);
     }
   }
   const p: Prepared = {
-    documentCount: mini._documentCount,
+    documentCount: mini.documentCount,
     nextId: n,
     externalIds,
     fieldIds,
@@ -113,7 +99,7 @@ function prepare(mini: MiniSearchInternals): Prepared {
     stamp: 0,
     derived: new Map(),
   };
-  prepared.set(mini, p);
+  prepared.set(index, p);
   return p;
 }
 
@@ -138,17 +124,22 @@ export interface ScoreOptions {
   readonly admit: (id: number) => boolean;
 }
 
+/** Whether scoreQuery may read MiniSearch's state: the release it was written against is installed. */
+const FAST_PATH = fastPathProblem() === undefined;
+
 /**
  * What `mini.search('', { tokenize: () => tokens, boostTerm, boostDocument: admit ? 1 : 0 })` computes
- * with SEARCH_OPTIONS, or undefined where that is not this function's to answer (an index with
- * discarded documents, whose postings MiniSearch cleans up as it searches): ask MiniSearch then.
+ * with SEARCH_OPTIONS, or undefined where that is not this function's to answer (another MiniSearch
+ * release than the one it was written against; an index with discarded documents, whose postings
+ * MiniSearch cleans up as it searches): ask MiniSearch then.
  */
 export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readonly string[], options: ScoreOptions): ScoredQuery | undefined {
-  const mini = index as unknown as MiniSearchInternals;
-  if (mini._documentCount !== mini._nextId || SEARCH_OPTIONS.fuzzy || SEARCH_OPTIONS.combineWith !== 'OR') return undefined;
-  const p = prepare(mini);
+  if (!FAST_PATH) return undefined;
+  const mini = scoringState(index);
+  if (mini.documentCount !== mini.nextId || SEARCH_OPTIONS.fuzzy || SEARCH_OPTIONS.combineWith !== 'OR') return undefined;
+  const p = prepare(index, mini);
   const fieldIds = p.fieldIds;
-  const N = mini._documentCount;
+  const N = mini.documentCount;
 
   // The query terms, as MiniSearch's executeQuery makes them: processed, empty ones dropped.
   const terms: string[] = [];
@@ -165,10 +156,10 @@ export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readon
     let derived = p.derived.get(key);
     if (derived === undefined) {
       const found: Derived[] = [];
-      const data = mini._index.get(term);
+      const data = mini.index.get(term);
       if (data !== undefined) found.push({ term, weight: 1, data });
       if (prefix) {
-        for (const [extension, extensionData] of mini._index.atPrefix(term)) {
+        for (const [extension, extensionData] of mini.index.atPrefix(term)) {
           const distance = extension.length - term.length;
           if (!distance) continue;
           found.push({ term: extension, weight: (PREFIX_WEIGHT * extension.length) / (extension.length + 0.3 * distance), data: extensionData });
@@ -270,7 +261,7 @@ export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readon
     scores,
     termCounts,
     matchOf(id: number): Record<string, SearchField[]> {
-      const shortId = mini._idToShortId.get(id);
+      const shortId = mini.idToShortId.get(id);
       const match: Record<string, SearchField[]> = {};
       if (shortId === undefined) return match;
       for (const spec of specs) {

@@ -69,9 +69,12 @@ export class Bm25Index implements RankerIndex {
    * worked out when a hit on that doc first reports its fields (null: not such a doc).
    */
   readonly #summaryTerms: (ReadonlySet<string> | null | undefined)[];
+  /** Whether scoreQuery may read MiniSearch's state (see minisearch-internals.ts). */
+  readonly #fast: boolean;
 
   constructor(built: BuiltIndex, docs: readonly SearchDocument[]) {
     this.#mini = built.mini;
+    this.#fast = built.fast;
     this.#docs = docs;
     this.#summaryTerms = new Array<ReadonlySet<string> | null | undefined>(docs.length);
     const n = docs.length;
@@ -104,14 +107,14 @@ export class Bm25Index implements RankerIndex {
       const doc = docs[id];
       return doc !== undefined && filter(doc.name);
     };
-    const scored = scoreQuery(this.#mini, tokens, { boostTerm: this.#idf, admit });
+    const scored = this.#fast ? scoreQuery(this.#mini, tokens, { boostTerm: this.#idf, admit }) : undefined;
     if (scored === undefined) return this.#resultsByMiniSearch(query, tokens, admit);
     const { ids, scores: raw, termCounts } = scored;
     const scores = raw.map((score, i) => score / Math.sqrt(termCounts[i] || 1));
     return { ids, scores, match: (id) => scored.matchOf(id) };
   }
 
-  /** The same results through MiniSearch.search, for an index scoreQuery leaves to it. */
+  /** The same results through MiniSearch.search (its public API), for an index scoreQuery leaves to it. */
   #resultsByMiniSearch(query: string, tokens: readonly string[], admit: (id: number) => boolean): Results {
     const ids: number[] = [];
     const scores: number[] = [];
@@ -215,8 +218,9 @@ export class Bm25Index implements RankerIndex {
   }
 }
 
-export function buildBm25Index(docs: readonly SearchDocument[]): Bm25Index {
-  return new Bm25Index(buildCatalogueIndex(docs), docs);
+/** `version`: the MiniSearch release to build for (the installed one; tests pass another to try the public-API path). */
+export function buildBm25Index(docs: readonly SearchDocument[], version?: string): Bm25Index {
+  return new Bm25Index(buildCatalogueIndex(docs, version), docs);
 }
 
 /** An index from a serialized MiniSearch (JSON.stringify of Bm25Index.miniSearch) over the same docs. */
@@ -227,5 +231,5 @@ export function bm25IndexFromJSON(json: string, docs: readonly SearchDocument[])
 export const bm25: Ranker = {
   id: 'bm25',
   label: 'BM25 (MiniSearch)',
-  build: buildBm25Index,
+  build: (docs) => buildBm25Index(docs),
 };

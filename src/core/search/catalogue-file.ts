@@ -5,6 +5,7 @@ import { effectiveRun } from '../config/effective';
 import { searchDocument } from '../catalogue/search-document';
 import { mcpToolToSearchDocument, parseToolsList } from '../catalogue/tools-list';
 import type { SearchDocument } from './types';
+import { parseJson } from '../input/json';
 
 export type CatalogueDocs = { ok: true; documents: SearchDocument[]; warnings: string[] } | { ok: false; error: string };
 
@@ -16,26 +17,17 @@ function isJsonCatalogue(fileName: string, text: string): boolean {
   const lower = fileName.toLowerCase();
   if (lower.endsWith('.json')) return true;
   if (lower.endsWith('.toml')) return false;
-  const start = text.trimStart();
+  const start = text.replace(/^\uFEFF/u, '').trimStart();
   if (start.startsWith('{')) return true;
   if (!start.startsWith('[')) return false;
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
+  return parseJson(text).ok;
 }
 
 export function catalogueDocuments(fileName: string, text: string): CatalogueDocs {
   if (isJsonCatalogue(fileName, text)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      return { ok: false, error: `not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
-    }
-    const parsed = parseToolsList(value);
+    const read = parseJson(text);
+    if (!read.ok) return { ok: false, error: `${read.line}:${read.column}: not valid JSON: ${read.message}` };
+    const parsed = parseToolsList(read.value);
     if (parsed.tools.length === 0) return { ok: false, error: parsed.errors[0] ?? 'no tools in the tools/list reply' };
     return { ok: true, documents: parsed.tools.map((t, i) => mcpToolToSearchDocument(t, i)), warnings: parsed.errors };
   }

@@ -13,13 +13,13 @@
 import MiniSearch from 'minisearch';
 import type { Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
+import { addDocumentId, addFieldLength, documentCount, documentsGeneration, isPristine, nextShortId, replaceTermIndex, termIndex } from './minisearch-internals';
+import type { FieldTermData } from './minisearch-internals';
 import type { MiniSearchDocument, TokenSink } from './minisearch-options';
 import { PostingList } from './postings';
 import { TokenTable } from './token-table';
 import type { SearchField } from './types';
 import { SEARCH_FIELDS } from './types';
-
-type FieldTermData = Map<number, Map<number, number>>;
 
 /**
  * The text of one field of a document (by field id, in SEARCH_FIELDS order), or its parts, which are
@@ -210,12 +210,11 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
     super(options);
     if ((options.storeFields ?? []).length > 0) throw new Error('ToolMiniSearch stores no fields');
     this.#processing = processing;
-    // minisearch/SearchableMap is the same class as MiniSearch's own, declared twice.
-    this._index = new TermIndex() as unknown as typeof this._index;
+    replaceTermIndex(this, new TermIndex());
   }
 
   get #terms(): SearchableMap<FieldTermData> {
-    return this._index as unknown as SearchableMap<FieldTermData>;
+    return termIndex(this);
   }
 
   override add(document: MiniSearchDocument): void {
@@ -223,7 +222,7 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
   }
 
   override addAll(documents: readonly MiniSearchDocument[]): void {
-    const empty = this._nextId === 0 && this._documentCount === 0 && this._index.size === 0;
+    const empty = isPristine(this);
     // A bad or repeated id throws part way, leaving the documents before it added, as MiniSearch does.
     const ids = new Set<unknown>();
     const valid = documents.every((d) => d.id != null && !ids.has(d.id) && (ids.add(d.id), true));
@@ -236,22 +235,9 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
     for (const document of documents) this.#add(document, scanner);
   }
 
-  /** MiniSearch's addDocumentId; then the running average of field lengths, as its addFieldLength. */
-  #addDocumentId(id: number): number {
-    if (id == null) throw new Error('MiniSearch: document does not have ID field "id"');
-    if (this._idToShortId.has(id)) throw new Error(`MiniSearch: duplicate ID ${id}`);
-    const shortId = this._nextId;
-    this._idToShortId.set(id, shortId);
-    this._documentIds.set(shortId, id);
-    this._documentCount += 1;
-    this._nextId += 1;
-    return shortId;
-  }
-
   /** Scans a document's fields, recording field lengths as MiniSearch's addFieldLength does. */
   #scan<D>(document: D, texts: FieldTexts<D>, shortId: number, scanner: Scanner): void {
-    const count = this._documentCount - 1;
-    let lengths: number[] | undefined;
+    const count = documentCount(this) - 1;
     for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
       const value = texts(document, fieldId);
       if (value == null) continue;
@@ -259,17 +245,12 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
       scanner.field();
       if (typeof value === 'string') this.#processing.scanTokens(value, scanner);
       else for (const part of value) this.#processing.scanTokens(part, scanner);
-      const distinct = scanner.distinct;
-      // Operation for operation as MiniSearch (the average is a running one).
-      if (lengths === undefined) this._fieldLength.set(shortId, (lengths = []));
-      lengths[fieldId] = distinct;
-      const average = this._avgFieldLength[fieldId] || 0;
-      this._avgFieldLength[fieldId] = (average * count + distinct) / (count + 1);
+      addFieldLength(this, shortId, fieldId, count, scanner.distinct);
     }
   }
 
   #add(document: MiniSearchDocument, scanner: PostingScanner): void {
-    const shortId = this.#addDocumentId(document.id);
+    const shortId = addDocumentId(this, document.id);
     scanner.shortId = shortId;
     this.#scan(document, miniSearchTexts, shortId, scanner);
   }
@@ -279,7 +260,7 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
    * MiniSearchDocument of each: what buildIndex does with a catalogue.
    */
   addAllTexts<D>(documents: readonly D[], texts: FieldTexts<D>): void {
-    if (this._nextId !== 0 || this._documentCount !== 0 || this._index.size !== 0) throw new Error('addAllTexts needs an empty index');
+    if (!isPristine(this)) throw new Error('addAllTexts needs an empty index');
     this.#addAllAtOnce(documents, texts);
   }
 
@@ -287,7 +268,7 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
     const scanner = new KeyScanner(this.#terms, this.#processing.processTerm);
     const ends = new Int32Array(documents.length);
     documents.forEach((document, i) => {
-      this.#scan(document, texts, this.#addDocumentId(idOf(document, i)), scanner);
+      this.#scan(document, texts, addDocumentId(this, idOf(document, i)), scanner);
       ends[i] = scanner.count;
     });
     const { keys, terms } = scanner;
@@ -342,21 +323,22 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
 
   /** The number of documents holding `term` (processed) in any field. */
   documentFrequency(term: string): number {
-    if (this.#frequencyOf !== this._nextId + this._documentCount * 2 ** 26) {
+    const generation = documentsGeneration(this);
+    if (this.#frequencyOf !== generation) {
       // Documents came or went since the counts were taken.
       this.#frequency.clear();
-      this.#frequencyOf = this._nextId + this._documentCount * 2 ** 26;
+      this.#frequencyOf = generation;
     }
     const known = this.#frequency.get(term);
     if (known !== undefined) return known;
-    const byField = this._index.get(term);
+    const byField = termIndex(this).get(term);
     let frequency = 0;
     if (byField !== undefined) {
       if (byField.size === 1) {
         for (const docs of byField.values()) frequency = docs.size;
       } else {
         // Distinct ids across the fields' postings, marked in a byte per document.
-        const seen = new Uint8Array(this._nextId);
+        const seen = new Uint8Array(nextShortId(this));
         for (const docs of byField.values()) {
           for (const id of docs.keys()) {
             if (seen[id] === 0) {
@@ -371,4 +353,3 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
     return frequency;
   }
 }
-

@@ -69,7 +69,7 @@ describe('parseEvalQueries', () => {
     const { queries, errors } = parseEvalQueries(text);
     expect(queries).toEqual([{ query: 'q', relevant: ['a'] }]);
     expect(errors).toEqual([
-      'line 3: not JSON',
+      'line 3, column 1: not JSON: expected a value (an object, an array, a string in double quotes, a number, true, false or null), found `n`',
       'line 4: "query" must be a string',
       'line 5: "relevant" must be an array of tool names',
       'line 6: "query" must be a string',

@@ -5,6 +5,7 @@
 // MRR: 1 / rank of the first relevant hit in the whole ranking (0 when none), averaged.
 // A miss: a query with no relevant tool in the top max(ks).
 import type { Ranker, SearchDocument } from './types';
+import { parseJson } from '../input/json';
 
 export interface EvalQuery {
   readonly query: string;
@@ -86,13 +87,13 @@ export function parseEvalQueries(text: string): { queries: EvalQuery[]; errors: 
   const errors: string[] = [];
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      errors.push(`line ${i + 1}: not JSON`);
+    // A byte-order mark only ever opens the first line, and parseJson skips it.
+    const read = parseJson(line);
+    if (!read.ok) {
+      errors.push(`line ${i + 1}, column ${read.column}: not JSON: ${read.message}`);
       return;
     }
+    const value = read.value;
     const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
     const query = record && Object.hasOwn(record, 'query') ? record.query : undefined;
     const relevant = record && Object.hasOwn(record, 'relevant') ? record.relevant : undefined;
@@ -121,6 +122,11 @@ function table(rows: readonly (readonly string[])[]): string[] {
 
 /** The rankings side by side, then each ranking's misses (at most 20 lines each). */
 export function formatEvalReport(report: EvalReport): string {
+  return formatEvalLines(report).join('\n');
+}
+
+/** formatEvalReport's lines, for a shell that prints (and escapes) each one. */
+export function formatEvalLines(report: EvalReport): string[] {
   const lines: string[] = [];
   const header = ['ranking', ...report.ks.map((k) => `recall@${k}`), 'MRR', 'misses'];
   const rows = report.rankings.map((r) => [
@@ -139,5 +145,5 @@ export function formatEvalReport(report: EvalReport): string {
     }
     if (r.misses.length > MISS_LINES) lines.push(`  … and ${r.misses.length - MISS_LINES} more`);
   }
-  return lines.join('\n');
+  return lines;
 }

@@ -22,6 +22,7 @@ import type { SearchDocument, SearchField } from './types';
 import { SEARCH_FIELDS } from './types';
 import { porterStem } from './stemmer';
 import { ToolMiniSearch } from './index-build';
+import { fastPathProblem, INSTALLED_MINISEARCH } from './minisearch-internals';
 import { HASH_SEED, hashStep } from './token-table';
 
 /** What MiniSearch indexes for one tool: `id` is the document's position in the catalogue array. */
@@ -290,13 +291,40 @@ export const MINISEARCH_OPTIONS: Options<MiniSearchDocument> = {
 export interface BuiltIndex {
   readonly mini: MiniSearch<MiniSearchDocument>;
   readonly documentFrequency: (term: string) => number;
+  /** Whether searches may take the fast path (minisearch-internals.ts); else only MiniSearch's public API is used. */
+  readonly fast: boolean;
 }
 
-/** Builds the index; document frequencies are counted from it when a query term first needs one. */
-export function buildIndex(docs: readonly MiniSearchDocument[]): BuiltIndex {
+/**
+ * The same index through MiniSearch's public API only: for a MiniSearch release the fast path was not
+ * written against. Document frequencies are counted from the same tokens MiniSearch indexes.
+ */
+function buildWithPublicApi(docs: readonly MiniSearchDocument[]): BuiltIndex {
+  const mini = new MiniSearch<MiniSearchDocument>(MINISEARCH_OPTIONS);
+  mini.addAll(docs);
+  const frequency = new Map<string, number>();
+  for (const doc of docs) {
+    const terms = new Set<string>();
+    for (const field of SEARCH_FIELDS) {
+      for (const token of tokenize(doc[field])) {
+        const term = processTerm(token);
+        if (term) terms.add(term);
+      }
+    }
+    for (const term of terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  }
+  return { mini, documentFrequency: (term) => frequency.get(term) ?? 0, fast: false };
+}
+
+/**
+ * Builds the index; document frequencies are counted from it when a query term first needs one.
+ * `version`: the MiniSearch release to build for (the installed one; tests pass another).
+ */
+export function buildIndex(docs: readonly MiniSearchDocument[], version: string = INSTALLED_MINISEARCH): BuiltIndex {
+  if (fastPathProblem(version) !== undefined) return buildWithPublicApi(docs);
   const mini = new ToolMiniSearch(MINISEARCH_OPTIONS, { scanTokens, processTerm });
   mini.addAll(docs);
-  return { mini, documentFrequency: (term) => mini.documentFrequency(term) };
+  return { mini, documentFrequency: (term) => mini.documentFrequency(term), fast: true };
 }
 
 /**
@@ -304,10 +332,11 @@ export function buildIndex(docs: readonly MiniSearchDocument[]): BuiltIndex {
  * (parameter names, parameter descriptions) is scanned part by part, which gives the tokens of its
  * joined text, since the joins are separators.
  */
-export function buildCatalogueIndex(docs: readonly SearchDocument[]): BuiltIndex {
+export function buildCatalogueIndex(docs: readonly SearchDocument[], version: string = INSTALLED_MINISEARCH): BuiltIndex {
+  if (fastPathProblem(version) !== undefined) return buildWithPublicApi(docs.map(toMiniSearchDocument));
   const mini = new ToolMiniSearch(MINISEARCH_OPTIONS, { scanTokens, processTerm });
   mini.addAllTexts(docs, catalogueTexts);
-  return { mini, documentFrequency: (term) => mini.documentFrequency(term) };
+  return { mini, documentFrequency: (term) => mini.documentFrequency(term), fast: true };
 }
 
 const catalogueTexts = (doc: SearchDocument, fieldId: number): string | readonly string[] => {
@@ -345,5 +374,5 @@ export function loadIndex(json: string): MiniSearch<MiniSearchDocument> {
 export function loadBuiltIndex(json: string): BuiltIndex {
   const js = JSON.parse(json) as AsPlainObject;
   const frequency = documentFrequencies(js);
-  return { mini: MiniSearch.loadJS<MiniSearchDocument>(js, MINISEARCH_OPTIONS), documentFrequency: (term) => frequency.get(term) ?? 0 };
+  return { mini: MiniSearch.loadJS<MiniSearchDocument>(js, MINISEARCH_OPTIONS), documentFrequency: (term) => frequency.get(term) ?? 0, fast: fastPathProblem() === undefined };
 }

@@ -207,3 +207,48 @@ describe('§3 forced MCP tools and offline servers (8.4, 8.22)', () => {
     expect(t.requests).toHaveLength(2);
   });
 });
+
+describe('§3 a forced tool that an approved write locks off mid-turn', () => {
+  // RFD 108: a locked-off tool (availability = off, allow_toggle = never) cannot be forced. The turn's
+  // forced tool is decided at its start, but each cycle's request is resolved at its own position: once
+  // cycle 1's fold commits the lock, cycle 2 must not permit it, offer it or run it.
+  const base = (availability: Availability): string =>
+    layer(`[conversation.tools.x]\nsource = "local"\nenable = "${availability}"\n[conversation.tools.admin]\nsource = "local"\nenable = "on"\n`);
+  const write = (allow: AllowToggle): string =>
+    `[ { tool = "admin", args = {}, writes = ["conversation.tools.x.enable.availability=off", "conversation.tools.x.enable.allow_toggle=${allow}"], approved = true } ]`;
+
+  it.each(['off', 'on', 'discoverable'] as const)('x %s, forced, locked off in cycle 1: out of the permitted set in cycle 2', (availability) => {
+    const text = scenario(
+      base(availability),
+      step(
+        "jp q -u x 'use x'",
+        'availability = { x = "off" }\npermitted_excludes = ["x"]',
+        cycle({ calls: write('never'), expect: 'permitted_includes = ["x"]\noffered_includes = ["x"]\ntool_choice = "x"' }) +
+          cycle({
+            calls: '[ { tool = "x", args = {}, expect = { status = "error", error = "is not available" } } ]',
+            expect: 'permitted_excludes = ["x"]\noffered_excludes = ["x"]\nsearchable = []\navailability = { x = "off" }',
+          }) +
+          cycle({ reply: 'done', expect: 'permitted_excludes = ["x"]' }),
+      ),
+    );
+    assertPass(text);
+    const t = timelineOf(text);
+    expect(t.requests[1]?.forced).toBe('x');
+    expect(t.engine.state('x')?.enable.allowToggle.value).toBe('never');
+  });
+
+  it('turned off but not locked, the forced tool stays permitted and offered for the rest of the turn', () => {
+    assertPass(
+      scenario(
+        base('on'),
+        step(
+          "jp q -u x 'use x'",
+          'permitted_excludes = ["x"]',
+          cycle({ calls: write('any') }) +
+            cycle({ calls: '[ { tool = "x", args = {}, expect = { status = "ok" } } ]', expect: 'permitted_includes = ["x"]\noffered_includes = ["x"]\navailability = { x = "off" }' }) +
+            cycle({ reply: 'done' }),
+        ),
+      ),
+    );
+  });
+});

@@ -45,57 +45,172 @@ export function isGlob(path: string): boolean {
   return /[*?[]/.test(path);
 }
 
-function escapeRegExp(c: string): string {
-  return /[\\^$.*+?()[\]{}|/-]/.test(c) ? `\\${c}` : c;
-}
+// Globs are matched without regular expressions: a pattern built into a RegExp backtracks
+// exponentially (`*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b.toml` against a 200-`a` name ran past 20 s). The
+// matcher below goes back only to the most recent star, at both levels (`*` over the characters of
+// a segment, `**` over segments), so one match costs at most pattern length × name length steps,
+// linear in the name for a given pattern: Russ Cox, "Glob Matching Can Be Simple And Fast Too",
+// https://research.swtch.com/glob (2017; read 2026-12-01).
 
-/** One path segment's pattern as a regular expression: `*`, `?` and `[...]`/`[!...]` classes. */
-function segmentRegExp(seg: string): RegExp {
-  let re = '';
-  for (let i = 0; i < seg.length; i++) {
-    const c = seg[i] as string;
-    if (c === '*') re += '.*';
-    else if (c === '?') re += '.';
-    else if (c === '[') {
-      const close = seg.indexOf(']', i + 2);
-      if (close < 0) {
-        re += '\\[';
-        continue;
-      }
-      let body = seg.slice(i + 1, close);
-      const negate = body.startsWith('!');
-      if (negate) body = body.slice(1);
-      re += `[${negate ? '^' : ''}${[...body].map((b) => (b === '-' ? '-' : escapeRegExp(b))).join('')}]`;
-      i = close;
-    } else re += escapeRegExp(c);
-  }
-  return new RegExp(`^${re}$`);
-}
+/** One position of a segment pattern: a literal character, `?`, `*` or a `[...]` class. */
+type Token =
+  | { readonly kind: 'char'; readonly c: string }
+  | { readonly kind: 'any' }
+  | { readonly kind: 'star' }
+  | { readonly kind: 'class'; readonly negate: boolean; readonly ranges: readonly (readonly [number, number])[] };
+
+type SegmentPattern = readonly Token[] | '**';
 
 export type GlobMatcher = (path: string) => boolean;
 
+/** A malformed pattern: what is wrong and the offset (UTF-16 units) in the pattern where it is. */
+export interface GlobError {
+  readonly message: string;
+  readonly index: number;
+}
+
+export type GlobCompile = { readonly ok: true; readonly match: GlobMatcher } | ({ readonly ok: false } & GlobError);
+
+/** `[` at `start` (a code point index in `cps`): the class and the index after its `]`, or undefined when it never closes. */
+function readClass(cps: readonly string[], start: number, offsets: readonly number[]): { token: Token; next: number } | GlobError | undefined {
+  let i = start + 1;
+  const negate = cps[i] === '!';
+  if (negate) i += 1;
+  // A `]` right after `[` or `[!` is a member, as in POSIX.
+  const close = cps.indexOf(']', i + 1);
+  if (close < 0) return undefined;
+  const body = cps.slice(i, close);
+  const ranges: [number, number][] = [];
+  for (let k = 0; k < body.length; k++) {
+    const lo = body[k] as string;
+    if (body[k + 1] === '-' && k + 2 < body.length) {
+      const hi = body[k + 2] as string;
+      const a = lo.codePointAt(0) as number;
+      const b = hi.codePointAt(0) as number;
+      // globset refuses a reversed range (ErrorKind::InvalidRange, https://docs.rs/globset/0.4.8/globset/enum.ErrorKind.html, read 2026-12-01).
+      if (a > b) return { message: `the range \`${lo}-${hi}\` runs backwards (write \`${hi}-${lo}\`)`, index: offsets[i + k] as number };
+      ranges.push([a, b]);
+      k += 2;
+    } else {
+      const c = lo.codePointAt(0) as number;
+      ranges.push([c, c]);
+    }
+  }
+  return { token: { kind: 'class', negate, ranges }, next: close + 1 };
+}
+
+/** One segment's tokens; `base` is the segment's offset in the whole pattern. */
+function segmentTokens(seg: string, base: number): Token[] | GlobError {
+  const cps = [...seg];
+  const offsets: number[] = [];
+  let at = base;
+  for (const c of cps) {
+    offsets.push(at);
+    at += c.length;
+  }
+  const tokens: Token[] = [];
+  for (let i = 0; i < cps.length; ) {
+    const c = cps[i] as string;
+    if (c === '*') {
+      // `**` inside a segment is two stars, which match what one does.
+      if (tokens[tokens.length - 1]?.kind !== 'star') tokens.push({ kind: 'star' });
+      i += 1;
+    } else if (c === '?') {
+      tokens.push({ kind: 'any' });
+      i += 1;
+    } else if (c === '[') {
+      const cls = readClass(cps, i, offsets);
+      if (cls === undefined) {
+        // An unclosed `[` is a literal bracket, as before.
+        tokens.push({ kind: 'char', c });
+        i += 1;
+      } else if ('message' in cls) return cls;
+      else {
+        tokens.push(cls.token);
+        i = cls.next;
+      }
+    } else {
+      tokens.push({ kind: 'char', c });
+      i += 1;
+    }
+  }
+  return tokens;
+}
+
+function matchesOne(t: Token, c: string): boolean {
+  if (t.kind === 'any') return true;
+  if (t.kind === 'char') return t.c === c;
+  if (t.kind === 'class') {
+    const cp = c.codePointAt(0) as number;
+    return t.ranges.some(([lo, hi]) => cp >= lo && cp <= hi) !== t.negate;
+  }
+  return false;
+}
+
+/**
+ * Whether `items` match `pattern`, where `isStar` elements match any run of items and every other
+ * element matches exactly one item (`one`). Backtracks only to the most recent star.
+ */
+function starMatch<P, I>(pattern: readonly P[], items: readonly I[], isStar: (p: P) => boolean, one: (p: P, item: I) => boolean): boolean {
+  let p = 0;
+  let n = 0;
+  let starP = -1;
+  let starN = 0;
+  while (p < pattern.length || n < items.length) {
+    if (p < pattern.length) {
+      const here = pattern[p] as P;
+      if (isStar(here)) {
+        starP = p;
+        starN = n;
+        p += 1;
+        continue;
+      }
+      if (n < items.length && one(here, items[n] as I)) {
+        p += 1;
+        n += 1;
+        continue;
+      }
+    }
+    if (starP >= 0 && starN < items.length) {
+      starN += 1;
+      p = starP + 1;
+      n = starN;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
 /**
  * Compiles a glob over `/`-separated paths: `*` and `?` stay within one segment, `**` as a whole
- * segment matches zero or more segments, `[abc]`, `[a-z]` and `[!abc]` match one character.
+ * segment matches zero or more segments, `[abc]`, `[a-z]` and `[!abc]` match one character. A
+ * malformed pattern (a range that runs backwards) is an error with its offset.
  */
-export function compileGlob(pattern: string): GlobMatcher {
-  const parts = pattern.split('/').filter((p) => p !== '' && p !== '.');
-  const matchers = parts.map((p) => (p === '**' ? '**' : segmentRegExp(p)));
-  const match = (segs: readonly string[], si: number, pi: number, memo: Map<number, boolean>): boolean => {
-    const key = si * (matchers.length + 1) + pi;
-    const hit = memo.get(key);
-    if (hit !== undefined) return hit;
-    let result: boolean;
-    if (pi === matchers.length) result = si === segs.length;
-    else {
-      const m = matchers[pi];
-      if (m === '**') result = match(segs, si, pi + 1, memo) || (si < segs.length && match(segs, si + 1, pi, memo));
-      else result = si < segs.length && m !== undefined && m.test(segs[si] as string) && match(segs, si + 1, pi + 1, memo);
+export function parseGlob(pattern: string): GlobCompile {
+  const parts: SegmentPattern[] = [];
+  let offset = 0;
+  for (const seg of pattern.split('/')) {
+    const base = offset;
+    offset += seg.length + 1;
+    if (seg === '' || seg === '.') continue;
+    if (seg === '**') {
+      if (parts[parts.length - 1] !== '**') parts.push('**');
+      continue;
     }
-    memo.set(key, result);
-    return result;
-  };
-  return (path) => match(path.split('/'), 0, 0, new Map());
+    const tokens = segmentTokens(seg, base);
+    if (!Array.isArray(tokens)) return { ok: false, ...(tokens as GlobError) };
+    parts.push(tokens);
+  }
+  const segmentMatches = (tokens: SegmentPattern, name: string): boolean =>
+    tokens !== '**' && starMatch(tokens, [...name], (t) => t.kind === 'star', matchesOne);
+  return { ok: true, match: (path) => starMatch(parts, path.split('/'), (p) => p === '**', segmentMatches) };
+}
+
+/** `parseGlob` for a pattern known to be well formed; a malformed one matches nothing. */
+export function compileGlob(pattern: string): GlobMatcher {
+  const g = parseGlob(pattern);
+  return g.ok ? g.match : () => false;
 }
 
 /** Orders paths as a sorted directory walk does: segment by segment. */
@@ -110,10 +225,11 @@ export function comparePaths(a: string, b: string): number {
   return as.length - bs.length;
 }
 
-/** The paths among `paths` that match `pattern`, sorted. */
-export function globFiles(pattern: string, paths: Iterable<string>): string[] {
-  const matches = compileGlob(pattern);
+/** The paths among `paths` that match `pattern`, sorted; a malformed pattern is its error. */
+export function globFiles(pattern: string, paths: Iterable<string>): string[] | GlobError {
+  const g = parseGlob(pattern);
+  if (!g.ok) return { message: g.message, index: g.index };
   const out: string[] = [];
-  for (const p of paths) if (matches(p)) out.push(p);
+  for (const p of paths) if (g.match(p)) out.push(p);
   return out.sort(comparePaths);
 }

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkScenario } from '../scenario/report';
 import type { Diagnostic } from '../config/types';
-import { compileGlob, globFiles, normalizePath, withExtension } from './glob';
+import { compileGlob, globFiles, normalizePath, parseGlob, withExtension } from './glob';
 import { loadWorkspace, WORKSPACE_CODES } from './load';
 import type { WorkspaceLoad } from './load';
 
@@ -57,6 +57,44 @@ describe('glob matcher', () => {
         const path = s.join('/');
         expect(compileGlob(parts.join('/'))(path)).toBe(reference(parts).test(path));
       }),
+    );
+  });
+
+  it('matches the pattern that made the regular-expression matcher run past 20 s, at once (issue 12)', () => {
+    // Exponential backtracking on main; the star-restart matcher does it in about pattern × name steps.
+    const name = `${'a'.repeat(200)}.toml`;
+    expect(compileGlob('*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b.toml')(name)).toBe(false);
+    expect(compileGlob('*a*a*a*a*a*a*a*a*a*a*a*a*a*a*.toml')(name)).toBe(true);
+    expect(globFiles('**/**/**/**/**/**/**/**/x', [`${'d/'.repeat(200)}y`])).toEqual([]);
+  });
+
+  it.each([
+    ['[z-a].toml', 1, 'the range `z-a` runs backwards'],
+    ['config/[!9-0]x.toml', 9, 'the range `9-0` runs backwards'],
+  ])('refuses the malformed pattern %s with the offset of the bad range', (pattern, index, message) => {
+    expect(parseGlob(pattern)).toEqual({ ok: false, index, message: expect.stringContaining(message) });
+    expect(globFiles(pattern, ['a.toml'])).toEqual({ index, message: expect.stringContaining(message) });
+  });
+
+  it('reads brackets as POSIX does: a leading ] is a member, an unclosed [ is literal, astral characters are one', () => {
+    expect(compileGlob('[]a].toml')(']/x'.slice(0, 1) + '.toml')).toBe(true);
+    expect(compileGlob('[!]a].toml')('b.toml')).toBe(true);
+    expect(compileGlob('[!]a].toml')('a.toml')).toBe(false);
+    expect(compileGlob('a[b.toml')('a[b.toml')).toBe(true);
+    expect(compileGlob('?.toml')('𝄞.toml')).toBe(true);
+    expect(compileGlob('[a-c-e].toml')('-.toml')).toBe(true);
+  });
+
+  it('agrees with a regular-expression reading on patterns with classes (property)', () => {
+    const atom = fc.constantFrom('a', 'b', '-', '*', '?', '[ab]', '[!a]', '[a-c]', '.');
+    const name = fc.array(fc.constantFrom('a', 'b', 'c', '-', '.', 'x'), { minLength: 1, maxLength: 8 }).map((cs) => cs.join(''));
+    const toRegExp = (atoms: readonly string[]): RegExp =>
+      new RegExp(`^${atoms.map((a) => (a === '*' ? '.*' : a === '?' ? '.' : a.startsWith('[') ? a.replace('[!', '[^') : a.replace('.', '\\.'))).join('')}$`, 'u');
+    fc.assert(
+      fc.property(fc.array(atom, { maxLength: 6 }), name, (atoms, n) => {
+        expect(compileGlob(atoms.join(''))(n)).toBe(toRegExp(atoms).test(n));
+      }),
+      { seed: 3, numRuns: 1000 },
     );
   });
 
@@ -230,6 +268,14 @@ describe('bad input', () => {
     expect(bad[0]?.column).toBeGreaterThan(0);
     // The loading diagnostics leave the file's own to whoever loads the layers.
     expect(r.loadDiagnostics).toEqual([]);
+  });
+
+  it('reports a malformed glob as a diagnostic at the bad character, not an internal error (issue 12)', () => {
+    const r = loadWorkspace(ws({ 'config.toml': 'extends = ["a.toml", "[z-a].toml"]\n', 'a.toml': '' }));
+    expect(names(r)).toEqual(['a.toml', 'config.toml']);
+    expect(errors(r)).toEqual([
+      expect.objectContaining({ layer: 'config.toml', line: 1, column: 24, code: WORKSPACE_CODES.glob, message: 'extends `[z-a].toml`: not a valid glob: the range `z-a` runs backwards (write `a-z`)' }),
+    ]);
   });
 
   it('reports a missing config.toml', () => {

@@ -30,9 +30,18 @@ import type { Layer, LoadedLayer } from '../config/layer';
 import type { Span } from '../config/toml-ast';
 import { LineIndex } from '../config/toml-ast';
 import type { Diagnostic, ExtendsEntry } from '../config/types';
-import { basenameOf, comparePaths, dirnameOf, globFiles, isGlob, joinPath, normalizePath, withExtension } from './glob';
+import { basenameOf, comparePaths, dirnameOf, globFiles, isGlob, joinPath, normalizePath, parseGlob, withExtension } from './glob';
 
 export const WORKSPACE_CONFIG = 'config.toml';
+
+/**
+ * What either shell reads of a folder at most: a JP workspace is a few hundred kilobytes in a few
+ * dozen files, so these only stop a folder that is not one (a home directory, a link to `/`) from
+ * being read whole.
+ */
+export const WORKSPACE_LIMITS = { entries: 20_000, bytes: 64 * 1024 * 1024 } as const;
+/** Folders never worth listing when someone opens a whole project. */
+export const WORKSPACE_SKIP_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', 'target', '__MACOSX', '.hg', '.svn']);
 /** JP's config extensions, in the order `--cfg NAME` tries them. */
 export const CONFIG_EXTENSIONS = ['toml', 'json', 'json5', 'yaml', 'yml'] as const;
 
@@ -71,7 +80,18 @@ export const WORKSPACE_CODES = {
   noConfig: 'workspace-no-config',
   loadPath: 'load-path-outside',
   persona: 'unknown-persona',
+  glob: 'extends-glob',
+  linkOutside: 'link-outside',
+  notAFile: 'not-a-file',
 } as const;
+
+/** Where a malformed glob is wrong: that character of the entry's string when it is written plainly (no escapes), else the whole entry. */
+function globErrorSpan(text: string, entry: ExtendsEntry, index: number | undefined): Span {
+  const { start, end } = entry.span;
+  const raw = text.slice(start, end);
+  const plain = raw.length >= 2 && (raw[0] === '"' || raw[0] === "'") && raw.slice(1, -1) === entry.path;
+  return plain && index !== undefined ? { start: start + 1 + index, end: start + 2 + index } : entry.span;
+}
 
 export function loadWorkspace(files: WorkspaceFiles, options: WorkspaceOptions = {}): WorkspaceLoad {
   const folder = options.folderName ?? '.jp';
@@ -106,7 +126,15 @@ export function loadWorkspace(files: WorkspaceFiles, options: WorkspaceOptions =
       report(file, `extends \`${entry.path}\`: the path leaves the ${folder} folder, which is all the workbench reads`, WORKSPACE_CODES.outside, entry.span);
       return [];
     }
-    if (isGlob(entry.path)) return globFiles(path, files.keys());
+    if (isGlob(entry.path)) {
+      // The entry's own pattern first, so the position is inside what the user wrote.
+      const own = parseGlob(entry.path);
+      const found = own.ok ? globFiles(path, files.keys()) : own;
+      if (Array.isArray(found)) return found;
+      const at = own.ok ? undefined : own.index;
+      report(file, `extends \`${entry.path}\`: not a valid glob: ${found.message}`, WORKSPACE_CODES.glob, globErrorSpan(files.get(file) ?? '', entry, at));
+      return [];
+    }
     if (!files.has(path)) {
       report(file, `extends \`${entry.path}\`: no such file \`${path}\` (JP skips it with a warning)`, WORKSPACE_CODES.missing, entry.span);
       return [];

@@ -1,7 +1,7 @@
 // Drag a scenario file anywhere onto the page to open it.
 import { useEffect, useState } from 'react';
 import { useWorkbenchStore } from '../../state/context';
-import { openScenarioText } from './files';
+import { openScenarioFile } from './files';
 import { isCatalogueFile, openCatalogueFile } from '../../state/importSlice';
 
 export function DropZone() {
@@ -32,7 +32,7 @@ export function DropZone() {
       const file = e.dataTransfer?.files[0];
       // A .json file is an MCP catalogue: it goes to the import dialog.
       if (file && isCatalogueFile(file)) void openCatalogueFile(store, file);
-      else if (file) void file.text().then((t) => openScenarioText(store, file.name, t));
+      else if (file) void openScenarioFile(store, file);
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragleave', leave);

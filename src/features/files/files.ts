@@ -3,6 +3,7 @@
 import { scenarioDocFromText, writeScenario } from '../../core';
 import type { WorkbenchStore } from '../../state/store';
 import { downloadBlob } from '../../components/download';
+import { readFileText } from '../../components/readText';
 
 export function openScenarioText(store: WorkbenchStore, fileName: string, text: string): boolean {
   const parsed = scenarioDocFromText(text);
@@ -15,6 +16,14 @@ export function openScenarioText(store: WorkbenchStore, fileName: string, text: 
   store.getState().replaceDoc(parsed.doc);
   store.getState().showBanner('info', `Opened ${fileName}.`);
   return true;
+}
+
+/** Opens a picked or dropped scenario file; one that is not UTF-8 is refused with the place of its first bad byte. */
+export async function openScenarioFile(store: WorkbenchStore, file: File): Promise<boolean> {
+  const read = await readFileText(file);
+  if (read.ok) return openScenarioText(store, file.name, read.text);
+  store.getState().showBanner('error', `Could not open ${file.name}: ${read.error}. Your current work is unchanged.`);
+  return false;
 }
 
 export function scenarioFileName(name: string): string {
@@ -37,7 +46,7 @@ export function pickScenarioFile(store: WorkbenchStore): void {
   input.accept = '.toml,text/plain,application/toml';
   input.onchange = () => {
     const file = input.files?.[0];
-    if (file) void file.text().then((t) => openScenarioText(store, file.name, t));
+    if (file) void openScenarioFile(store, file);
   };
   input.click();
 }

@@ -8,6 +8,7 @@ import { useSelectedPosition } from '../../derive/hooks';
 import type { RankingResult } from '../../derive/labProtocol';
 import { useWorkbench } from '../../state/context';
 import { SearchStatus } from '../../components/Measures';
+import { readFileText } from '../../components/readText';
 import './searchlab.css';
 
 const FIELD_WORDS: Record<string, string> = {
@@ -78,13 +79,13 @@ function Ranking({ r }: { readonly r: RankingResult }) {
 }
 
 /** Loads a query set from a file, or opens the column to paste one. */
-function QuerySetButtons({ onPaste }: { readonly onPaste: () => void }) {
+function QuerySetButtons({ onPaste, onError }: { readonly onPaste?: () => void; readonly onError: (message: string | undefined) => void }) {
   const setText = useWorkbench((s) => s.setLabQuerySet);
   const file = useRef<HTMLInputElement>(null);
   return (
     <span className="lab-set-buttons">
       <button type="button" onClick={() => file.current?.click()} title="recall@k and MRR of both rankings over a JSONL query set">Load a query set…</button>
-      <button type="button" onClick={onPaste}>Paste one</button>
+      {onPaste && <button type="button" onClick={onPaste}>Paste one</button>}
       <input
         ref={file}
         type="file"
@@ -93,7 +94,12 @@ function QuerySetButtons({ onPaste }: { readonly onPaste: () => void }) {
         data-testid="lab-queryset-file"
         onChange={(e) => {
           const f = e.target.files?.[0];
-          if (f) void f.text().then(setText);
+          // A query file that is not UTF-8 is refused (and the query set kept), with the place of its first bad byte.
+          if (f)
+            void readFileText(f).then((r) => {
+              onError(r.ok ? undefined : `Could not load ${f.name}: ${r.error}. The query set is unchanged.`);
+              if (r.ok) setText(r.text);
+            });
           e.target.value = '';
         }}
       />
@@ -179,6 +185,7 @@ export function SearchLab() {
   const { data, isFetching } = useLabSearch(position, debounced, limit);
   const hasSet = useWorkbench((s) => s.labQuerySet.trim() !== '');
   const [pasting, setPasting] = useState(false);
+  const [fileError, setFileError] = useState<string | undefined>(undefined);
   // The query-set column takes room only when a set is loaded (or being pasted).
   const showSet = hasSet || pasting;
   if (!view) return <div className="empty">Deriving…</div>;
@@ -194,8 +201,13 @@ export function SearchLab() {
             limit
             <input type="number" min={1} max={50} value={limit} data-testid="lab-limit" onChange={(e) => setLimit(Math.max(1, Math.min(50, Number(e.target.value) || 10)))} />
           </label>
-          {!showSet && <QuerySetButtons onPaste={() => setPasting(true)} />}
+          <QuerySetButtons onError={setFileError} {...(showSet ? {} : { onPaste: () => setPasting(true) })} />
         </form>
+        {fileError && (
+          <p className="sim-error" role="alert" data-testid="lab-queryset-file-error">
+            {fileError}
+          </p>
+        )}
         <p className="muted lab-scope">
           {data ? `Searches the ${data.searchable} searchable tools at this position (as search_tools would); promotion status as the fold would report it.` : 'Both rankings search the searchable set at the selected position.'}
           {isFetching ? ' Searching…' : ''}

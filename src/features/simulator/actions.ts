@@ -37,13 +37,14 @@ export async function currentView(store: WorkbenchStore, client: DeriveClient, q
   return queryClient.fetchQuery(timelineQuery(client, doc, revision));
 }
 
-/** Writes what a step's derivation shows as its expectations. */
+/** Writes what the checker reads of a step's run as its expectations. */
 export async function recordStep(store: WorkbenchStore, client: DeriveClient, queryClient: QueryClient, stepIndex: number): Promise<number> {
   const step = store.getState().doc.steps[stepIndex];
   if (!step) return 0;
   const view = await currentView(store, client, queryClient);
-  const { step: recorded, count } = recordExpectations(step, stepIndex + 1, view);
-  store.getState().updateStep(stepIndex, recorded);
+  const recorded = await client.call('record', { revision: view.revision, step: stepIndex + 1 });
+  const { step: written, count } = recordExpectations(step, recorded);
+  store.getState().updateStep(stepIndex, written);
   return count;
 }
 

@@ -36,14 +36,14 @@ describe('the open turn', () => {
 });
 
 describe('recordExpectations', () => {
-  it('writes what the derivation shows, and the written scenario passes', () => {
+  it('writes what the checker reads of the run, and the written scenario passes', () => {
     let doc: ScenarioDoc = { ...base, steps: [{ command: "jp q 'deploy it'", cycles: [] }] };
     doc = { ...doc, steps: [withCall(doc.steps[0]!, { tool: 'search_tools', args: { query: 'deploy', limit: 3 } })] };
     doc = { ...doc, steps: [withCall(doc.steps[0]!, { tool: 'deployer', args: { branch: 'main' } })] };
     doc = { ...doc, steps: [withReply(doc.steps[0]!, 'ok')] };
     const host = new DeriveHost();
-    const view = host.derive({ doc, revision: 1 });
-    const { step, count } = recordExpectations(doc.steps[0]!, 1, view);
+    host.derive({ doc, revision: 1 });
+    const { step, count } = recordExpectations(doc.steps[0]!, host.record({ revision: 1, step: 1 }));
     expect(count).toBeGreaterThan(5);
     expect(step.cycles[0]?.expect).toEqual({ cache: 'miss' });
     expect(step.cycles[0]?.calls[0]?.expect).toEqual({ status: 'ok', returned: ['deployer'], usable: ['deployer'], total: 1 });

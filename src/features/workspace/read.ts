@@ -3,6 +3,8 @@
 // `.jp` folder inside it is found (`workspaceRoot`) and only its `*.toml` files are read, keyed by
 // their path relative to it, as the core's `loadWorkspace` expects.
 import { unzipSync } from 'fflate';
+import { WORKSPACE_LIMITS, WORKSPACE_SKIP_DIRS } from '../../core';
+import { decodeFileBytes, readFileTextOrThrow } from '../../components/readText';
 
 /** A file found while listing what was opened; `path` is `/`-separated and starts with the opened folder's name. */
 export interface FoundFile {
@@ -17,13 +19,11 @@ export interface ReadWorkspace {
   readonly files: Record<string, string>;
 }
 
-/** Folders never worth listing when someone opens a whole project. */
-const SKIP_DIRS = new Set(['node_modules', '.git', 'target', '__MACOSX', '.hg', '.svn']);
+const SKIP_DIRS = WORKSPACE_SKIP_DIRS;
 const WORKSPACE_DIR = '.jp';
 const CONFIG = 'config.toml';
-/** Refuse absurd inputs (a workspace is a few hundred kilobytes). */
-const MAX_FILES = 20_000;
-const MAX_BYTES = 64 * 1024 * 1024;
+const MAX_FILES = WORKSPACE_LIMITS.entries;
+const MAX_BYTES = WORKSPACE_LIMITS.bytes;
 
 const segments = (p: string): string[] => p.split('/').filter((s) => s !== '');
 
@@ -97,8 +97,13 @@ export function readZip(data: Uint8Array, name: string): Promise<ReadWorkspace> 
   } catch (e) {
     return Promise.reject(new Error(`${name} is not a readable zip: ${e instanceof Error ? e.message : String(e)}`));
   }
-  const decoder = new TextDecoder();
-  const found = Object.entries(entries).map(([path, bytes]) => ({ path, read: () => Promise.resolve(decoder.decode(bytes)) }));
+  const found = Object.entries(entries).map(([path, bytes]) => ({
+    path,
+    read: () => {
+      const r = decodeFileBytes(bytes);
+      return r.ok ? Promise.resolve(r.text) : Promise.reject(new Error(`${path}:${r.error}`));
+    },
+  }));
   return collect(found, name);
 }
 
@@ -106,7 +111,10 @@ export function readZip(data: Uint8Array, name: string): Promise<ReadWorkspace> 
 
 export function readFileList(list: FileList | readonly File[]): Promise<ReadWorkspace> {
   const files = [...list];
-  const found = files.map((f) => ({ path: f.webkitRelativePath || f.name, read: () => f.text() }));
+  const found = files.map((f) => {
+    const path = f.webkitRelativePath || f.name;
+    return { path, read: () => readFileTextOrThrow(f, path) };
+  });
   const top = segments(found[0]?.path ?? '')[0] ?? 'folder';
   return collect(found, top);
 }
@@ -135,7 +143,7 @@ const fileOf = (entry: FileSystemFileEntry): Promise<File> => new Promise((resol
 async function walkEntry(entry: FileSystemEntry, path: string, out: FoundFile[]): Promise<void> {
   if (out.length > MAX_FILES) return;
   if (entry.isFile) {
-    out.push({ path, read: async () => (await fileOf(entry as FileSystemFileEntry)).text() });
+    out.push({ path, read: async () => readFileTextOrThrow(await fileOf(entry as FileSystemFileEntry), path) });
     return;
   }
   if (!entry.isDirectory || SKIP_DIRS.has(entry.name)) return;
@@ -187,7 +195,7 @@ async function walkHandle(dir: DirHandle, path: string, out: FoundFile[], top: b
   const jp = top ? children.find((c) => c.kind === 'directory' && c.name === WORKSPACE_DIR) : undefined;
   for (const c of (jp ? [jp] : children).sort((a, b) => compare(a.name, b.name))) {
     if (out.length > MAX_FILES) return;
-    if (c.kind === 'file') out.push({ path: `${path}/${c.name}`, read: async () => (await c.getFile()).text() });
+    if (c.kind === 'file') out.push({ path: `${path}/${c.name}`, read: async () => readFileTextOrThrow(await c.getFile(), `${path}/${c.name}`) });
     else if (!SKIP_DIRS.has(c.name)) await walkHandle(c, `${path}/${c.name}`, out, false);
   }
 }

@@ -1,0 +1,135 @@
+// The one door to MiniSearch's private state. The bm25 fast path (index-build.ts builds MiniSearch's
+// index without its per-token work; bm25-score.ts scores it without its per-hit objects) reads and
+// writes fields MiniSearch declares protected; this module is the only one that names them, and it
+// says here what each is in the release the fast path was written against. Why and what it gains:
+// src/core/search/README.md.
+//
+// On any other release of MiniSearch the fast path is off: indexes are built with MiniSearch's own
+// `addAll` and searched with its own `search` (public API only), which rank the same, more slowly.
+// minisearch-internals.test.ts fails with a plain message until the fast path is checked against the
+// new release (its property tests compare it with stock MiniSearch) and WRITTEN_AGAINST is moved.
+import type MiniSearch from 'minisearch';
+import type SearchableMap from 'minisearch/SearchableMap';
+// The package's exports do not include its package.json; the file is read where npm installed it.
+import minisearchPackage from '../../../node_modules/minisearch/package.json' with { type: 'json' };
+
+/** The MiniSearch release the fast path was written against (and is held equal to by property tests). */
+export const WRITTEN_AGAINST = '7.2.0';
+
+/** The MiniSearch release installed (and bundled). */
+export const INSTALLED_MINISEARCH: string = minisearchPackage.version;
+
+/** Why the fast path may not run against a MiniSearch release, or undefined when it may. */
+export function fastPathProblem(version: string = INSTALLED_MINISEARCH): string | undefined {
+  return version === WRITTEN_AGAINST ? undefined : `the bm25 fast path was written against MiniSearch ${WRITTEN_AGAINST}; found ${version}`;
+}
+
+/** Postings of one term in one field: short document id → term frequency. */
+export type Postings = Map<number, number>;
+/** One term's postings by field id. */
+export type FieldTermData = Map<number, Postings>;
+
+// MiniSearch 7.2.0's protected state, as the fast path uses it (dist/es/index.js, class MiniSearch).
+interface Internals {
+  /** The term index: a radix tree of processed term → postings by field id. */
+  _index: SearchableMap<FieldTermData>;
+  /** Documents indexed and not removed (discarded ones are still counted until vacuumed: see _nextId). */
+  _documentCount: number;
+  /** The next short id; equal to _documentCount while nothing was removed or discarded. */
+  _nextId: number;
+  /** Short id → the document's id field, and back. */
+  _documentIds: Map<number, unknown>;
+  _idToShortId: Map<unknown, number>;
+  /** Field name → field id (the order of `fields` in the options). */
+  _fieldIds: Readonly<Record<string, number>>;
+  /** Short id → distinct tokens per field id (addFieldLength). */
+  _fieldLength: Map<number, number[]>;
+  /** Field id → running average of field lengths (addFieldLength). */
+  _avgFieldLength: number[];
+}
+
+const internals = <T>(mini: MiniSearch<T>): Internals => mini as unknown as Internals;
+
+/** The term index of a MiniSearch. */
+export function termIndex<T>(mini: MiniSearch<T>): SearchableMap<FieldTermData> {
+  return internals(mini)._index;
+}
+
+/** Puts a term index (a SearchableMap subclass, empty) in place of MiniSearch's own, before anything is added. */
+export function replaceTermIndex<T>(mini: MiniSearch<T>, index: SearchableMap<FieldTermData>): void {
+  internals(mini)._index = index;
+}
+
+/** Whether nothing was ever added: no ids handed out, no documents, no terms. */
+export function isPristine<T>(mini: MiniSearch<T>): boolean {
+  const m = internals(mini);
+  return m._nextId === 0 && m._documentCount === 0 && m._index.size === 0;
+}
+
+/** A number that changes whenever documents are added, removed or discarded (to know when counts go stale). */
+export function documentsGeneration<T>(mini: MiniSearch<T>): number {
+  const m = internals(mini);
+  return m._nextId + m._documentCount * 2 ** 26;
+}
+
+/** The short ids handed out so far (one past the largest). */
+export function nextShortId<T>(mini: MiniSearch<T>): number {
+  return internals(mini)._nextId;
+}
+
+/** Documents counted by MiniSearch (before this one is added, for the running averages). */
+export function documentCount<T>(mini: MiniSearch<T>): number {
+  return internals(mini)._documentCount;
+}
+
+/** MiniSearch's addDocumentId: a new short id for a document id. */
+export function addDocumentId<T>(mini: MiniSearch<T>, id: unknown): number {
+  const m = internals(mini);
+  if (id == null) throw new Error('MiniSearch: document does not have ID field "id"');
+  if (m._idToShortId.has(id)) throw new Error(`MiniSearch: duplicate ID ${String(id)}`);
+  const shortId = m._nextId;
+  m._idToShortId.set(id, shortId);
+  m._documentIds.set(shortId, id);
+  m._documentCount += 1;
+  m._nextId += 1;
+  return shortId;
+}
+
+/**
+ * MiniSearch's addFieldLength, operation for operation (the average is a running one over `count`
+ * documents before this one): `lengths` is the document's array, made on its first field.
+ */
+export function addFieldLength<T>(mini: MiniSearch<T>, shortId: number, fieldId: number, count: number, length: number): void {
+  const m = internals(mini);
+  let lengths = m._fieldLength.get(shortId);
+  if (lengths === undefined) m._fieldLength.set(shortId, (lengths = []));
+  lengths[fieldId] = length;
+  const average = m._avgFieldLength[fieldId] || 0;
+  m._avgFieldLength[fieldId] = (average * count + length) / (count + 1);
+}
+
+/** What a search reads: the counts, the ids both ways, the fields' ids, lengths and averages, the term index. */
+export interface ScoringState {
+  readonly index: SearchableMap<FieldTermData>;
+  readonly documentCount: number;
+  readonly nextId: number;
+  readonly documentIds: ReadonlyMap<number, unknown>;
+  readonly idToShortId: ReadonlyMap<unknown, number>;
+  readonly fieldIds: Readonly<Record<string, number>>;
+  readonly fieldLength: ReadonlyMap<number, readonly number[]>;
+  readonly avgFieldLength: readonly number[];
+}
+
+export function scoringState<T>(mini: MiniSearch<T>): ScoringState {
+  const m = internals(mini);
+  return {
+    index: m._index,
+    documentCount: m._documentCount,
+    nextId: m._nextId,
+    documentIds: m._documentIds,
+    idToShortId: m._idToShortId,
+    fieldIds: m._fieldIds,
+    fieldLength: m._fieldLength,
+    avgFieldLength: m._avgFieldLength,
+  };
+}
