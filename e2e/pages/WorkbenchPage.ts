@@ -13,6 +13,9 @@ import { QuestionsPage } from './QuestionsPage';
 import { SharePage } from './SharePage';
 import { ImportPage } from './ImportPage';
 import { ServersPage } from './ServersPage';
+import { HeaderPage } from './HeaderPage';
+import { RfdPage } from './RfdPage';
+import { GuidePage } from './GuidePage';
 
 export class WorkbenchPage {
   constructor(readonly page: Page) {}
@@ -63,6 +66,18 @@ export class WorkbenchPage {
 
   get servers(): ServersPage {
     return new ServersPage(this.page);
+  }
+
+  get header(): HeaderPage {
+    return new HeaderPage(this.page);
+  }
+
+  get rfd(): RfdPage {
+    return new RfdPage(this.page);
+  }
+
+  get guide(): GuidePage {
+    return new GuidePage(this.page);
   }
 
   /** Opens the app on a clean profile (no autosaved work) unless told to keep it. */

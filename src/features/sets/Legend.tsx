@@ -52,7 +52,7 @@ export function SetCounts({ counts, registered }: { readonly counts: Counts; rea
         </button>
       </div>
       {open && (
-        <div className="st-legend" id={id} data-testid="sets-legend">
+        <div className="st-legend" id={id} data-testid="sets-legend" role="region" aria-label="Legend of the sets" tabIndex={0}>
           <dl>
             {(['permitted', 'offered', 'searchable', 'configured'] as const).map((w) => (
               <div key={w}>

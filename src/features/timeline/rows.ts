@@ -136,7 +136,7 @@ export function rowText(e: EntryView, requests: readonly RequestView[]): RowText
       const facts: RowText['facts'][number][] = fixedArray
         ? [
             { text: `${r.offered.length} offered`, title: `${sets}; the provider's array holds ${r.array.length} tools (the fixed catalogue of RFD 105's directives)` },
-            { text: `array ${r.array.length}`, title: `the tools array holds ${r.array.length} tools: every configured tool, deferred; availability goes by directive blocks`, optional: 1 },
+            { text: `array ${r.array.length}`, title: `the tools array holds ${r.array.length} tools: the fixed catalogue of RFD 105's directives (every configured tool, deferred); availability goes by directive blocks`, optional: 2 },
           ]
         : [{ text: `${r.array.length} tool${r.array.length === 1 ? '' : 's'}`, title: sets }];
       facts.push({ text: formatBytes(r.cost.offered), title: `definition cost of the offered set: ${r.cost.offered} bytes (permitted set: ${r.cost.permitted} bytes)` });
