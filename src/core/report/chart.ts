@@ -30,6 +30,46 @@ export const MARKER_WORDS: Readonly<Record<MarkerKind, string>> = {
   config: 'config edit',
 };
 
+/** A delta's marker kind from its sources (a layer edit is a config edit); undefined when it has none. */
+export function markerKindOf(sources: readonly string[] | undefined, entryKind: string): MarkerKind | undefined {
+  if (entryKind === 'layer-edit') return 'config';
+  if (!sources || sources.length === 0) return undefined;
+  if (sources.includes('promotion')) return 'promotion';
+  if (sources.includes('directive') || sources.includes('cfg')) return 'directive';
+  return 'config';
+}
+
+/** One row of a timeline as the chart reads it: a request's point, or a delta that marks the next one. */
+export type SeriesRow =
+  | { readonly kind: 'marker'; readonly marker: MarkerKind; readonly label: string }
+  | { readonly kind: 'request'; readonly entry: number; readonly step: number; readonly cycle: number; readonly offered: number; readonly permitted: number };
+
+/** The series of a timeline's rows: one point per request, the markers before it attached to it. */
+export function buildCostSeries(rows: Iterable<SeriesRow>, unit: CostSeries['unit']): CostSeries {
+  const x: number[] = [];
+  const offered: number[] = [];
+  const permitted: number[] = [];
+  const labels: string[] = [];
+  const entries: number[] = [];
+  const markers: Marker[] = [];
+  let pending: { kind: MarkerKind; label: string }[] = [];
+  for (const row of rows) {
+    if (row.kind === 'marker') {
+      pending.push({ kind: row.marker, label: row.label });
+      continue;
+    }
+    const i = x.length;
+    x.push(i + 1);
+    offered.push(row.offered);
+    permitted.push(row.permitted);
+    labels.push(`step ${row.step} · cycle ${row.cycle}`);
+    entries.push(row.entry);
+    for (const m of pending) markers.push({ request: i, ...m });
+    pending = [];
+  }
+  return { unit, x, offered, permitted, labels, markers, entries };
+}
+
 /** Round tick values covering [0, max] (about `count` of them). */
 export function niceTicks(max: number, count = 5): number[] {
   if (!(max > 0)) return [0, 1];

@@ -6,45 +6,24 @@ import type { TokenCounter } from '../providers/cost';
 import { setTokens } from '../providers/cost';
 import type { CheckReport } from '../scenario/report';
 import type { RequestRecord, Timeline } from '../turn/timeline';
-import { chartSvg } from './chart';
-import type { CostSeries, Marker, MarkerKind } from './chart';
+import { buildCostSeries, chartSvg, markerKindOf } from './chart';
+import type { CostSeries, SeriesRow } from './chart';
 import { esc, escValue, figure } from './escape';
-
-function markerKind(sources: readonly string[]): MarkerKind {
-  if (sources.includes('promotion')) return 'promotion';
-  if (sources.includes('directive') || sources.includes('cfg')) return 'directive';
-  return 'config';
-}
 
 /** The cost series of a run (bytes): one point per request, the deltas before it as markers. */
 export function timelineCostSeries(t: Timeline): CostSeries {
-  const x: number[] = [];
-  const offered: number[] = [];
-  const permitted: number[] = [];
-  const labels: string[] = [];
-  const entries: number[] = [];
-  const markers: Marker[] = [];
-  let pending: { kind: MarkerKind; label: string }[] = [];
+  const rows: SeriesRow[] = [];
   t.entries.forEach((e, index) => {
     if (e.kind === 'delta' || e.kind === 'layer-edit') {
       const ev = t.positions[e.position]?.event;
-      if (ev?.kind === 'delta') pending.push({ kind: markerKind(ev.sources), label: ev.detail });
-      else if (ev?.kind === 'layer-edit') pending.push({ kind: 'config', label: ev.detail });
-      return;
+      const marker = markerKindOf(ev?.kind === 'delta' ? ev.sources : [], e.kind);
+      if (ev && ev.kind !== 'base' && marker) rows.push({ kind: 'marker', marker, label: ev.detail });
+    } else if (e.kind === 'request') {
+      const r = t.requests[e.request];
+      if (r) rows.push({ kind: 'request', entry: index, step: r.step, cycle: r.cycle, offered: r.cost.offered, permitted: r.cost.permitted });
     }
-    if (e.kind !== 'request') return;
-    const r = t.requests[e.request];
-    if (!r) return;
-    const i = x.length;
-    x.push(i + 1);
-    offered.push(r.cost.offered);
-    permitted.push(r.cost.permitted);
-    labels.push(`step ${r.step} · cycle ${r.cycle}`);
-    entries.push(index);
-    for (const m of pending) markers.push({ request: i, ...m });
-    pending = [];
   });
-  return { unit: 'bytes', x, offered, permitted, labels, markers, entries };
+  return buildCostSeries(rows, 'bytes');
 }
 
 function tokensOf(r: RequestRecord, names: readonly string[], counter: TokenCounter): number {

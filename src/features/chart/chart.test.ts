@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { scenarioDocFromText } from '../../core';
+import { parseScenario, runScenario, scenarioDocFromText, writeScenario } from '../../core';
+import { timelineCostSeries } from '../../core/report/scenario-section';
 import { DeriveHost } from '../../derive/host';
 import { costSeries, niceTicks, shortNumber } from './series';
 import { chartSvg, escapeXml } from './svgExport';
@@ -53,5 +54,16 @@ describe('chartSvg', () => {
 
   it('escapes untrusted text', () => {
     expect(escapeXml(`<script>alert('x')</script>`)).toBe('&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt;');
+  });
+});
+
+describe('the report draws the same series', () => {
+  it('from the core\'s timeline as the chart from the derived view', () => {
+    if (!demo.ok) throw new Error('demo');
+    const parsed = parseScenario(writeScenario(demo.doc));
+    if (!parsed.ok) throw new Error('parse');
+    const fromCore = timelineCostSeries(runScenario({ scenario: parsed.scenario }));
+    const fromView = costSeries(view);
+    expect({ ...fromCore, markers: fromCore.markers.map((m) => [m.request, m.kind]) }).toEqual({ ...fromView, markers: fromView.markers.map((m) => [m.request, m.kind]) });
   });
 });
