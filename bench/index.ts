@@ -8,6 +8,7 @@ import { run as searchEval } from './search-eval';
 import { run as checkScale } from './check-scale';
 import { run as catalogues } from './catalogues';
 import { run as editor } from './editor';
+import { run as report } from './report';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -18,6 +19,7 @@ const modules: readonly [string, () => unknown][] = [
   ['check-scale', checkScale],
   ['catalogues', catalogues],
   ['editor', editor],
+  ['report', report],
 ];
 
 let failed = 0;

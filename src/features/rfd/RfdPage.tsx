@@ -32,7 +32,13 @@ function Row({ row, table }: { readonly row: RfdRow; readonly table: RfdTable })
       {table.quoteColumn && <td className="rfd-quote">{row.quote}</td>}
       <td className="rfd-result">
         <span className={`rfd-verdict ${ok ? 'good' : 'bad'}`}>{ok ? 'pass' : 'fail'}</span>{' '}
-        <button type="button" onClick={() => openRowScenario(store, row)} title={`Open “${row.scenario.name}” in the workbench at the row that shows it; your document is kept`} data-testid="rfd-open">
+        <button
+          type="button"
+          onClick={() => openRowScenario(store, row)}
+          aria-label={`Open the scenario of ${table.title}: ${row.label}`}
+          title={`Open “${row.scenario.name}” in the workbench at the row that shows it; your document is kept`}
+          data-testid="rfd-open"
+        >
           Open scenario
         </button>
         <div className="rfd-detail">
