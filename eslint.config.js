@@ -35,6 +35,24 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
+    // The bridge (src/bridge) is node: it starts processes and serves HTTP. The page reaches it
+    // only over HTTP on its own origin, never by importing it.
+    files: ['src/**/*.ts', 'src/**/*.tsx', 'e2e/**/*.ts'],
+    ignores: ['src/bridge/**', 'src/cli/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['../bridge/*', '../../bridge/*', '../../../bridge/*', '../src/bridge/*', '../../src/bridge/*'], message: 'src/bridge is node only: the page talks to it over HTTP (src/live/bridge.ts).' }] }],
+    },
+  },
+  {
+    files: ['src/bridge/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: uiModules, message: 'src/bridge is node: no UI libraries.' },
+        { group: ['../app/*', '../state/*', '../features/*', '../editor/*', '../components/*', '../derive/*', '../live/*', '../commands/*'], message: 'src/bridge must not import the page.' },
+      ] }],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     ignores: ['src/core/**/*.test.ts'],
     languageOptions: { globals: {} },
@@ -42,7 +60,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [
         { group: uiModules, message: 'src/core is pure: no UI libraries.' },
         { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https'], message: 'src/core is pure: no I/O; the shells read files.' },
-        { group: ['../../app/*', '../../state/*', '../../features/*', '../../editor/*', '../../components/*', '../../cli/*'], message: 'src/core must not import the shells.' },
+        { group: ['../../app/*', '../../state/*', '../../features/*', '../../editor/*', '../../components/*', '../../cli/*', '../../bridge/*'], message: 'src/core must not import the shells.' },
       ] }],
       'no-restricted-globals': ['error', ...impureGlobals],
       'no-restricted-properties': ['error',

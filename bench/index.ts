@@ -9,6 +9,11 @@ import { run as checkScale } from './check-scale';
 import { run as catalogues } from './catalogues';
 import { run as editor } from './editor';
 import { run as report } from './report';
+import { run as findability } from './findability';
+import { run as bridge } from './bridge';
+import { run as hardening } from './hardening';
+import { run as providerBodies } from './provider-bodies';
+import { run as cost } from './cost';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -20,6 +25,11 @@ const modules: readonly [string, () => unknown][] = [
   ['catalogues', catalogues],
   ['editor', editor],
   ['report', report],
+  ['findability', findability],
+  ['bridge', bridge],
+  ['hardening', hardening],
+  ['provider-bodies', providerBodies],
+  ['cost', cost],
 ];
 
 let failed = 0;

@@ -3,7 +3,7 @@
 // node_modules/.bin at once, instead of npm installing the project into its cache.
 // CommonJS, like the bundle it loads: an ES module entry starts Node's ESM loader,
 // which cost about 10 ms of every run. The bundle is rebuilt first when any source
-// under src/core or src/cli is newer (scripts/build-cli.mjs).
+// under src/core, src/cli or src/bridge is newer (scripts/build-cli.mjs).
 'use strict';
 const { existsSync, readdirSync, realpathSync, statSync } = require('node:fs');
 const { dirname, join } = require('node:path');
@@ -23,7 +23,7 @@ function newerThan(dir, built) {
 function stale() {
   if (!existsSync(bundle)) return true;
   const built = statSync(bundle).mtimeMs;
-  return newerThan(join(root, 'src', 'core'), built) || newerThan(join(root, 'src', 'cli'), built);
+  return ['core', 'cli', 'bridge'].some((dir) => existsSync(join(root, 'src', dir)) && newerThan(join(root, 'src', dir), built));
 }
 
 if (stale()) {

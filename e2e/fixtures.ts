@@ -1,5 +1,6 @@
 // Playwright fixtures (tldraw's pattern): every test gets a fresh workbench page
-// object, fails on console errors, and proves no request leaves localhost.
+// object, fails on console errors (a Content-Security-Policy violation is one),
+// and proves no request leaves localhost.
 import { test as base, expect } from '@playwright/test';
 import { WorkbenchPage } from './pages/WorkbenchPage';
 
@@ -18,6 +19,13 @@ export const test = base.extend<Fixtures>({
     const errors: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
+    });
+    // The built app runs under a Content-Security-Policy (src/app/csp.ts): any violation, in any
+    // test, is reported as a console error and fails it.
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        console.error(`CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
+      });
     });
     page.on('pageerror', (e) => errors.push(String(e)));
     await use(errors);

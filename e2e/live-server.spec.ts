@@ -3,10 +3,10 @@
 // loopback port, connects to it over Streamable HTTP with the SDK's client,
 // lists, imports, searches and promotes, then stops the server and watches its
 // tools leave the permitted set. And the servers that fail: HTML, a hang
-// (timeout, cancel), a closed port, CORS.
+// (timeout, cancel), a closed port, CORS (the last two alike: unreachable).
 import type { StepDoc } from '../src/core/scenario/doc';
 import { writeScenario } from '../src/core/scenario/doc';
-import { test, expect, dropNetworkErrors, startTiny, freePort } from './mcpServers';
+import { test, expect, dropNetworkErrors, startBigList, startTiny, freePort } from './mcpServers';
 
 const SCREENS = process.env.WORKBENCH_SCREENS ?? '/tmp/wb-screens';
 
@@ -66,12 +66,12 @@ test('connect, list, import, search, promote; stop the server and its tools leav
     expect(call?.callStatus).toBe('ok');
   });
 
-  await test.step('stop the server: it fails (refused), goes offline, and its tools leave the permitted set', async () => {
+  await test.step('stop the server: it fails (unreachable), goes offline, and its tools leave the permitted set', async () => {
     await everything.stop();
     const status = workbench.servers.status('everything');
     await workbench.servers.card('everything').scrollIntoViewIfNeeded();
     await expect(status).toHaveAttribute('data-status', 'failed', { timeout: 15_000 });
-    await expect(status).toContainText('failed: refused');
+    await expect(status).toContainText('failed: unreachable');
     await expect(workbench.servers.card('everything').getByTestId('server-offline-effect')).toContainText('its 13 configured tools leave the permitted set');
     await expect.poll(async () => (await workbench.snapshot()).doc.servers.find((s) => s.name === 'everything')?.status).toBe('offline');
     const snap = await workbench.snapshot();
@@ -156,16 +156,22 @@ test('servers that fail: HTML, a hang (timeout and cancel), a closed port, CORS;
       await expect(imp.liveStatus()).toContainText('failed: cancelled');
     });
 
-    await test.step('nothing listening: refused', async () => {
+    // The browser reports a closed port and a refused origin alike ("Failed to fetch"); the
+    // workbench says both possibilities rather than probing the server to find out.
+    await test.step('nothing listening: unreachable', async () => {
       await imp.connect(closed);
-      await expect(imp.liveStatus()).toContainText('failed: refused');
-      await expect(imp.liveStatus()).toContainText('is the server running?');
+      await expect(imp.liveStatus()).toContainText('failed: unreachable');
+      await expect(imp.liveStatus()).toContainText('Is the server running');
     });
 
-    await test.step('a server without CORS headers: CORS', async () => {
+    await test.step('a server without CORS headers: unreachable, naming CORS', async () => {
       await imp.connect(noCors.url);
-      await expect(imp.liveStatus()).toContainText('failed: CORS');
+      await expect(imp.liveStatus()).toContainText('failed: unreachable');
       await expect(imp.liveStatus()).toContainText("does not allow this page's origin");
+      // The SDK's own requests (its POST, a preflight) and nothing else: no GET of the workbench's
+      // own to probe the server.
+      expect(noCors.requests.length).toBeGreaterThan(0);
+      expect(noCors.requests.filter((r) => r.startsWith('GET '))).toEqual([]);
     });
 
     await test.step('nothing changed', async () => {
@@ -179,4 +185,25 @@ test('servers that fail: HTML, a hang (timeout and cancel), a closed port, CORS;
   }
   dropNetworkErrors(consoleErrors, closed);
   dropNetworkErrors(consoleErrors, noCors.url);
+});
+
+test('a live server whose tool list is over the size cap fails at once as too large, before it is parsed', async ({ workbench, page }) => {
+  const big = await startBigList(50_000);
+  try {
+    expect(big.bytes).toBeGreaterThan(2 * 4 * 1024 * 1024 - 512 * 1024);
+    await workbench.open();
+    const before = await workbench.snapshot();
+    await workbench.runCommand('import.live');
+    // Two minutes to answer: a failure that waited for the timeout, or for the list to be parsed, would not say "too large".
+    await workbench.importer.connect(big.url, 120);
+    await expect(workbench.importer.liveStatus()).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+    await expect(workbench.importer.liveStatus()).toContainText('failed: too large');
+    await expect(workbench.importer.liveStatus()).toContainText('stops reading there');
+    await expect(workbench.importer.liveStatus()).toContainText('Nothing of it was parsed');
+    await expect(page.getByTestId('import-confirm')).toBeDisabled();
+    await workbench.importer.close();
+    expect((await workbench.snapshot()).doc).toEqual(before.doc);
+  } finally {
+    await big.close();
+  }
 });

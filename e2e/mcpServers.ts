@@ -74,6 +74,8 @@ export async function startEverything(): Promise<EverythingServer> {
 
 export interface TinyServer {
   readonly url: string;
+  /** Every request it received, as "METHOD /path". */
+  readonly requests: readonly string[];
   close(): Promise<void>;
 }
 
@@ -86,7 +88,9 @@ const CORS = {
 
 /** A loopback HTTP server: `html` answers a web page, `hang` never answers, `no-cors` answers MCP-looking JSON without CORS headers. */
 export async function startTiny(kind: 'html' | 'hang' | 'no-cors'): Promise<TinyServer> {
+  const requests: string[] = [];
   const server = http.createServer((req, res) => {
+    requests.push(`${req.method ?? '?'} ${req.url ?? ''}`);
     if (kind === 'hang') return; // never answers, not even the preflight
     if (kind === 'html') {
       if (req.method === 'OPTIONS') {
@@ -105,6 +109,80 @@ export async function startTiny(kind: 'html' | 'hang' | 'no-cors'): Promise<Tiny
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A loopback MCP server (hand-written, CORS open) whose tools/list is `tools` tools in one event
+ * stream: 50,000 tools are about 8 MB, twice the importer's 4 MiB cap.
+ */
+export async function startBigList(tools: number): Promise<TinyServer & { readonly bytes: number }> {
+  const requests: string[] = [];
+  const list = JSON.stringify(
+    Array.from({ length: tools }, (_, i) => ({ name: `tool_${i}`, description: `Tool number ${i}: looks a thing up in the inventory.`, inputSchema: { type: 'object', properties: { id: { type: 'string' } } } })),
+  );
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.method ?? '?'} ${req.url ?? ''}`);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, CORS);
+      res.end();
+      return;
+    }
+    if (req.method === 'GET') {
+      // The SDK's background stream for notifications: held open, silent.
+      res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(202, CORS);
+      res.end();
+      return;
+    }
+    let body = '';
+    req.on('data', (d: Buffer) => (body += String(d)));
+    req.on('end', () => {
+      const msg = JSON.parse(body) as { id?: number; method: string };
+      if (msg.id === undefined) {
+        res.writeHead(202, CORS);
+        res.end();
+        return;
+      }
+      if (msg.method === 'initialize') {
+        res.writeHead(200, { ...CORS, 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'big-list', version: '1.0.0' } } }));
+        return;
+      }
+      res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream' });
+      res.on('error', () => undefined);
+      const framed = `event: message\ndata: {"jsonrpc":"2.0","id":${msg.id},"result":{"tools":${list}}}\n\n`;
+      let at = 0;
+      const pump = (): void => {
+        while (at < framed.length && !res.destroyed) {
+          const piece = framed.slice(at, at + 65536);
+          at += piece.length;
+          if (!res.write(piece)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+        res.end();
+      };
+      pump();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    requests,
+    bytes: list.length,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

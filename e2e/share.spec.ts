@@ -3,6 +3,7 @@
 import { test, expect } from './fixtures';
 import { screenshotsAtTwoSizes } from './screens';
 import { turnLabWithTurn } from './turnScenarios';
+import { encodeShared } from '../src/features/share/codec';
 
 test('a share link round-trips the scenario, and the previous work can be restored', async ({ workbench, browser }, info) => {
   let url = '';
@@ -63,4 +64,21 @@ test('a tampered or truncated link gets an error and loses nothing', async ({ wo
       await expect(workbench.share.sharedBanner()).toHaveCount(0);
     });
   }
+});
+
+test('a link that inflates past 20 MB is refused at once with a clear error, and the work is kept', async ({ workbench }) => {
+  await workbench.open();
+  expect(await workbench.loadScenario(turnLabWithTurn())).toBe(true);
+  const mine = await workbench.snapshot();
+  await workbench.flushAutosave();
+  // 24 MiB of one letter packs into about 24 KB of link: a decompression bomb.
+  const bomb = encodeShared('a'.repeat(24 * 1024 * 1024));
+  expect(bomb.length).toBeLessThan(64 * 1024);
+  await workbench.page.goto(`/${bomb}`);
+  await workbench.page.waitForFunction(() => window.__workbench !== undefined);
+  await expect(workbench.banner()).toContainText('This shared link is too large');
+  await expect(workbench.banner()).toContainText('unpacks to more than 20 MB of scenario text');
+  await expect(workbench.banner()).toContainText('your current work is unchanged');
+  expect((await workbench.snapshot()).doc).toEqual(mine.doc);
+  await expect(workbench.share.sharedBanner()).toHaveCount(0);
 });

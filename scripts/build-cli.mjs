@@ -24,8 +24,10 @@ export async function buildCli() {
     target: 'node20',
     // main.ts finds package.json (for --version) from its own URL.
     define: { 'import.meta.url': '__bundleUrl' },
-    // gpt-tokenizer's encodings are large; load them only when a token count is asked for.
-    external: ['gpt-tokenizer', 'gpt-tokenizer/*'],
+    // gpt-tokenizer's encodings are large; load them only when a token count is asked for. The MCP
+    // SDK (serve, snapshot) is required from node_modules when those commands first run: the bridge
+    // is imported lazily, so check, eval and import never load it.
+    external: ['gpt-tokenizer', 'gpt-tokenizer/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
     banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
     legalComments: 'none',

@@ -29,6 +29,11 @@ export class ChartPage {
     return Number(await this.root().getAttribute('data-points'));
   }
 
+  /** Shown beside the tokens unit: an estimate, with which tokenizer. */
+  tokenBasis(): Locator {
+    return this.page.getByTestId('chart-token-basis');
+  }
+
   async useTokens(): Promise<void> {
     await this.page.getByTestId('chart-unit-tokens').check();
   }

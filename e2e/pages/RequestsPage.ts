@@ -34,6 +34,16 @@ export class RequestsPage {
     return this.page.getByTestId('request-cost');
   }
 
+  /** The provider-rule findings of the shown request (or the "accepted" line when it has none). */
+  findings(): Locator {
+    return this.page.getByTestId('request-findings');
+  }
+
+  /** What the token figures are: an estimate, with which tokenizer. */
+  tokenBasis(): Locator {
+    return this.page.getByTestId('request-token-basis');
+  }
+
   body(): Locator {
     return this.page.getByTestId('request-body');
   }

@@ -22,8 +22,18 @@ export class ServersPage {
     return this.card(name).getByTestId('live-status');
   }
 
+  /** The note on a server the document named and the user has not confirmed (it shows the URL). */
+  unconfirmed(name: string): Locator {
+    return this.card(name).getByTestId('server-unconfirmed');
+  }
+
   button(name: string, testId: 'server-refetch' | 'server-reconnect' | 'server-disconnect' | 'server-connect' | 'server-cancel'): Locator {
     return this.card(name).getByTestId(testId);
+  }
+
+  /** The card's note on its tools search_tools may not find. */
+  findabilityNote(name: string): Locator {
+    return this.card(name).getByTestId('server-findability');
   }
 
   change(name: string): Locator {

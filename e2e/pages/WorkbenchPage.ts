@@ -16,6 +16,9 @@ import { ServersPage } from './ServersPage';
 import { HeaderPage } from './HeaderPage';
 import { RfdPage } from './RfdPage';
 import { GuidePage } from './GuidePage';
+import { FindabilityPage } from './FindabilityPage';
+import { BridgePage } from './BridgePage';
+import { HistoryPage } from './HistoryPage';
 
 export class WorkbenchPage {
   constructor(readonly page: Page) {}
@@ -78,6 +81,18 @@ export class WorkbenchPage {
 
   get guide(): GuidePage {
     return new GuidePage(this.page);
+  }
+
+  get findability(): FindabilityPage {
+    return new FindabilityPage(this.page);
+  }
+
+  get bridge(): BridgePage {
+    return new BridgePage(this.page);
+  }
+
+  get history(): HistoryPage {
+    return new HistoryPage(this.page);
   }
 
   /** Opens the app on a clean profile (no autosaved work) unless told to keep it. */

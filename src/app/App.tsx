@@ -9,6 +9,8 @@ import { ScenarioAbout } from '../features/header/About';
 import { ShareButton, SharedBanner } from '../features/share/ShareControls';
 import { RfdButton, ReturnBanner } from '../features/rfd/RfdControls';
 import { GuideButtons } from '../features/guide/GuideButtons';
+import { RecentButton, RecentDocuments } from '../features/history/RecentDocuments';
+import { TabConflictBanner } from '../features/history/TabConflictBanner';
 import { LayersPanel } from '../features/layers/LayersPanel';
 import { TimelinePanel } from '../features/timeline/TimelinePanel';
 import { SetsPanel } from '../features/sets/SetsPanel';
@@ -23,14 +25,17 @@ import { dockPanels } from './dockPanels';
 const ImportDialog = lazy(() => import('../features/import/ImportDialog').then((m) => ({ default: m.ImportDialog })));
 const RfdPage = lazy(() => import('../features/rfd/RfdPage').then((m) => ({ default: m.RfdPage })));
 const LiveServers = lazy(() => import('../features/servers/live').then((m) => ({ default: m.LiveServers })));
+const StartServersDialog = lazy(() => import('../features/bridge/StartServersDialog').then((m) => ({ default: m.StartServersDialog })));
 
 function WhenNeeded() {
   const importing = useWorkbench((s) => s.importDialog !== undefined);
-  const live = useWorkbench((s) => s.doc.servers.some((x) => x.url !== undefined));
+  const live = useWorkbench((s) => s.doc.servers.some((x) => x.url !== undefined) || s.bridgeLinks.size > 0);
+  const confirming = useWorkbench((s) => s.bridgeConfirm !== undefined);
   return (
     <Suspense fallback={null}>
       {importing && <ImportDialog />}
       {live && <LiveServers />}
+      {confirming && <StartServersDialog />}
     </Suspense>
   );
 }
@@ -72,6 +77,7 @@ export function App() {
         actions={
           <>
             <RfdButton />
+            <RecentButton />
             <ShareButton />
             <GuideButtons />
           </>
@@ -79,6 +85,7 @@ export function App() {
       />
       <div className="banners">
         <ScenarioAbout />
+        <TabConflictBanner />
         <Banner />
         <SharedBanner />
         <ReturnBanner />
@@ -102,6 +109,7 @@ export function App() {
         </div>
       </main>
       <Palette />
+      <RecentDocuments />
       <DropZone />
       <WhenNeeded />
     </div>

@@ -4,7 +4,11 @@ import { pickScenarioFile, saveScenario } from '../features/files/files';
 import { workspaceCommands } from '../features/workspace/open';
 import { importCommands } from '../features/import/commands';
 import { serversCommands } from '../features/servers/commands';
+import { findabilityCommands } from '../features/findability/commands';
+import { bridgeCommands } from '../features/bridge/commands';
+import { costCommands } from '../features/cost/commands';
 import { shareCommands } from '../features/share/share';
+import { historyCommands, recentDocumentCommands } from '../features/history/commands';
 import { scenarioDocFromText } from '../core';
 import demoText from './demo-scenario.toml?raw';
 
@@ -15,7 +19,13 @@ export function demoDoc() {
 }
 
 export function createCommands(): CommandRegistry {
-  return new CommandRegistry().register(...workspaceCommands).register(...importCommands, ...serversCommands).register(...shareCommands).register(
+  return new CommandRegistry()
+    .register(...workspaceCommands)
+    .register(...importCommands, ...serversCommands, ...findabilityCommands, ...bridgeCommands, ...costCommands)
+    .register(...shareCommands)
+    .register(...historyCommands)
+    .registerSource(recentDocumentCommands)
+    .register(
     { id: 'palette.open', title: 'Open the command palette', shortcut: 'Mod+K', run: ({ store }) => store.getState().setPaletteOpen(true) },
     { id: 'file.open', title: 'Open a scenario file…', shortcut: 'Mod+O', group: 'File', run: ({ store }) => pickScenarioFile(store) },
     { id: 'file.save', title: 'Save the scenario file', shortcut: 'Mod+S', group: 'File', run: ({ store }) => saveScenario(store) },
@@ -24,7 +34,7 @@ export function createCommands(): CommandRegistry {
       title: 'Load the demo scenario',
       group: 'File',
       run: ({ store }) => {
-        store.getState().replaceDoc(demoDoc());
+        store.getState().replaceDoc(demoDoc(), { kind: 'demo' });
       },
     },
     { id: 'layer.add', title: 'Add a layer', group: 'Layers', run: ({ store }) => store.getState().addLayer() },

@@ -16,6 +16,8 @@ const CostChart = lazy(() => import('../features/chart/CostChart').then((m) => (
 const SearchLab = lazy(() => import('../features/searchlab/SearchLab').then((m) => ({ default: m.SearchLab })));
 const QuestionsPanel = lazy(() => import('../features/questions/QuestionsPanel').then((m) => ({ default: m.QuestionsPanel })));
 const WorkspacePanel = lazy(() => import('../features/workspace/WorkspacePanel').then((m) => ({ default: m.WorkspacePanel })));
+const FindabilityPanel = lazy(() => import('../features/findability/FindabilityPanel').then((m) => ({ default: m.FindabilityPanel })));
+const CostPanel = lazy(() => import('../features/cost/CostPanel').then((m) => ({ default: m.CostPanel })));
 const ServersPanel = lazy(() => import('../features/servers/ServersPanel').then((m) => ({ default: m.ServersPanel })));
 
 function Loading({ children }: { readonly children: ReactNode }) {
@@ -37,7 +39,8 @@ function CostChartWithThreshold() {
   const unit = useWorkbench((s) => s.chartUnit);
   const { data: view } = useTimeline();
   const { data: tokens } = useTokens(unit === 'tokens');
-  const threshold = view ? selectionThreshold(view.requests, unit, tokens?.requests) : undefined;
+  // The selection threshold is a definition cost: it has no meaning in cache tokens or dollars.
+  const threshold = view && (unit === 'bytes' || unit === 'tokens') ? selectionThreshold(view.requests, unit, tokens?.requests) : undefined;
   return <CostChart {...(threshold ? { threshold } : {})} />;
 }
 
@@ -49,4 +52,6 @@ export const dockPanels: Partial<Record<DockTab, () => ReactNode>> = {
   questions: () => <Loading><QuestionsPanel /></Loading>,
   workspace: () => <Loading><WorkspacePanel /></Loading>,
   servers: () => <Loading><ServersPanel /></Loading>,
+  findability: () => <Loading><FindabilityPanel /></Loading>,
+  cost: () => <Loading><CostPanel /></Loading>,
 };

@@ -8,7 +8,10 @@ import { createCommands, demoDoc } from './commands';
 import { installTestHook } from './testHook';
 import { createWorkbenchStore } from '../state/store';
 import { StoreProvider } from '../state/context';
-import { loadSavedDoc, startAutosave } from '../state/persistence';
+import { startAutosave } from '../state/persistence';
+import { recoverClosedTabs, resumeSaved } from '../state/resume';
+import { indexedDbHistory } from '../state/historyDb';
+import { openTabChannel, tabId } from '../state/tabChannel';
 import { loadSavedWorkspace, startWorkspaceAutosave } from '../state/workspacePersistence';
 import { installWorkspaceDrop } from '../features/workspace/open';
 import { installShareLinks } from '../features/share/share';
@@ -16,6 +19,7 @@ import { createWorkerClient } from '../derive/client';
 import { DeriveContext } from '../derive/queries';
 import { deriveOnEdit } from '../derive/prefetch';
 import { CommandsContext } from '../commands/context';
+import { adoptBridgeToken } from '../live/bridge';
 import './styles.css';
 
 // react-query tells the panels about a finished query in a setTimeout(0) by default: a task of its
@@ -24,14 +28,26 @@ import './styles.css';
 notifyManager.setScheduler((cb) => queueMicrotask(cb));
 
 async function boot() {
-  const [saved, savedWorkspace] = await Promise.all([loadSavedDoc(), loadSavedWorkspace()]);
-  const store = createWorkbenchStore(saved ?? demoDoc());
+  // Before anything reads the address: `#token=` is the bridge's, not a share link.
+  adoptBridgeToken();
+  const tab = tabId();
+  const channel = openTabChannel();
+  const [resumed, savedWorkspace] = await Promise.all([resumeSaved(tab), loadSavedWorkspace()]);
+  const store = createWorkbenchStore(resumed.doc ?? demoDoc(), {
+    history: { storage: indexedDbHistory(), ...(channel ? { onChanged: () => channel.post({ type: 'history', from: channel.instance }) } : {}) },
+  });
+  void store.getState().refreshRecent();
+  if (resumed.setAside) {
+    store.getState().keepInHistory(resumed.setAside, { kind: 'recovered' });
+    store.getState().showBanner('info', 'Your last edits before the page closed were made over a version another tab has since replaced; they are kept in Recent documents.');
+  }
   if (savedWorkspace) store.getState().restoreWorkspace(savedWorkspace);
   const client = createWorkerClient();
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
   deriveOnEdit(store, client, queryClient);
   const commands = createCommands();
-  const autosave = startAutosave(store);
+  const autosave = startAutosave(store, { tab, base: resumed.saved, ...(resumed.replayed ? { replayed: resumed.replayed } : {}), ...(channel ? { channel } : {}) });
+  void recoverClosedTabs(store, channel, tab);
   const workspaceAutosave = startWorkspaceAutosave(store);
   installWorkspaceDrop(store);
   void installShareLinks(store);

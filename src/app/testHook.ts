@@ -7,6 +7,7 @@ import type { SetsView, TimelineView } from '../derive/protocol';
 import type { CommandRegistry } from '../commands/registry';
 import type { WorkbenchStore } from '../state/store';
 import { workspaceInput } from '../state/workspaceSlice';
+import type { HistoryEntry } from '../state/history';
 import { openScenarioText } from '../features/files/files';
 
 export interface WorkbenchSnapshot {
@@ -18,6 +19,8 @@ export interface WorkbenchSnapshot {
   readonly timeline: TimelineView;
   readonly sets: SetsView;
   readonly diagnostics: TimelineView['diagnostics'];
+  /** Recent documents, newest first. */
+  readonly recent: readonly HistoryEntry[];
 }
 
 export interface WorkbenchHook {
@@ -55,6 +58,7 @@ export function installTestHook(deps: { store: WorkbenchStore; client: DeriveCli
         timeline,
         sets,
         diagnostics: timeline.diagnostics,
+        recent: s.recent,
       };
     },
     loadScenario: (text: string, fileName = 'scenario.toml') => openScenarioText(store, fileName, text),

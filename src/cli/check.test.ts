@@ -260,3 +260,59 @@ availability = { deploy = "on", prs = "off" }
     ]);
   });
 });
+
+describe('tool-workbench check: provider findings and --bodies', () => {
+  const text = `name = "provider findings"
+[policy]
+ranking = "substring"
+provider = "anthropic"
+[[layers]]
+name = "workspace"
+text = '''
+[conversation.tools.'git.status']
+source = "local"
+summary = "Show the working tree status."
+enable = "on"
+[conversation.tools.scale]
+source = "local"
+summary = "Scale."
+enable = "on"
+[conversation.tools.scale.parameters.factor]
+type = "number"
+default = 1.0
+'''
+[[steps]]
+command = "jp q 'status'"
+  [[steps.cycles]]
+  reply = "clean"
+  [steps.cycles.expect]
+  provider_warnings = ["error: Anthropic refuses the tool name \`git.status\`"]
+`;
+
+  it('findings never fail the check; they go to stderr, one line per distinct finding with its requests', () => {
+    const r = run(['check', 'p.toml'], { 'p.toml': text });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('1 passed, 0 failed\n');
+    expect(r.err).toContain('p.toml: anthropic error (step 1 cycle 1): Anthropic refuses the tool name `git.status`: it holds `.`');
+    // The declaration diagnostic is not printed again as a plain warning.
+    expect(r.err.match(/git\.status/g)?.length).toBe(1);
+  });
+
+  it('an expected finding that is absent fails the check', () => {
+    const r = run(['check', 'p.toml'], { 'p.toml': text.replace("'git.status'", 'git_status').replace('`git.status`', '`git_status`') });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('step 1 cycle 1: provider_warnings: expected ["error: Anthropic refuses the tool name `git_status`"], got []');
+  });
+
+  it('--json lists the findings per request; --bodies adds the body as serde_json writes it', () => {
+    const plain = run(['check', '--json', 'p.toml'], { 'p.toml': text });
+    const j = JSON.parse(plain.out) as { requests: { provider_findings: { severity: string; rule: string; tool?: string }[]; body?: unknown }[] };
+    expect(j.requests[0]?.provider_findings.map((f) => [f.severity, f.rule, f.tool])).toEqual([['error', 'tool-name', 'git.status']]);
+    expect(j.requests[0]?.body).toBeUndefined();
+    const bodies = run(['check', '--bodies', 'p.toml'], { 'p.toml': text });
+    expect(bodies.code).toBe(0);
+    const jb = JSON.parse(bodies.out) as { requests: { body: { tools: { name: string }[] } }[] };
+    expect(jb.requests[0]?.body.tools.map((t) => t.name)).toEqual(['git.status', 'scale', 'describe_tools']);
+    expect(bodies.out).toContain('"default": 1.0');
+  });
+});

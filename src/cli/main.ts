@@ -7,14 +7,17 @@ import { checkFiles } from './check';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
 import { REPORT_USAGE, reportCommand } from './report';
+import { findabilityCommand } from './findability';
+import { serveCommand, snapshotCommand } from './serve';
 
 const USAGE = `tool-workbench: design and check LLM tool catalogues under JP's RFD 108
 
 usage:
-  tool-workbench check FILE... [--json]
+  tool-workbench check FILE... [--json] [--bodies]
       Run scenario files and their expectations. Prints one line per failed expectation, then
       "N passed, N failed". Exit 0 when all pass, 1 when an expectation fails, 2 when a file is bad.
-      --json prints the whole derived timeline instead.
+      What the chosen provider would refuse or lose goes to stderr, one line per finding.
+      --json prints the whole derived timeline instead; --bodies adds each request's rendered body.
   tool-workbench eval --catalogue FILE --queries FILE.jsonl [--ranking bm25|substring] [--k 1,5,10]
       Search quality: recall@k, MRR and the misses of each ranking, side by side. The catalogue is a
       tools/list JSON or a JP config TOML; queries are {"query": "...", "relevant": ["tool", ...]} lines.
@@ -24,6 +27,20 @@ usage:
       tool on; every tool discoverable with the N most useful kept on (default 8); or per-server (N
       per server). --off-destructive starts destructiveHint tools off. --scenario prints a whole
       scenario instead (tools inline, or --ref PATH to name the catalogue file).
+  tool-workbench findability FILE [--json] [--tasks FILE.jsonl] [--ranking ID] [--limit N] [--before FILE]
+      For every discoverable tool: will search_tools find it, why not, and which tools crowd each
+      other out. Each tool is asked by its own words (name split into words, summary, first sentence
+      of its description, its name left out) and by the tasks that need it, under the substring, bm25
+      and regex rankings side by side. FILE is a scenario (its base config and ranking) or a catalogue
+      (tools/list JSON or JP config TOML, every tool taken as discoverable). --tasks: a task set of
+      {"query": "...", "relevant": ["tool", ...]} lines; --ranking substring|bm25|regex: the active
+      ranking (default: the scenario's, else bm25); --limit 1..50: search_tools' limit (default 10);
+      --before FILE: an earlier version, and the tools whose findability changed; --json: all of it.
+  tool-workbench serve [--port N] [--no-open]
+      Serve the workbench and its local bridge on 127.0.0.1: the page then starts a JP workspace's
+      stdio MCP servers (after you confirm them) and reaches HTTP ones. --help for the options.
+  tool-workbench snapshot --workspace DIR [--persona NAME] --out FILE
+      Start a workspace's MCP servers, write their tool lists as one catalogue file, stop them.
 ${REPORT_USAGE}  tool-workbench --version
   Every command takes --help.
 `;
@@ -58,10 +75,24 @@ export function main(argv: readonly string[], io: Io = nodeIo): number {
   try {
     return run(argv, io);
   } catch (e) {
-    // A bug, not bad input: still one line and exit 2, never a stack trace on the user's terminal.
-    io.err(line(`tool-workbench: internal error: ${e instanceof Error ? e.message : String(e)} (a bug in tool-workbench; please report it with the command that caused it)`));
-    return 2;
+    return internalError(e, io);
   }
+}
+
+// A bug, not bad input: still one line and exit 2, never a stack trace on the user's terminal.
+function internalError(e: unknown, io: Io): number {
+  io.err(line(`tool-workbench: internal error: ${e instanceof Error ? e.message : String(e)} (a bug in tool-workbench; please report it with the command that caused it)`));
+  return 2;
+}
+
+/**
+ * serve and snapshot run until their servers have stopped: the entry awaits them. undefined for
+ * every other command (main runs those).
+ */
+export function mainAsync(argv: readonly string[], io: Io = nodeIo): Promise<number> | undefined {
+  const [command, ...rest] = argv;
+  const long = command === 'serve' ? serveCommand : command === 'snapshot' ? snapshotCommand : undefined;
+  return long?.(rest, io).catch((e: unknown) => internalError(e, io));
 }
 
 function run(argv: readonly string[], io: Io): number {
@@ -80,6 +111,13 @@ function run(argv: readonly string[], io: Io): number {
       return importCommand(rest, io);
     case 'report':
       return reportCommand(rest, io);
+    case 'findability':
+      return findabilityCommand(rest, io);
+    case 'serve':
+    case 'snapshot':
+      // Never reached from the entry (it awaits mainAsync for these); a caller of main learns why.
+      io.err(line(`tool-workbench: ${command} runs until its servers stop: use mainAsync`));
+      return 2;
     case '--version':
     case '-V': {
       const pkg = JSON.parse(io.readFile(resolve(dirname(new URL(import.meta.url).pathname), '..', 'package.json'))) as { version: string };

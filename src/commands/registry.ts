@@ -15,22 +15,34 @@ export interface Command {
   run(ctx: CommandContext): void | Promise<void>;
 }
 
+/** Commands that come and go with the state (one per recent document, say): listed when asked. */
+export type CommandSource = (ctx: CommandContext) => readonly Command[];
+
 export class CommandRegistry {
   private readonly commands = new Map<string, Command>();
+  private readonly sources: CommandSource[] = [];
   register(...commands: Command[]): this {
     for (const c of commands) this.commands.set(c.id, c);
     return this;
   }
-  get(id: string): Command | undefined {
-    return this.commands.get(id);
+  registerSource(source: CommandSource): this {
+    this.sources.push(source);
+    return this;
   }
-  list(): Command[] {
-    return [...this.commands.values()];
+  get(id: string, ctx?: CommandContext): Command | undefined {
+    return this.commands.get(id) ?? (ctx ? this.fromSources(ctx).find((c) => c.id === id) : undefined);
+  }
+  /** The registered commands, then (given the context) those the sources offer now. */
+  list(ctx?: CommandContext): Command[] {
+    return [...this.commands.values(), ...(ctx ? this.fromSources(ctx) : [])];
   }
   run(id: string, ctx: CommandContext): void | Promise<void> {
-    const c = this.commands.get(id);
+    const c = this.get(id, ctx);
     if (!c) throw new Error(`no command ${id}`);
     return c.run(ctx);
+  }
+  private fromSources(ctx: CommandContext): Command[] {
+    return this.sources.flatMap((s) => s(ctx));
   }
 }
 

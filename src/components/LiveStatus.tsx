@@ -1,12 +1,14 @@
 // A live MCP server's status as a word (connecting, running, failed: REASON,
-// offline), with the server's name or the failure's sentence. Text only.
+// offline, not connected), with the server's name or the failure's sentence. Text only.
 import type { LiveStatus } from '../live/queries';
 import { REASON_WORDS } from '../live/queries';
 import { formatCount } from './Measures';
 import './live-status.css';
 
 export function liveWord(status: LiveStatus): string {
-  return status.kind === 'failed' ? `failed: ${REASON_WORDS[status.reason]}` : status.kind === 'connecting' ? `${status.phase}…` : status.kind;
+  if (status.kind === 'failed') return `failed: ${REASON_WORDS[status.reason]}`;
+  if (status.kind === 'connecting') return `${status.phase}…`;
+  return status.kind === 'unconfirmed' ? 'not connected' : status.kind;
 }
 
 export function LiveStatusLine({

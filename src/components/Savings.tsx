@@ -7,7 +7,7 @@ import { formatBytes, formatCount } from './Measures';
 import './savings.css';
 
 function tokens(n: number | undefined): string {
-  return n === undefined ? 'counting…' : `${formatCount(n)} tokens`;
+  return n === undefined ? 'counting…' : `~${formatCount(n)} tokens`;
 }
 
 /** A tool-count axis with the 30–50 band and where both setups fall on it. */
@@ -47,7 +47,9 @@ export function SavingsSummary({ savings, compact = false }: { readonly savings:
             <th scope="col" />
             <th scope="col">tools in the array</th>
             <th scope="col">definition bytes</th>
-            <th scope="col">tokens ({s.counter ?? 'loading'})</th>
+            <th scope="col" title={s.tokenBasis?.why}>
+              tokens <span className="muted" data-testid="savings-token-basis">({s.tokenBasis?.label ?? 'loading'})</span>
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -9,6 +9,7 @@ import {
   scenarioDocFromText,
   writeScenario,
   parseScenario,
+  toJson,
   checkExpectations,
   reportHtml,
   rfdTables,
@@ -17,12 +18,27 @@ import {
   recordableExpectations,
 } from '../core';
 import type { CheckReport, ExpectationResult, RecordedStep, RfdTable, Scenario, Timeline, TimelineEntry, Origin, ScenarioDoc, TokenCounter } from '../core';
-import { createTokenCounter } from '../core/providers/tokens';
 import type { EntryView, Methods, ProvenanceView, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
 import { cacheDifference, LabHost } from './labHost';
 import { SharedIndexes } from './searchIndexes';
 import { WorkspaceHost } from './workspaceHost';
 import { ServersHost } from './serversHost';
+import { FindabilityHost } from './findabilityHost';
+import { CostHost } from './costHost';
+import { createTokenCounter, loadedTokenCounter } from '../core/providers/tokens';
+
+/**
+ * The counter cost expectations are checked with: o200k_base once loaded. A scenario that pins costs
+ * starts the load (the worker also loads it once the first derivation has answered); until it lands
+ * the figures are the labelled bytes/4 approximation.
+ */
+function costCounter(scenario: Scenario): TokenCounter | undefined {
+  const counter = loadedTokenCounter();
+  if (counter) return counter;
+  const pins = scenario.steps.some((s) => s.cycles.some((c) => c.expect?.has('cache_tokens') || c.expect?.has('cost_usd')));
+  if (pins) createTokenCounter().catch(() => undefined);
+  return undefined;
+}
 import type { LoadedWorkspace } from './workspaceHost';
 import type { WorkspaceInput } from './workspaceProtocol';
 
@@ -116,6 +132,16 @@ export class DeriveHost implements Methods {
   private readonly workspace = new WorkspaceHost((revision) => this.recent.get(revision), () => this.indexes.rankerMap());
   private readonly servers = new ServersHost((revision) => this.recent.get(revision));
   private readonly layerLines = new Map<string, (offset: number) => { line: number; column: number }>();
+  private readonly findabilityHost = new FindabilityHost((revision) => this.timeline(revision), this.indexes, (revision, layer, offset) => {
+    const { line, column } = this.layerLink(revision, layer, offset);
+    return { line, column };
+  });
+  private readonly cost = new CostHost((revision) => {
+    const c = this.recent.get(revision);
+    if (!c || !c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
+    const ws = c.workspace;
+    return { timeline: c.timeline, doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
+  });
 
   derive({ doc, revision, workspace: files, entry }: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput; entry?: number | null }): TimelineView {
     const started = Date.now();
@@ -147,9 +173,11 @@ export class DeriveHost implements Methods {
         toolChoice: r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind,
         offered: r.sets.offered, permittedCount: r.sets.permitted.length, searchableCount: r.sets.searchable.length,
         array: r.array, cost: { ...r.cost }, cache: cacheView(t, i), added: i === 0 ? [] : added,
+        findings: r.findings().map((d) => ({ severity: d.severity, rule: d.rule, message: d.message, ...(d.tool !== undefined ? { tool: d.tool } : {}), source: `${d.source.document} (read ${d.source.read})` })),
       };
     });
-    const checked = parsed.ok ? checkExpectations(parsed.scenario, t) : [];
+    const counter = parsed.ok ? costCounter(parsed.scenario) : undefined;
+    const checked = parsed.ok ? checkExpectations(parsed.scenario, t, counter ? { counter } : {}) : [];
     const summary = parsed.ok ? summarizeCheck(parsed.scenario, t, checked) : { passed: 0, failed: 0, problems: [] };
     if (parsed.ok) Object.assign(this.current, { scenario: parsed.scenario, expectations: checked });
     const expectations = checked.map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
@@ -283,6 +311,14 @@ export class DeriveHost implements Methods {
     return this.lab.autoTurn(params);
   }
 
+  costs(params: Parameters<CostHost['costs']>[0]) {
+    return this.cost.costs(params);
+  }
+
+  breakEven(params: Parameters<CostHost['breakEven']>[0]) {
+    return this.cost.breakEven(params);
+  }
+
   discoverable(params: Parameters<WorkspaceHost['discoverable']>[0]) {
     return this.workspace.discoverable(params);
   }
@@ -339,6 +375,10 @@ export class DeriveHost implements Methods {
     return recordableExpectations(this.timeline(revision), step);
   }
 
+  findability(params: Parameters<FindabilityHost['findability']>[0]) {
+    return this.findabilityHost.findability(params);
+  }
+
   request({ revision, id }: { revision: number; id: number }): RequestDetail {
     const t = this.timeline(revision);
     const r = t.requests[id];
@@ -352,7 +392,7 @@ export class DeriveHost implements Methods {
     return {
       id,
       provider: t.policy.provider,
-      bodyJson: JSON.stringify(rendered.body, null, 2),
+      bodyJson: toJson(rendered.body, true),
       toolChoice: rendered.toolChoice,
       prefixBytes: new TextEncoder().encode(rendered.bytes).length,
       ...(prev && first ? { difference: cacheDifference(prev.bytes, rendered.bytes, first) } : {}),

@@ -6,6 +6,7 @@ import type { DeriveClient } from './client';
 import { useSelectedPosition, useTimeline } from './hooks';
 import type { TimelineView } from './protocol';
 import { deriveKeys, useDeriveClient } from './queries';
+import { usePrices } from '../state/prices';
 
 export const labKeys = {
   tools: (revision: number, id: number) => [...deriveKeys.all, 'lab', 'tools', revision, id] as const,
@@ -86,7 +87,7 @@ export function usePolicyDiff(flip: { id: number; revision: number; doc: Scenari
   const client = useDeriveClient();
   return useQuery({
     queryKey: labKeys.policyDiff(flip?.id ?? -1, flip?.revision ?? -1),
-    queryFn: () => (flip ? client.call('policyDiff', { doc: flip.doc, key: flip.key, value: flip.value }) : Promise.reject(new Error('no flip'))),
+    queryFn: () => (flip ? client.call('policyDiff', { doc: flip.doc, key: flip.key, value: flip.value, table: usePrices.getState().table }) : Promise.reject(new Error('no flip'))),
     staleTime: Infinity,
     gcTime: 10_000,
     enabled: flip !== undefined,

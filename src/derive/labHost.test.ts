@@ -99,6 +99,8 @@ describe('lab methods', () => {
   it('tokens: offered and permitted definition tokens per request', async () => {
     const t = await host.tokens({ revision: 7 });
     expect(t.counter).toBe('o200k_base');
+    expect(t.label).toMatch(/^estimate: o200k_base over the \S+ tools JSON$/);
+    expect(t.why).toContain('publishes no tokenizer');
     expect(t.requests).toHaveLength(view.requests.length);
     for (const r of t.requests) expect(r.permitted).toBeGreaterThanOrEqual(r.offered);
   });

@@ -7,10 +7,12 @@ import { checkExpectations, parseEvalQueries, parseScenario, playAutoTurn, runEv
 import type { ExpectationResult, Policy, PolicyKey, ScenarioDoc, Timeline, ToolState } from '../core';
 import { searchDocument } from '../core/catalogue/search-document';
 import type { ToolDefinition } from '../core/catalogue/types';
-import { createTokenCounter } from '../core/providers/tokens';
-import { setTokens } from '../core/providers/cost';
+import { createTokenCounter, loadedTokenCounter } from '../core/providers/tokens';
+import { tokenBasis, toolsArrayTokens } from '../core/providers/tool-tokens';
+import { DEFAULT_PRICE_TABLE, TokenMemo, approximateTokenCounter, costOfTimeline } from '../core';
+import type { PriceTable } from '../core';
 import type { SearchDocument } from '../core/search/types';
-import type { AutoTurnView, CacheDifference, EvalView, LabMethods, PolicyDiffView, RequestToolsView, SearchHitView, SearchLabView, TokensView } from './labProtocol';
+import type { AutoTurnView, CacheDifference, EvalView, LabMethods, PolicyDiffView, PromptCacheDiff, RequestToolsView, SearchHitView, SearchLabView, TokensView } from './labProtocol';
 import { diffTimelines } from './policyDiff';
 import type { SharedIndexes } from './searchIndexes';
 
@@ -59,7 +61,14 @@ function toolView(name: string, def: ToolDefinition | undefined, offered: boolea
         description: def.docs.parameters.get(p)?.summary ?? (typeof schema.description === 'string' ? schema.description : ''),
       }))
     : [];
-  return { name, offered, kind: def?.kind ?? 'builtin', summary: def?.docs.summary ?? def?.schemaDescription ?? '', params };
+  return {
+    name,
+    offered,
+    kind: def?.kind ?? 'builtin',
+    summary: def?.docs.summary ?? def?.schemaDescription ?? '',
+    params,
+    ...(def?.kind === 'mcp' && def.server !== undefined ? { server: def.server, backendName: def.backendName } : {}),
+  };
 }
 
 /** The status a search_tools call made at this position would report (the fold's table, for a cycle's first write). */
@@ -86,6 +95,24 @@ export class LabHost implements LabMethods {
     /** Runs a document as `derive` does (with its workspace layers, when it has some). */
     private readonly runner?: (doc: ScenarioDoc) => LabRun,
   ) {}
+
+  /** Both runs' prompt-cache totals at the table's prices (o200k_base once loaded). */
+  private promptDiff(a: Timeline, b: Timeline, table: PriceTable): PromptCacheDiff | undefined {
+    try {
+      const memo = new TokenMemo(loadedTokenCounter() ?? approximateTokenCounter);
+      const ca = costOfTimeline(a, { table, counter: memo.counter, memo });
+      const cb = costOfTimeline(b, { table, counter: memo.counter, memo });
+      return {
+        cacheRead: { before: ca.totals.cacheRead, after: cb.totals.cacheRead },
+        usd: { before: ca.totals.money, after: cb.totals.money },
+        model: { before: ca.model.id, after: cb.model.id },
+        priced: ca.priced,
+        money: ca.rules.money || cb.rules.money,
+      };
+    } catch {
+      return undefined;
+    }
+  }
 
   /** Runs a document through the core with the shared indexes (for policyDiff). */
   run(doc: ScenarioDoc): LabRun {
@@ -121,9 +148,16 @@ export class LabHost implements LabMethods {
     const t = this.timelineOf(revision);
     const counter = await createTokenCounter();
     const defs = (names: readonly string[], map: ReadonlyMap<string, ToolDefinition>) => names.map((n) => map.get(n)).filter((d): d is ToolDefinition => d !== undefined);
+    const provider = t.policy.provider;
+    const basis = tokenBasis(provider, counter.id);
     const view: TokensView = {
       counter: counter.id,
-      requests: t.requests.map((r) => ({ offered: setTokens(defs(r.sets.offered, r.definitions), counter), permitted: setTokens(defs(r.sets.permitted, r.definitions), counter) })),
+      label: basis.label,
+      why: basis.why,
+      requests: t.requests.map((r) => ({
+        offered: toolsArrayTokens(defs(r.sets.offered, r.definitions), provider, counter),
+        permitted: toolsArrayTokens(defs(r.sets.permitted, r.definitions), provider, counter),
+      })),
     };
     this.tokenCache = { revision, view };
     return view;
@@ -183,7 +217,7 @@ export class LabHost implements LabMethods {
     };
   }
 
-  policyDiff({ doc, key, value }: { doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey] }): PolicyDiffView {
+  policyDiff({ doc, key, value, table }: { doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey]; table?: PriceTable }): PolicyDiffView {
     const started = now();
     const from = doc.policy[key];
     const a = this.run(doc);
@@ -197,7 +231,8 @@ export class LabHost implements LabMethods {
         scenarioError: a.error ?? b.error ?? 'the scenario does not run', millis: now() - started,
       };
     }
-    return { key, from, to: value, ...diffTimelines(a.timeline, b.timeline, { before: a.expectations ?? [], after: b.expectations ?? [] }), millis: now() - started };
+    const prompt = this.promptDiff(a.timeline, b.timeline, table ?? DEFAULT_PRICE_TABLE);
+    return { key, from, to: value, ...diffTimelines(a.timeline, b.timeline, { before: a.expectations ?? [], after: b.expectations ?? [] }), ...(prompt ? { prompt } : {}), millis: now() - started };
   }
 
   autoTurn({ doc, stepIndex }: { doc: ScenarioDoc; stepIndex: number }): AutoTurnView {

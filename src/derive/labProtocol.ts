@@ -1,7 +1,7 @@
 // The derive methods behind the simulator, the request inspector, the cost
 // chart, the search lab and the open-questions panel (issue 5). They extend
 // `Methods` in protocol.ts; the host forwards them to labHost.ts.
-import type { AutoAction, PolicyKey, Policy, ScenarioDoc, StepDoc } from '../core';
+import type { AutoAction, PolicyKey, Policy, PriceTable, ScenarioDoc, StepDoc } from '../core';
 import type { DiffRow, TimelineDiff } from './policyDiff';
 
 export type { DiffRow, DiffChange, TimelineDiff } from './policyDiff';
@@ -20,6 +20,9 @@ export interface RequestToolView {
   readonly kind: 'local' | 'mcp' | 'builtin';
   readonly summary: string;
   readonly params: readonly ParamView[];
+  /** For an MCP tool: its server and its name there (so the simulator can run it on a live server). */
+  readonly server?: string;
+  readonly backendName?: string;
 }
 
 export interface RequestToolsView {
@@ -30,7 +33,11 @@ export interface RequestToolsView {
 export interface TokensView {
   /** The tokenizer's id, e.g. o200k_base. */
   readonly counter: string;
-  /** Per request id: the definition tokens of the offered and the permitted sets. */
+  /** Short words for beside a figure: "estimate: o200k_base over the anthropic tools JSON". */
+  readonly label: string;
+  /** Why that tokenizer, for a title or a note (core/providers/tool-tokens.ts). */
+  readonly why: string;
+  /** Per request id: tokens of the offered and the permitted sets as the provider's tools JSON. */
   readonly requests: readonly { readonly offered: number; readonly permitted: number }[];
 }
 
@@ -97,7 +104,17 @@ export interface EvalView {
   readonly millis: number;
 }
 
+/** The two runs' prompt-cache totals (issue 13), so a switch that only moves the cache shows a number that moves. */
+export interface PromptCacheDiff {
+  readonly cacheRead: { readonly before: number; readonly after: number };
+  readonly usd: { readonly before: number; readonly after: number };
+  readonly model: { readonly before: string; readonly after: string };
+  readonly priced: string;
+  readonly money: boolean;
+}
+
 export interface PolicyDiffView extends TimelineDiff {
+  readonly prompt?: PromptCacheDiff;
   readonly key: PolicyKey;
   readonly from: Policy[PolicyKey];
   readonly to: Policy[PolicyKey];
@@ -125,7 +142,7 @@ export interface LabMethods {
   /** recall@k and MRR of both rankings for a JSONL query set, over the catalogue at a position. */
   evalQueries(params: { revision: number; position: number; text: string }): EvalView;
   /** The scenario under the current policy against the same with one switch flipped. */
-  policyDiff(params: { doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey] }): PolicyDiffView;
+  policyDiff(params: { doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey]; table?: PriceTable }): PolicyDiffView;
   /** Plays the open turn of the step at `stepIndex` with the core's auto model. */
   autoTurn(params: { doc: ScenarioDoc; stepIndex: number }): AutoTurnView;
 }

@@ -5,6 +5,8 @@ import type { Diagnostic, RecordedStep, RfdTable, ScenarioDoc, Policy, SearchOut
 import type { CacheDifference, LabMethods } from './labProtocol';
 import type { WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspaceProtocol';
 import type { ServersMethods } from './serversProtocol';
+import type { FindabilityMethods } from './findabilityProtocol';
+import type { CostMethods } from './costProtocol';
 
 export interface EntryView {
   readonly index: number;
@@ -58,6 +60,17 @@ export interface RequestView {
   readonly cache: { status: 'hit' | 'miss'; reason: string; firstDifference?: { offset: number; section: string } };
   /** Tools that entered the offered set since the previous request (promotions, directives). */
   readonly added: readonly string[];
+  /** What the provider would refuse (error) or lose (warning) in this request. */
+  readonly findings: readonly FindingView[];
+}
+
+export interface FindingView {
+  readonly severity: 'error' | 'warning';
+  readonly rule: string;
+  readonly message: string;
+  readonly tool?: string;
+  /** The document the rule comes from, and when it was read. */
+  readonly source: string;
 }
 
 export interface TimelineView {
@@ -144,7 +157,7 @@ export interface ReportMethods {
   report(params: { revision: number; generatedAt: string }): Promise<string>;
 }
 
-export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, ReportMethods {
+export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, FindabilityMethods, CostMethods, ReportMethods {
   /** `workspace`: the files of the folder the scenario's `[workspace]` names, when the UI opened one. */
   /**
    * `entry`: the selected timeline row (null: the last one, as `useSelectedEntry` reads it); when

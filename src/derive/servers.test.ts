@@ -25,7 +25,9 @@ describe('importPreview', () => {
     expect(p.form).toBe('tools/list');
     expect(p.servers).toEqual([{ name: 'github', tools: 117 }]);
     expect(p.result.counts).toEqual({ on: 8, discoverable: 99, off: 10 });
-    expect(p.savings.all).toEqual({ tools: 118, bytes: 105_027, tokens: 23_270 });
+    // Tokens over the Anthropic tools JSON (the default provider); JP's own measure (name + description + schema) gives 23,270.
+    expect(p.savings.all).toEqual({ tools: 118, bytes: 105_027, tokens: 23_668 });
+    expect(p.savings.tokenBasis?.label).toBe('estimate: o200k_base over the anthropic tools JSON');
     expect(p.savings.counter).toBe('o200k_base');
     expect(p.savings.rfd.verdict).toBe('within');
   });
@@ -38,6 +40,18 @@ describe('importPreview', () => {
     expect(p.ok && p.result.servers[0]).toMatchObject({ name: 'everything', url: 'http://127.0.0.1:1/mcp', status: 'running' });
     const bad = await host.importPreview({ source: { kind: 'tools', tools: [{ name: 'x', inputSchema: [] }], bytes: 30 }, origin: 'live', policy, revision: 1 });
     expect(bad.ok ? '' : bad.errors.join('\n')).toMatch(/inputSchema must be an object, got an array/u);
+  });
+
+  it('pasted JSON nested 100,000 levels deep gets a sentence, not "Maximum call stack size exceeded"', async () => {
+    const host = new DeriveHost();
+    host.derive({ doc: BLANK, revision: 1 });
+    let schema = '{"type":"string"}';
+    for (let i = 0; i < 100_000; i++) schema = `{"type":"object","properties":{"a":${schema}}}`;
+    const p = await host.importPreview({ source: { kind: 'text', text: `{"tools":[{"name":"deep","inputSchema":${schema}}]}` }, origin: 'pasted JSON', policy, revision: 1 });
+    const errors = p.ok ? '' : p.errors.join('\n');
+    expect(errors).toMatch(/pasted JSON/u);
+    expect(errors).toMatch(/too deeply|deeper|depth|nest/iu);
+    expect(errors).not.toMatch(/Maximum call stack/u);
   });
 });
 

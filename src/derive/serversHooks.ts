@@ -70,6 +70,6 @@ export function selectionThreshold(
   const total = unit === 'bytes' ? r.cost.permitted : tokens?.[best]?.permitted;
   if (total === undefined) return undefined;
   const value = Math.round((total / r.permittedCount) * SELECTION_THRESHOLD.low);
-  const shown = unit === 'bytes' ? `${value.toLocaleString('en-US')} B` : `${value.toLocaleString('en-US')} tokens`;
+  const shown = unit === 'bytes' ? `${value.toLocaleString('en-US')} B` : `~${value.toLocaleString('en-US')} tokens`;
   return { value, label: `${SELECTION_THRESHOLD.low}–${SELECTION_THRESHOLD.high} tools: selection degrades (${SELECTION_THRESHOLD.low} tools ≈ ${shown})` };
 }

@@ -1,8 +1,8 @@
 // The worker side of serversProtocol.ts: previews of a catalogue import (read,
 // generated and run by the core, off the main thread) and the servers panel's
 // view of the current timeline. Everything is read from what the core computed.
-import { buildImport, discoverySavings, readCatalogue, readCatalogueValue, runScenario, serverNameFromFileName, DEFAULT_POLICY } from '../core';
-import type { Catalogue, McpToolEntry, ScenarioDoc, StartingPolicy, Timeline, TokenCounter } from '../core';
+import { buildImport, discoverySavings, readCatalogue, readCatalogueValue, runScenario, serverNameFromFileName, tooDeepTool, DEFAULT_POLICY } from '../core';
+import type { Catalogue, CatalogueRead, McpToolEntry, ScenarioDoc, StartingPolicy, Timeline, TokenCounter } from '../core';
 import type { Scenario } from '../core/scenario/types';
 import { createTokenCounter } from '../core/providers/tokens';
 import type { ImportPolicyInput, ImportPreview, ImportPreviewParams, ServersView, ServerView } from './serversProtocol';
@@ -26,6 +26,19 @@ function importScenario(catalogue: Catalogue, serverNames: readonly string[], la
   };
 }
 
+/**
+ * A read that a deeply nested catalogue overflows (every schema walk recurses) ends in a sentence,
+ * never in "Maximum call stack size exceeded".
+ */
+function readBounded(read: () => CatalogueRead, origin: string): CatalogueRead {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof RangeError) return { ok: false, errors: [`${origin} nests its JSON too deeply to read (a schema inside a schema, thousands of levels down); real catalogues nest fewer than 20 levels`] };
+    throw e;
+  }
+}
+
 export class ServersHost {
   private counter: Promise<TokenCounter> | undefined;
   /** The last text read, so changing the policy does not parse the file again. */
@@ -45,15 +58,19 @@ export class ServersHost {
     let read: ReturnType<typeof readCatalogue>;
     if (params.source.kind === 'text') {
       const cached = this.lastText;
-      if (cached && cached.origin === params.origin && cached.text === params.source.text) read = cached.read;
+      const { text } = params.source;
+      if (cached && cached.origin === params.origin && cached.text === text) read = cached.read;
       else {
-        read = readCatalogue(params.source.text, params.origin);
+        read = readBounded(() => readCatalogue(text, params.origin), params.origin);
         this.lastText = { text: params.source.text, origin: params.origin, read };
       }
     } else {
-      read = readCatalogueValue({ tools: params.source.tools }, params.source.bytes, params.origin);
+      const { tools, bytes } = params.source;
+      read = readBounded(() => readCatalogueValue({ tools }, bytes, params.origin), params.origin);
     }
     if (!read.ok) return { ok: false, errors: read.errors };
+    const tooDeep = tooDeepTool(read.catalogue.servers.flatMap((x) => x.tools), params.origin);
+    if (tooDeep) return { ok: false, errors: [tooDeep] };
     const catalogue = read.catalogue;
     const into = this.recent(params.revision)?.doc;
     const single = catalogue.form !== 'multi-server';
@@ -72,7 +89,7 @@ export class ServersHost {
     const scenarioNames = result.servers.map((s) => s.name);
     const timeline = runScenario({ scenario: importScenario(catalogue, scenarioNames, result.layer) });
     const counter = await this.tokens();
-    const savings = discoverySavings(timeline.statesAt(0).values(), timeline.setsAt(0), counter);
+    const savings = discoverySavings(timeline.statesAt(0).values(), timeline.setsAt(0), counter, timeline.policy.provider);
     return {
       ok: true,
       form: catalogue.form,
@@ -109,7 +126,7 @@ export class ServersHost {
       places.set(src.server, list);
     }
     const counter = await this.tokens();
-    const savings = discoverySavings(states.values(), sets, counter);
+    const savings = discoverySavings(states.values(), sets, counter, t.policy.provider);
     return {
       revision,
       position: p,

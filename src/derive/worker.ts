@@ -1,6 +1,7 @@
 // The derive worker: hosts the core off the main thread so typing in a
 // 10,000-tool layer never blocks the page.
 import { DeriveHost } from './host';
+import { createTokenCounter } from '../core/providers/tokens';
 import type { MethodName, RpcRequest, RpcResponse } from './protocol';
 
 const host = new DeriveHost();
@@ -13,6 +14,9 @@ function warmUp(params: unknown): void {
   if (warmed) return;
   warmed = true;
   setTimeout(() => {
+    // The prompt-cache figures (inspector, chart, open questions) count with o200k_base: load it now
+    // that the first paint has its derivation, rather than on the first keystroke.
+    createTokenCounter().catch(() => undefined);
     try {
       const p = params as Parameters<DeriveHost['derive']>[0];
       const spare = new DeriveHost();

@@ -2,11 +2,12 @@
 // core's loader (cached while the files and the persona stay the same), describes the load for the
 // workspace panel, and plans "make discoverable" with its saving per request. It only reads what
 // the core computed.
-import { approximateTokenCounter, checkExpectations, DefinitionCache, definitionCost, LayerCache, loadWorkspace, parseScenario, runScenario, setTokens, WORKSPACE_CONFIG, writeScenario } from '../core';
+import { approximateTokenCounter, checkExpectations, DefinitionCache, definitionCost, LayerCache, loadWorkspace, parseScenario, runScenario, WORKSPACE_CONFIG, writeScenario } from '../core';
 import type { ExpectationResult, Scenario, ScenarioDoc, Timeline, TokenCounter, WorkspaceLoad } from '../core';
 import type { ToolDefinition } from '../core/catalogue/types';
 import type { Ranker } from '../core/search/types';
 import { createTokenCounter } from '../core/providers/tokens';
+import { tokenBasis, toolsArrayTokens } from '../core/providers/tool-tokens';
 import { callCounts, GENERATED_LAYER, planDiscoverable } from './discoverable';
 import type { CostFigures, DiscoverableView, WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspaceProtocol';
 
@@ -120,7 +121,7 @@ export class WorkspaceHost implements WorkspaceMethods {
     const c = this.recent(revision);
     if (!c) throw new Error(`revision ${revision} is not a recent derivation`);
     const counter = await this.tokenCounter();
-    const empty = { revision, keep, layerName: GENERATED_LAYER, layerText: '', applied: false, ranked: [], kept: 0, discoverable: 0, tokenCounter: counter.id, requests: [] };
+    const empty = { revision, keep, layerName: GENERATED_LAYER, layerText: '', applied: false, ranked: [], kept: 0, discoverable: 0, tokenCounter: tokenBasis(c.timeline?.policy.provider ?? 'anthropic', counter.id).label, requests: [] };
     if (!c.doc.workspace || !c.workspace) return { ...empty, error: 'Open a workspace folder first: this scenario has no workspace loaded.' };
     const persona = c.doc.workspace.persona;
     const ws = c.workspace;
@@ -158,7 +159,7 @@ export class WorkspaceHost implements WorkspaceMethods {
       const r = t.requests[i];
       if (!r) return { tools: 0, bytes: 0, tokens: 0 };
       const defs = r.sets.offered.map((n) => r.definitions.get(n)).filter((d): d is ToolDefinition => d !== undefined);
-      return { tools: r.sets.offered.length, bytes: r.cost.offered, tokens: setTokens(defs, counter) };
+      return { tools: r.sets.offered.length, bytes: r.cost.offered, tokens: toolsArrayTokens(defs, t.policy.provider, counter) };
     };
     const n = Math.min(before.requests.length, after.requests.length);
     const requests = [];
@@ -176,7 +177,7 @@ export class WorkspaceHost implements WorkspaceMethods {
       ranked: plan.ranked.map((t) => ({ name: t.name, rank: t.rank, calls: t.calls, mentions: t.mentions, files: t.files, permitted: t.permitted, cost: t.cost, kept: t.kept })),
       kept: plan.kept.length,
       discoverable: plan.discoverable.length,
-      tokenCounter: counter.id,
+      tokenCounter: tokenBasis(after.policy.provider, counter.id).label,
       requests,
       ...(before.requests.length !== after.requests.length
         ? { note: `The two runs made different requests (${before.requests.length} before, ${after.requests.length} after); the first ${n} are compared.` }

@@ -64,6 +64,7 @@ export interface DiscoverableView {
   readonly ranked: readonly RankedToolView[];
   readonly kept: number;
   readonly discoverable: number;
+  /** What the token figures are: "estimate: o200k_base over the anthropic tools JSON". */
   readonly tokenCounter: string;
   /** Every request of the scenario's turns: without the generated layer (before) and with it (after). */
   readonly requests: readonly { readonly id: number; readonly step: number; readonly cycle: number; readonly before: CostFigures; readonly after: CostFigures }[];

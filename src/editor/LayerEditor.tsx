@@ -2,10 +2,12 @@
 // the first paint). One editor instance shows the selected layer's model; the
 // models, their link to the store and the markers live in the session
 // (session.ts), which outlives this component.
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useCommands } from '../commands/context';
 import { matchesShortcut } from '../commands/registry';
 import { useTimeline } from '../derive/hooks';
+import { useFindability } from '../derive/findabilityHooks';
+import { registerFindabilityActions, setFindabilityFixes } from './findability-actions';
 import { useWorkbench, useWorkbenchStore } from '../state/context';
 import { applySystemTheme, BASE_EDITOR_OPTIONS, monaco, setUpMonaco } from './monaco';
 import { registerTomlProviders } from './providers';
@@ -31,13 +33,19 @@ export default function LayerEditor({ index, labelledBy }: LayerEditorProps) {
   const layers = useWorkbench((s) => s.doc.layers);
   const reveal = useWorkbench((s) => s.revealRequest);
   const { data: timeline } = useTimeline();
-  const diagnostics = timeline?.diagnostics;
+  const { data: findability } = useFindability();
+  // The core's diagnostics, then findability's notes at hard-to-find tools (severity information).
+  const diagnostics = useMemo(
+    () => (timeline ? (findability && findability.diagnostics.length > 0 ? [...timeline.diagnostics, ...findability.diagnostics] : timeline.diagnostics) : undefined),
+    [timeline, findability],
+  );
 
   useEffect(() => {
     if (!host.current) return;
     setUpMonaco();
     registerTomlProviders(() => serverInfos(store.getState().doc.servers));
     const session = sessionFor(store);
+    registerFindabilityActions((model) => store.getState().doc.layers[session.indexOfModel(model)]?.name);
     const ed = monaco.editor.create(host.current, {
       ...BASE_EDITOR_OPTIONS,
       tabSize: 2,
@@ -87,6 +95,8 @@ export default function LayerEditor({ index, labelledBy }: LayerEditorProps) {
   useEffect(() => {
     if (diagnostics) sessionFor(store).setDiagnostics(diagnostics);
   }, [store, diagnostics]);
+
+  useEffect(() => setFindabilityFixes(findability?.fixes ?? []), [findability]);
 
   // A line another panel asked to see (provenance links, edits from the sets panel).
   const highlight = useRef<{ clear(): void } | undefined>(undefined);

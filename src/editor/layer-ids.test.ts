@@ -53,7 +53,7 @@ describe('LayerIds over a store', () => {
     s().addLayer();
     expect(ids.all().slice(0, 2)).toEqual([w, l]);
     expect(new Set(ids.all()).size).toBe(3);
-    s().replaceDoc(doc(['user', 'workspace']));
+    s().replaceDoc(doc(['user', 'workspace']), { kind: 'test' });
     expect(ids.all().some((id) => id === w || id === l)).toBe(false);
   });
 });

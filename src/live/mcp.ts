@@ -1,21 +1,41 @@
 // Live MCP servers over Streamable HTTP, with the MCP SDK's own client and
 // transport (no hand-written protocol): connect, list every page of tools, and
-// say why a connection failed in words a user can act on. The SDK is loaded on
-// first use, so the first paint does not pay for it.
+// say why a connection failed in words a user can act on, from the error the SDK
+// gives (never a probing request of our own). The SDK is loaded on first use, so
+// the first paint does not pay for it. Only loopback addresses and the page's own
+// origin are reached: that is what the page's Content-Security-Policy allows.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { MAX_CATALOGUE_BYTES, formatBytes } from '../core';
+import { MAX_CATALOGUE_BYTES, formatBytes, tooDeepTool } from '../core';
+import { bridgeHeaders } from './bridge';
+import { cappedFetch, OVER_CAP_MARK } from './capped';
+import type { Exceeded } from './capped';
 
-export type FailureReason = 'refused' | 'cors' | 'protocol' | 'timeout' | 'cancelled';
+/**
+ * Why a connection failed. `unreachable`: the browser's fetch failed, which it reports the same
+ * way for a closed port and for a server that refuses this page's origin (CORS); `refused` is
+ * only said where the error itself says so (node's ECONNREFUSED).
+ */
+export type FailureReason = 'refused' | 'unreachable' | 'not-loopback' | 'unconfirmed' | 'too-large' | 'protocol' | 'timeout' | 'cancelled';
 
 export const REASON_WORDS: Record<FailureReason, string> = {
   refused: 'refused',
-  cors: 'CORS',
+  unreachable: 'unreachable',
+  'not-loopback': 'not loopback',
+  unconfirmed: 'not confirmed',
+  'too-large': 'too large',
   protocol: 'protocol error',
   timeout: 'timeout',
   cancelled: 'cancelled',
 };
+
+/**
+ * The most one reply may carry: the importer's cap on a catalogue (MAX_CATALOGUE_BYTES, 4 MiB of
+ * tools JSON) plus 64 KiB for the JSON-RPC envelope and the event-stream framing. A page of tools
+ * bigger than that could never be imported, so it is not read.
+ */
+export const MAX_REPLY_BYTES = MAX_CATALOGUE_BYTES + 64 * 1024;
 
 /** A failure with its reason: what the status line shows. */
 export class LiveServerError extends Error {
@@ -45,6 +65,13 @@ export interface LiveSession {
   readonly info: ServerInfo;
   /** Distinguishes sessions to one URL (the tools query is keyed by it). */
   readonly key: string;
+  /** Where an over-size reply is reported: the operation in flight aborts with it. */
+  readonly guard: ReplyGuard;
+}
+
+/** Routes "a reply passed the cap" to whichever operation (connect, list) is waiting for it. */
+export interface ReplyGuard {
+  onExceeded: ((e: Exceeded) => void) | undefined;
 }
 
 export interface ConnectOptions {
@@ -56,13 +83,22 @@ export interface ConnectOptions {
   readonly onToolsChanged?: () => void;
   /** For tests: a transport other than Streamable HTTP (e.g. the SDK's in-memory pair). */
   readonly transport?: () => Transport;
-  /** For telling a CORS refusal from a closed port (tests pass their own). */
+  /** The fetch under the transport (tests pass their own). */
   readonly fetch?: typeof fetch;
+  /** The cap on one reply; MAX_REPLY_BYTES unless a test says otherwise. */
+  readonly maxReplyBytes?: number;
 }
 
 let sessions = 0;
 
-function checkUrl(url: string): URL {
+/**
+ * The hosts the page may reach besides its own origin, exactly the `connect-src` of its
+ * Content-Security-Policy (src/app/csp.ts). A CSP source cannot name an IPv6 literal, so
+ * `[::1]` is not among them.
+ */
+export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost'];
+
+export function checkUrl(url: string, pageOrigin: string | undefined = globalThis.location?.origin): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -72,27 +108,73 @@ function checkUrl(url: string): URL {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new LiveServerError('protocol', `${parsed.protocol} is not supported: the browser connects over Streamable HTTP (http: or https:)`);
   }
+  if (parsed.origin !== pageOrigin && !LOOPBACK_HOSTS.includes(parsed.hostname)) {
+    throw new LiveServerError(
+      'not-loopback',
+      `${parsed.host} is not on this machine: the workbench only reaches servers on loopback (${LOOPBACK_HOSTS.join(', ')}, any port) or on its own origin, which is all its Content-Security-Policy allows. Reach a remote server through a local proxy on 127.0.0.1.`,
+    );
+  }
   return parsed;
 }
 
+/** An operation's own controller: follows the caller's signal, and aborts when a reply passes the cap. */
+function operation(guard: ReplyGuard, signal: AbortSignal | undefined): { signal: AbortSignal; done(): void } {
+  const c = new AbortController();
+  const follow = () => c.abort(signal?.reason);
+  if (signal?.aborted) follow();
+  else signal?.addEventListener('abort', follow, { once: true });
+  guard.onExceeded = (e) => c.abort(tooLarge(e));
+  return {
+    signal: c.signal,
+    done() {
+      signal?.removeEventListener('abort', follow);
+      guard.onExceeded = undefined;
+    },
+  };
+}
+
+function tooLarge(e: Exceeded): LiveServerError {
+  const how = e.announced ? `announced ${formatBytes(e.bytes)}` : `passed ${formatBytes(e.limit)}`;
+  return new LiveServerError('too-large', `the server's reply ${how}; the workbench stops reading there (a tool list the importer could take is at most ${formatBytes(MAX_CATALOGUE_BYTES)}). Nothing of it was parsed.`);
+}
+
+/** How a body the cap cut reads in the SDK's errors (see capped.ts). */
+const OVER_CAP = new RegExp(`${OVER_CAP_MARK}`, 'u');
+
 /** Opens a session: the MCP handshake (initialize) within the timeout, cancellable. */
 export async function connect(url: string, options: ConnectOptions): Promise<LiveSession> {
-  const [{ Client: ClientClass }, { StreamableHTTPClientTransport: TransportClass }, { ToolListChangedNotificationSchema }] = await Promise.all([
+  // No eval anywhere, as the page's CSP requires (script-src 'self', no 'unsafe-eval'): Zod 4
+  // compiles object parsers with `new Function`, and its probe for that alone is reported as a
+  // violation, so it runs jitless (zod's `config`, set before any schema parses; see
+  // colinhacks/zod discussion #6671 and modelcontextprotocol/ext-apps#618, read 2026-12-02). The
+  // client's default output-schema validator, Ajv, compiles schemas to functions as soon as tools
+  // are listed; the SDK's @cfworker/json-schema validator interprets them instead.
+  const { config } = await import('zod/v4/core');
+  config({ jitless: true });
+  const [{ Client: ClientClass }, { StreamableHTTPClientTransport: TransportClass }, { ToolListChangedNotificationSchema }, { CfWorkerJsonSchemaValidator }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
+    import('@modelcontextprotocol/sdk/validation/cfworker'),
   ]);
   const target = options.transport ? undefined : checkUrl(url);
-  const client = new ClientClass({ name: 'tool-catalogue-workbench', version: '0.1.0' });
+  const client = new ClientClass({ name: 'tool-catalogue-workbench', version: '0.1.0' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  const guard: ReplyGuard = { onExceeded: undefined };
   const transport: Transport =
     options.transport?.() ??
     (new TransportClass(target as URL, {
+      // The bridge's endpoints (same origin) carry its token; no other server ever sees it.
+      ...(bridgeHeaders(url) ? { requestInit: { headers: bridgeHeaders(url) } } : {}),
+      fetch: cappedFetch(options.fetch ?? ((input, init) => fetch(input, init)), options.maxReplyBytes ?? MAX_REPLY_BYTES, (e) => guard.onExceeded?.(e)),
       // One broken stream is enough to know the server went away; retrying only adds noise.
       reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
     }) as StreamableHTTPClientTransport);
   let open = true;
   client.onerror = (e: Error) => {
     const m = e.message;
+    // A reply stream the size cap cut (capped.ts) is not the server going away: the operation
+    // waiting for it fails as too large instead.
+    if (OVER_CAP.test(m)) return;
     if (open && /SSE stream disconnected|Failed to reconnect SSE stream|Maximum reconnection attempts/u.test(m)) {
       open = false;
       options.onLost?.(m);
@@ -101,16 +183,18 @@ export async function connect(url: string, options: ConnectOptions): Promise<Liv
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     options.onToolsChanged?.();
   });
+  const op = operation(guard, options.signal);
   const onAbort = () => void transport.close().catch(() => undefined);
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  op.signal.addEventListener('abort', onAbort, { once: true });
   try {
-    await client.connect(transport, { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+    await client.connect(transport, { timeout: options.timeoutMs, signal: op.signal });
   } catch (e) {
     open = false;
     await transport.close().catch(() => undefined);
-    throw await explain(e, url, options);
+    throw explain(e, url, { ...options, signal: op.signal });
   } finally {
-    options.signal?.removeEventListener('abort', onAbort);
+    op.signal.removeEventListener('abort', onAbort);
+    op.done();
   }
   const v = client.getServerVersion();
   const caps = client.getServerCapabilities();
@@ -121,6 +205,7 @@ export async function connect(url: string, options: ConnectOptions): Promise<Liv
     client,
     transport,
     key: `s${sessions}`,
+    guard,
     info: {
       name: v?.name ?? '(unnamed server)',
       version: v?.version ?? '',
@@ -156,14 +241,14 @@ export async function listAllTools(session: LiveSession, options: ListOptions): 
   let pages = 0;
   let bytes = 2;
   const encoder = new TextEncoder();
+  const op = operation(session.guard, options.signal);
   try {
     do {
-      const page = await session.client.listTools(cursor !== undefined ? { cursor } : undefined, {
-        timeout: options.timeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      const page = await session.client.listTools(cursor !== undefined ? { cursor } : undefined, { timeout: options.timeoutMs, signal: op.signal });
       pages += 1;
       for (const t of page.tools) {
+        const tooDeep = tooDeepTool([t], "the server's reply");
+        if (tooDeep) throw new LiveServerError('protocol', tooDeep);
         tools.push(t);
         bytes += encoder.encode(JSON.stringify(t)).length + 1;
       }
@@ -180,7 +265,9 @@ export async function listAllTools(session: LiveSession, options: ListOptions): 
       }
     } while (cursor !== undefined);
   } catch (e) {
-    throw await explain(e, session.url, options);
+    throw explain(e, session.url, { ...options, signal: op.signal });
+  } finally {
+    op.done();
   }
   return { tools, pages, bytes };
 }
@@ -197,8 +284,8 @@ function isAbort(e: unknown): boolean {
   return e instanceof Error && (e.name === 'AbortError' || /aborted/iu.test(e.message));
 }
 
-/** A sentence and a reason for whatever the SDK or fetch threw. */
-export async function explain(e: unknown, url: string, options: { signal?: AbortSignal; timeoutMs?: number; fetch?: typeof fetch }): Promise<LiveServerError> {
+/** A sentence and a reason for whatever the SDK or fetch threw: read from the error alone, no request of our own. */
+export function explain(e: unknown, url: string, options: { signal?: AbortSignal; timeoutMs?: number }): LiveServerError {
   if (e instanceof LiveServerError) return e;
   if (options.signal?.aborted) {
     const why: unknown = options.signal.reason;
@@ -223,19 +310,15 @@ export async function explain(e: unknown, url: string, options: { signal?: Abort
     return new LiveServerError('protocol', message.replace(/^Streamable HTTP error:\s*/iu, '').slice(0, 240));
   }
   if (err instanceof TypeError && /fetch|network|load failed/iu.test(message)) {
-    // The browser says the same for a closed port and a CORS refusal. A no-cors request tells
-    // them apart: it succeeds (opaquely) when the server answers at all.
-    const probe = options.fetch ?? (typeof fetch === 'function' ? fetch : undefined);
-    if (probe) {
-      try {
-        await probe(url, { method: 'GET', mode: 'no-cors', cache: 'no-store', signal: AbortSignal.timeout(3000) });
-        return new LiveServerError('cors', `the server at ${url} answered, but the browser blocked it: it does not allow this page's origin (CORS). Allow the origin on the server, or put a proxy in front of it`);
-      } catch {
-        // unreachable as well
-      }
-    }
     const cause = (err as { cause?: { code?: string } }).cause?.code;
-    return new LiveServerError('refused', `nothing answered at ${url}${cause ? ` (${cause})` : ''}: is the server running?`);
+    if (cause === 'ECONNREFUSED') return new LiveServerError('refused', `nothing answered at ${url} (${cause}): is the server running?`);
+    // A browser says "Failed to fetch" alike for a closed port, a refused origin (CORS) and a
+    // blocked address; which one it was is only in its console, not in the error.
+    const origin = globalThis.location?.origin;
+    return new LiveServerError(
+      'unreachable',
+      `no usable answer from ${url}${cause ? ` (${cause})` : ''}: either nothing is listening there, or the server does not allow ${origin ? `this page's origin, ${origin},` : "this page's origin"} (CORS; the browser's console says which). Is the server running, and does it send Access-Control-Allow-Origin?`,
+    );
   }
   // The SDK validates every message: a reply that is not MCP fails here.
   if (err.name === 'ZodError' || err.name === 'McpError' || /invalid|expected|JSON/iu.test(message)) {

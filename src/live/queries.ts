@@ -3,10 +3,20 @@
 // MCP handshake; its session lives in a small pool, since a client object is not
 // data); the tool list is another, keyed by the session it was listed on, so a
 // reconnect lists again by itself. A cancel button aborts whichever is running.
+// Only a URL the user confirmed (confirmed.ts) is ever connected: the connection's
+// query function is the one door to `connect`, and it checks.
+import { useSyncExternalStore } from 'react';
 import { queryOptions } from '@tanstack/react-query';
 import type { QueryClient, UseQueryResult } from '@tanstack/react-query';
 import { closeSession, connect, LiveServerError, listAllTools } from './mcp';
 import type { FailureReason, ListedTools, LiveSession, ServerInfo } from './mcp';
+import { confirmedVersion, isConfirmed, subscribeConfirmed } from './confirmed';
+
+/** Whether the user confirmed this URL, kept current as they do (in this tab or another). */
+export function useConfirmed(url: string): boolean {
+  useSyncExternalStore(subscribeConfirmed, confirmedVersion);
+  return url !== '' && isConfirmed(url);
+}
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -81,6 +91,7 @@ export function connectionQuery(queryClient: QueryClient, url: string, timeoutMs
   return queryOptions({
     queryKey: liveKeys.connection(url),
     queryFn: async ({ signal }): Promise<ConnectionData> => {
+      if (!isConfirmed(url)) throw new LiveServerError('unconfirmed', `not connected: ${url} was never confirmed; press Connect to reach it`);
       const e = entry(url);
       const old = e.session;
       e.session = undefined;
@@ -121,7 +132,7 @@ export function toolsQuery(queryClient: QueryClient, url: string, session: strin
         return { ...listed, session: s.key, fetchedAt: Date.now() };
       } catch (e) {
         // A server that stopped answering mid-session: find out by connecting again.
-        if (e instanceof LiveServerError && (e.reason === 'refused' || e.reason === 'protocol')) {
+        if (e instanceof LiveServerError && (e.reason === 'refused' || e.reason === 'unreachable' || e.reason === 'protocol')) {
           void queryClient.invalidateQueries({ queryKey: liveKeys.connection(url) });
         }
         throw e;
@@ -140,6 +151,8 @@ export function toolsQuery(queryClient: QueryClient, url: string, session: strin
 
 export type LiveStatus =
   | { readonly kind: 'offline' }
+  /** Named by the document, wanted running, but never confirmed by the user: nothing is sent. */
+  | { readonly kind: 'unconfirmed' }
   | { readonly kind: 'connecting'; readonly phase: 'connecting' | 'listing tools' }
   | { readonly kind: 'running'; readonly refreshing: boolean }
   | { readonly kind: 'failed'; readonly reason: FailureReason; readonly message: string };
@@ -149,9 +162,10 @@ function failure(error: unknown): LiveStatus {
   return { kind: 'failed', reason: 'protocol', message: error instanceof Error ? error.message : String(error) };
 }
 
-/** The one status a server shows: connecting, running, failed (with the reason) or offline. */
-export function liveStatus(wanted: boolean, connection: UseQueryResult<ConnectionData>, tools: UseQueryResult<ToolsData>): LiveStatus {
+/** The one status a server shows: connecting, running, failed (with the reason), offline, or waiting for the user's Connect. */
+export function liveStatus(wanted: boolean, connection: UseQueryResult<ConnectionData>, tools: UseQueryResult<ToolsData>, confirmed = true): LiveStatus {
   if (!wanted) return { kind: 'offline' };
+  if (!confirmed) return { kind: 'unconfirmed' };
   if (connection.fetchStatus === 'fetching') return { kind: 'connecting', phase: 'connecting' };
   if (connection.isError) return failure(connection.error);
   if (!connection.isSuccess) return { kind: 'connecting', phase: 'connecting' };
@@ -162,3 +176,8 @@ export function liveStatus(wanted: boolean, connection: UseQueryResult<Connectio
 
 export { REASON_WORDS } from './mcp';
 export type { FailureReason, ServerInfo } from './mcp';
+
+/** The SDK client of a live session, when one is open (the simulator runs a real tool call on it). */
+export function liveClient(url: string): LiveSession['client'] | undefined {
+  return pool.get(url)?.session?.client;
+}

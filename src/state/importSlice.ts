@@ -4,6 +4,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import { checkCatalogueSize, decodeUtf8 } from '../core';
 import type { CacheImpact, ScenarioDoc, ServerDoc, ToolListDiff } from '../core';
+import type { Replacement } from './history';
 
 /** What the import dialog opens on. */
 export type ImportSource =
@@ -48,6 +49,7 @@ export interface ImportSlice {
 interface DocState {
   doc: ScenarioDoc;
   revision: number;
+  keepInHistory(doc: ScenarioDoc, reason: Replacement): string;
 }
 
 export function importSlice<S extends ImportSlice & DocState>(set: StoreApi<S>['setState'], get: StoreApi<S>['getState']): ImportSlice {
@@ -70,6 +72,8 @@ export function importSlice<S extends ImportSlice & DocState>(set: StoreApi<S>['
       const s = get();
       const last = s.lastImport;
       if (!last) return;
+      // Undo drops the layer whole, with any edits made to it since: keep the document as it was.
+      s.keepInHistory(s.doc, { kind: 'undo-import', layer: last.layer });
       const servers = new Set(last.servers);
       put({
         doc: { ...s.doc, layers: s.doc.layers.filter((l) => l.name !== last.layer), servers: s.doc.servers.filter((x) => !servers.has(x.name)) },

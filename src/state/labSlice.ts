@@ -2,7 +2,7 @@
 // and sharing remember while their dock tab is hidden: drafts and choices, not
 // derivations (those come from the worker).
 import type { StoreApi } from 'zustand/vanilla';
-import type { Policy, PolicyKey, ScenarioDoc } from '../core';
+import type { Policy, PolicyKey } from '../core';
 
 export interface PolicyFlip {
   /** Increases with every flip; the diff query is keyed by it. */
@@ -20,18 +20,18 @@ export interface LabSlice {
   labLimit: number;
   labQuerySet: string;
   /** The cost chart's unit. */
-  chartUnit: 'bytes' | 'tokens';
+  chartUnit: 'bytes' | 'tokens' | 'cache' | 'usd';
   /** The newest flip made in the open-questions panel, for its diff. */
   lastFlip: PolicyFlip | undefined;
-  /** The work a shared link replaced, until restored or dismissed. */
-  sharedPrevious: ScenarioDoc | undefined;
+  /** The work a shared link replaced (its entry in Recent documents), until restored or dismissed. */
+  sharedPrevious: { readonly id: string; readonly name: string } | undefined;
   setStepDraft(text: string): void;
   setLabQuery(query: string): void;
   setLabLimit(limit: number): void;
   setLabQuerySet(text: string): void;
-  setChartUnit(unit: 'bytes' | 'tokens'): void;
+  setChartUnit(unit: 'bytes' | 'tokens' | 'cache' | 'usd'): void;
   setLastFlip(flip: PolicyFlip | undefined): void;
-  setSharedPrevious(doc: ScenarioDoc | undefined): void;
+  setSharedPrevious(previous: { readonly id: string; readonly name: string } | undefined): void;
 }
 
 export function labSlice<S extends LabSlice>(set: StoreApi<S>['setState']): LabSlice {

@@ -6,8 +6,9 @@ import type { ScenarioDoc } from '../core';
 export type Page = 'workbench' | 'rfd';
 
 export interface ReturnTo {
-  /** The document to offer back. */
-  readonly doc: ScenarioDoc;
+  /** The document to offer back: its entry in Recent documents, and its name. */
+  readonly id: string;
+  readonly name: string;
   /** The name of the scenario that replaced it. */
   readonly opened: string;
   /** That scenario as opened: while the document is still this one, it holds no work of the user's. */

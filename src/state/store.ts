@@ -15,12 +15,26 @@ import { importSlice } from './importSlice';
 import type { ImportSlice } from './importSlice';
 import { reviewSlice } from './reviewSlice';
 import type { ReviewSlice } from './reviewSlice';
+import { findabilitySlice } from './findabilitySlice';
+import type { FindabilitySlice } from './findabilitySlice';
+import { bridgeSlice } from './bridgeSlice';
+import type { BridgeSlice } from './bridgeSlice';
+import { historySlice } from './historySlice';
+import type { HistoryDeps, HistorySlice } from './historySlice';
+import { memoryHistory } from './history';
+import type { Replacement } from './history';
+import { tabsSlice } from './tabsSlice';
+import type { TabsSlice } from './tabsSlice';
 
 export interface DocSlice {
   doc: ScenarioDoc;
   /** Bumped on every change of the document; derivations are keyed by it. */
   revision: number;
-  replaceDoc(doc: ScenarioDoc): void;
+  /**
+   * Replaces the whole document. The one it replaces is kept first in Recent documents (with
+   * `why`), so a replacement never throws work away; returns that recent document's id.
+   */
+  replaceDoc(doc: ScenarioDoc, why: Replacement): string;
   setName(name: string): void;
   setPolicy<K extends PolicyKey>(key: K, value: Policy[K]): void;
   setLayerText(index: number, text: string): void;
@@ -45,7 +59,7 @@ export interface SelectionSlice {
   selectLayer(index: number): void;
 }
 
-export type DockTab = 'simulator' | 'requests' | 'chart' | 'search' | 'questions' | 'workspace' | 'servers';
+export type DockTab = 'simulator' | 'requests' | 'chart' | 'search' | 'questions' | 'workspace' | 'servers' | 'findability' | 'cost';
 
 export interface UiSlice {
   dockTab: DockTab;
@@ -57,7 +71,7 @@ export interface UiSlice {
   dismissBanner(): void;
 }
 
-export type WorkbenchState = DocSlice & SelectionSlice & UiSlice & LabSlice & EditsSlice & WorkspaceSlice & ImportSlice & ReviewSlice;
+export type WorkbenchState = DocSlice & SelectionSlice & UiSlice & LabSlice & EditsSlice & WorkspaceSlice & ImportSlice & ReviewSlice & FindabilitySlice & BridgeSlice & HistorySlice & TabsSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 type Slice<T> = (set: StoreApi<WorkbenchState>['setState'], get: StoreApi<WorkbenchState>['getState']) => T;
@@ -83,7 +97,12 @@ const docSlice =
     return {
       doc: initial,
       revision: 1,
-      replaceDoc: (doc) => set((s) => ({ doc, revision: s.revision + 1, selectedEntry: undefined, selectedLayer: 0 })),
+      replaceDoc: (doc, why) => {
+        const kept = get().keepInHistory(get().doc, why);
+        // A shared link's "restore your previous work" is about the document this one replaces.
+        set((s) => ({ doc, revision: s.revision + 1, selectedEntry: undefined, selectedLayer: 0, sharedPrevious: undefined }));
+        return kept;
+      },
       setName: (name) => edit((d) => ({ ...d, name })),
       setPolicy: (key, value) => edit((d) => ({ ...d, policy: { ...d.policy, [key]: value } })),
       setLayerText: (index, text) => {
@@ -140,7 +159,13 @@ const uiSlice: Slice<UiSlice> = (set) => ({
   dismissBanner: () => set({ banner: undefined }),
 });
 
-export function createWorkbenchStore(initial: ScenarioDoc): WorkbenchStore {
+export interface StoreDeps {
+  /** Where replaced documents are kept: memory unless the page passes IndexedDB's. */
+  readonly history?: HistoryDeps;
+}
+
+export function createWorkbenchStore(initial: ScenarioDoc, deps: StoreDeps = {}): WorkbenchStore {
+  const history = deps.history ?? { storage: memoryHistory() };
   return createStore<WorkbenchState>()((set, get) => ({
     ...docSlice(initial)(set, get),
     ...selectionSlice(set, get),
@@ -150,5 +175,9 @@ export function createWorkbenchStore(initial: ScenarioDoc): WorkbenchStore {
     ...workspaceSlice<WorkbenchState>(set, get),
     ...importSlice<WorkbenchState>(set, get),
     ...reviewSlice<WorkbenchState>(set),
+    ...findabilitySlice<WorkbenchState>(set),
+    ...bridgeSlice<WorkbenchState>(set, get),
+    ...historySlice<WorkbenchState>(set, get, history),
+    ...tabsSlice<WorkbenchState>(set),
   }));
 }

@@ -7,6 +7,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import { DEFAULT_POLICY } from '../core';
 import type { ScenarioDoc } from '../core';
 import type { WorkspaceInput } from '../derive/workspaceProtocol';
+import type { Replacement } from './history';
 
 export interface WorkspaceFolder {
   /** What the user opened (a folder's or a zip's name), for display. */
@@ -56,6 +57,7 @@ interface Host {
   revision: number;
   selectedEntry: number | undefined;
   selectedLayer: number;
+  keepInHistory(doc: ScenarioDoc, reason: Replacement): string;
 }
 
 type State = WorkspaceSlice & Host;
@@ -122,7 +124,9 @@ export function workspaceSlice<S extends State>(set: StoreApi<S>['setState'], ge
     workspaceFile: undefined,
     discoverableKeep: 10,
     discoverablePending: false,
-    openWorkspace: ({ source, files }) =>
+    openWorkspace: ({ source, files }) => {
+      // A new scenario starts around the folder: the document it replaces is kept first.
+      if (get().doc.workspace === undefined) get().keepInHistory(get().doc, { kind: 'workspace', name: source });
       put((s) => {
         const keepDoc = s.doc.workspace !== undefined;
         const tabs = ['config.toml'].filter((p) => Object.hasOwn(files, p));
@@ -132,7 +136,8 @@ export function workspaceSlice<S extends State>(set: StoreApi<S>['setState'], ge
           revision: s.revision + 1,
           ...(keepDoc ? {} : { doc: workspaceDoc(source), selectedEntry: undefined, selectedLayer: 0 }),
         };
-      }),
+      });
+    },
     restoreWorkspace: (folder) => {
       lastVersion = Math.max(lastVersion, folder.version);
       put((s) => ({ workspace: { ...folder, version: nextVersion() }, revision: s.revision + 1 }));

@@ -8,6 +8,7 @@
 // own key. Key order mirrors JP's (serde_json with `preserve_order`): inserting an existing key keeps
 // its place, a new key goes last, and a removal is a `swap_remove` (the last key takes the removed
 // key's place), which is what `serde_json::Map::remove` does under `preserve_order`.
+import { isJsonFloat } from '../json/serde';
 import type { JsonSchema, ToolDefinition } from './types';
 
 export type JsonObject = Record<string, unknown>;
@@ -17,8 +18,9 @@ export function jsonObject(): JsonObject {
   return Object.create(null) as JsonObject;
 }
 
+/** A JSON object (a JsonFloat is a number, not an object). */
 export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isJsonFloat(value);
 }
 
 /** A deep copy of a JSON value; every object in it gets a null prototype. */
@@ -122,6 +124,7 @@ function typeIncludes(type: unknown, name: string): boolean {
 
 function inferredType(value: unknown): string {
   if (typeof value === 'string') return 'string';
+  if (isJsonFloat(value)) return 'number';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   if (typeof value === 'boolean') return 'boolean';
   if (value === null) return 'null';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { mcpToolToSearchDocument, parseMultiServerCatalogue, parseToolsList } from './tools-list';
+import { mcpToolToSearchDocument, parseMultiServerCatalogue, parseToolsList, toolEntryJson } from './tools-list';
 
 const schema = { type: 'object', properties: {} };
 
@@ -128,5 +128,33 @@ describe('parseMultiServerCatalogue', () => {
     expect(servers).toHaveLength(70);
     expect(servers.reduce((n, s) => n + s.tools.length, 0)).toBe(527);
     expect(servers[0]?.tools[0]?.name).toBe('bing_search');
+  });
+});
+
+describe('every field of a tool is kept', () => {
+  // A tool as MCP 2025-11-25 describes it (modelcontextprotocol.io/specification/2025-11-25/server/tools, read 2026-12-01).
+  const full = {
+    name: 'get_weather',
+    title: 'Weather',
+    description: 'Current weather.',
+    inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    outputSchema: { type: 'object', properties: { celsius: { type: 'number' } } },
+    annotations: { title: 'Weather now', readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+    execution: { taskSupport: 'optional' },
+    icons: [{ src: 'https://example.com/w.png', mimeType: 'image/png' }],
+    _meta: { 'example.com/owner': 'me' },
+  };
+
+  it('parses outputSchema, execution, icons and _meta beside annotations and gives them back in wire order', () => {
+    const { tools, errors } = parseToolsList({ tools: [full] });
+    expect(errors).toEqual([]);
+    expect(toolEntryJson(tools[0]!)).toEqual(full);
+    expect(Object.keys(toolEntryJson(tools[0]!))).toEqual(Object.keys(full));
+  });
+
+  it.each(['outputSchema', 'execution', '_meta'])('ignores a non-object %s with a warning', (key) => {
+    const { tools, errors } = parseToolsList({ tools: [{ ...full, [key]: 'x' }] });
+    expect(tools[0]).not.toHaveProperty(key);
+    expect(errors).toEqual([expect.stringMatching(new RegExp(`${key} must be an object, got a string; ignored`))]);
   });
 });

@@ -15,6 +15,32 @@ export interface McpToolEntry {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly annotations?: Readonly<Record<string, unknown>>;
+  /** The JSON Schema of the tool's `structuredContent` (MCP 2025-06-18). */
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
+  /** How the tool runs, e.g. `{ taskSupport: "optional" }` (MCP 2025-11-25). */
+  readonly execution?: Readonly<Record<string, unknown>>;
+  readonly icons?: readonly unknown[];
+  readonly _meta?: Readonly<Record<string, unknown>>;
+}
+
+/** The optional object fields of a tool kept as the server sent them (so import, diff and export lose none). */
+export const TOOL_OBJECT_FIELDS = ['annotations', 'outputSchema', 'execution', '_meta'] as const;
+
+/** The entry as a tools/list item again, every kept field in the wire's order (a copy: no shared objects). */
+export function toolEntryJson(t: McpToolEntry): Record<string, unknown> {
+  return JSON.parse(
+    JSON.stringify({
+      name: t.name,
+      ...(t.title !== undefined ? { title: t.title } : {}),
+      description: t.description,
+      inputSchema: t.inputSchema,
+      ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+      ...(t.annotations ? { annotations: t.annotations } : {}),
+      ...(t.execution ? { execution: t.execution } : {}),
+      ...(t.icons ? { icons: t.icons } : {}),
+      ...(t._meta ? { _meta: t._meta } : {}),
+    }),
+  ) as Record<string, unknown>;
 }
 
 export interface ToolsListParse {
@@ -106,11 +132,14 @@ function parseTool(value: unknown, where: string, i: number, errors: string[]): 
   const title = own(value, 'title');
   if (typeof title === 'string') entry.title = title;
   else if (title !== undefined && title !== null) errors.push(`${named(where, i, name)}: title must be a string, got ${describe(title)}; ignored`);
-  const annotations = own(value, 'annotations');
-  if (isObject(annotations)) entry.annotations = annotations;
-  else if (annotations !== undefined && annotations !== null) {
-    errors.push(`${named(where, i, name)}: annotations must be an object, got ${describe(annotations)}; ignored`);
+  for (const key of TOOL_OBJECT_FIELDS) {
+    const field = own(value, key);
+    if (isObject(field)) entry[key] = field;
+    else if (field !== undefined && field !== null) errors.push(`${named(where, i, name)}: ${key} must be an object, got ${describe(field)}; ignored`);
   }
+  const icons = own(value, 'icons');
+  if (Array.isArray(icons)) entry.icons = icons;
+  else if (icons !== undefined && icons !== null) errors.push(`${named(where, i, name)}: icons must be an array, got ${describe(icons)}; ignored`);
   return entry;
 }
 
@@ -134,7 +163,7 @@ function parseToolArray(value: unknown, where: string, errors: string[]): McpToo
   return tools;
 }
 
-/** Parses a `tools/list` reply: `{"tools": [{ name, description, inputSchema, annotations?, title? }]}`. */
+/** Parses a `tools/list` reply: `{"tools": [{ name, description, inputSchema, title?, annotations?, outputSchema?, execution?, icons?, _meta? }]}`. */
 export function parseToolsList(value: unknown): ToolsListParse {
   const errors: string[] = [];
   if (!isObject(value)) {

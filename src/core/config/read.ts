@@ -135,11 +135,11 @@ function readParameter(node: TomlValue, ctx: ReadContext, path: string): Paramet
         out.examples = sourced(toPlain(v), v, ctx);
         break;
       case 'enum':
-        if (v.kind === 'array') out.enum = sourced(v.items.map(toPlain), v, ctx);
+        if (v.kind === 'array') out.enum = sourced(v.items.map((item) => toPlain(item, true)), v, ctx);
         else ctx.report('error', `${path}.enum must be a list`, span(v), 'type');
         break;
       case 'default':
-        out.default = sourced(toPlain(v), v, ctx);
+        out.default = sourced(toPlain(v, true), v, ctx);
         break;
       case 'items': {
         const items = readParameter(v, ctx, `${path}.items`);

@@ -3,6 +3,8 @@
 // at exact bytes. Offsets are UTF-16 code-unit offsets into the layer text (what
 // JavaScript strings, Monaco and the editor all use).
 
+import { floatValue } from '../json/serde';
+
 export interface Span {
   readonly start: number;
   /** Exclusive. */
@@ -80,23 +82,29 @@ export interface TomlDocument {
   readonly errors: TomlSyntaxError[];
   /**
    * The arrays parsed as plain values (see TomlParseOptions.plainArrays), each with the value
-   * `toPlain` would give it; nobody else holds these values. Absent on a syntax error.
+   * `toPlain(node, true)` would give it (whole floats kept); nobody else holds these values. Absent on a syntax error.
    */
   readonly plainValues?: ReadonlyMap<TomlValue, unknown>;
 }
 
-/** Converts a node to plain JavaScript (objects created with a null prototype). */
-export function toPlain(node: TomlValue): unknown {
+/**
+ * Converts a node to plain JavaScript (objects created with a null prototype). With `keepFloats`, a
+ * whole float (`1.0`, `3e2`) becomes a JsonFloat, so a value bound for a request body or a cost
+ * keeps serde_json's `1.0` (see ../json/serde.ts); without it every number is a plain number.
+ */
+export function toPlain(node: TomlValue, keepFloats = false): unknown {
   switch (node.kind) {
     case 'array':
-      return node.items.map(toPlain);
+      return node.items.map((item) => toPlain(item, keepFloats));
     case 'table-array':
-      return node.items.map(toPlain);
+      return node.items.map((item) => toPlain(item, keepFloats));
     case 'table': {
       const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-      for (const [k, e] of node.entries) out[k] = toPlain(e.value);
+      for (const [k, e] of node.entries) out[k] = toPlain(e.value, keepFloats);
       return out;
     }
+    case 'float':
+      return keepFloats ? floatValue(node.value) : node.value;
     default:
       return node.value;
   }

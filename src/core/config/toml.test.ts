@@ -1080,7 +1080,7 @@ describe('plainArrays: arrays read as plain values', () => {
     const walk = (a: TomlTable, b: TomlTable): void => {
       for (const [k, e] of a.entries) {
         const f = b.entries.get(k) as TomlEntry;
-        if (plain.plainValues?.has(f.value)) expect(plain.plainValues.get(f.value)).toStrictEqual(toPlain(e.value));
+        if (plain.plainValues?.has(f.value)) expect(plain.plainValues.get(f.value)).toStrictEqual(toPlain(e.value, true));
         if (e.value.kind === 'table' && f.value.kind === 'table') walk(e.value, f.value);
         if (e.value.kind === 'table-array' && f.value.kind === 'table-array') e.value.items.forEach((t, i) => walk(t, (f.value as TomlTableArray).items[i] as TomlTable));
       }
@@ -1095,7 +1095,7 @@ describe('plainArrays: arrays read as plain values', () => {
     const doc = parseToml(TOOLS, options);
     expect(doc.errors).toEqual([]);
     const node = entry(doc.root, 'servers', 'a', 'tools').value;
-    expect(doc.plainValues?.get(node)).toStrictEqual(toPlain(entry(parseToml(TOOLS).root, 'servers', 'a', 'tools').value));
+    expect(doc.plainValues?.get(node)).toStrictEqual(toPlain(entry(parseToml(TOOLS).root, 'servers', 'a', 'tools').value, true));
     same(TOOLS);
   });
 

@@ -13,6 +13,7 @@ import type {
   TomlTableArray,
   TomlValue,
 } from './toml-ast';
+import { floatValue } from '../json/serde';
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -1154,8 +1155,10 @@ class Parser {
         return this.plainArray();
       case LBRACE:
         return this.plainInlineTable();
-      default:
-        return (this.parseValue() as TomlScalar).value;
+      default: {
+        const scalar = this.parseValue() as TomlScalar;
+        return scalar.kind === 'float' ? floatValue(scalar.value) : scalar.value;
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import { parseMultiServerCatalogue, parseToolsList } from '../catalogue/tools-li
 import type { McpToolEntry } from '../catalogue/tools-list';
 import { utf8ByteLength } from '../providers/cost';
 import { jsonProblemText, parseJson } from '../input/json';
+import { parseJsonKeepingFloats } from '../json/parse';
 
 /**
  * The largest catalogue the importer reads: 4 MiB of JSON. The largest real catalogue we have
@@ -74,7 +75,7 @@ export function readCatalogue(text: string, what = 'the catalogue'): CatalogueRe
   const tooBig = checkCatalogueSize(bytes, what);
   if (tooBig) return { ok: false, errors: [tooBig] };
   if (text.trim() === '') return { ok: false, errors: [`${what} is empty; ${EXPECTED}`] };
-  const read = parseJson(text);
+  const read = parseJson(text, { parse: parseJsonKeepingFloats });
   if (!read.ok) {
     if (looksLikeHtml(text)) return { ok: false, errors: [`${what} is HTML, not JSON (a web page or an error page?); ${EXPECTED}`] };
     return { ok: false, errors: [jsonProblemText(what, read)] };

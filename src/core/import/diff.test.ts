@@ -14,6 +14,12 @@ describe('diffToolLists', () => {
     expect(diffToolLists(before, after)).toEqual({ added: ['d'], removed: ['b'], changed: [{ name: 'c', fields: ['inputSchema', 'annotations'] }] });
   });
 
+  it('sees a change of outputSchema, execution, icons or _meta', () => {
+    const base = t('a', 'A');
+    const after = { ...base, outputSchema: { type: 'object' }, execution: { taskSupport: 'required' }, icons: [{ src: 'x' }], _meta: { k: 1 } };
+    expect(diffToolLists([base], [after]).changed).toEqual([{ name: 'a', fields: ['outputSchema', 'execution', 'icons', '_meta'] }]);
+  });
+
   it('key order does not count as a change', () => {
     const a = { name: 'a', description: '', inputSchema: { type: 'object', properties: { x: { type: 'string', description: 'd' } } } };
     const b = { name: 'a', description: '', inputSchema: { properties: { x: { description: 'd', type: 'string' } }, type: 'object' } };

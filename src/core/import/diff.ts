@@ -3,9 +3,10 @@
 // first; so a change to a tool that is offered rewrites the prefix from that tool
 // on, while a change to a discoverable or off tool touches only what search_tools
 // can find — the cache keeps hitting.
+import { formatFloat, isJsonFloat } from '../json/serde';
 import type { McpToolEntry } from '../catalogue/tools-list';
 
-export type ChangedField = 'title' | 'description' | 'inputSchema' | 'annotations';
+export type ChangedField = 'title' | 'description' | 'inputSchema' | 'annotations' | 'outputSchema' | 'execution' | 'icons' | '_meta';
 
 export interface ToolListDiff {
   readonly added: readonly string[];
@@ -16,6 +17,8 @@ export interface ToolListDiff {
 /** JSON with object keys sorted, so two equal schemas compare equal whatever their key order. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  // A whole float is written as JP writes it: `1.0` is not `1` on the wire.
+  if (isJsonFloat(value)) return formatFloat(value.value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const o = value as Record<string, unknown>;
   return `{${Object.keys(o)
@@ -37,7 +40,9 @@ export function diffToolLists(before: readonly McpToolEntry[], after: readonly M
     if ((o.title ?? '') !== (t.title ?? '')) fields.push('title');
     if (o.description !== t.description) fields.push('description');
     if (canonicalJson(o.inputSchema) !== canonicalJson(t.inputSchema)) fields.push('inputSchema');
-    if (canonicalJson(o.annotations ?? null) !== canonicalJson(t.annotations ?? null)) fields.push('annotations');
+    for (const key of ['annotations', 'outputSchema', 'execution', 'icons', '_meta'] as const) {
+      if (canonicalJson(o[key] ?? null) !== canonicalJson(t[key] ?? null)) fields.push(key);
+    }
     if (fields.length > 0) changed.push({ name: t.name, fields });
   }
   return { added, removed, changed };

@@ -1,6 +1,7 @@
 // A catalogue → the parts of a scenario: one `[servers.NAME]` per server and one
 // generated, readable layer with a `[conversation.tools.NAME]` per tool, each with
 // its `source = "mcp.SERVER.TOOL"` and a starting availability.
+import { toolEntryJson } from '../catalogue/tools-list';
 import type { McpToolEntry } from '../catalogue/tools-list';
 import { loadLayer } from '../config/layer';
 import type { Availability } from '../config/types';
@@ -144,15 +145,7 @@ function oneLine(text: string, max = 90): string {
 }
 
 function entryPlain(t: McpToolEntry): { [key: string]: Plain } {
-  return JSON.parse(
-    JSON.stringify({
-      name: t.name,
-      ...(t.title !== undefined ? { title: t.title } : {}),
-      description: t.description,
-      inputSchema: t.inputSchema,
-      ...(t.annotations ? { annotations: t.annotations } : {}),
-    }),
-  ) as { [key: string]: Plain };
+  return toolEntryJson(t) as { [key: string]: Plain };
 }
 
 function policyWords(p: StartingPolicy, counts: ImportResult['counts']): string {

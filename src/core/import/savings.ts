@@ -6,6 +6,8 @@ import { describeToolsDefinition, searchToolsDefinition } from '../catalogue/bui
 import type { ToolDefinition } from '../catalogue/types';
 import { definitionCost, definitionTokens } from '../providers/cost';
 import type { TokenCounter } from '../providers/cost';
+import { tokenBasis, toolsArrayTokens } from '../providers/tool-tokens';
+import type { ProviderId } from '../providers/types';
 import type { ToolState } from '../stream/engine';
 import type { Sets } from '../stream/sets';
 
@@ -34,6 +36,8 @@ export interface Savings {
   readonly discoverable: CostFigure;
   readonly saved: { readonly bytes: number; readonly tokens?: number; readonly percent: number };
   readonly counter?: string;
+  /** What the token figures are: an estimate, with which tokenizer, over what (tool-tokens.ts). */
+  readonly tokenBasis?: { readonly label: string; readonly why: string };
   readonly rfd: RfdComparison;
   readonly selection: SelectionComparison;
 }
@@ -63,7 +67,7 @@ export function compareWithRfd(allTokens: number | undefined, allBytes: number):
   }
   const verdict = allTokens < RFD_TOKENS_BAND.low ? 'below' : allTokens > RFD_TOKENS_BAND.high ? 'above' : 'within';
   const where = verdict === 'within' ? 'matches' : verdict === 'below' ? 'is below' : 'is above';
-  return { verdict, sentence: `Offering every tool costs ${n(allTokens)} tokens, which ${where} the RFD's "${RFD_TOKENS_QUOTE}".` };
+  return { verdict, sentence: `Offering every tool costs about ${n(allTokens)} tokens (an estimate), which ${where} the RFD's "${RFD_TOKENS_QUOTE}".` };
 }
 
 function band(count: number): 'below' | 'within' | 'above' {
@@ -81,18 +85,23 @@ export function compareWithSelection(allTools: number, offeredTools: number): Se
   };
 }
 
-function figure(defs: readonly ToolDefinition[], counter: TokenCounter | undefined): CostFigure {
+/**
+ * Bytes are JP's definition cost; tokens, with a provider, are counted over that provider's tools JSON
+ * for these tools (tool-tokens.ts), else over JP's own measure (name + description + schema).
+ */
+function figure(defs: readonly ToolDefinition[], counter: TokenCounter | undefined, provider: ProviderId | undefined): CostFigure {
   let bytes = 0;
   let tokens = 0;
   for (const d of defs) {
     bytes += definitionCost(d);
-    if (counter) tokens += definitionTokens(d, counter);
+    if (counter && !provider) tokens += definitionTokens(d, counter);
   }
+  if (counter && provider) tokens = toolsArrayTokens(defs, provider, counter);
   return { tools: defs.length, bytes, ...(counter ? { tokens } : {}) };
 }
 
 /** Savings at one position: `states` and `sets` are the core's (timeline.statesAt / setsAt). */
-export function discoverySavings(states: Iterable<ToolState>, sets: Sets, counter?: TokenCounter): Savings {
+export function discoverySavings(states: Iterable<ToolState>, sets: Sets, counter?: TokenCounter, provider?: ProviderId): Savings {
   const offered = new Set(sets.offered);
   const searchable = new Set(sets.searchable);
   const byServer = new Map<string, { all: ToolDefinition[]; offered: ToolDefinition[]; searchable: number }>();
@@ -114,16 +123,16 @@ export function discoverySavings(states: Iterable<ToolState>, sets: Sets, counte
     if (searchable.has(s.name)) entry.searchable += 1;
   }
   const builtinsOffered = [describeToolsDefinition, ...(offered.has(searchToolsDefinition.name) ? [searchToolsDefinition] : [])];
-  const all = figure([...allDefs, describeToolsDefinition], counter);
-  const discoverable = figure([...offeredDefs, ...builtinsOffered], counter);
+  const all = figure([...allDefs, describeToolsDefinition], counter, provider);
+  const discoverable = figure([...offeredDefs, ...builtinsOffered], counter, provider);
   const savedBytes = all.bytes - discoverable.bytes;
   const savedTokens = all.tokens !== undefined && discoverable.tokens !== undefined ? all.tokens - discoverable.tokens : undefined;
   return {
-    servers: [...byServer].map(([server, e]) => ({ server, all: figure(e.all, counter), offered: figure(e.offered, counter), searchable: e.searchable })),
+    servers: [...byServer].map(([server, e]) => ({ server, all: figure(e.all, counter, provider), offered: figure(e.offered, counter, provider), searchable: e.searchable })),
     all,
     discoverable,
     saved: { bytes: savedBytes, ...(savedTokens !== undefined ? { tokens: savedTokens } : {}), percent: all.bytes === 0 ? 0 : Math.round((1000 * savedBytes) / all.bytes) / 10 },
-    ...(counter ? { counter: counter.id } : {}),
+    ...(counter ? { counter: counter.id, tokenBasis: provider ? tokenBasis(provider, counter.id) : { label: `estimate: ${counter.id} over name + description + schema`, why: `Counted with ${counter.id} over the text JP measures for a tool.` } } : {}),
     rfd: compareWithRfd(all.tokens, all.bytes),
     selection: compareWithSelection(all.tools, discoverable.tools),
   };

@@ -1,7 +1,8 @@
 // Definition cost as JP estimates it (`estimate_fixed_overhead_chars`, inquiry.rs):
 //   len(name) + len(schema_description() or "") + len(compact_json(to_parameters_schema()))
-// where `len` is UTF-8 bytes (Rust `str::len`).
+// where `len` is UTF-8 bytes (Rust `str::len`) and the JSON is serde_json's (a whole float keeps `.0`).
 import { parametersSchema } from '../catalogue/schema';
+import { toJson } from '../json/serde';
 import type { ToolDefinition } from '../catalogue/types';
 
 /** Counts tokens of a text. Implementations: o200k_base (tokens.ts) or the bytes/4 fallback. */
@@ -44,7 +45,7 @@ export function definitionParts(def: ToolDefinition): DefinitionParts {
     parts = {
       name: def.name,
       description: def.schemaDescription ?? '',
-      schemaJson: JSON.stringify(parametersSchema(def)),
+      schemaJson: toJson(parametersSchema(def)),
     };
     partsCache.set(def, parts);
   }

@@ -11,6 +11,7 @@
 //   messages extends the previous request's bytes, as appending turns extends a tokenized prefix.
 import { cloneJson, jsonObject, parametersMap, parametersSchema, strictParameters } from '../catalogue/schema';
 import type { JsonObject } from '../catalogue/schema';
+import { toJson } from '../json/serde';
 import type { ToolDefinition } from '../catalogue/types';
 import type { ConversationMessage, DirectiveBlock, ProviderId, ToolCall, ToolChoice } from './types';
 
@@ -66,9 +67,10 @@ interface Sections {
 
 export function renderRequest(input: RenderInput): RenderedRequest {
   const sections = renderSections(input);
-  const toolsJson = sections.tools === undefined ? '' : JSON.stringify(sections.tools);
-  const systemJson = sections.system === undefined ? '' : JSON.stringify(sections.system);
-  const messagesJson = sections.messages.map((m) => `${JSON.stringify(m)}\n`).join('');
+  // serde_json's output, so a whole float keeps its `.0` (../json/serde.ts).
+  const toolsJson = sections.tools === undefined ? '' : toJson(sections.tools);
+  const systemJson = sections.system === undefined ? '' : toJson(sections.system);
+  const messagesJson = sections.messages.map((m) => `${toJson(m)}\n`).join('');
   return {
     provider: input.provider,
     body: sections.body,
@@ -104,6 +106,24 @@ function obj(entries: readonly (readonly [string, unknown])[]): JsonObject {
   const out = jsonObject();
   for (const [k, v] of entries) if (v !== undefined) out[k] = v;
   return out;
+}
+
+/**
+ * A reply with no text and no calls. JP stores no event for it (an empty text block starts no
+ * message: anthropic.rs:2336, google.rs:753), so no provider's body carries an assistant message
+ * for it; Anthropic's and Gemini's would refuse an empty one.
+ */
+function isEmptyReply(m: Extract<ConversationMessage, { kind: 'assistant' }>): boolean {
+  return (m.text === undefined || m.text === '') && (m.toolCalls === undefined || m.toolCalls.length === 0);
+}
+
+/** A user message of text blocks only (an availability or tool-result message is not merged into). */
+function isTextBlocks(content: unknown): content is JsonObject[] {
+  return Array.isArray(content) && content.every((b) => typeof b === 'object' && b !== null && (b as JsonObject).type === 'text');
+}
+
+function isFunctionResponses(parts: unknown[]): boolean {
+  return parts.length > 0 && parts.every((p) => typeof p === 'object' && p !== null && 'functionResponse' in p);
 }
 
 function argumentsObject(call: ToolCall): JsonObject {
@@ -191,17 +211,18 @@ function anthropicMessages(messages: readonly ConversationMessage[], directives:
           out.push(obj([['role', 'user'], ['content', m.blocks.map(directiveBlock)]]));
         }
         break;
-      case 'user':
+      case 'user': {
         flush();
-        out.push(
-          obj([
-            ['role', 'user'],
-            ['content', [obj([['type', 'text'], ['text', m.text]])]],
-          ]),
-        );
+        const text = obj([['type', 'text'], ['text', m.text]]);
+        // JP folds consecutive same-role events into one message (anthropic.rs convert_events).
+        const last = out[out.length - 1];
+        if (last?.role === 'user' && isTextBlocks(last.content)) last.content.push(text);
+        else out.push(obj([['role', 'user'], ['content', [text]]]));
         break;
+      }
       case 'assistant': {
         flush();
+        if (isEmptyReply(m)) break;
         const content: JsonObject[] = [];
         if (m.text !== undefined && m.text !== '') content.push(obj([['type', 'text'], ['text', m.text]]));
         for (const call of m.toolCalls ?? []) {
@@ -279,7 +300,7 @@ function openaiMessages(messages: readonly ConversationMessage[]): JsonObject[] 
               ['type', 'function_call'],
               ['call_id', call.id],
               ['name', call.name],
-              ['arguments', JSON.stringify(argumentsObject(call))],
+              ['arguments', toJson(argumentsObject(call))],
             ]),
           );
         }
@@ -393,12 +414,18 @@ function googleMessages(messages: readonly ConversationMessage[]): JsonObject[] 
         break;
       case 'tool-availability':
         break;
-      case 'user':
+      case 'user': {
         flush();
-        out.push(obj([['role', 'user'], ['parts', [obj([['text', m.text]])]]]));
+        const part = obj([['text', m.text]]);
+        // JP folds consecutive same-role events into one content (google.rs:1117-1128).
+        const last = out[out.length - 1];
+        if (last?.role === 'user' && Array.isArray(last.parts) && !isFunctionResponses(last.parts)) (last.parts as JsonObject[]).push(part);
+        else out.push(obj([['role', 'user'], ['parts', [part]]]));
         break;
+      }
       case 'assistant': {
         flush();
+        if (isEmptyReply(m)) break;
         const parts: JsonObject[] = [];
         if (m.text !== undefined && m.text !== '') parts.push(obj([['text', m.text]]));
         for (const call of m.toolCalls ?? []) {
@@ -530,6 +557,7 @@ function chatMessages(messages: readonly ConversationMessage[]): JsonObject[] {
         out.push(obj([['role', 'user'], ['content', m.text]]));
         break;
       case 'assistant': {
+        if (isEmptyReply(m)) break;
         const calls = (m.toolCalls ?? []).map((call) =>
           obj([
             ['id', call.id],
@@ -538,7 +566,7 @@ function chatMessages(messages: readonly ConversationMessage[]): JsonObject[] {
               'function',
               obj([
                 ['name', call.name],
-                ['arguments', JSON.stringify(argumentsObject(call))],
+                ['arguments', toJson(argumentsObject(call))],
               ]),
             ],
           ]),
@@ -606,6 +634,7 @@ function ollamaMessages(messages: readonly ConversationMessage[]): JsonObject[] 
         out.push(obj([['role', 'user'], ['content', m.text]]));
         break;
       case 'assistant': {
+        if (isEmptyReply(m)) break;
         const calls = (m.toolCalls ?? []).map((call) =>
           obj([
             [

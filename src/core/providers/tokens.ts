@@ -5,6 +5,12 @@ import type { TokenCounter } from './cost';
 export const O200K_BASE = 'o200k_base';
 
 let pending: Promise<TokenCounter> | undefined;
+let loaded: TokenCounter | undefined;
+
+/** The o200k_base counter if it has finished loading, without waiting for it (hosts that answer synchronously). */
+export function loadedTokenCounter(): TokenCounter | undefined {
+  return loaded;
+}
 
 /**
  * Resolves to an o200k_base counter. Special-token strings such as `<|endoftext|>` are counted as
@@ -18,6 +24,7 @@ export function createTokenCounter(): Promise<TokenCounter> {
         id: O200K_BASE,
         count: (text) => (text === '' ? 0 : mod.countTokens(text, options)),
       };
+      loaded = counter;
       return counter;
     });
     // A failed load is not cached: the next call tries again.

@@ -4,6 +4,17 @@
 
 export type MarkerKind = 'promotion' | 'directive' | 'config';
 
+/** What the chart plots: definition cost (bytes, tokens), or the prompt cache's tokens, or money (issue 13). */
+export type ChartUnit = 'bytes' | 'tokens' | 'cache' | 'usd';
+
+/** The two series' names and the y axis' words per unit (the series keep the names offered/permitted in code). */
+export const SERIES_NAMES: Readonly<Record<ChartUnit, { readonly a: string; readonly b: string; readonly axis: string; readonly short: string }>> = {
+  bytes: { a: 'offered', b: 'permitted', axis: 'definition cost (bytes)', short: 'bytes' },
+  tokens: { a: 'offered', b: 'permitted', axis: 'definition cost (tokens, estimated)', short: 'tokens, estimated' },
+  cache: { a: 'read from the prompt cache', b: 'input tokens', axis: 'prompt tokens (estimated)', short: 'tokens, estimated' },
+  usd: { a: 'this request', b: 'conversation so far', axis: 'USD', short: 'USD' },
+};
+
 export interface Marker {
   /** 0-based request index the marker stands before. */
   readonly request: number;
@@ -12,7 +23,7 @@ export interface Marker {
 }
 
 export interface CostSeries {
-  readonly unit: 'bytes' | 'tokens';
+  readonly unit: ChartUnit;
   /** 1-based request numbers. */
   readonly x: readonly number[];
   readonly offered: readonly number[];
@@ -90,6 +101,13 @@ export function shortNumber(v: number): string {
   return String(Math.round(v));
 }
 
+/** Axis numbers: dollars with enough decimals for a cent's fraction, else 950, 1.2k, 12k. */
+export function axisNumber(unit: ChartUnit, v: number): string {
+  if (unit !== 'usd') return shortNumber(v);
+  if (v === 0) return '$0';
+  return `$${Math.abs(v) < 0.01 ? v.toFixed(4) : v.toFixed(3)}`;
+}
+
 export interface SvgOptions {
   readonly width?: number;
   readonly height?: number;
@@ -128,12 +146,14 @@ export function chartSvg(series: CostSeries, options: SvgOptions = {}): string {
   const w = width - m.left - m.right;
   const h = height - m.top - m.bottom;
   const n = series.x.length;
-  const maxY = Math.max(1, ...series.permitted, ...series.offered, options.threshold?.value ?? 0);
+  // Dollars per request are fractions of a cent: only counts floor the axis at 1.
+  const maxY = Math.max(series.unit === 'usd' ? 1e-6 : 1, ...series.permitted, ...series.offered, options.threshold?.value ?? 0);
   const ticks = niceTicks(maxY);
   const top = ticks[ticks.length - 1] ?? maxY;
   const xs = (i: number) => m.left + (n <= 1 ? w / 2 : (i / (n - 1)) * w);
   const ys = (v: number) => m.top + h - (v / top) * h;
-  const unit = series.unit === 'bytes' ? 'bytes' : 'tokens';
+  const names = SERIES_NAMES[series.unit];
+  const unit = names.short;
   const out: string[] = [];
   const ns = options.inline ? '' : ' xmlns="http://www.w3.org/2000/svg"';
   out.push(`<svg${ns} role="img" aria-label="${escapeXml(title)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif" font-size="12">`);
@@ -144,9 +164,9 @@ export function chartSvg(series: CostSeries, options: SvgOptions = {}): string {
   for (const t of ticks) {
     const y = ys(t).toFixed(1);
     out.push(`<line x1="${m.left}" x2="${m.left + w}" y1="${y}" y2="${y}" stroke="${CHART_COLORS.grid}"/>`);
-    out.push(`<text x="${m.left - 8}" y="${y}" text-anchor="end" dominant-baseline="middle" fill="${CHART_COLORS.muted}">${escapeXml(shortNumber(t))}</text>`);
+    out.push(`<text x="${m.left - 8}" y="${y}" text-anchor="end" dominant-baseline="middle" fill="${CHART_COLORS.muted}">${escapeXml(axisNumber(series.unit, t))}</text>`);
   }
-  out.push(`<text transform="translate(18 ${m.top + h / 2}) rotate(-90)" text-anchor="middle" fill="${CHART_COLORS.text}">definition cost (${unit})</text>`);
+  out.push(`<text transform="translate(18 ${m.top + h / 2}) rotate(-90)" text-anchor="middle" fill="${CHART_COLORS.text}">${escapeXml(names.axis)}</text>`);
   // x axis.
   out.push(`<line x1="${m.left}" x2="${m.left + w}" y1="${m.top + h}" y2="${m.top + h}" stroke="${CHART_COLORS.muted}"/>`);
   const every = Math.max(1, Math.ceil(n / 20));
@@ -188,8 +208,8 @@ export function chartSvg(series: CostSeries, options: SvgOptions = {}): string {
     out.push(`<text x="${lx + 30}" y="${ly}" dominant-baseline="middle" fill="${CHART_COLORS.text}">${escapeXml(label)}</text>`);
     lx += 48 + label.length * 7;
   };
-  item(`<line x1="$X" x2="${lx + 24}" y1="$Y" y2="$Y" stroke="${CHART_COLORS.offered}" stroke-width="2.5"/>`, `offered (${unit})`);
-  item(`<line x1="$X" x2="${lx + 24}" y1="$Y" y2="$Y" stroke="${CHART_COLORS.permitted}" stroke-width="2.5" stroke-dasharray="7 4"/>`, `permitted (${unit})`);
+  item(`<line x1="$X" x2="${lx + 24}" y1="$Y" y2="$Y" stroke="${CHART_COLORS.offered}" stroke-width="2.5"/>`, `${names.a} (${unit})`);
+  item(`<line x1="$X" x2="${lx + 24}" y1="$Y" y2="$Y" stroke="${CHART_COLORS.permitted}" stroke-width="2.5" stroke-dasharray="7 4"/>`, `${names.b} (${unit})`);
   for (const k of MARKER_ORDER) {
     if (!series.markers.some((mk) => mk.kind === k)) continue;
     item(`<path d="M${lx + 12} ${ly + 4} l-5 -8 h10 z" fill="${CHART_COLORS[k]}"/>`, MARKER_WORDS[k]);

@@ -68,3 +68,13 @@ export function show(value: unknown): string {
     return String(value);
   }
 }
+
+/**
+ * `provider_warnings`: each expected text is part of some finding's message, whatever its severity;
+ * an empty list expects no finding at all.
+ */
+export function findingsMatch(expected: unknown, messages: readonly string[]): Comparison {
+  const wanted = asList(expected);
+  const pass = wanted.length === 0 ? messages.length === 0 : wanted.every((part) => messages.some((m) => m.includes(part)));
+  return { pass, actual: [...messages] };
+}

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { scenarioDocFromText, writeScenario, tomlMultiline, tomlString } from './doc';
+import { EMPTY_DOC, scenarioDocFromText, writeScenario, tomlMultiline, tomlString } from './doc';
+import type { ScenarioDoc } from './doc';
 import { checkScenario } from './report';
 import { parseToml } from '../config/toml';
 import { toPlain } from '../config/toml-ast';
@@ -42,5 +43,24 @@ describe('scenario documents', () => {
     expect((toPlain(parsed.root) as { v: string }).v).toBe(s);
     const basic = parseToml(`v = ${tomlString(s)}`);
     expect((toPlain(basic.root) as { v: string }).v).toBe(s);
+  });
+});
+
+describe('a server tool keeps every tools/list field through save and open', () => {
+  it('outputSchema, annotations (title, openWorldHint, idempotentHint), execution, icons and _meta round-trip', () => {
+    const tool = {
+      name: 'w',
+      title: 'W',
+      description: 'd',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', properties: { c: { type: 'number' } } },
+      annotations: { title: 'Weather', openWorldHint: true, idempotentHint: false },
+      execution: { taskSupport: 'optional' },
+      icons: [{ src: 'x' }],
+      _meta: { 'a/b': 1 },
+    };
+    const doc: ScenarioDoc = { ...EMPTY_DOC, servers: [{ name: 's', status: 'running', tools: [tool] }] };
+    const back = scenarioDocFromText(writeScenario(doc));
+    expect(back.ok && back.doc.servers[0]?.tools).toEqual([tool]);
   });
 });

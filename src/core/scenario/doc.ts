@@ -1,7 +1,10 @@
 // A scenario as an editable, serializable document: what the workbench's store
 // holds and saves. `writeScenario` produces the scenario file that
 // `tool-workbench check` runs, and `scenarioDocFromText` reads one back.
+import { toolEntryJson } from '../catalogue/tools-list';
+import { isJsonFloat } from '../json/serde';
 import { parseScenario } from './parse';
+import { formatDuration } from './duration';
 import type { ScenarioHost } from './parse';
 import type { Policy } from './policy';
 import { DEFAULT_POLICY, POLICY_KEYS } from './policy';
@@ -29,6 +32,8 @@ export interface CycleDoc {
 
 export interface StepDoc {
   command: string;
+  /** Seconds that pass before the step. */
+  elapsed?: number;
   cycles: CycleDoc[];
   expect?: { [key: string]: Plain };
 }
@@ -158,6 +163,7 @@ export function writeScenario(doc: ScenarioDoc): string {
   }
   for (const step of doc.steps) {
     lines.push('', '[[steps]]', `command = ${tomlString(step.command)}`);
+    if (step.elapsed !== undefined) lines.push(`elapsed = ${tomlString(formatDuration(step.elapsed))}`);
     for (const cycle of step.cycles) {
       lines.push('', '  [[steps.cycles]]');
       if (cycle.restart) lines.push('  restart = true');
@@ -187,6 +193,9 @@ export function writeScenario(doc: ScenarioDoc): string {
 
 function plain(v: unknown): Plain {
   if (v === null || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number') return v;
+  // The document's values are plain JSON (they are cloned to the UI and stored): a whole float
+  // becomes its number here, so the UI writes it back as an integer.
+  if (isJsonFloat(v)) return v.value;
   if (Array.isArray(v)) return v.map(plain);
   if (typeof v === 'object') {
     const out: { [key: string]: Plain } = {};
@@ -220,12 +229,13 @@ export function scenarioDocFromText(text: string, host: ScenarioHost = {}): DocR
       ...(sv.catalogue !== undefined ? { catalogue: sv.catalogue } : {}),
       ...(sv.url !== undefined ? { url: sv.url } : {}),
       // A catalogue file's tools stay in the file; only inline tools are part of the document.
-      tools: sv.catalogue !== undefined ? [] : sv.tools.map((t) => plain({ name: t.name, ...(t.title !== undefined ? { title: t.title } : {}), description: t.description, inputSchema: t.inputSchema, ...(t.annotations ? { annotations: t.annotations } : {}) }) as { [key: string]: Plain }),
+      tools: sv.catalogue !== undefined ? [] : sv.tools.map((t) => toolEntryJson(t) as { [key: string]: Plain }),
     })),
     steps: s.steps.map((st) => {
       const expect = expectDoc(st.expect);
       return {
         command: st.command,
+        ...(st.elapsed !== undefined ? { elapsed: st.elapsed } : {}),
         cycles: st.cycles.map((c) => {
           const cexpect = expectDoc(c.expect);
           return {

@@ -174,6 +174,8 @@ const ROWS: readonly Row[] = [
   { slot: 'step 1 cycle 1', key: 'cache', pass: 'miss', fail: 'hit', actual: 'miss' },
   { slot: 'step 1 cycle 3', key: 'cache', pass: 'hit', fail: 'miss', actual: 'hit' },
   { slot: 'step 1 cycle 2', key: 'overhead_chars', pass: { ...COST }, fail: { offered: COST.offered, permitted: COST.permitted - 1 }, actual: { ...COST } },
+  // Every name is one Anthropic takes: the request has no provider finding (src/core/providers/rules.test.ts has the findings).
+  { slot: 'step 1 cycle 2', key: 'provider_warnings', pass: [], fail: ['error: Anthropic refuses'], actual: [] },
 
   // A call: its result (the searches' statuses are the fold's).
   { slot: 'step 1 cycle 1 call 2', key: 'returned', pass: ['deploy'], fail: ['page'], actual: ['deploy'] },

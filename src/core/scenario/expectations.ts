@@ -8,9 +8,11 @@ import type { Span } from '../config/toml-ast';
 import type { Sets } from '../stream/sets';
 import type { CallRecord, RequestRecord, StepRecord, Timeline } from '../turn/timeline';
 import type { PromotionStatus } from '../turn/fold';
-import { availabilityMatches, containsAll, excludesAll, includesAll, listEquals, recordEquals, scalarEquals, setEquals } from './check';
+import { availabilityMatches, containsAll, excludesAll, findingsMatch, includesAll, listEquals, recordEquals, scalarEquals, setEquals } from './check';
 import type { Comparison } from './check';
 import type { Expectations, Scenario, ScenarioStep } from './types';
+import { COST_RULES, costSubjects } from './cost-expectations';
+import type { CostCheckOptions, CostSubject } from './cost-expectations';
 
 export interface ExpectationResult {
   readonly where: { readonly load?: true; readonly step?: number; readonly cycle?: number; readonly call?: number };
@@ -68,6 +70,7 @@ const REQUEST_RULES: ReadonlyMap<string, Rule<RequestRecord>> = new Map([
   ['tool_choice', rule((r: RequestRecord) => (r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind), scalarEquals)],
   ['cache', rule((r: RequestRecord) => r.cache().status, scalarEquals)],
   ['overhead_chars', rule((r: RequestRecord) => ({ offered: r.cost.offered, permitted: r.cost.permitted }), recordEquals)],
+  ['provider_warnings', rule((r: RequestRecord) => r.findings().map((d) => `${d.severity}: ${d.message}`), findingsMatch)],
 ]);
 
 const returnedNames = (c: CallRecord): string[] => c.search?.returned.map((r) => r.name) ?? [];
@@ -137,7 +140,7 @@ function checkLoad(load: Expectations | undefined, timeline: Timeline, out: Resu
 }
 
 /** A step's cycles (each request's expectations, then its calls'), in the order they ran. */
-function checkCycles(step: ScenarioStep, stepNo: number, index: TimelineIndex, timeline: Timeline, out: Results): void {
+function checkCycles(step: ScenarioStep, stepNo: number, index: TimelineIndex, timeline: Timeline, out: Results, costs: (request: number) => CostSubject): void {
   step.cycles.forEach((cycle, c) => {
     const cycleNo = c + 1;
     const req = index.requests.get(`${stepNo}:${cycleNo}`);
@@ -148,6 +151,7 @@ function checkCycles(step: ScenarioStep, stepNo: number, index: TimelineIndex, t
       const subject: SetsSubject = { sets: req.sets, registered: req.registered, availability: availabilityAt(timeline, req.position, req.registered) };
       out.apply(cycle.expect, SET_RULES, subject, where, entry);
       out.apply(cycle.expect, REQUEST_RULES, req, where, entry);
+      out.apply(cycle.expect, COST_RULES, costs(req.id), where, entry);
     }
     cycle.calls.forEach((call, k) => {
       const record = index.calls.get(`${stepNo}:${cycleNo}:${k}`);
@@ -205,14 +209,15 @@ function indexTimeline(timeline: Timeline): TimelineIndex {
 }
 
 /** Every expectation of the scenario, checked against the timeline of its run. */
-export function checkExpectations(scenario: Scenario, timeline: Timeline): ExpectationResult[] {
+export function checkExpectations(scenario: Scenario, timeline: Timeline, options: CostCheckOptions = {}): ExpectationResult[] {
   const out = new Results();
+  const costs = costSubjects(timeline, options);
   checkLoad(scenario.load, timeline, out);
   const index = indexTimeline(timeline);
   scenario.steps.forEach((step, i) => {
     const record = timeline.steps[i];
     if (!record) return;
-    checkCycles(step, i + 1, index, timeline, out);
+    checkCycles(step, i + 1, index, timeline, out, costs);
     checkStepEnd(step, record, timeline, out);
   });
   return out.list;

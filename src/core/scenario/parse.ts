@@ -5,6 +5,7 @@ import { parseToml } from '../config/toml';
 import type { TomlParseOptions } from '../config/toml';
 import type { Span, TomlDocument, TomlEntry, TomlTable, TomlValue } from '../config/toml-ast';
 import { LineIndex, toPlain } from '../config/toml-ast';
+import { parseJsonKeepingFloats } from '../json/parse';
 import type { Layer } from '../config/layer';
 import { parseMultiServerCatalogue, parseToolsList } from '../catalogue/tools-list';
 import { jsonProblemText, parseJson } from '../input/json';
@@ -12,6 +13,7 @@ import type { McpToolEntry } from '../catalogue/tools-list';
 import { DEFAULT_POLICY, POLICY_CHOICES, POLICY_KEYS, isPolicyValue } from './policy';
 import type { Policy, PolicyKey } from './policy';
 import { EXPECT_KEYS } from './types';
+import { parseDuration } from './duration';
 import type {
   ExpectValue,
   ExpectWhere,
@@ -35,7 +37,7 @@ export type ScenarioParse = { ok: true; scenario: Scenario; warnings: ScenarioEr
 const TOP_KEYS = ['name', 'description', 'policy', 'layers', 'servers', 'steps', 'load', 'workspace'];
 const LAYER_KEYS = ['name', 'text'];
 const SERVER_KEYS = ['status', 'catalogue', 'tools', 'url'];
-const STEP_KEYS = ['command', 'cycles', 'expect'];
+const STEP_KEYS = ['command', 'elapsed', 'cycles', 'expect'];
 const CYCLE_KEYS = ['calls', 'reply', 'restart', 'expect'];
 const CALL_KEYS = ['tool', 'args', 'writes', 'approved', 'result', 'fail', 'expect'];
 const WORKSPACE_KEYS = ['path', 'persona'];
@@ -165,7 +167,7 @@ function catalogueFileTools(r: Reader, host: ScenarioHost, sname: string, catalo
     r.error(span, `cannot read catalogue file \`${catalogue}\` of server \`${sname}\`${content ? `: ${content.error}` : ''}`);
     return [];
   }
-  const read = parseJson(content);
+  const read = parseJson(content, { parse: parseJsonKeepingFloats });
   if (!read.ok) {
     r.error(span, `catalogue ${jsonProblemText(file, read)}`);
     return [];
@@ -193,7 +195,7 @@ function readServer(r: Reader, doc: TomlDocument, host: ScenarioHost, sname: str
   if (inline) {
     if (inline.value.kind !== 'array') r.error(inline.value.span, `servers.${sname}.tools must be an array of tools/list entries`);
     else {
-      const parsed = parseToolsList({ tools: doc.plainValues?.get(inline.value) ?? toPlain(inline.value) });
+      const parsed = parseToolsList({ tools: doc.plainValues?.get(inline.value) ?? toPlain(inline.value, true) });
       for (const msg of parsed.errors) r.error(inline.value.span, `servers.${sname}.tools: ${msg}`);
       tools.push(...parsed.tools);
     }
@@ -219,7 +221,8 @@ function readCall(r: Reader, k: TomlTable, cwhere: string): ScenarioCall {
   r.checkKeys(k, CALL_KEYS, cwhere);
   const tool = r.str(k.entries.get('tool'), 'calls.tool') ?? r.fatal(k.span, `${cwhere} needs a \`tool\``);
   const argsEntry = k.entries.get('args');
-  const args: unknown = argsEntry ? toPlain(argsEntry.value) : Object.create(null);
+  // Whole floats stay floats: the call's arguments render as JP would write them (1.0).
+  const args: unknown = argsEntry ? toPlain(argsEntry.value, true) : Object.create(null);
   const writesEntry = k.entries.get('writes');
   let writes: string[] | undefined;
   if (writesEntry) {
@@ -252,13 +255,26 @@ function readCycle(r: Reader, c: TomlTable, where: string): ScenarioCycle {
   return { calls, ...(reply !== undefined ? { reply } : {}), restart, ...(expect ? { expect } : {}), span: c.span };
 }
 
+/** `elapsed`: the time that passes before a step, as seconds or as "90s", "6m", "1h", "1h30m" (so a cache's time-to-live can run out). */
+function readElapsed(r: Reader, e: TomlEntry | undefined, stepNo: number): number | undefined {
+  if (!e) return undefined;
+  const v = e.value;
+  const seconds = v.kind === 'integer' || v.kind === 'float' ? Number(v.value) : v.kind === 'string' ? parseDuration(v.value) : undefined;
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) {
+    r.error(v.span, `step ${stepNo}: elapsed must be a number of seconds or a duration such as "90s", "6m", "1h" or "1h30m"`);
+    return undefined;
+  }
+  return seconds;
+}
+
 function readStep(r: Reader, t: TomlTable, stepNo: number): ScenarioStep {
   r.checkKeys(t, STEP_KEYS, `step ${stepNo}`);
   const cmdEntry = t.entries.get('command');
   const command = r.str(cmdEntry, 'steps.command') ?? r.fatal(t.span, `step ${stepNo} needs a \`command\``);
   const cycles = r.tables(t.entries.get('cycles'), 'steps.cycles').map((c, i) => readCycle(r, c, `step ${stepNo} cycle ${i + 1}`));
   const expect = r.expectations(t.entries.get('expect'), 'step', `step ${stepNo}`);
-  return { command, commandSpan: cmdEntry?.value.span ?? t.span, cycles, ...(expect ? { expect } : {}), span: t.span };
+  const elapsed = readElapsed(r, t.entries.get('elapsed'), stepNo);
+  return { command, commandSpan: cmdEntry?.value.span ?? t.span, ...(elapsed !== undefined ? { elapsed } : {}), cycles, ...(expect ? { expect } : {}), span: t.span };
 }
 
 function readWorkspace(r: Reader, ws: TomlEntry | undefined): ScenarioWorkspace | undefined {

@@ -9,8 +9,10 @@ import type { Timeline } from '../turn/timeline';
 import { show } from './check';
 import { checkExpectations } from './expectations';
 import type { ExpectationResult } from './expectations';
+import type { CostCheckOptions } from './cost-expectations';
 import type { Diagnostic, Layer } from '../index-types';
 import { LineIndex } from '../config/toml-ast';
+import { PROVIDER_RULE } from '../turn/provider-names';
 
 /** Something that fails the check, where it stands: a failed expectation or a load error nobody expected. */
 export interface CheckProblem {
@@ -51,7 +53,7 @@ function diagnosticText(d: Diagnostic): string {
   return `${where}: ${d.message}`;
 }
 
-export function checkScenario(file: string, text: string, host: CheckHost = {}, extra: Partial<RunInput> = {}): CheckReport {
+export function checkScenario(file: string, text: string, host: CheckHost = {}, extra: Partial<RunInput> = {}, cost: CostCheckOptions = {}): CheckReport {
   const parsed = parseScenario(text, host);
   if (!parsed.ok) return { file, fileErrors: parsed.errors, expectations: [], passed: 0, failed: 0, failures: [] };
   const scenario = parsed.scenario;
@@ -73,7 +75,7 @@ export function checkScenario(file: string, text: string, host: CheckHost = {}, 
     ...(workspaceLayers ? { workspaceLayers } : {}),
     ...(workspaceDiagnostics ? { workspaceDiagnostics } : {}),
   });
-  const expectations = checkExpectations(scenario, timeline);
+  const expectations = checkExpectations(scenario, timeline, cost);
   const summary = summarizeCheck(scenario, timeline, expectations);
   const failures = summary.problems.map((p) => (p.key === 'load error' ? `${file}: ${String(p.actual)}` : `${file}: ${p.label}: ${p.key}: expected ${show(p.expected)}, got ${show(p.actual)}`));
   return {
@@ -104,7 +106,8 @@ export function summarizeCheck(scenario: Scenario, timeline: Timeline, expectati
   }
   const expectedLoad = scenario.load?.get('error');
   for (const d of timeline.diagnostics) {
-    if (d.severity !== 'error') continue;
+    // Provider findings never fail a check by themselves (they are expected with provider_warnings).
+    if (d.severity !== 'error' || d.code === PROVIDER_RULE) continue;
     const wanted = expectedLoad ? (Array.isArray(expectedLoad.value) ? expectedLoad.value : [expectedLoad.value]).every((s) => d.message.includes(String(s))) : false;
     if (!wanted) problems.push({ entry: timeline.loadEntry, label: 'load', key: 'load error', expected: null, actual: diagnosticText(d) });
   }

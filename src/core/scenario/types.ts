@@ -13,6 +13,7 @@ export const EXPECT_KEYS = {
   cycle: [
     'offered', 'permitted', 'searchable', 'servers', 'offered_includes', 'offered_excludes', 'permitted_includes',
     'permitted_excludes', 'offered_order', 'availability', 'search_tools', 'tool_choice', 'cache', 'overhead_chars',
+    'provider_warnings', 'cache_tokens', 'cost_usd',
   ],
   call: ['returned', 'returned_includes', 'usable', 'unavailable', 'total', 'status', 'result_contains', 'error'],
   load: ['error'],
@@ -52,6 +53,8 @@ export interface ScenarioCycle {
 export interface ScenarioStep {
   readonly command: string;
   readonly commandSpan: Span;
+  /** Seconds that pass before the step (`elapsed`), so a prompt cache's time-to-live can run out. */
+  readonly elapsed?: number;
   readonly cycles: readonly ScenarioCycle[];
   readonly expect?: Expectations;
   readonly span: Span;

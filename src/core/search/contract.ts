@@ -12,6 +12,7 @@
 //
 // Nothing here throws on hostile arguments: every problem is an error result. The
 // query is never compiled as a regular expression.
+import { formatFloat, isJsonFloat } from '../json/serde';
 import type { RankerIndex, SearchHit, SearchOptions, SubstringMatch } from './types';
 
 export const DEFAULT_LIMIT = 10;
@@ -43,6 +44,8 @@ export type SearchToolsResult =
 
 function kind(value: unknown): string {
   if (value === null) return 'null';
+  // A whole float (`5.0`): serde reads it as f64, and an integer parameter refuses it.
+  if (isJsonFloat(value)) return `the float ${formatFloat(value.value)}`;
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
@@ -52,6 +55,7 @@ export function resolveLimit(value: unknown): number | string {
   if (value === undefined || value === null) return DEFAULT_LIMIT;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     const shown = typeof value === 'number' ? String(value) : kind(value);
+    // (A JsonFloat lands here: `limit = 5.0` is a float, as JP's serde would read it.)
     return `limit must be an integer between ${MIN_LIMIT} and ${MAX_LIMIT}, got ${shown}`;
   }
   return Math.min(MAX_LIMIT, Math.max(MIN_LIMIT, value));

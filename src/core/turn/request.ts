@@ -8,6 +8,8 @@ import type { ToolDefinition } from '../catalogue/types';
 import { compareCache } from '../providers/cache';
 import { definitionCost } from '../providers/cost';
 import { renderRequest } from '../providers/render';
+import { checkRequest } from '../providers/request-rules';
+import type { ProviderDiagnostic } from '../providers/rules';
 import type { RenderedRequest } from '../providers/render';
 import type { ToolChoice } from '../providers/types';
 import type { StreamEngine, ToolState } from '../stream/engine';
@@ -126,6 +128,12 @@ export function sendRequest(conv: Conversation, step: number, cycle: number, too
   const snapshot = conv.messages.slice();
   let rendered: RenderedRequest | undefined;
   let cache: CacheResult | undefined;
+  let findings: readonly ProviderDiagnostic[] | undefined;
+  const arrayDefinitions = (): ToolDefinition[] => {
+    const { array, definitionsAt } = get();
+    const at = definitionsAt();
+    return array.map((n) => at(n)).filter((d): d is ToolDefinition => d !== undefined);
+  };
   const req: RequestRecord = {
     id,
     step,
@@ -149,11 +157,9 @@ export function sendRequest(conv: Conversation, step: number, cycle: number, too
     messages: snapshot,
     rendered() {
       if (!rendered) {
-        const { array, definitionsAt } = get();
-        const at = definitionsAt();
         rendered = renderRequest({
           provider: policy.provider,
-          tools: array.map((n) => at(n)).filter((d): d is ToolDefinition => d !== undefined),
+          tools: arrayDefinitions(),
           toolChoice,
           system: SYSTEM_PROMPT,
           messages: snapshot,
@@ -164,6 +170,11 @@ export function sendRequest(conv: Conversation, step: number, cycle: number, too
     cache() {
       cache ??= compareCache(id > 0 ? requests[id - 1]?.rendered() : undefined, req.rendered());
       return cache;
+    },
+    findings() {
+      // From JP's inputs to the request, not its rendered body: no tools array is built for it.
+      findings ??= checkRequest({ provider: policy.provider, tools: arrayDefinitions(), toolChoice, messages: snapshot });
+      return findings;
     },
   };
   requests.push(req);

@@ -30,6 +30,7 @@ import { statesInOrder } from './request';
 import type { Timeline } from './timeline';
 import { runTurn } from './turn';
 import { UnresolvableWarnings } from './warnings';
+import { providerNameDiagnostics } from './provider-names';
 
 export { IndexCache, LayerCache } from './caches';
 export { NOT_AVAILABLE } from './call';
@@ -94,7 +95,7 @@ function start(input: RunInput): { conv: Conversation; diagnostics: Diagnostic[]
   const mcpNames = new Set<string>();
   for (const l of loaded) for (const name of l.config.mcpServers.keys()) mcpNames.add(name);
   const engine = new StreamEngine(loaded, buildServers(scenario, mcpNames, input.extraServers ?? []));
-  const diagnostics: Diagnostic[] = [...(input.workspaceDiagnostics ?? []), ...loaded.flatMap((l) => l.diagnostics), ...missingSources(engine, layers)];
+  const diagnostics: Diagnostic[] = [...(input.workspaceDiagnostics ?? []), ...loaded.flatMap((l) => l.diagnostics), ...missingSources(engine, layers), ...providerNameDiagnostics(engine, layers, scenario.policy.provider)];
   const conv: Conversation = {
     policy: scenario.policy,
     engine,
@@ -126,7 +127,7 @@ function playCommand(conv: Conversation, stepNo: number, step: ScenarioStep): st
 }
 
 /** One step: its row, its command, and the record of where it left the conversation. */
-function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep): void {
+function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep, time: number): void {
   const { engine, entries } = conv;
   const entry = entries.length;
   entries.push({ kind: 'step', step: stepNo, command: step.command, position: engine.current.index, commandSpan: step.commandSpan });
@@ -146,6 +147,7 @@ function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep): void
     entry,
     lastEntry: entries.length - 1,
     position,
+    time,
     registered,
     ...(error !== undefined ? { error } : {}),
     layers: conv.layers,
@@ -158,7 +160,11 @@ function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep): void
 export function runScenario(input: RunInput): Timeline {
   const { conv, diagnostics } = start(input);
   const loadEntry = conv.entries.length - 1;
-  input.scenario.steps.forEach((step, i) => applyStep(conv, i + 1, step));
+  let time = 0;
+  input.scenario.steps.forEach((step, i) => {
+    time += step.elapsed ?? 0;
+    applyStep(conv, i + 1, step, time);
+  });
   const { engine, appended } = conv;
   return {
     name: input.scenario.name,

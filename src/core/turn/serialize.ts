@@ -1,10 +1,12 @@
 // The whole derived timeline as plain JSON (`tool-workbench check --json`, and the
 // UI's "export timeline"): every position with its event, each tool's
-// availability, the sets and registration, and the request of every cycle.
+// availability, the sets and registration, and the request of every cycle (its provider findings,
+// and with `bodies` its rendered body). Serialize it with toJson (json/serde.ts) to keep floats.
 import type { Origin } from '../config/types';
 import { computeSets } from '../stream/sets';
 import type { ExpectationResult } from '../scenario/expectations';
 import type { Timeline } from './timeline';
+import type { ConversationCost } from '../cost/conversation';
 
 function originText(o: Origin): string {
   switch (o.kind) {
@@ -19,8 +21,24 @@ function originText(o: Origin): string {
   }
 }
 
+/** One request's prompt-cache figures in the JSON's words. */
+function requestCostJson(cost: ConversationCost | undefined, id: number): unknown {
+  const c = cost?.requests[id];
+  if (!c) return undefined;
+  const f = c.figures;
+  return { input_tokens: f.input, cache_read_tokens: f.cacheRead, cache_write_tokens: f.cacheWrite, uncached_tokens: f.uncached, output_tokens: c.output, seconds: c.at, usd: c.money.total, why: f.reason };
+}
+
 /** The timeline and the checker's results over it. */
-export function timelineToJson(t: Timeline, expectations: readonly ExpectationResult[]): unknown {
+export interface TimelineJsonOptions {
+  /** Each request's rendered body, as the provider receives it (`check --bodies`). */
+  readonly bodies?: boolean;
+  /** Each request's prompt-cache figures and the conversation's totals. */
+  readonly cost?: ConversationCost;
+}
+
+export function timelineToJson(t: Timeline, expectations: readonly ExpectationResult[], options: TimelineJsonOptions = {}): unknown {
+  const { cost } = options;
   const positions = t.positions.map((p) => {
     const states = t.statesAt(p.index);
     const availability: Record<string, { availability: string; allow_toggle: string; why: string }> = Object.create(null) as Record<string, never>;
@@ -46,6 +64,9 @@ export function timelineToJson(t: Timeline, expectations: readonly ExpectationRe
     array: r.array,
     overhead_chars: r.cost,
     cache: r.cache(),
+    provider_findings: r.findings().map((d) => ({ severity: d.severity, rule: d.rule, message: d.message, ...(d.tool !== undefined ? { tool: d.tool } : {}), source: d.source.document })),
+    ...(options.bodies ? { body: r.rendered().body } : {}),
+    ...(cost ? { prompt_cache: requestCostJson(cost, r.id) } : {}),
   }));
   const calls = t.calls.map((c) => ({
     step: c.step,
@@ -64,6 +85,14 @@ export function timelineToJson(t: Timeline, expectations: readonly ExpectationRe
     positions,
     requests,
     calls,
+    ...(cost
+      ? {
+          cost: {
+            provider: cost.provider, model: cost.model.id, prices: cost.priced, tokenizer: cost.counter,
+            totals: { requests: cost.totals.requests, input_tokens: cost.totals.input, cache_read_tokens: cost.totals.cacheRead, cache_write_tokens: cost.totals.cacheWrite, uncached_tokens: cost.totals.uncached, output_tokens: cost.totals.output, usd: cost.totals.money },
+          },
+        }
+      : {}),
     expectations: expectations.map((e) => ({ where: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass })),
   };
 }

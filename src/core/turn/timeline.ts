@@ -7,6 +7,7 @@ import type { Span } from '../config/toml-ast';
 import type { ToolDefinition } from '../catalogue/types';
 import type { RenderedRequest } from '../providers/render';
 import type { ConversationMessage, ToolChoice } from '../providers/types';
+import type { ProviderDiagnostic } from '../providers/rules';
 import type { Policy } from '../scenario/policy';
 import type { ConfigPosition, StreamEngine, ToolState } from '../stream/engine';
 import type { Sets } from '../stream/sets';
@@ -38,6 +39,8 @@ export interface RequestRecord {
   readonly messages: readonly ConversationMessage[];
   rendered(): RenderedRequest;
   cache(): CacheResult;
+  /** What the provider would refuse (error) or lose (warning) in this request (providers/request-rules.ts). */
+  findings(): readonly ProviderDiagnostic[];
 }
 
 export interface SearchOutcome {
@@ -83,6 +86,8 @@ export interface StepRecord {
   readonly lastEntry: number;
   /** The config position after the step. */
   readonly position: number;
+  /** Seconds since the conversation started when the step began: the sum of the steps' `elapsed`. */
+  readonly time: number;
   readonly registered: boolean;
   /** Why the step's command failed (it then leaves the conversation as it was). */
   readonly error?: string;

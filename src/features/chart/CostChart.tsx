@@ -7,10 +7,12 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useSelectedRequest, useTokens } from '../../derive/labHooks';
 import { useWorkbench } from '../../state/context';
-import { downloadBlob } from '../../components/download';
+import { downloadBlob, svgToPng } from '../../components/download';
 import { formatBytes, formatCount } from '../../components/Measures';
 import type { CostSeries } from './series';
-import { costSeries, MARKER_WORDS, shortNumber } from './series';
+import { axisNumber, costSeries, MARKER_WORDS, SERIES_NAMES } from './series';
+import type { ChartUnit } from './series';
+import { useCosts } from '../../derive/costHooks';
 import { CHART_COLORS, chartSvg } from './svgExport';
 import './chart.css';
 
@@ -90,30 +92,6 @@ function drawOverlay(u: uPlot, state: DrawState): void {
   ctx.restore();
 }
 
-async function svgToPng(svg: string, width: number, height: number, scale = 2): Promise<Blob> {
-  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
-  try {
-    const img = new Image();
-    img.width = width;
-    img.height = height;
-    await new Promise<void>((resolve, reject) => {
-      img.onload = () => resolve();
-      img.onerror = () => reject(new Error('the chart image did not load'));
-      img.src = url;
-    });
-    const canvas = document.createElement('canvas');
-    canvas.width = width * scale;
-    canvas.height = height * scale;
-    const ctx = canvas.getContext('2d');
-    if (!ctx) throw new Error('no 2D canvas');
-    ctx.scale(scale, scale);
-    ctx.drawImage(img, 0, 0, width, height);
-    return await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
-  } finally {
-    URL.revokeObjectURL(url);
-  }
-}
-
 export function CostChart({ threshold }: CostChartProps) {
   const { view, request: selectedRequest } = useSelectedRequest();
   const unit = useWorkbench((s) => s.chartUnit);
@@ -121,7 +99,10 @@ export function CostChart({ threshold }: CostChartProps) {
   const selectEntry = useWorkbench((s) => s.selectEntry);
   const name = useWorkbench((s) => s.doc.name);
   const { data: tokens, isFetching: tokensLoading } = useTokens(unit === 'tokens');
-  const series = useMemo(() => (view ? costSeries(view, unit, unit === 'tokens' ? tokens : undefined) : undefined), [view, unit, tokens]);
+  const needsCosts = unit === 'cache' || unit === 'usd';
+  const { data: costs, isFetching: costsLoading } = useCosts(needsCosts);
+  const series = useMemo(() => (view ? costSeries(view, unit, unit === 'tokens' ? tokens : undefined, needsCosts ? costs : undefined) : undefined), [view, unit, tokens, costs, needsCosts]);
+  const names = SERIES_NAMES[unit];
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const state = useRef<DrawState>({ series: series ?? EMPTY, selected: selectedRequest, threshold });
@@ -138,20 +119,22 @@ export function CostChart({ threshold }: CostChartProps) {
     if (!el) return;
     const fg = cssVar('--fg-2', '#566074');
     const grid = cssVar('--border', '#d8dce3');
-    const unitWord = unit === 'bytes' ? 'bytes' : 'tokens';
+    const unitWord = SERIES_NAMES[unit].short;
+    const axisWords = SERIES_NAMES[unit].axis;
+    const value = (v: number | null | undefined) => (v === null || v === undefined ? '—' : unit === 'bytes' ? formatBytes(v) : unit === 'usd' ? axisNumber('usd', v) : `~${formatCount(v)} tokens`);
     const opts: uPlot.Options = {
       width: Math.max(320, el.clientWidth),
       height: Math.max(140, el.clientHeight),
       padding: [18, 16, 0, 4],
-      scales: { x: { time: false, range: (_u, min, max) => [Math.min(min, 1) - 0.35, Math.max(max, 1) + 0.35] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.08, (state.current.threshold?.value ?? 0) * 1.08)] } },
+      scales: { x: { time: false, range: (_u, min, max) => [Math.min(min, 1) - 0.35, Math.max(max, 1) + 0.35] }, y: { range: (_u, _min, max) => [0, Math.max(unit === 'usd' ? 1e-6 : 1, max * 1.08, (state.current.threshold?.value ?? 0) * 1.08)] } },
       axes: [
         { label: 'request (in conversation order)', stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? String(v) : '')), labelSize: 24, size: 34 },
-        { label: (u: uPlot) => (u.bbox.height / (devicePixelRatio || 1) < 170 ? unitWord : `definition cost, ${unitWord}`), stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, vals) => vals.map((v) => shortNumber(v)), size: 56, labelSize: 22 },
+        { label: (u: uPlot) => (u.bbox.height / (devicePixelRatio || 1) < 170 ? unitWord : axisWords), stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, vals) => vals.map((v) => axisNumber(unit, v)), size: 64, labelSize: 22 },
       ],
       series: [
         { label: 'request', value: (_u, v) => (v === null || v === undefined ? '—' : `#${v} (${state.current.series.labels[v - 1] ?? ''})`) },
-        { label: `offered (${unitWord})`, stroke: CHART_COLORS.offered, width: 2.5, points: { show: true, size: 6, fill: CHART_COLORS.offered }, value: (_u, v) => (v === null || v === undefined ? '—' : unit === 'bytes' ? formatBytes(v) : `${formatCount(v)} tokens`) },
-        { label: `permitted (${unitWord})`, stroke: CHART_COLORS.permitted, width: 2.5, dash: [7, 4], points: { show: true, size: 5, fill: CHART_COLORS.permitted }, value: (_u, v) => (v === null || v === undefined ? '—' : unit === 'bytes' ? formatBytes(v) : `${formatCount(v)} tokens`) },
+        { label: `${SERIES_NAMES[unit].a} (${unitWord})`, stroke: CHART_COLORS.offered, width: 2.5, points: { show: true, size: 6, fill: CHART_COLORS.offered }, value: (_u, v) => value(v) },
+        { label: `${SERIES_NAMES[unit].b} (${unitWord})`, stroke: CHART_COLORS.permitted, width: 2.5, dash: [7, 4], points: { show: true, size: 5, fill: CHART_COLORS.permitted }, value: (_u, v) => value(v) },
       ],
       cursor: { drag: { x: false, y: false }, points: { size: 8 } },
       legend: { show: false },
@@ -197,11 +180,11 @@ export function CostChart({ threshold }: CostChartProps) {
 
   const exportSvg = () => {
     if (!series) return;
-    downloadBlob(`${slug(name)}-cost.svg`, new Blob([chartSvg(series, svgOptions(name, selectedRequest, threshold))], { type: 'image/svg+xml' }));
+    downloadBlob(`${slug(name)}-cost.svg`, new Blob([chartSvg(series, svgOptions(titleOf(name, unit, costs?.priced), selectedRequest, threshold))], { type: 'image/svg+xml' }));
   };
   const exportPng = async () => {
     if (!series) return;
-    const o = svgOptions(name, selectedRequest, threshold);
+    const o = svgOptions(titleOf(name, unit, costs?.priced), selectedRequest, threshold);
     const blob = await svgToPng(chartSvg(series, o), o.width, o.height);
     downloadBlob(`${slug(name)}-cost.png`, blob);
   };
@@ -209,22 +192,35 @@ export function CostChart({ threshold }: CostChartProps) {
   const kinds = series ? (['promotion', 'directive', 'config'] as const).filter((k) => series.markers.some((m) => m.kind === k)) : [];
   const sel = selectedRequest !== undefined && series ? series.x.indexOf(selectedRequest + 1) : -1;
   const readout = hover ?? (sel >= 0 ? sel : undefined);
-  const fmt = (v: number) => (unit === 'bytes' ? formatBytes(v) : `${formatCount(v)} tokens`);
+  const fmt = (v: number) => (unit === 'bytes' ? formatBytes(v) : unit === 'usd' ? axisNumber('usd', v) : `~${formatCount(v)} tokens`);
+  const definitionCost = unit === 'bytes' || unit === 'tokens';
   return (
     <div className="chart" data-testid="cost-chart" data-series={seriesCount} data-points={n}>
       <div className="chart-bar">
         <div className="chart-units" role="radiogroup" aria-label="Unit">
-          {(['bytes', 'tokens'] as const).map((u) => (
+          {UNITS.map(([u, word]) => (
             <label key={u} className={unit === u ? 'on' : ''}>
               <input type="radio" name="chart-unit" value={u} checked={unit === u} onChange={() => setUnit(u)} data-testid={`chart-unit-${u}`} />
-              {u}
+              {word}
             </label>
           ))}
         </div>
         {unit === 'tokens' && tokensLoading && <span className="muted">counting tokens…</span>}
+        {unit === 'tokens' && tokens && (
+          <span className="muted chart-basis" data-testid="chart-token-basis" title={tokens.why}>
+            {tokens.label}
+          </span>
+        )}
+        {needsCosts && costsLoading && <span className="muted">pricing…</span>}
+        {needsCosts && costs && (
+          <span className="muted" data-testid="chart-priced">
+            {costs.provider} · {costs.model} · {costs.priced} · conversation{' '}
+            {costs.money ? `${axisNumber('usd', costs.totals.usd)}, ${costs.saving.usd >= 0 ? 'saves' : 'costs'} ${axisNumber('usd', Math.abs(costs.saving.usd))} ${costs.saving.usd >= 0 ? 'against' : 'more than'} all on` : `${formatCount(costs.totals.cacheRead)} prefill tokens reused, ${formatCount(Math.abs(costs.saving.uncached))} ${costs.saving.uncached >= 0 ? 'fewer' : 'more'} to prefill than all on`}
+          </span>
+        )}
         <div className="chart-legend" aria-label="Legend">
-          <span className="legend-key"><span className="swatch offered" aria-hidden="true" />offered</span>
-          <span className="legend-key"><span className="swatch permitted" aria-hidden="true" />permitted</span>
+          <span className="legend-key"><span className="swatch offered" aria-hidden="true" />{names.a}</span>
+          <span className="legend-key"><span className="swatch permitted" aria-hidden="true" />{names.b}</span>
           {kinds.map((k) => (
             <span key={k} className={`legend-key ${k}`}>
               <span className="tri" aria-hidden="true" style={{ borderTopColor: CHART_COLORS[k] }} />
@@ -237,7 +233,7 @@ export function CostChart({ threshold }: CostChartProps) {
         <span className="spacer" />
         <span className="chart-readout" aria-live="off" data-testid="chart-readout">
           {series && readout !== undefined && series.x[readout] !== undefined
-            ? `#${readout + 1} ${series.labels[readout] ?? ''}: offered ${fmt(series.offered[readout] ?? 0)}, permitted ${fmt(series.permitted[readout] ?? 0)}, saving ${fmt((series.permitted[readout] ?? 0) - (series.offered[readout] ?? 0))}`
+            ? `#${readout + 1} ${series.labels[readout] ?? ''}: ${names.a} ${fmt(series.offered[readout] ?? 0)}, ${names.b} ${fmt(series.permitted[readout] ?? 0)}${definitionCost ? `, saving ${fmt((series.permitted[readout] ?? 0) - (series.offered[readout] ?? 0))}` : ''}`
             : 'Hover a request for its numbers; click to select it.'}
         </span>
         <span className="spacer" />
@@ -251,12 +247,24 @@ export function CostChart({ threshold }: CostChartProps) {
   );
 }
 
+const UNITS: readonly (readonly [ChartUnit, string])[] = [
+  ['bytes', 'bytes'],
+  ['tokens', 'tokens'],
+  ['cache', 'cache reads'],
+  ['usd', 'USD'],
+];
+
 function slug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/gu, '-').replace(/^-|-$/gu, '') || 'scenario';
 }
 
-function svgOptions(name: string, selected: number | undefined, threshold: CostChartProps['threshold']) {
-  return { width: 1100, height: 460, title: `${name}: definition cost per request`, ...(selected !== undefined ? { selected } : {}), ...(threshold ? { threshold } : {}) };
+/** The exported chart's title: what it plots, and the price date when it plots money. */
+function titleOf(name: string, unit: ChartUnit, priced: string | undefined): string {
+  return `${name}: ${SERIES_NAMES[unit].axis} per request${unit === 'usd' && priced ? ` (${priced})` : ''}`;
+}
+
+function svgOptions(title: string, selected: number | undefined, threshold: CostChartProps['threshold']) {
+  return { width: 1100, height: 460, title, ...(selected !== undefined ? { selected } : {}), ...(threshold ? { threshold } : {}) };
 }
 
 function chartSummary(s: CostSeries): string {

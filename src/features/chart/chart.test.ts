@@ -22,7 +22,7 @@ describe('costSeries', () => {
   });
 
   it('switches to tokens when given token counts', () => {
-    const tokens = { counter: 'test', requests: view.requests.map((_, i) => ({ offered: i, permitted: 10 + i })) };
+    const tokens = { counter: 'test', label: 'estimate: test', why: 'a test counter', requests: view.requests.map((_, i) => ({ offered: i, permitted: 10 + i })) };
     const s = costSeries(view, 'tokens', tokens);
     expect(s.offered).toEqual(view.requests.map((_, i) => i));
     expect(s.unit).toBe('tokens');
@@ -65,5 +65,31 @@ describe('the report draws the same series', () => {
     const fromCore = timelineCostSeries(runScenario({ scenario: parsed.scenario }));
     const fromView = costSeries(view);
     expect({ ...fromCore, markers: fromCore.markers.map((m) => [m.request, m.kind]) }).toEqual({ ...fromView, markers: fromView.markers.map((m) => [m.request, m.kind]) });
+  });
+});
+
+describe('the prompt-cache and money units (issue 13)', () => {
+  it('plots cache reads against input, and each request\'s dollars against the running total', async () => {
+    const { costSeries: series } = await import('./series');
+    const { chartSvg: svgOf } = await import('./svgExport');
+    const view = {
+      entries: [
+        { index: 0, kind: 'request', request: 0 },
+        { index: 1, kind: 'request', request: 1 },
+      ],
+      requests: [
+        { step: 1, cycle: 1, cost: { offered: 10, permitted: 20 } },
+        { step: 1, cycle: 2, cost: { offered: 11, permitted: 20 } },
+      ],
+    } as unknown as Parameters<typeof series>[0];
+    const costs = { requests: [{ cacheRead: 0, input: 1200, usd: 0.002 }, { cacheRead: 1024, input: 1300, usd: 0.0005 }] };
+    const cache = series(view, 'cache', undefined, costs);
+    expect([cache.offered, cache.permitted]).toEqual([[0, 1024], [1200, 1300]]);
+    const usd = series(view, 'usd', undefined, costs);
+    expect(usd.offered).toEqual([0.002, 0.0005]);
+    expect(usd.permitted[1]).toBeCloseTo(0.0025, 12);
+    const svg = svgOf(usd, { title: 't' });
+    expect(svg).toContain('conversation so far (USD)');
+    expect(svg).toContain('$0.0020');
   });
 });

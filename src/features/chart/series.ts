@@ -1,26 +1,48 @@
 // The cost chart's data: one point per request of the conversation, offered
-// against permitted definition cost, and the deltas that landed before each
-// request as markers. Read from the derived timeline; pure.
+// against permitted definition cost (or the prompt cache's tokens, or money),
+// and the deltas that landed before each request as markers. Read from the
+// derived timeline; pure. The series and its SVG are the core's (core/report/chart),
+// shared with the HTML report.
 import type { TimelineView } from '../../derive/protocol';
 import type { TokensView } from '../../derive/labProtocol';
 import { buildCostSeries, markerKindOf } from '../../core/report/chart';
-import type { CostSeries, SeriesRow } from '../../core/report/chart';
+import type { ChartUnit, CostSeries, SeriesRow } from '../../core/report/chart';
 
-export { MARKER_WORDS, niceTicks, shortNumber } from '../../core/report/chart';
-export type { CostSeries, Marker, MarkerKind } from '../../core/report/chart';
+export { MARKER_WORDS, SERIES_NAMES, axisNumber, niceTicks, shortNumber } from '../../core/report/chart';
+export type { ChartUnit, CostSeries, Marker, MarkerKind } from '../../core/report/chart';
 
-export function costSeries(view: TimelineView, unit: 'bytes' | 'tokens' = 'bytes', tokens?: TokensView): CostSeries {
+/** Per request id: the prompt-cache figures the cache and money units read. */
+export interface RequestCosts {
+  readonly requests: readonly { readonly cacheRead: number; readonly input: number; readonly usd: number }[];
+}
+
+function valuesOf(unit: ChartUnit, r: TimelineView['requests'][number], t: TokensView['requests'][number] | undefined, c: RequestCosts['requests'][number] | undefined, sum: number): [number, number] {
+  switch (unit) {
+    case 'bytes':
+      return [r.cost.offered, r.cost.permitted];
+    case 'tokens':
+      return [t?.offered ?? 0, t?.permitted ?? 0];
+    case 'cache':
+      return [c?.cacheRead ?? 0, c?.input ?? 0];
+    case 'usd':
+      return [c?.usd ?? 0, sum + (c?.usd ?? 0)];
+  }
+}
+
+export function costSeries(view: TimelineView, unit: ChartUnit = 'bytes', tokens?: TokensView, costs?: RequestCosts): CostSeries {
   const rows: SeriesRow[] = [];
+  // The money unit's second series is the running total of the first.
+  let sum = 0;
   for (const e of view.entries) {
     if (e.kind === 'delta' || e.kind === 'layer-edit') {
       const marker = markerKindOf(e.sources, e.kind);
       if (marker) rows.push({ kind: 'marker', marker, label: e.words ?? e.label });
     } else if (e.kind === 'request' && e.request !== undefined) {
       const r = view.requests[e.request];
-      const t = tokens?.requests[e.request];
       if (!r) continue;
-      const cost = unit === 'tokens' ? { offered: t?.offered ?? 0, permitted: t?.permitted ?? 0 } : r.cost;
-      rows.push({ kind: 'request', entry: e.index, step: r.step, cycle: r.cycle, ...cost });
+      const [offered, permitted] = valuesOf(unit, r, tokens?.requests[e.request], costs?.requests[e.request], sum);
+      sum = permitted;
+      rows.push({ kind: 'request', entry: e.index, step: r.step, cycle: r.cycle, offered, permitted });
     }
   }
   return buildCostSeries(rows, unit);

@@ -11,6 +11,8 @@ const TABS: { id: DockTab; label: string }[] = [
   { id: 'questions', label: 'Open questions' },
   { id: 'workspace', label: 'Workspace' },
   { id: 'servers', label: 'Servers' },
+  { id: 'findability', label: 'Findability' },
+  { id: 'cost', label: 'Cost' },
 ];
 
 export function Dock({ panels }: { readonly panels: Partial<Record<DockTab, () => React.ReactNode>> }) {

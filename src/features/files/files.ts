@@ -13,7 +13,7 @@ export function openScenarioText(store: WorkbenchStore, fileName: string, text: 
     store.getState().showBanner('error', `Could not open ${fileName}: ${e ? `${e.line}:${e.column}: ${e.message}` : 'unknown error'}${more}. Your current work is unchanged.`);
     return false;
   }
-  store.getState().replaceDoc(parsed.doc);
+  store.getState().replaceDoc(parsed.doc, { kind: 'file', name: fileName });
   store.getState().showBanner('info', `Opened ${fileName}.`);
   return true;
 }

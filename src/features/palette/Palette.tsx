@@ -1,5 +1,5 @@
 // The command palette (Ctrl/⌘+K): every registered command, filtered as you type.
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useCommands } from '../../commands/context';
 import { shortcutLabel } from '../../commands/registry';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
@@ -11,11 +11,10 @@ export function Palette() {
   const registry = useCommands();
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
-  const items = useMemo(() => {
-    const q = query.toLowerCase();
-    return registry.list().filter((c) => c.title.toLowerCase().includes(q) || c.id.includes(q));
-  }, [registry, query]);
   if (!open) return null;
+  // Listed afresh on every render: the command sources (one per recent document) follow the state.
+  const q = query.toLowerCase();
+  const items = registry.list({ store }).filter((c) => c.title.toLowerCase().includes(q) || c.id.includes(q));
   const close = () => {
     setOpen(false);
     setQuery('');

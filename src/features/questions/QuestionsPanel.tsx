@@ -65,6 +65,12 @@ function DiffView({ diff, flip, onUndo }: { readonly diff: PolicyDiffView; reado
         <li>requests changed: <strong data-testid="diff-requests-changed">{diff.requests.changed}</strong> of {diff.requests.after}</li>
         <li>calls changed: <strong>{diff.calls.changed}</strong> of {diff.calls.after}</li>
         <li>cache hits: {diff.cache.before.hit} → <strong>{diff.cache.after.hit}</strong> (misses {diff.cache.before.miss} → {diff.cache.after.miss})</li>
+        {diff.prompt && (
+          <li data-testid="diff-cached-tokens">
+            tokens read from the prompt cache: {diff.prompt.cacheRead.before.toLocaleString('en-US')} → <strong>{diff.prompt.cacheRead.after.toLocaleString('en-US')}</strong>
+            {diff.prompt.money ? ` · conversation $${diff.prompt.usd.before.toFixed(5)} → $${diff.prompt.usd.after.toFixed(5)} at ${diff.prompt.model.after} (${diff.prompt.priced})` : ' (local runtime: prefill tokens, no money)'}
+          </li>
+        )}
         <li>offered definitions sent, all requests: {formatBytes(diff.cost.before)} → <strong>{formatBytes(diff.cost.after)}</strong></li>
         <li>expectations: {e.before.passed} passed, {e.before.failed} failed → <strong className={e.after.failed > 0 ? 'fail' : 'pass'}>{e.after.passed} passed, {e.after.failed} failed</strong></li>
       </ul>

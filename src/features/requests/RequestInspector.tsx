@@ -11,6 +11,7 @@ import type { RequestView } from '../../derive/protocol';
 import { useWorkbench } from '../../state/context';
 import { CacheWord, formatBytes, formatCount, formatPercent, JoinedChip } from '../../components/Measures';
 import './requests.css';
+import { useCosts } from '../../derive/costHooks';
 
 const JsonViewer = lazy(() => import('./JsonViewer'));
 
@@ -44,9 +45,50 @@ function Difference({ d }: { readonly d: CacheDifference }) {
   );
 }
 
+/** What the chosen provider would refuse (error) or lose (warning) in this request, with each rule's source. */
+function Findings({ findings, provider }: { readonly findings: RequestView['findings']; readonly provider: string }) {
+  if (findings.length === 0) {
+    return (
+      <p className="req-findings-none muted" data-testid="request-findings">
+        <span className="word finding-ok">accepted</span> Nothing in this request breaks a documented {provider} rule.
+      </p>
+    );
+  }
+  return (
+    <section className="req-findings" aria-label="Provider rules" data-testid="request-findings">
+      <h3>Provider rules ({provider})</h3>
+      <ul>
+        {findings.map((f, i) => (
+          <li key={i} data-severity={f.severity}>
+            <span className={`word finding-${f.severity}`}>{f.severity === 'error' ? 'refused' : 'loses information'}</span> {f.message}
+            <div className="req-finding-source muted">Source: {f.source}</div>
+          </li>
+        ))}
+      </ul>
+      {findings.some((f) => f.severity === 'error') && <p className="muted">This is the body JP would send: the simulator keeps it and flags what the provider would refuse.</p>}
+    </section>
+  );
+}
+
 function choiceText(choice: unknown): string {
   if (choice === undefined) return 'not sent (auto)';
   return typeof choice === 'string' ? choice : JSON.stringify(choice);
+}
+
+/** The request's prompt-cache figures in the provider's cache model, priced at the chosen model (issue 13). */
+function CacheBreakdown({ id }: { readonly id: number }) {
+  // The conversation alone: the inspector needs no counterfactual runs.
+  const { data } = useCosts(true, false);
+  const c = data?.requests[id];
+  if (!data || !c) return null;
+  const n = (v: number) => v.toLocaleString('en-US');
+  return (
+    <div className="cost-breakdown" data-testid="request-cache-breakdown">
+      {n(c.input)} input tokens: <strong>{n(c.cacheRead)} read</strong> from the cache, {n(c.cacheWrite)} written, {n(c.uncached)} uncached; {n(c.output)} output
+      {data.money ? ` · $${c.usd.toFixed(6)} at ${data.model} (${data.priced})` : ' · local: prefill tokens, no money'}
+      <div className="muted">{c.reason}</div>
+    </div>
+  );
 }
 
 export function RequestInspector() {
@@ -76,7 +118,9 @@ export function RequestInspector() {
             <CacheWord status={r.cache.status} reason={r.cache.reason} /> <span>{id === 0 ? 'the first request of the conversation' : `against request ${id}`}: {r.cache.reason}</span>
           </div>
           {detail?.difference && <Difference d={detail.difference} />}
+          <CacheBreakdown id={id} />
         </section>
+        <Findings findings={r.findings} provider={view.policy.provider} />
         <dl className="req-facts">
           <dt>provider</dt>
           <dd><code>{detail?.provider ?? view.policy.provider}</code></dd>
@@ -88,7 +132,7 @@ export function RequestInspector() {
         <table className="req-cost" data-testid="request-cost">
           <caption>Definition cost (JP&apos;s estimate: name + description + schema)</caption>
           <thead>
-            <tr><th scope="col"></th><th scope="col">tools</th><th scope="col">bytes</th><th scope="col">tokens{tokens ? ` (${tokens.counter})` : ''}</th></tr>
+            <tr><th scope="col"></th><th scope="col">tools</th><th scope="col">bytes</th><th scope="col" title={tokens?.why}>tokens, estimated</th></tr>
           </thead>
           <tbody>
             <tr><th scope="row">offered</th><td className="num">{r.offered.length}</td><td className="num" data-testid="cost-offered">{formatBytes(r.cost.offered)}</td><td className="num">{t ? formatCount(t.offered) : '…'}</td></tr>
@@ -96,6 +140,11 @@ export function RequestInspector() {
             <tr className="saving"><th scope="row">saving</th><td></td><td className="num" data-testid="cost-saving">{formatBytes(saving)} ({formatPercent(saving, r.cost.permitted)})</td><td className="num">{tokenSaving !== undefined && t ? `${formatCount(tokenSaving)} (${formatPercent(tokenSaving, t.permitted)})` : '…'}</td></tr>
           </tbody>
         </table>
+        {tokens && (
+          <p className="muted req-token-basis" data-testid="request-token-basis" title={tokens.why}>
+            Tokens: {tokens.label}. {tokens.why}
+          </p>
+        )}
         {r.added.length > 0 && (
           <div className="req-joined">
             <span className="muted">Joined the offered set since the previous request:</span>{' '}

@@ -60,10 +60,10 @@ export function ReturnBanner() {
   return (
     <div className="banner info" role="status" data-testid="rfd-return-banner">
       <span className="msg">
-        Opened “{returnTo.opened}” from the RFD view. Your document “{returnTo.doc.name}” is kept.
+        Opened “{returnTo.opened}” from the RFD view. Your document “{returnTo.name}” is kept in Recent documents.
       </span>
-      <button type="button" onClick={() => returnToDocument(store)} data-testid="rfd-return">
-        Back to “{returnTo.doc.name}”
+      <button type="button" onClick={() => void returnToDocument(store)} data-testid="rfd-return">
+        Back to “{returnTo.name}”
       </button>
       <button type="button" onClick={() => setReturnTo(undefined)}>
         Keep this one

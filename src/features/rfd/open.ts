@@ -1,5 +1,6 @@
 // Opening an RFD row's scenario in the workbench, at the timeline row that shows it, without losing the
-// document it replaces: that one is kept and offered back (the banner's "Back to ...").
+// document it replaces: that one is kept in Recent documents (the document history) and offered back
+// (the banner's "Back to ...").
 import { scenarioDocFromText } from '../../core';
 import type { RfdRow } from '../../core';
 import type { WorkbenchStore } from '../../state/store';
@@ -11,19 +12,21 @@ export function openRowScenario(store: WorkbenchStore, row: RfdRow): boolean {
     return false;
   }
   const st = store.getState();
-  // Keep the user's own document: a row scenario opened a moment ago and left unedited is not theirs.
-  const keep = st.returnTo && st.doc === st.returnTo.openedDoc ? st.returnTo.doc : st.doc;
-  st.replaceDoc(parsed.doc);
-  st.setReturnTo({ doc: keep, opened: parsed.doc.name, openedDoc: store.getState().doc });
+  // The banner offers back the user's own document: a row scenario opened a moment ago and left
+  // unedited is not theirs (it is in Recent documents all the same).
+  const previous = st.returnTo && st.doc === st.returnTo.openedDoc ? st.returnTo : undefined;
+  const name = st.doc.name;
+  const id = st.replaceDoc(parsed.doc, { kind: 'rfd', row: row.label });
+  st.setReturnTo({ id: previous?.id ?? id, name: previous?.name ?? name, opened: parsed.doc.name, openedDoc: store.getState().doc });
   st.selectEntry(row.scenario.entry);
   st.setPage('workbench');
   return true;
 }
 
-export function returnToDocument(store: WorkbenchStore): void {
+export async function returnToDocument(store: WorkbenchStore): Promise<boolean> {
   const r = store.getState().returnTo;
-  if (!r) return;
-  store.getState().replaceDoc(r.doc);
+  if (!r) return false;
   store.getState().setReturnTo(undefined);
-  store.getState().showBanner('info', `Your document “${r.doc.name}” is back.`);
+  // A restore is a replacement too: the RFD scenario goes to Recent documents in turn.
+  return store.getState().restoreRecent(r.id);
 }

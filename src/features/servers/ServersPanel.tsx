@@ -10,14 +10,19 @@ import { SavingsSummary } from '../../components/Savings';
 import { LiveStatusLine } from '../../components/LiveStatus';
 import { CacheWord, formatBytes, formatCount } from '../../components/Measures';
 import { useServersView } from '../../derive/serversHooks';
+import { useFindability } from '../../derive/findabilityHooks';
+import type { ServerFindabilityNote } from '../../derive/findabilityProtocol';
+import { FindabilityBadge } from '../../components/Findability';
 import type { ServerView } from '../../derive/serversProtocol';
 import { cancelLive, disconnectLive } from '../../live/queries';
+import { confirmUrl, forgetUrl } from '../../live/confirmed';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { useLiveServer } from './live';
+import { BridgeBar, BridgeControls } from './BridgeControls';
 import './servers.css';
 
 function tokens(n: number | undefined): string {
-  return n === undefined ? '' : ` · ${formatCount(n)} tokens`;
+  return n === undefined ? '' : ` · ~${formatCount(n)} tokens (estimate)`;
 }
 
 function Change({ name }: { readonly name: string }) {
@@ -57,7 +62,18 @@ function LiveControls({ server }: { readonly server: ServerDoc }) {
   const { status, connection, tools } = useLiveServer(server);
   const url = server.url ?? '';
   const setWanted = (w: boolean) => store.getState().setLiveWanted(server.name, w);
+  // Pressing Connect is the user's confirmation of this exact URL (kept in this browser, not in the document).
+  const connect = () => {
+    confirmUrl(url);
+    setWanted(true);
+  };
   return (
+    <>
+    {status.kind === 'unconfirmed' && (
+      <p className="unconfirmed-note" data-testid="server-unconfirmed">
+        This document names a live server at <code>{url}</code>. Nothing is sent there until you press Connect.
+      </p>
+    )}
     <div className="live-controls">
       <LiveStatusLine status={status} info={connection.data?.info} tools={tools.data ? { count: tools.data.tools.length, pages: tools.data.pages } : undefined} />
       <span className="spacer" />
@@ -76,8 +92,8 @@ function LiveControls({ server }: { readonly server: ServerDoc }) {
           Reconnect
         </button>
       )}
-      {status.kind === 'offline' ? (
-        <button type="button" onClick={() => setWanted(true)} data-testid="server-connect">
+      {status.kind === 'offline' || status.kind === 'unconfirmed' ? (
+        <button type="button" onClick={connect} aria-label={`Connect to ${url}`} title={`Connect to ${url}`} data-testid="server-connect">
           Connect
         </button>
       ) : (
@@ -85,6 +101,7 @@ function LiveControls({ server }: { readonly server: ServerDoc }) {
           type="button"
           onClick={() => {
             setWanted(false);
+            forgetUrl(url);
             void disconnectLive(queryClient, url);
           }}
           data-testid="server-disconnect"
@@ -93,16 +110,43 @@ function LiveControls({ server }: { readonly server: ServerDoc }) {
         </button>
       )}
     </div>
+    </>
   );
 }
 
-function ServerCard({ server, view, savings }: { readonly server: ServerDoc; readonly view: ServerView | undefined; readonly savings: ServerSavings | undefined }) {
+/** The server's discoverable tools search_tools would hardly find (the findability report's, issue 17). */
+function FindabilityNote({ note }: { readonly note: ServerFindabilityNote }) {
+  const setTab = useWorkbench((s) => s.setDockTab);
+  const n = note.tools.length;
+  return (
+    <details className="server-findability" data-testid="server-findability">
+      <summary>
+        {n} discoverable tool{n === 1 ? '' : 's'} search_tools may not find
+      </summary>
+      <ul>
+        {note.tools.slice(0, 20).map((t) => (
+          <li key={t.name} data-tool={t.name}>
+            <code>{t.name}</code> <FindabilityBadge status={t.status} /> {t.reason}
+            {t.beatenBy.length > 0 && <span className="muted"> — beaten by {t.beatenBy.slice(0, 3).join(', ')}</span>}
+          </li>
+        ))}
+        {n > 20 && <li className="muted">… and {n - 20} more</li>}
+      </ul>
+      <button type="button" className="link" onClick={() => setTab('findability')}>
+        Open the findability report
+      </button>
+    </details>
+  );
+}
+
+function ServerCard({ server, view, savings, findability }: { readonly server: ServerDoc; readonly view: ServerView | undefined; readonly savings: ServerSavings | undefined; readonly findability: ServerFindabilityNote | undefined }) {
   const updateServer = useWorkbench((s) => s.updateServer);
+  const bridged = useWorkbench((s) => s.bridgeLinks.has(server.name));
   const places = view?.places ?? [];
   const on = places.filter((p) => p.availability === 'on').length;
   const disc = places.filter((p) => p.availability === 'discoverable').length;
   const off = places.length - on - disc;
-  const kind = server.url !== undefined ? 'live' : server.catalogue !== undefined ? 'catalogue file' : 'simulated';
+  const kind = bridged ? 'live via the bridge' : server.url !== undefined ? 'live' : server.catalogue !== undefined ? 'catalogue file' : 'simulated';
   return (
     <li className="server-card" data-server={server.name} data-status={server.status} aria-label={`Server ${server.name}`}>
       <div className="server-line">
@@ -114,7 +158,11 @@ function ServerCard({ server, view, savings }: { readonly server: ServerDoc; rea
           {formatCount(server.tools.length)} tools listed · configured {places.length}: {on} on, {disc} discoverable, {off} off
         </span>
       </div>
-      {server.url !== undefined ? (
+      {bridged ? (
+        <BridgeControls name={server.name}>
+          <LiveControls server={server} />
+        </BridgeControls>
+      ) : server.url !== undefined ? (
         <LiveControls server={server} />
       ) : (
         <div className="live-controls">
@@ -140,7 +188,8 @@ function ServerCard({ server, view, savings }: { readonly server: ServerDoc; rea
           {tokens(savings.offered.tokens)} ({savings.offered.tools} on, {savings.searchable} searchable)
         </div>
       )}
-      {server.url !== undefined && <Change name={server.name} />}
+      {findability && <FindabilityNote note={findability} />}
+      {(server.url !== undefined || bridged) && <Change name={server.name} />}
     </li>
   );
 }
@@ -153,6 +202,7 @@ export function ServersPanel() {
   const store = useWorkbenchStore();
   const registry = useCommands();
   const { data: view, isFetching } = useServersView();
+  const { data: findability } = useFindability();
   const run = (id: string) => void registry.run(id, { store });
   // A fresh import is scrolled into view: it is added after the servers already there.
   const listRef = useRef<HTMLUListElement>(null);
@@ -181,6 +231,7 @@ export function ServersPanel() {
         <span className="spacer" />
         {isFetching && <span className="muted">measuring…</span>}
       </div>
+      <BridgeBar />
       {servers.length === 0 ? (
         <div className="empty">
           No MCP servers yet. Import a tools/list JSON (choose a file, paste it, or drop a .json file on the page), or connect a live server over Streamable HTTP. Each
@@ -190,7 +241,13 @@ export function ServersPanel() {
         <div className="servers-columns">
           <ul className="server-list" aria-label="MCP servers" ref={listRef}>
             {servers.map((s) => (
-              <ServerCard key={s.name} server={s} view={view?.servers.find((v) => v.name === s.name)} savings={view?.savings.servers.find((x) => x.server === s.name)} />
+              <ServerCard
+                key={s.name}
+                server={s}
+                view={view?.servers.find((v) => v.name === s.name)}
+                savings={view?.savings.servers.find((x) => x.server === s.name)}
+                findability={findability?.servers.find((x) => x.server === s.name)}
+              />
             ))}
           </ul>
           {view && (

@@ -1,5 +1,6 @@
 // Live servers kept in step with the document. Each scenario server with a `url`
-// is connected (when wanted) through the live queries; every fresh tool list is
+// is connected (when wanted, and only once the user confirmed that exact URL: a
+// document never reaches the network by itself) through the live queries; every fresh tool list is
 // written into the server (one document change, only when it differs), and a
 // failure sets the server offline, so its tools leave the permitted set exactly
 // as the core's offline status says. What changed between two lists, and what
@@ -11,7 +12,7 @@ import { diffToolLists, isEmptyDiff, parseToolsList, prefixCacheImpact, readCata
 import type { McpToolEntry, Plain, ServerDoc } from '../../core';
 import { timelineQuery, useDeriveClient } from '../../derive/queries';
 import type { DeriveClient } from '../../derive/client';
-import { connectionQuery, liveStatus, releaseLive, toolsQuery } from '../../live/queries';
+import { connectionQuery, liveStatus, releaseLive, toolsQuery, useConfirmed } from '../../live/queries';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import type { WorkbenchStore } from '../../state/store';
 import { workspaceInput } from '../../state/workspaceSlice';
@@ -20,10 +21,13 @@ import { workspaceInput } from '../../state/workspaceSlice';
 export function useLiveServer(server: ServerDoc) {
   const queryClient = useQueryClient();
   const wanted = useWorkbench((s) => s.liveWanted.get(server.name)) ?? server.status === 'running';
-  const url = server.url ?? '';
-  const connection = useQuery({ ...connectionQuery(queryClient, url), enabled: wanted && url !== '' });
-  const tools = useQuery({ ...toolsQuery(queryClient, url, connection.data?.session), enabled: wanted && url !== '' && connection.isSuccess });
-  return { wanted, connection, tools, status: liveStatus(wanted, connection, tools) };
+  // A server reached through the local bridge is connected at its bridge endpoint, which starting it
+  // there confirmed (bridgeSession.ts); any other URL waits for the user's Connect.
+  const url = useWorkbench((s) => s.bridgeLinks.get(server.name)) ?? server.url ?? '';
+  const confirmed = useConfirmed(url);
+  const connection = useQuery({ ...connectionQuery(queryClient, url), enabled: wanted && confirmed });
+  const tools = useQuery({ ...toolsQuery(queryClient, url, connection.data?.session), enabled: wanted && confirmed && connection.isSuccess });
+  return { wanted, confirmed, connection, tools, status: liveStatus(wanted, connection, tools, confirmed) };
 }
 
 function entries(tools: readonly unknown[]): McpToolEntry[] {
@@ -91,8 +95,15 @@ function LiveServerSync({ server }: { readonly server: ServerDoc }) {
   }, [fetchedAt, tools.data, server.name, server.url, store, client, queryClient]);
 
   // A server removed from the scenario (undo, another file) closes its session.
-  const url = server.url ?? '';
-  useEffect(() => () => releaseLive(queryClient, url, () => store.getState().doc.servers.some((x) => x.url === url) || store.getState().importDialog !== undefined), [queryClient, store, url]);
+  const url = useWorkbench((s) => s.bridgeLinks.get(server.name)) ?? server.url ?? '';
+  useEffect(
+    () => () =>
+      releaseLive(queryClient, url, () => {
+        const s = store.getState();
+        return s.doc.servers.some((x) => x.url === url || s.bridgeLinks.get(x.name) === url) || s.importDialog !== undefined;
+      }),
+    [queryClient, store, url],
+  );
 
   // Failed, or not wanted: the server is offline in the document, and its tools leave.
   const down = status.kind === 'failed' || status.kind === 'offline';
@@ -107,12 +118,13 @@ function LiveServerSync({ server }: { readonly server: ServerDoc }) {
 /** Mounted once by the app: keeps every live server of the scenario in step. */
 export function LiveServers() {
   const servers = useWorkbench((s) => s.doc.servers);
+  const links = useWorkbench((s) => s.bridgeLinks);
   return (
     <>
       {servers
-        .filter((s) => s.url !== undefined)
+        .filter((s) => s.url !== undefined || links.has(s.name))
         .map((s) => (
-          <LiveServerSync key={`${s.name}\u0000${s.url ?? ''}`} server={s} />
+          <LiveServerSync key={`${s.name}\u0000${links.get(s.name) ?? s.url ?? ''}`} server={s} />
         ))}
     </>
   );

@@ -1,5 +1,5 @@
 // The share button (a popover with the link, copy and download) and the banner
-// that offers the work a shared link replaced back.
+// that offers the work a shared link replaced back (from Recent documents).
 import { useEffect, useRef, useState } from 'react';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { downloadScenario, restorePrevious, shareUrl } from './share';
@@ -76,7 +76,7 @@ export function SharedBanner() {
       <span className="msg">
         Opened a shared scenario, “{name}”. Your previous work (“{previous.name}”) is kept.
       </span>
-      <button type="button" onClick={() => restorePrevious(store)} data-testid="shared-restore">Restore your previous work</button>
+      <button type="button" onClick={() => void restorePrevious(store)} data-testid="shared-restore">Restore your previous work</button>
       <button type="button" onClick={() => setPrevious(undefined)} data-testid="shared-keep">Keep the shared scenario</button>
     </div>
   );

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { crc32, decodeShared, encodeShared, fromBase64Url, toBase64Url } from './codec';
+import { deflateSync } from 'fflate';
+import { crc32, decodeShared, encodeShared, fromBase64Url, inflateCapped, MAX_SHARED_TEXT_BYTES, toBase64Url } from './codec';
 
 const demo = readFileSync(new URL('../../app/demo-scenario.toml', import.meta.url), 'utf8');
 
@@ -40,5 +41,33 @@ describe('share codec', () => {
     expect(decodeShared('#s=1.not*base64').ok).toBe(false);
     expect(decodeShared('#s=9.AAAA')).toMatchObject({ ok: false });
     expect(decodeShared('#s=garbage')).toMatchObject({ ok: false });
+  });
+});
+
+describe('bounded inflating', () => {
+  /** A link whose text is `n` bytes of one letter: deflate packs it about 1,000 to 1. */
+  function bomb(n: number): string {
+    return encodeShared('a'.repeat(n));
+  }
+
+  it('refuses a link that inflates past the cap, with a clear error', () => {
+    const hash = bomb(3 * 1024 * 1024);
+    expect(hash.length).toBeLessThan(6000);
+    const r = decodeShared(hash, 1024 * 1024);
+    expect(r).toMatchObject({ ok: false, tooLarge: true });
+    expect(r.ok ? '' : r.error).toMatch(/unpacks to more than 1 MB of scenario text/u);
+  });
+
+  it('reads a link just under the cap, whole', () => {
+    const text = 'b'.repeat(1024 * 1024 - 1);
+    expect(decodeShared(encodeShared(text), 1024 * 1024)).toEqual({ ok: true, text });
+  });
+
+  it('the default cap is 20 MiB: 24 MiB of zeros (24 KB packed) stop there', () => {
+    expect(MAX_SHARED_TEXT_BYTES).toBe(20 * 1024 * 1024);
+    const packed = deflateSync(new Uint8Array(24 * 1024 * 1024), { level: 1 });
+    expect(packed.length).toBeLessThan(128 * 1024);
+    expect(() => inflateCapped(packed, MAX_SHARED_TEXT_BYTES)).toThrow();
+    expect(inflateCapped(packed, 32 * 1024 * 1024).length).toBe(24 * 1024 * 1024);
   });
 });

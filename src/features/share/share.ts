@@ -1,17 +1,14 @@
 // Sharing: a link carrying the whole scenario, opened on load (or when the
-// hash changes). Opening one never silently discards the user's work: the
-// replaced document is kept in memory for the "Restore your previous work"
-// banner and in IndexedDB under its own key. A damaged link gets an error
-// banner and changes nothing.
+// hash changes). Opening one never discards the user's work: like every
+// replacement, the document it replaces goes to Recent documents, and the banner
+// offers it back. A damaged or oversized link gets an error banner and changes
+// nothing.
 import { scenarioDocFromText, writeScenario } from '../../core';
 import type { ScenarioDoc } from '../../core';
 import type { Command } from '../../commands/registry';
-import { openWorkbenchDb, WORKBENCH_STORE } from '../../state/persistence';
 import type { WorkbenchStore } from '../../state/store';
 import { downloadBlob } from '../../components/download';
 import { decodeShared, encodeShared, SHARE_PREFIX } from './codec';
-
-const PREVIOUS_KEY = 'before-shared-link';
 
 /** A link to this page that opens the document. */
 export function shareUrl(doc: ScenarioDoc, base = `${location.origin}${location.pathname}${location.search}`): string {
@@ -29,33 +26,6 @@ export function downloadScenario(doc: ScenarioDoc): void {
   downloadBlob(f.name, new Blob([f.text], { type: 'application/toml' }));
 }
 
-async function stashPrevious(doc: ScenarioDoc): Promise<void> {
-  try {
-    const db = await openWorkbenchDb();
-    await new Promise<void>((resolve, reject) => {
-      const tx = db.transaction(WORKBENCH_STORE, 'readwrite');
-      tx.objectStore(WORKBENCH_STORE).put(doc, PREVIOUS_KEY);
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error ?? new Error('IndexedDB write failed'));
-    });
-  } catch {
-    // The in-memory copy still backs the restore banner.
-  }
-}
-
-export async function loadStashedPrevious(): Promise<ScenarioDoc | undefined> {
-  try {
-    const db = await openWorkbenchDb();
-    return await new Promise((resolve) => {
-      const req = db.transaction(WORKBENCH_STORE, 'readonly').objectStore(WORKBENCH_STORE).get(PREVIOUS_KEY);
-      req.onsuccess = () => resolve(req.result as ScenarioDoc | undefined);
-      req.onerror = () => resolve(undefined);
-    });
-  } catch {
-    return undefined;
-  }
-}
-
 function clearHash(): void {
   history.replaceState(history.state, '', `${location.pathname}${location.search}`);
 }
@@ -65,7 +35,7 @@ export async function openSharedHash(store: WorkbenchStore, hash: string): Promi
   if (!hash.startsWith(SHARE_PREFIX)) return false;
   const decoded = decodeShared(hash);
   if (!decoded.ok) {
-    store.getState().showBanner('error', `This shared link is damaged: ${decoded.error}. Nothing was opened; your current work is unchanged.`);
+    store.getState().showBanner('error', `This shared link is ${decoded.tooLarge ? 'too large' : 'damaged'}: ${decoded.error}. Nothing was opened; your current work is unchanged.`);
     clearHash();
     return false;
   }
@@ -77,9 +47,8 @@ export async function openSharedHash(store: WorkbenchStore, hash: string): Promi
     return false;
   }
   const previous = store.getState().doc;
-  await stashPrevious(previous);
-  store.getState().replaceDoc(parsed.doc);
-  store.getState().setSharedPrevious(previous);
+  const kept = store.getState().replaceDoc(parsed.doc, { kind: 'share' });
+  store.getState().setSharedPrevious({ id: kept, name: previous.name });
   store.getState().dismissBanner();
   clearHash();
   return true;
@@ -91,12 +60,12 @@ export function installShareLinks(store: WorkbenchStore): Promise<boolean> {
   return openSharedHash(store, location.hash);
 }
 
-export function restorePrevious(store: WorkbenchStore): void {
+/** Puts back the document the last shared link replaced (itself a replacement, so the shared one is kept in turn). */
+export async function restorePrevious(store: WorkbenchStore): Promise<void> {
   const previous = store.getState().sharedPrevious;
   if (!previous) return;
-  store.getState().replaceDoc(previous);
   store.getState().setSharedPrevious(undefined);
-  store.getState().showBanner('info', 'Your previous work is back.');
+  if (await store.getState().restoreRecent(previous.id)) store.getState().showBanner('info', 'Your previous work is back. The shared scenario is in Recent documents.');
 }
 
 export const shareCommands: Command[] = [
@@ -120,13 +89,14 @@ export const shareCommands: Command[] = [
     title: 'Restore the work a shared link replaced',
     group: 'File',
     run: async ({ store }) => {
-      const previous = store.getState().sharedPrevious ?? (await loadStashedPrevious());
-      if (!previous) {
-        store.getState().showBanner('info', 'No work was replaced by a shared link.');
+      const s = store.getState();
+      const entry = s.recent.find((e) => e.reason.kind === 'share');
+      if (!entry) {
+        s.showBanner('info', 'No work was replaced by a shared link (see Recent documents for every replaced document).');
         return;
       }
-      store.getState().setSharedPrevious(previous);
-      restorePrevious(store);
+      s.setSharedPrevious({ id: entry.id, name: entry.title });
+      await restorePrevious(store);
     },
   },
 ];

@@ -8,6 +8,7 @@ import type { RequestToolView } from '../../derive/labProtocol';
 import { useWorkbenchStore } from '../../state/context';
 import { callTool, reply } from './actions';
 import { checkArgs } from './args';
+import { RunOnServer } from './RunOnServer';
 
 type Mode = 'search' | 'call' | 'describe' | 'reply';
 
@@ -41,6 +42,11 @@ export function Actions({ open, request }: { readonly open: OpenTurn; readonly r
   const { data: toolsView } = useRequestTools(request?.id);
   const tools = useMemo(() => toolsView?.tools ?? [], [toolsView]);
   const picked = tools.find((t) => t.name === tool);
+  // The tool a real run is for stays while the next request's tools load (a run records a call,
+  // which opens that request), so its result stays on screen.
+  const [runTool, setRunTool] = useState<RequestToolView | undefined>(undefined);
+  if (picked?.server !== undefined && picked !== runTool && (runTool === undefined || runTool.name !== picked.name || runTool.server !== picked.server)) setRunTool(picked);
+  const shownRun = runTool !== undefined && runTool.name === tool.trim() ? runTool : undefined;
   const args = checkArgs(argsText, picked);
   const limitNumber = Number(limit);
   const limitOk = limit.trim() === '' || (Number.isInteger(limitNumber) && limitNumber >= 1);
@@ -114,6 +120,7 @@ export function Actions({ open, request }: { readonly open: OpenTurn; readonly r
           <button type="submit" disabled={!args.ok || tool.trim() === ''} data-testid="sim-call-submit">Call {tool.trim() || 'tool'}</button>
         </form>
       )}
+      {mode === 'call' && shownRun !== undefined && <RunOnServer key={shownRun.name} tool={shownRun} stepIndex={open.stepIndex} />}
       {mode === 'describe' && (
         <form
           className="sim-form"

@@ -14,10 +14,11 @@ function follow(store: WorkbenchStore, stepIndex: number): void {
   if (stepIndex === store.getState().doc.steps.length - 1) store.getState().selectEntry(undefined);
 }
 
-export function callTool(store: WorkbenchStore, stepIndex: number, tool: string, args: { [key: string]: Plain }): boolean {
+/** Appends a call to the open cycle; `outcome` is a real run's result (or failure), recorded with it. */
+export function callTool(store: WorkbenchStore, stepIndex: number, tool: string, args: { [key: string]: Plain }, outcome?: { result: string } | { fail: string }): boolean {
   const open = openTurn(store.getState().doc, stepIndex);
   if (!open) return false;
-  const call: CallDoc = { tool, args };
+  const call: CallDoc = { tool, args, ...outcome };
   store.getState().updateStep(open.stepIndex, withCall(open.step, call));
   follow(store, stepIndex);
   return true;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { DeriveHost, scenarioDocFromText } from '../../derive/host';
-import { entryOfPosition, expectationMarks, firstPromotionEntry, formatBytes, moveSelection, nextProblem, rowText, sourceMarks } from './rows';
+import { entryOfPosition, expectationMarks, findingsFact, firstPromotionEntry, formatBytes, moveSelection, nextProblem, rowText, sourceMarks } from './rows';
 import type { TimelineView } from '../../derive/protocol';
 
 function derive(path: string): TimelineView {
@@ -78,10 +78,36 @@ describe('timeline rows', () => {
     expect(nextProblem(demo, 0)).toBeUndefined();
   });
 
+  it('a request the provider would refuse is a problem', () => {
+    const entry = demo.entries.find((e) => e.kind === 'request');
+    if (entry?.request === undefined) throw new Error('the demo has a request');
+    const refused = { source: 'doc', rule: 'tool-name', message: 'refused' };
+    const requests = demo.requests.map((r, i) => (i === entry.request ? { ...r, findings: [{ severity: 'error' as const, ...refused }] } : r));
+    expect(nextProblem({ ...demo, requests }, 0)).toBe(entry.index);
+    const warned = demo.requests.map((r, i) => (i === entry.request ? { ...r, findings: [{ severity: 'warning' as const, ...refused }] } : r));
+    expect(nextProblem({ ...demo, requests: warned }, 0)).toBeUndefined();
+  });
+
   it('formats bytes with units', () => {
     expect(formatBytes(980)).toBe('980 B');
     expect(formatBytes(2357)).toBe('2.4 KB');
     expect(formatBytes(388395)).toBe('388 KB');
     expect(formatBytes(2_844_758)).toBe('2.8 MB');
+  });
+});
+
+describe('findingsFact: what the provider would refuse or lose, on a request row', () => {
+  const base = { id: 0, step: 1, cycle: 1, position: 0, toolChoice: 'auto', offered: [], permittedCount: 0, searchableCount: 0, array: [], cost: { offered: 0, permitted: 0 }, cache: { status: 'miss' as const, reason: 'first request' }, added: [] };
+  const finding = (severity: 'error' | 'warning', message: string) => ({ severity, rule: 'tool-name', message, source: 'doc' });
+  it.each([
+    [[], undefined, undefined],
+    [[finding('error', 'A refuses x')], '1 refused', 'err'],
+    [[finding('error', 'a'), finding('error', 'b'), finding('warning', 'c')], '2 refused', 'err'],
+    [[finding('warning', 'JP sends only the properties')], '1 warning', 'warn'],
+  ] as const)('%j → %s', (findings, text, tone) => {
+    const f = findingsFact({ ...base, findings });
+    expect(f?.text).toBe(text);
+    expect(f?.tone).toBe(tone);
+    for (const x of findings) expect(f?.title).toContain(x.message);
   });
 });

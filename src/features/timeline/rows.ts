@@ -109,6 +109,17 @@ export interface RowText {
   readonly title: string;
 }
 
+/** "2 refused" (or "1 warning") on a request row: what the chosen provider would refuse or lose. */
+export function findingsFact(r: RequestView): RowText['facts'][number] | undefined {
+  const errors = r.findings.filter((f) => f.severity === 'error').length;
+  const warnings = r.findings.length - errors;
+  if (r.findings.length === 0) return undefined;
+  // Short words, so a narrow timeline still shows them; the hover names the provider and each rule.
+  const text = errors > 0 ? `${errors} refused` : `${warnings} warning${warnings === 1 ? '' : 's'}`;
+  const head = errors > 0 ? `The provider would refuse this request (${errors} error${errors === 1 ? '' : 's'}${warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}):` : 'The provider accepts this request but loses information:';
+  return { text, tone: errors > 0 ? 'err' : 'warn', title: [head, ...r.findings.map((f) => `${f.severity}: ${f.message}`)].join('\n') };
+}
+
 export function rowText(e: EntryView, requests: readonly RequestView[]): RowText {
   switch (e.kind) {
     case 'base':
@@ -142,6 +153,8 @@ export function rowText(e: EntryView, requests: readonly RequestView[]): RowText
       facts.push({ text: formatBytes(r.cost.offered), title: `definition cost of the offered set: ${r.cost.offered} bytes (permitted set: ${r.cost.permitted} bytes)` });
       facts.push({ text: r.cache.status, title: `prefix cache ${r.cache.status}: ${r.cache.reason}`, tone: r.cache.status });
       if (r.added.length > 0) facts.push({ text: `+${r.added.length} new`, title: `newly offered: ${r.added.join(', ')}`, optional: 1 });
+      const fact = findingsFact(r);
+      if (fact) facts.push(fact);
       const forced = r.toolChoice !== 'auto' ? ` · tool_choice ${r.toolChoice}` : '';
       return { text: `cycle ${e.cycle ?? r.cycle}`, suffix: `· request${forced}`, facts, title: `request ${r.id + 1}, cycle ${r.cycle} of step ${r.step}: ${r.offered.length} tools offered, ${formatBytes(r.cost.offered)} (${r.cost.offered} bytes); ${r.array.length} in the tools array\noffered: ${r.offered.join(', ')}\ncache: ${r.cache.status} (${r.cache.reason})` };
     }
@@ -208,6 +221,10 @@ export function nextProblem(view: TimelineView, current: number): number | undef
   const bad = new Set<number>();
   for (const e of view.expectations) if (!e.pass) bad.add(e.entry);
   for (const e of view.entries) if (e.error && e.kind === 'step') bad.add(e.index);
+  // A request the provider would refuse is a problem too.
+  for (const e of view.entries) {
+    if (e.kind === 'request' && e.request !== undefined && view.requests[e.request]?.findings.some((f) => f.severity === 'error')) bad.add(e.index);
+  }
   const sorted = [...bad].sort((a, b) => a - b);
   return sorted.find((i) => i > current) ?? sorted[0];
 }

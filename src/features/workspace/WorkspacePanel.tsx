@@ -10,6 +10,7 @@ import { useTimeline } from '../../derive/hooks';
 import { useDiscoverable } from '../../derive/workspaceHooks';
 import type { DiscoverableView, WorkspaceView } from '../../derive/workspaceProtocol';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
+import { BridgeServers } from './BridgeServers';
 import { openWorkspaceFrom, readZipFile } from './open';
 import { readFileList } from './read';
 import './workspace.css';
@@ -137,6 +138,7 @@ function FolderSection({ ws }: { readonly ws: WorkspaceView | undefined }) {
           <Problems ws={ws} errors={errors} onOpen={openFile} />
         </>
       )}
+      <BridgeServers />
     </section>
   );
 }
@@ -255,7 +257,7 @@ function Saving({ plan }: { readonly plan: DiscoverableView }) {
   return (
     <table className="ws-saving" data-testid="discoverable-saving">
       <caption>
-        Definition cost offered on every request, without → with the generated layer {plan.applied ? '(applied)' : '(preview)'}; tokens by {plan.tokenCounter}
+        Definition cost offered on every request, without → with the generated layer {plan.applied ? '(applied)' : '(preview)'}; tokens: {plan.tokenCounter}
       </caption>
       <thead>
         <tr>

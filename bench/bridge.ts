@@ -1,0 +1,47 @@
+// The local bridge's figures: how long `tool-workbench serve` takes to print its address, to start
+// a real stdio server (server-filesystem) from a confirmed plan, to see an HTTP server that went
+// away (target: within 5 s), and to stop with every child gone. Figures, never a timed test.
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { descendants, isAlive } from '../src/bridge/processTree';
+import { eventually, pageClient, serverBin, startServe, tempWorkspace } from '../src/bridge/testServe';
+
+const ms = (n: number) => `${Math.round(n)} ms`;
+
+export async function run(): Promise<void> {
+  let t = performance.now();
+  const s = await startServe();
+  console.log(`  serve prints its address: ${ms(performance.now() - t)}`);
+  const page = pageClient(s);
+  try {
+    const root = tempWorkspace((r) => `[providers.mcp.fs]\ntype = "stdio"\ncommand = ${JSON.stringify(process.execPath)}\narguments = [${JSON.stringify(serverBin('filesystem'))}, ${JSON.stringify(join(r, 'data'))}]\n`);
+    t = performance.now();
+    const id = (await page.post('/bridge/workspaces', { path: root })).json<{ workspace: { id: string } }>().workspace.id;
+    const plan = (await page.post(`/bridge/workspaces/${id}/plan`)).json<{ plan: { id: string } }>().plan;
+    const started = (await page.post(`/bridge/workspaces/${id}/start`, { plan: plan.id })).json<{ servers: { status: string }[] }>().servers;
+    console.log(`  open, plan and start server-filesystem (${started[0]?.status}): ${ms(performance.now() - t)}`);
+
+    const http = createServer((req, res) => {
+      const server = new Server({ name: 'bench', version: '1' }, { capabilities: { tools: {} } });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      void server.connect(transport).then(() => transport.handleRequest(req, res));
+    });
+    const port = await new Promise<number>((ok) => http.listen(0, '127.0.0.1', () => ok((http.address() as { port: number }).port)));
+    await page.post('/bridge/servers', { url: `http://127.0.0.1:${port}/mcp`, name: 'gone' });
+    http.closeAllConnections();
+    http.close();
+    t = performance.now();
+    await eventually(async () => ((await page.get('/bridge/servers')).json<{ servers: { name: string; status: string }[] }>().servers.find((x) => x.name === 'gone')?.status === 'failed' ? true : undefined), 30_000);
+    console.log(`  a stateless HTTP server that went away is seen as failed after: ${ms(performance.now() - t)} (target: under 5,000 ms)`);
+  } finally {
+    const tree = descendants(s.proc.pid as number);
+    t = performance.now();
+    s.proc.kill('SIGTERM');
+    await s.exited;
+    console.log(`  SIGTERM to exit, ${tree.length} child processes stopped: ${ms(performance.now() - t)}; left alive: ${tree.filter(isAlive).length}`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -1,0 +1,59 @@
+// The bridge specs run their own `tool-workbench serve` (the built app from dist/, a free port
+// picked at run time), the way a user runs `npm start`, and a temporary JP workspace.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Serve {
+  readonly proc: ChildProcess;
+  /** The address with its token, as printed. */
+  readonly url: string;
+  stdout(): string;
+  stop(): Promise<void>;
+}
+
+export function startServe(): Promise<Serve> {
+  const proc = spawn(process.execPath, [join(ROOT, 'cli-bin', 'tool-workbench.cjs'), 'serve', '--port', '0', '--no-open', '--no-build'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const exited = new Promise<void>((ok) => proc.once('exit', () => ok()));
+  return new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`serve printed no address; stderr: ${err}`)), 60_000);
+    proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /^Tool Catalogue Workbench on (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)\n/u.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        ok({
+          proc,
+          url: m[1] as string,
+          stdout: () => out,
+          stop: async () => {
+            proc.kill('SIGTERM');
+            await exited;
+          },
+        });
+      }
+    });
+  });
+}
+
+/** A JP project in a temporary folder: `.jp/config.toml`, a persona `dev`, and a `data` folder. */
+export function jpWorkspace(files: (root: string) => Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'wb-e2e-'));
+  mkdirSync(join(root, 'data'));
+  writeFileSync(join(root, 'data', 'hello.txt'), 'hello from the workspace\n');
+  for (const [path, text] of Object.entries(files(root))) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+export const serverBin = (pkg: 'filesystem' | 'memory') => join(ROOT, 'node_modules', '@modelcontextprotocol', `server-${pkg}`, 'dist', 'index.js');

@@ -1,0 +1,125 @@
+// Findability (issue 17) in the page: a tool with an empty description gets an information
+// diagnostic at its declaration, and words added to it clear it; the panel's before/after and
+// quick fix; the GitHub catalogue imported twice shows its look-alike groups and server notes.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test, expect } from './fixtures';
+import { screenshotsAtTwoSizes } from './screens';
+
+const GITHUB = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../shared'), 'data', 'catalogues', 'github-mcp-server.tools-list.json');
+const SLOW = { timeout: 30_000 };
+
+const scenario = `name = "Findability"
+[policy]
+ranking = "bm25"
+
+[[layers]]
+name = "workspace"
+text = '''
+[conversation.tools.'*']
+enable = "discoverable"
+
+[conversation.tools.send_email]
+source = "local"
+summary = "Send an email to a person or a list."
+
+[conversation.tools.deploy_staging]
+source = "local"
+summary = "Deploy a branch to the staging environment."
+
+[conversation.tools.notify]
+source = "local"
+'''
+`;
+
+test('an empty description gets its diagnostic; words added clear it; before and after', async ({ workbench, page }, info) => {
+  const layers = workbench.layers;
+  const panel = workbench.findability;
+  await workbench.open();
+  await workbench.loadScenario(scenario, 'findability.toml');
+  await layers.waitForEditor();
+
+  await test.step('the diagnostic stands at the tool\'s declaration, severity information, with the reason', async () => {
+    await expect.poll(async () => (await layers.markers()).filter((m) => m.code === 'findability').map((m) => [m.severity, m.startLineNumber]), SLOW).toEqual([['info', 12]]);
+    const [marker] = (await layers.markers()).filter((m) => m.code === 'findability');
+    expect(marker?.message).toContain('`notify` is hard to find');
+    expect(marker?.message).toContain('it has no summary or description');
+    expect(marker?.message).toContain('Quick fix: Add a summary');
+  });
+
+  await test.step('the panel lists it, with the rankings side by side, and keeps a "before"', async () => {
+    await panel.open();
+    await expect(panel.headline()).toHaveText('findable in the top 10: 3 of 3');
+    await expect(panel.rankings()).toHaveCount(3);
+    await expect(panel.rankings().filter({ hasText: "the scenario's" })).toHaveAttribute('data-ranking', 'bm25');
+    await expect(panel.hardTool('notify')).toContainText('hard to find');
+    await expect(panel.hardTool('notify')).toContainText('no summary or description');
+    await panel.pinBefore();
+    await screenshotsAtTwoSizes(page, info, 'findability-empty-description');
+  });
+
+  await test.step('typing a description clears the diagnostic, and the comparison shows the change', async () => {
+    await layers.setCursor(13, 17);
+    await layers.focusEditor();
+    await layers.setCursor(13, 17);
+    await layers.insert('\nsummary = "Page the on-call engineer about an outage."');
+    await expect.poll(async () => (await layers.markers()).filter((m) => m.code === 'findability').length, SLOW).toBe(0);
+    await expect(panel.hardTools()).toHaveCount(0, SLOW);
+    await expect(panel.comparison()).toContainText('1 tool changed', SLOW);
+    await expect(panel.comparison().locator('tr[data-tool="notify"]')).toHaveAttribute('data-direction', 'better');
+  });
+});
+
+test('the quick fix from the panel writes a summary in the layer', async ({ workbench }) => {
+  const panel = workbench.findability;
+  await workbench.open();
+  await workbench.loadScenario(scenario, 'findability.toml');
+  await workbench.layers.waitForEditor();
+  await panel.open();
+  await panel.fix('notify');
+  await expect.poll(() => workbench.layers.value(0), SLOW).toContain('[conversation.tools.notify]\nsource = "local"\nsummary = "Notify."');
+});
+
+test('the GitHub catalogue imported twice: look-alike groups and notes on each server', async ({ workbench, page }, info) => {
+  test.slow();
+  const imp = workbench.importer;
+  await workbench.open();
+  for (const server of ['github_2', 'github_3']) {
+    await test.step(`import the GitHub catalogue as ${server}`, async () => {
+      await imp.openFromServersTab();
+      await imp.chooseFile(GITHUB);
+      await expect(page.getByTestId('import-server-name')).toHaveValue(server);
+      await imp.confirm();
+    });
+  }
+
+  await test.step('each tool and its copy are look-alikes, sharing their words', async () => {
+    const panel = workbench.findability;
+    await panel.open();
+    await expect(panel.headline()).toContainText(/findable in the top 10: \d+ of \d+/u, SLOW);
+    // The second import's copies are prefixed with its server name.
+    const group = panel.groupOf('github_3_list_issues');
+    await expect(group).toHaveCount(1, SLOW);
+    await expect(group.locator('code', { hasText: /^list_issues$/u })).toHaveCount(1);
+    await expect(group).toContainText('share: github, list, issues, repository');
+    expect(await panel.groups().count()).toBeGreaterThan(90);
+    await screenshotsAtTwoSizes(page, info, 'findability-github-twice');
+  });
+
+  await test.step('the servers panel notes the tools search_tools may not find', async () => {
+    await workbench.servers.show();
+    await expect(workbench.servers.findabilityNote('github_2')).toContainText(/\d+ discoverable tools? search_tools may not find/u);
+  });
+});
+
+test('past 500 discoverable tools the report waits to be asked for', async ({ workbench }) => {
+  const tools = Array.from({ length: 520 }, (_, i) => `[conversation.tools.tool_${i}]\nsource = "local"\nsummary = "Does chore number ${i} of the batch, quickly and well."\n`).join('\n');
+  const big = `name = "Large"\n[[layers]]\nname = "workspace"\ntext = '''\n[conversation.tools.'*']\nenable = "discoverable"\n\n${tools}'''\n`;
+  const panel = workbench.findability;
+  await workbench.open();
+  await workbench.loadScenario(big, 'large.toml');
+  await panel.open();
+  await expect(panel.panel()).toContainText('520 discoverable tools: past 500 the findability report waits to be asked for');
+  await panel.page.getByTestId('fnd-compute').click();
+  await expect(panel.headline()).toContainText(/findable in the top 10: \d+ of 520/u, SLOW);
+});

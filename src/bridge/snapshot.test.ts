@@ -1,0 +1,122 @@
+// `tool-workbench snapshot`: real servers' tool lists into one catalogue file that a scenario
+// names, so `check` replays the real setup offline; JP's required/optional rule decides the exit.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseMultiServerCatalogue } from '../core/catalogue/tools-list';
+import { listAllTools } from './snapshot';
+import { BIN, ROOT, serverBin, tempWorkspace } from './testServe';
+
+const node = process.execPath;
+const run = (...args: string[]) => spawnSync(node, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
+
+describe('listAllTools', () => {
+  const pages = (n: number, perPage: number, size: number) => ({
+    name: 'big',
+    forward: async (_m: string, params?: { cursor?: string }) => {
+      const page = Number(params?.cursor ?? '0');
+      const tools = Array.from({ length: perPage }, (_, i) => ({ name: `t${page}_${i}`, description: 'x'.repeat(size), inputSchema: { type: 'object' } }));
+      return { tools, ...(page + 1 < n ? { nextCursor: String(page + 1) } : {}) };
+    },
+  });
+
+  it('follows every page', async () => {
+    expect(await listAllTools(pages(3, 2, 10) as never)).toHaveLength(6);
+  });
+
+  it('fails at once, with the reason, when the list passes the size cap', async () => {
+    await expect(listAllTools(pages(50, 100, 2000) as never)).rejects.toThrow(/big: the tool list passed 4194304 bytes after 21 pages \(2100 tools\)/u);
+  });
+
+  it('refuses a cursor sent twice', async () => {
+    const loop = { name: 'loop', forward: async () => ({ tools: [], nextCursor: 'same' }) };
+    await expect(listAllTools(loop as never)).rejects.toThrow(/sent the cursor "same" twice/u);
+  });
+});
+
+describe('tool-workbench snapshot', () => {
+  it('writes every server of the workspace (with the persona) and a scenario replays it offline', () => {
+    const root = tempWorkspace(
+      (r) =>
+        `config_load_paths = [".jp/personas"]\n[providers.mcp.fs]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = [${JSON.stringify(serverBin('filesystem'))}, ${JSON.stringify(join(r, 'data'))}]\n`,
+    );
+    mkdirSync(join(root, '.jp', 'personas'));
+    writeFileSync(join(root, '.jp', 'personas', 'dev.toml'), `[providers.mcp.memory]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = [${JSON.stringify(serverBin('memory'))}]\n`);
+    const out = join(root, 'snap.json');
+    const r = run('snapshot', '--workspace', root, '--persona', 'dev', '--out', out);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`starting fs (from the command line): ${node} ${serverBin('filesystem')}`);
+    expect(r.stdout).toContain('catalogue = "snap.json#memory"');
+    const value = JSON.parse(readFileSync(out, 'utf8')) as unknown;
+    const parsed = parseMultiServerCatalogue(value);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.servers.map((s) => [s.name, s.tools.length])).toEqual([
+      ['fs', 14],
+      ['memory', 9],
+    ]);
+    expect(JSON.stringify(value)).toContain('"serverInfo":{"name":"secure-filesystem-server"');
+
+    const scenario = join(root, 'replay.toml');
+    writeFileSync(
+      scenario,
+      `name = "A real filesystem server, replayed"
+[[layers]]
+name = "workspace"
+text = '''
+[conversation.tools.'*']
+enable = "discoverable"
+[conversation.tools.read_text_file]
+source = "mcp.fs"
+'''
+[servers.fs]
+catalogue = "snap.json#fs"
+[[steps]]
+command = "jp q 'read hello'"
+  [[steps.cycles]]
+  calls = [ { tool = "search_tools", args = { query = "read text file" }, expect = { returned_includes = ["read_text_file"] } } ]
+  [[steps.cycles]]
+  calls = [ { tool = "read_text_file", args = { path = "data/hello.txt" }, result = "hello from the workspace" } ]
+  [steps.cycles.expect]
+  offered_includes = ["read_text_file"]
+  [[steps.cycles]]
+  reply = "Done."
+[steps.expect]
+permitted_includes = ["read_text_file"]
+servers = ["fs"]
+`,
+    );
+    const check = run('check', scenario);
+    expect(check.stdout).toMatch(/\b0 failed/u);
+    expect(check.status).toBe(0);
+  }, 120_000);
+
+  it('fails with the error JP would abort with when a required server cannot start; leaves an optional one out', () => {
+    const root = tempWorkspace(
+      () =>
+        `[providers.mcp.gone]\ntype = "stdio"\ncommand = "/no/such/binary"\noptional = true\n[providers.mcp.mem]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = [${JSON.stringify(serverBin('memory'))}]\n`,
+    );
+    const ok = run('snapshot', '--workspace', root, '--out', join(root, 'a.json'));
+    expect(ok.status).toBe(0);
+    expect(ok.stderr).toMatch(/warning: optional MCP server gone failed to start and is left out: Cannot spawn process: \/no\/such\/binary/u);
+    expect(parseMultiServerCatalogue(JSON.parse(readFileSync(join(root, 'a.json'), 'utf8'))).servers.map((s) => s.name)).toEqual(['mem']);
+
+    writeFileSync(join(root, '.jp', 'config.toml'), '[providers.mcp.gone]\ntype = "stdio"\ncommand = "/no/such/binary"\n');
+    const bad = run('snapshot', '--workspace', root, '--out', join(root, 'b.json'));
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/MCP server gone failed to start; JP would abort with:\nCannot spawn process: \/no\/such\/binary/u);
+  }, 120_000);
+
+  it.each([
+    [['snapshot'], /--workspace DIR is required/u],
+    [['snapshot', '--workspace', '/nonexistent-folder', '--out', '/tmp/x.json'], /no such folder: \/nonexistent-folder/u],
+    [['snapshot', '--workspace', ROOT, '--out', '/tmp/x.json', '--persona', 'nobody'], /no \.jp folder|persona/u],
+    [['serve', '--port', 'abc'], /--port must be a whole number/u],
+  ])('refuses %j with exit 2 and a sentence, no stack trace', (args, message) => {
+    const r = run(...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /u);
+  });
+});

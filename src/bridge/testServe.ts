@@ -1,0 +1,114 @@
+// Test helpers: a real `tool-workbench serve` (the bundled bin, as a user runs it), raw HTTP
+// requests with any Host and Origin (fetch would not let a test forge them), and JP workspaces
+// in temporary folders.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const FIXTURES = join(ROOT, 'src', 'bridge', 'fixtures');
+export const BIN = join(ROOT, 'cli-bin', 'tool-workbench.cjs');
+export const serverBin = (pkg: 'filesystem' | 'memory' | 'everything') => join(ROOT, 'node_modules', '@modelcontextprotocol', `server-${pkg}`, 'dist', 'index.js');
+
+export interface Running {
+  readonly proc: ChildProcess;
+  readonly port: number;
+  readonly token: string;
+  /** Everything printed on stdout so far. */
+  stdout(): string;
+  stderr(): string;
+  readonly exited: Promise<number | null>;
+}
+
+/** Starts `tool-workbench serve --port 0 --no-open --no-build`; resolves once its first line is out. */
+export function startServe(env: NodeJS.ProcessEnv = {}, extra: readonly string[] = []): Promise<Running> {
+  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-open', '--no-build', ...extra], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const exited = new Promise<number | null>((ok) => proc.once('exit', (code) => ok(code)));
+  return new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`serve printed no address in 60 s; stderr: ${err}`)), 60_000);
+    proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /^Tool Catalogue Workbench on http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]+)\n/u.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        ok({ proc, port: Number(m[1]), token: m[2] as string, stdout: () => out, stderr: () => err, exited });
+      }
+    });
+    void exited.then((code) => fail(new Error(`serve exited (${code}) before printing its address; stderr: ${err}`)));
+  });
+}
+
+export interface Reply {
+  readonly status: number;
+  readonly body: string;
+  json<T = Record<string, unknown>>(): T;
+}
+
+export interface Req {
+  readonly method?: string;
+  readonly path: string;
+  readonly host?: string | null;
+  readonly origin?: string | null;
+  readonly token?: string | null;
+  readonly body?: unknown;
+}
+
+/** One HTTP request to 127.0.0.1:port with exactly the Host, Origin and Authorization given. */
+export function raw(port: number, r: Req): Promise<Reply> {
+  const headers: Record<string, string> = {};
+  if (r.host !== null) headers.host = r.host ?? `127.0.0.1:${port}`;
+  if (r.origin !== null && r.origin !== undefined) headers.origin = r.origin;
+  if (r.token !== null && r.token !== undefined) headers.authorization = `Bearer ${r.token}`;
+  const data = r.body === undefined ? undefined : JSON.stringify(r.body);
+  if (data !== undefined) headers['content-type'] = 'application/json';
+  return new Promise((ok, fail) => {
+    const req = request({ host: '127.0.0.1', port, method: r.method ?? 'GET', path: r.path, headers, setHost: false, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, body, json: <T>() => JSON.parse(body) as T }));
+    });
+    req.on('error', fail);
+    req.end(data);
+  });
+}
+
+/** A client of one running bridge, as the page is: its token and its own Origin on every request. */
+export function pageClient(s: Running) {
+  const own = `http://127.0.0.1:${s.port}`;
+  return {
+    get: (path: string) => raw(s.port, { path, token: s.token }),
+    post: (path: string, body: unknown = {}) => raw(s.port, { method: 'POST', path, token: s.token, origin: own, body }),
+    del: (path: string) => raw(s.port, { method: 'DELETE', path, token: s.token, origin: own }),
+  };
+}
+
+/** A temporary JP project: `.jp/config.toml` with the given text, and a `data` folder. */
+export function tempWorkspace(configToml: (root: string) => string): string {
+  const root = mkdtempSync(join(tmpdir(), 'wb-bridge-'));
+  mkdirSync(join(root, '.jp'));
+  mkdirSync(join(root, 'data'));
+  writeFileSync(join(root, 'data', 'hello.txt'), 'hello from the workspace\n');
+  writeFileSync(join(root, '.jp', 'config.toml'), configToml(root));
+  return root;
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Polls until `f` gives a value (or throws after `ms`). */
+export async function eventually<T>(f: () => Promise<T | undefined> | T | undefined, ms = 20_000, what = 'the condition'): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(100);
+  }
+}

@@ -1,0 +1,418 @@
+// One MCP server the bridge reaches: a stdio child it started, or an HTTP server
+// (Streamable HTTP, or the older HTTP+SSE) it connects to, so the page never meets
+// CORS. The bridge holds the one session with the server (a stdio server can be
+// initialized once), with the SDK's own Client; the page gets its own sessions
+// from the facade (facade.ts), which forwards requests here. Status, the
+// negotiated protocol version, stderr and a log of requests and responses are
+// kept for the page; a server that stops answering is seen within seconds.
+import type { ChildProcess } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ResultSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo, Notification, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { commandLine } from '../core/workspace/mcp-servers';
+import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
+import { LogRing } from './log';
+import type { LogEntry, Terminal } from './log';
+import { stopTree } from './processTree';
+import { ChildTransport, spawnServer, verifyChecksum } from './stdio';
+
+export type UpstreamSource =
+  | {
+      readonly kind: 'stdio';
+      readonly spec: McpLaunchSpec;
+      readonly cwd: string;
+      /** Where the command came from, for the terminal and the page ("workspace /x/.jp", "the command line"). */
+      readonly from: string;
+    }
+  | {
+      readonly kind: 'http';
+      readonly url: string;
+      /** Header values are secrets: kept here only, never logged or sent to the page. */
+      readonly headers: Readonly<Record<string, string>>;
+      readonly transport: 'auto' | 'streamable' | 'sse';
+    };
+
+export type UpstreamStatus = 'starting' | 'running' | 'failed' | 'stopped';
+
+/** What the page sees of a server: never a secret. */
+export interface UpstreamView {
+  readonly name: string;
+  readonly kind: 'stdio' | 'http';
+  readonly status: UpstreamStatus;
+  readonly error?: string;
+  readonly optional: boolean;
+  readonly from?: string;
+  readonly commandLine?: string;
+  readonly cwd?: string;
+  readonly variables?: readonly string[];
+  readonly missingVariables?: readonly string[];
+  readonly url?: string;
+  readonly headerNames?: readonly string[];
+  readonly transport?: 'stdio' | 'streamable' | 'sse';
+  readonly serverInfo?: { readonly name: string; readonly version: string; readonly title?: string };
+  readonly protocolVersion?: string;
+  /** The server's own reply to `initialize`, when it refused the protocol versions we speak. */
+  readonly refusal?: string;
+  readonly instructions?: string;
+  readonly pid?: number;
+  readonly startedAt?: number;
+  readonly lastLog: number;
+  /** The MCP endpoint the page connects to, on the bridge's origin. */
+  readonly endpoint: string;
+}
+
+const PING_EVERY_MS = 1500;
+const CALL_TIMEOUT_MS = 5 * 60_000;
+/** "No limit" (startup_timeout_secs = 0) as the SDK needs a number: about 24 days. */
+const NO_LIMIT_MS = 2 ** 31 - 1;
+
+/** Wraps a transport to log what passes and to keep the server's raw reply to `initialize`. */
+class Observed implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  protocolVersion?: string;
+  initializeReply?: JSONRPCMessage;
+  private initializeId: string | number | undefined;
+  private readonly quiet = new Set<string | number>();
+
+  constructor(
+    readonly inner: Transport,
+    private readonly log: LogRing,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  async start(): Promise<void> {
+    this.inner.onmessage = (m, extra) => {
+      if ('id' in m && this.initializeId !== undefined && m.id === this.initializeId && !('method' in m)) this.initializeReply = m;
+      const id = 'id' in m ? m.id : undefined;
+      if (!(id !== undefined && !('method' in m) && this.quiet.delete(id))) this.log.add('method' in m && !('id' in m) ? 'notification' : 'response', JSON.stringify(m));
+      this.onmessage?.(m, extra);
+    };
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (e) => this.onerror?.(e);
+    await this.inner.start();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if ('method' in message && 'id' in message) {
+      if (message.method === 'initialize') this.initializeId = message.id;
+      // Pings every 1.5 s would drown the log.
+      if (message.method === 'ping') this.quiet.add(message.id);
+    }
+    if (!('method' in message && message.method === 'ping')) this.log.add('method' in message && !('id' in message) ? 'notification' : 'request', JSON.stringify(message));
+    await this.inner.send(message, options);
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  async close(): Promise<void> {
+    await this.inner.close();
+  }
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class Upstream {
+  status: UpstreamStatus = 'starting';
+  error: string | undefined;
+  readonly log: LogRing;
+  private client: Client | undefined;
+  private observed: Observed | undefined;
+  private child: ChildProcess | undefined;
+  private missing: readonly string[] = [];
+  private secrets: readonly string[] = [];
+  private transportKind: 'stdio' | 'streamable' | 'sse' | undefined;
+  private refusal: string | undefined;
+  private startedAt: number | undefined;
+  private pinger: ReturnType<typeof setInterval> | undefined;
+  private stopping = false;
+  private readonly listeners = new Set<() => void>();
+  /** Notifications from the server (tools/list_changed, ...), for the page's sessions. */
+  onNotification: ((n: Notification) => void) | undefined;
+
+  constructor(
+    /** Its name in the bridge (and its endpoint's path); set once, before the page meets it. */
+    public name: string,
+    readonly source: UpstreamSource,
+    private readonly terminal: Terminal,
+    readonly optional = false,
+  ) {
+    this.log = new LogRing(() => this.allSecrets());
+  }
+
+  private allSecrets(): readonly string[] {
+    return this.source.kind === 'http' ? [...Object.values(this.source.headers), ...this.secrets] : this.secrets;
+  }
+
+  /** Called on every status change (the facade closes the page's sessions when a server goes). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(status: UpstreamStatus, error?: string): void {
+    this.status = status;
+    this.error = error;
+    for (const l of this.listeners) l();
+  }
+
+  get endpoint(): string {
+    return `/bridge/servers/${encodeURIComponent(this.name)}/mcp`;
+  }
+
+  view(): UpstreamView {
+    const info = this.client?.getServerVersion();
+    const src = this.source;
+    return {
+      name: this.name,
+      kind: src.kind,
+      status: this.status,
+      ...(this.error !== undefined ? { error: this.error } : {}),
+      optional: this.optional,
+      ...(src.kind === 'stdio'
+        ? { from: src.from, commandLine: commandLine(src.spec), cwd: src.cwd, variables: src.spec.variables, missingVariables: this.missing }
+        : { url: src.url, headerNames: Object.keys(src.headers) }),
+      ...(this.transportKind ? { transport: this.transportKind } : {}),
+      ...(info && this.status === 'running' ? { serverInfo: { name: info.name, version: info.version, ...(typeof info.title === 'string' ? { title: info.title } : {}) } } : {}),
+      ...(this.observed?.protocolVersion && this.status === 'running' ? { protocolVersion: this.observed.protocolVersion } : {}),
+      ...(this.refusal !== undefined ? { refusal: this.refusal } : {}),
+      ...(this.status === 'running' && this.client?.getInstructions() ? { instructions: this.client.getInstructions() as string } : {}),
+      ...(this.child?.pid !== undefined && (this.status === 'running' || this.status === 'starting') ? { pid: this.child.pid } : {}),
+      ...(this.startedAt !== undefined ? { startedAt: this.startedAt } : {}),
+      lastLog: this.log.last,
+      endpoint: this.endpoint,
+    };
+  }
+
+  logSince(seq: number): LogEntry[] {
+    return this.log.since(seq);
+  }
+
+  get capabilities(): ServerCapabilities | undefined {
+    return this.client?.getServerCapabilities();
+  }
+
+  get serverInfo(): { name: string; version: string } | undefined {
+    return this.client?.getServerVersion();
+  }
+
+  get instructions(): string | undefined {
+    return this.client?.getInstructions();
+  }
+
+  /** Starts (or restarts) the server and opens the session. Never throws: a failure is the status. */
+  async start(): Promise<void> {
+    await this.shutdown();
+    this.stopping = false;
+    this.refusal = undefined;
+    this.set('starting');
+    try {
+      if (this.source.kind === 'stdio') await this.startStdio(this.source);
+      else await this.startHttp(this.source);
+      this.startedAt = Date.now();
+      this.set('running');
+      this.log.add('bridge', `running: ${this.serverInfo?.name ?? '(unnamed)'} ${this.serverInfo?.version ?? ''}, protocol ${this.observed?.protocolVersion ?? '?'}`);
+    } catch (e) {
+      const message = messageOf(e);
+      this.log.add('bridge', message);
+      this.terminal.line(`${this.name}: ${this.optional ? 'optional server failed to start; skipped' : 'failed'}: ${message.split('\n')[0] ?? ''}`);
+      await this.shutdown();
+      this.set('failed', message);
+    }
+  }
+
+  private newClient(): Client {
+    const client = new Client({ name: 'tool-catalogue-workbench-bridge', version: '0.1.0' });
+    client.fallbackNotificationHandler = async (n) => this.onNotification?.(n);
+    client.onclose = () => {
+      if (this.status === 'running' && !this.stopping) {
+        this.log.add('bridge', 'the connection closed');
+        this.set('failed', this.exitText() ?? 'the connection to the server closed');
+        void this.shutdown();
+      }
+    };
+    return client;
+  }
+
+  private exitText(): string | undefined {
+    const c = this.child;
+    if (!c || (c.exitCode === null && c.signalCode === null)) return undefined;
+    const tail = this.log.stderrTail(5);
+    return `the server exited (${c.signalCode ? `signal ${c.signalCode}` : `code ${c.exitCode}`})${tail.length > 0 ? `\nstderr:\n  ${tail.join('\n  ')}` : ''}`;
+  }
+
+  private async startStdio(src: Extract<UpstreamSource, { kind: 'stdio' }>): Promise<void> {
+    const { spec, cwd } = src;
+    const cmd = commandLine(spec);
+    const sum = verifyChecksum(this.name, spec, cwd);
+    if (!sum.ok) throw new Error(sum.message);
+    this.terminal.line(`starting ${this.name} (from ${src.from}): ${cmd}  [in ${cwd}]${spec.variables.length > 0 ? ` with ${spec.variables.join(', ')}` : ''}`);
+    const { child, missing, secrets } = spawnServer(spec, cwd);
+    this.child = child;
+    this.missing = missing;
+    this.secrets = secrets;
+    this.transportKind = 'stdio';
+    for (const m of missing) this.log.add('bridge', `warning: environment variable ${m} is not set; the server starts without it (JP warns the same way)`);
+    let pending = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) if (line.trim() !== '') this.log.add('stderr', line.replace(/\r$/u, ''));
+    });
+    const spawned = new Promise<never>((_, fail) => {
+      child.once('error', (e) => fail(new Error(`Cannot spawn process: ${cmd}, error: ${e.message}`)));
+      child.once('exit', () => fail(new Error(`Server initialization error: ${cmd}, error: ${this.exitText() ?? 'the server exited'}`)));
+    });
+    child.once('exit', (code, signal) => {
+      if (pending.trim() !== '') this.log.add('stderr', pending);
+      this.log.add('bridge', `process ${child.pid ?? ''} exited (${signal ? `signal ${signal}` : `code ${code}`})`);
+      if (this.status === 'running' && !this.stopping) {
+        this.set('failed', this.exitText());
+        void this.shutdown();
+      }
+    });
+    const transport = new Observed(new ChildTransport(child), this.log);
+    const client = this.newClient();
+    this.client = client;
+    this.observed = transport;
+    const timeoutMs = spec.startupTimeoutSecs === 0 ? NO_LIMIT_MS : spec.startupTimeoutSecs * 1000;
+    const stderr = () => {
+      const tail = this.log.stderrTail();
+      return tail.length > 0 ? `\nstderr:\n  ${tail.join('\n  ')}` : '';
+    };
+    try {
+      await Promise.race([client.connect(transport, { timeout: timeoutMs }), spawned]);
+    } catch (e) {
+      const m = messageOf(e);
+      if (/^(Cannot spawn process|Server initialization error)/u.test(m)) throw new Error(`${m}${m.includes('stderr:') ? '' : stderr()}`);
+      if (/timed out/iu.test(m)) throw new Error(`Server initialization timed out after ${spec.startupTimeoutSecs}s: ${cmd}${stderr()}`);
+      throw new Error(`Server initialization error: ${cmd}, error: ${this.explainRefusal(m)}${stderr()}`);
+    }
+    spawned.catch(() => undefined);
+  }
+
+  /** A refused protocol version: what the server answered, kept for the page. */
+  private explainRefusal(message: string): string {
+    const reply = this.observed?.initializeReply;
+    if (reply && ('error' in reply || /protocol version/iu.test(message))) {
+      this.refusal = JSON.stringify(reply).slice(0, 2000);
+      return `${message} (the bridge speaks MCP ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}; the server answered ${this.refusal})`;
+    }
+    return message;
+  }
+
+  private async startHttp(src: Extract<UpstreamSource, { kind: 'http' }>): Promise<void> {
+    let url: URL;
+    try {
+      url = new URL(src.url);
+    } catch {
+      throw new Error(`${JSON.stringify(src.url)} is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${url.protocol} is not supported: give an http: or https: URL`);
+    this.terminal.line(`connecting ${this.name}: ${src.url}${Object.keys(src.headers).length > 0 ? ` with headers ${Object.keys(src.headers).join(', ')}` : ''}`);
+    const requestInit: RequestInit = { headers: { ...src.headers } };
+    const attempt = async (kind: 'streamable' | 'sse') => {
+      const inner: Transport =
+        kind === 'streamable'
+          ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 } })
+          : new SSEClientTransport(url, { requestInit });
+      const transport = new Observed(inner, this.log);
+      const client = this.newClient();
+      this.client = client;
+      this.observed = transport;
+      this.transportKind = kind;
+      await client.connect(transport, { timeout: 10_000 });
+    };
+    try {
+      if (src.transport === 'sse') await attempt('sse');
+      else {
+        try {
+          await attempt('streamable');
+        } catch (e) {
+          const code = (e as { code?: unknown }).code;
+          // The MCP spec's backwards compatibility: a 4xx to the POST means an old HTTP+SSE server.
+          if (src.transport === 'streamable' || !(typeof code === 'number' && code >= 400 && code < 500)) throw e;
+          this.log.add('bridge', `Streamable HTTP answered ${code}; trying the older HTTP+SSE transport`);
+          await this.client?.close().catch(() => undefined);
+          await attempt('sse');
+        }
+      }
+    } catch (e) {
+      throw new Error(this.explainRefusal(messageOf(e)));
+    }
+    // A server that keeps no event stream open is only seen gone on the next request: ask often.
+    this.pinger = setInterval(() => void this.ping(), PING_EVERY_MS);
+    this.pinger.unref();
+  }
+
+  private async ping(): Promise<void> {
+    const client = this.client;
+    if (!client || this.status !== 'running') return;
+    try {
+      await client.ping({ timeout: PING_EVERY_MS });
+    } catch (e) {
+      if (this.client !== client || this.status !== 'running' || this.stopping) return;
+      this.log.add('bridge', `no answer to ping: ${messageOf(e)}`);
+      this.set('failed', `the server stopped answering (ping: ${messageOf(e)})`);
+      await this.shutdown();
+    }
+  }
+
+  /** Forwards one request from the page to the server, unchanged (every field of the result kept). */
+  async forward(method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const client = this.client;
+    if (!client || this.status !== 'running') throw new Error(`the server ${this.name} is ${this.status}`);
+    return client.request({ method, ...(params !== undefined ? { params } : {}) }, ResultSchema, {
+      timeout: CALL_TIMEOUT_MS,
+      ...(signal ? { signal } : {}),
+    }) as Promise<Record<string, unknown>>;
+  }
+
+  /** Forwards a notification from the page (e.g. roots/list_changed). */
+  async notify(n: Notification): Promise<void> {
+    await this.client?.notification(n as never).catch(() => undefined);
+  }
+
+  /** Stop: ends the session (HTTP DELETE), stops the process tree. */
+  async stop(): Promise<void> {
+    if (this.status === 'stopped') return;
+    this.stopping = true;
+    this.log.add('bridge', 'stopping');
+    await this.shutdown();
+    this.set('stopped');
+  }
+
+  private async shutdown(): Promise<void> {
+    if (this.pinger) clearInterval(this.pinger);
+    this.pinger = undefined;
+    const client = this.client;
+    const observed = this.observed;
+    const child = this.child;
+    this.client = undefined;
+    if (observed?.inner instanceof StreamableHTTPClientTransport && observed.inner.sessionId !== undefined) {
+      // client.close() does not end the session; the DELETE does (the MCP spec's session end).
+      await observed.inner.terminateSession().catch(() => undefined);
+    }
+    if (client) {
+      const wasStopping = this.stopping;
+      this.stopping = true;
+      await client.close().catch(() => undefined);
+      this.stopping = wasStopping;
+    }
+    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) await stopTree(child.pid);
+    else if (child?.pid !== undefined) await stopTree(child.pid, 0);
+  }
+}

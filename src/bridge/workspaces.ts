@@ -1,0 +1,128 @@
+// JP workspaces the user opened through the bridge, and the plans of servers to
+// start that the user confirmed. The bridge reads a workspace's files from disk
+// itself and computes every command from them (the page only names the workspace
+// and the plan): a page, a scenario, a share link or a dropped file can show a
+// command but never send one. A plan runs only once the user has confirmed it.
+import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { loadLayer } from '../core/config/layer';
+import { loadWorkspace, WORKSPACE_CODES } from '../core/workspace/load';
+import { commandLine, mcpLaunchSpecs } from '../core/workspace/mcp-servers';
+import type { McpLaunchProblem, McpLaunchSpec } from '../core/workspace/mcp-servers';
+import { readTomlTree } from '../cli/workspace';
+
+export interface OpenedWorkspace {
+  readonly id: string;
+  /** The project folder: the servers' working directory (JP's workspace root). */
+  readonly root: string;
+  /** The `.jp` folder the files are read from. */
+  readonly jpDir: string;
+}
+
+export interface PlannedServer {
+  readonly name: string;
+  readonly commandLine: string;
+  readonly cwd: string;
+  /** Names only: the values stay in the bridge's environment. */
+  readonly variables: readonly string[];
+  readonly optional: boolean;
+  readonly startupTimeoutSecs: number;
+  readonly checksum?: { readonly algorithm: string; readonly value: string };
+}
+
+export interface Plan {
+  readonly id: string;
+  readonly workspace: string;
+  readonly persona?: string;
+  readonly servers: readonly PlannedServer[];
+  readonly problems: readonly McpLaunchProblem[];
+  /** The specs behind the plan, kept in the bridge. */
+  readonly specs: readonly McpLaunchSpec[];
+}
+
+export class WorkspaceError extends Error {}
+
+/** The `.jp` folder at `path`: the folder itself, or the one inside it. */
+export function findJpFolder(path: string): { root: string; jpDir: string } {
+  const abs = resolve(path);
+  const stat = statSync(abs, { throwIfNoEntry: false });
+  if (!stat) throw new WorkspaceError(`no such folder: ${abs}`);
+  if (!stat.isDirectory()) throw new WorkspaceError(`not a folder: ${abs}`);
+  if (basename(abs) === '.jp') return { root: dirname(abs), jpDir: abs };
+  const inner = join(abs, '.jp');
+  if (statSync(inner, { throwIfNoEntry: false })?.isDirectory()) return { root: abs, jpDir: inner };
+  throw new WorkspaceError(`${abs} has no .jp folder: open a JP project (the folder that holds .jp) or its .jp folder`);
+}
+
+const token = () => randomBytes(12).toString('base64url');
+
+export class Workspaces {
+  private readonly opened = new Map<string, OpenedWorkspace>();
+  private readonly plans = new Map<string, Plan>();
+  private readonly confirmed = new Set<string>();
+
+  /** Opens a workspace (reads nothing yet but where it is); the same folder gets the same id. */
+  open(path: string): OpenedWorkspace {
+    const { root, jpDir } = findJpFolder(path);
+    for (const w of this.opened.values()) if (w.jpDir === jpDir) return w;
+    const w = { id: token(), root, jpDir };
+    this.opened.set(w.id, w);
+    return w;
+  }
+
+  get(id: string): OpenedWorkspace {
+    const w = this.opened.get(id);
+    if (!w) throw new WorkspaceError(`no open workspace ${JSON.stringify(id)}; open it again`);
+    return w;
+  }
+
+  /** Every `*.toml` under the `.jp` folder, read now. */
+  files(id: string): Map<string, string> {
+    const w = this.get(id);
+    try {
+      return readTomlTree(w.jpDir);
+    } catch (e) {
+      throw new WorkspaceError(`cannot read ${w.jpDir}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** The servers the workspace (with the persona) declares, computed from the files on disk now. */
+  plan(id: string, persona?: string): Plan {
+    const w = this.get(id);
+    const loaded = loadWorkspace(this.files(id), { ...(persona !== undefined ? { persona } : {}), folderName: basename(w.jpDir) });
+    const unknown = loaded.loadDiagnostics.find((d) => d.code === WORKSPACE_CODES.persona);
+    if (unknown) throw new WorkspaceError(unknown.message);
+    const { servers: specs, problems } = mcpLaunchSpecs(loaded.layers.map(loadLayer));
+    const plan: Plan = {
+      id: token(),
+      workspace: w.id,
+      ...(persona !== undefined ? { persona } : {}),
+      servers: specs.map((s) => ({
+        name: s.name,
+        commandLine: commandLine(s),
+        cwd: w.root,
+        variables: s.variables,
+        optional: s.optional,
+        startupTimeoutSecs: s.startupTimeoutSecs,
+        ...(s.checksum ? { checksum: s.checksum } : {}),
+      })),
+      problems,
+      specs,
+    };
+    this.plans.set(plan.id, plan);
+    return plan;
+  }
+
+  /** The user said yes to this plan: its servers may start (now, and again on restart). */
+  confirm(planId: string): Plan {
+    const plan = this.plans.get(planId);
+    if (!plan) throw new WorkspaceError('that plan is unknown to this bridge (it restarted?): list the servers again and confirm');
+    this.confirmed.add(planId);
+    return plan;
+  }
+
+  isConfirmed(planId: string): boolean {
+    return this.confirmed.has(planId);
+  }
+}

@@ -1,0 +1,43 @@
+// Hooks for the cost views: react-query queries over the cost methods, keyed by revision, the price
+// table and the chosen model, so an edited price re-prices without re-deriving the timeline.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { chosenModel, usePrices } from '../state/prices';
+import { useTimeline } from './hooks';
+import { deriveKeys, useDeriveClient } from './queries';
+
+function usePricing() {
+  const table = usePrices((s) => s.table);
+  const chosen = usePrices((s) => s.chosen);
+  const { data: view } = useTimeline();
+  const model = view ? chosenModel(chosen, view.policy.provider) : undefined;
+  return { view, table, model };
+}
+
+/** `compare`: also run the all-on counterfactual and the variants (the cost panel, the chart's money view). */
+export function useCosts(enabled = true, compare = true) {
+  const client = useDeriveClient();
+  const { view, table, model } = usePricing();
+  const revision = view?.revision ?? 0;
+  return useQuery({
+    queryKey: [...deriveKeys.all, 'cost', 'costs', revision, model ?? '', compare, table] as const,
+    queryFn: () => client.call('costs', { revision, table, compare, ...(model !== undefined ? { model } : {}) }),
+    enabled: enabled && view !== undefined && view.requests.length > 0,
+    staleTime: Infinity,
+    gcTime: 30_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useBreakEven(discoveries: number, enabled = true) {
+  const client = useDeriveClient();
+  const { view, table, model } = usePricing();
+  const revision = view?.revision ?? 0;
+  return useQuery({
+    queryKey: [...deriveKeys.all, 'cost', 'breakEven', revision, model ?? '', discoveries, table] as const,
+    queryFn: () => client.call('breakEven', { revision, table, discoveries, ...(model !== undefined ? { model } : {}) }),
+    enabled: enabled && view !== undefined,
+    staleTime: Infinity,
+    gcTime: 30_000,
+    placeholderData: keepPreviousData,
+  });
+}

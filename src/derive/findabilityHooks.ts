@@ -1,0 +1,73 @@
+// The findability report as a react-query query: keyed by the revision (once typing pauses), the
+// task set and the pinned baseline. The layer editor, the servers panel and the findability panel
+// share one query, so the worker computes the report once per revision.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { useWorkbench } from '../state/context';
+import { useTimeline } from './hooks';
+import { deriveKeys, useDeriveClient } from './queries';
+import type { FindabilityView } from './findabilityProtocol';
+
+/** A report asks every tool by several queries under three rankings: it waits for typing to pause. */
+const SETTLE_MS = 300;
+/**
+ * Up to this many discoverable tools the report follows every edit by itself (about a second of
+ * worker time at 500 tools, measured with bench/findability.ts's catalogues); past it, only once
+ * the user asks (`findabilityLarge`), so typing in a 10,000-tool layer never waits behind it.
+ */
+export const FINDABILITY_AUTO_LIMIT = 500;
+
+export const findabilityKeys = {
+  report: (revision: number, tasks: string, baseline: string) => [...deriveKeys.all, 'findability', revision, tasks, baseline] as const,
+};
+
+/** A short stand-in for a task set in a query key (a set may be megabytes): its length and an FNV-1a hash. */
+export function textKey(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return `${text.length}:${(h >>> 0).toString(36)}`;
+}
+
+function useSettled(value: number | undefined, ms: number): number | undefined {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+/** The newest report the worker answered, for commands (pin it as "before") that have no hook. */
+let latest: FindabilityView | undefined;
+export function latestFindability(): FindabilityView | undefined {
+  return latest;
+}
+
+export function useFindability() {
+  const client = useDeriveClient();
+  const { data: view } = useTimeline();
+  // A revision whose derivation has answered (the worker holds its timeline), once typing pauses.
+  const revision = useSettled(view && view.scenarioErrors.length === 0 ? view.revision : undefined, SETTLE_MS);
+  const discoverable = view?.positions[0]?.counts.discoverable ?? 0;
+  const large = useWorkbench((s) => s.findabilityLarge);
+  const useTasks = useWorkbench((s) => s.findabilityUseTasks);
+  const querySet = useWorkbench((s) => s.labQuerySet);
+  const baseline = useWorkbench((s) => s.findabilityBaseline);
+  const tasks = useTasks ? querySet : '';
+  const tasksKey = useMemo(() => textKey(tasks), [tasks]);
+  const allowed = discoverable <= FINDABILITY_AUTO_LIMIT || large;
+  const query = useQuery({
+    queryKey: findabilityKeys.report(revision ?? -1, tasksKey, baseline?.label ?? ''),
+    queryFn: async () => {
+      const view = await client.call('findability', { revision: revision ?? 0, ...(tasks.trim() !== '' ? { tasks } : {}), ...(baseline ? { baseline: baseline.report } : {}) });
+      latest = view;
+      return view;
+    },
+    enabled: revision !== undefined && allowed,
+    staleTime: Infinity,
+    gcTime: 10_000,
+    placeholderData: keepPreviousData,
+  });
+  /** `waiting`: the catalogue is past FINDABILITY_AUTO_LIMIT and the user has not asked for the report. */
+  return { ...query, waiting: !allowed, discoverable };
+}

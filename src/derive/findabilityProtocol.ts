@@ -1,0 +1,48 @@
+// The derive method behind the findability panel, the layer editor's findability diagnostics and
+// the servers panel's notes (issue 17). It extends `Methods` in protocol.ts; the host forwards it
+// to findabilityHost.ts.
+import type { Diagnostic, FindabilityComparison, FindabilityReport } from '../core';
+
+/** Where a tool is declared, for diagnostics, quick fixes and "go to declaration". */
+export interface ToolDeclaration {
+  readonly tool: string;
+  readonly layer: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A quick fix at a tool's declaration: write this summary for it. */
+export interface FindabilityFixView extends ToolDeclaration {
+  readonly title: string;
+  readonly summary: string;
+}
+
+/** The hard-to-find tools of one MCP server, for its note in the servers panel. */
+export interface ServerFindabilityNote {
+  readonly server: string;
+  readonly tools: readonly { readonly name: string; readonly status: 'hard' | 'unreachable'; readonly reason: string; readonly beatenBy: readonly string[] }[];
+}
+
+export interface FindabilityView {
+  readonly revision: number;
+  readonly report: FindabilityReport;
+  /** Severity information, at the declaration of each hard-to-find tool declared in a layer. */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly fixes: readonly FindabilityFixView[];
+  readonly declarations: readonly ToolDeclaration[];
+  readonly servers: readonly ServerFindabilityNote[];
+  /** Against the baseline the UI pinned, when it sent one. */
+  readonly comparison?: FindabilityComparison;
+  /** Lines of the task set that could not be read. */
+  readonly taskErrors: readonly string[];
+  /** Milliseconds the report took in the worker (0 when it came from the cache). */
+  readonly millis: number;
+}
+
+export interface FindabilityMethods {
+  /**
+   * The findability report of the scenario's base config at `revision`; `tasks`: a task set as JSONL
+   * (the search lab's query set); `baseline`: an earlier report to compare with.
+   */
+  findability(params: { revision: number; tasks?: string; baseline?: FindabilityReport }): FindabilityView;
+}

@@ -1,0 +1,86 @@
+// "Start servers": the one question before the bridge runs anything. It shows
+// every command line exactly as it will run, its working directory, and the
+// names (never the values) of the environment variables it is given. The plan
+// was computed by the bridge from the workspace's files on disk; the page only
+// says yes to it.
+import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { startConfirmed } from '../../live/bridgeSession';
+import { useWorkbench, useWorkbenchStore } from '../../state/context';
+import './bridge.css';
+
+export function StartServersDialog() {
+  const store = useWorkbenchStore();
+  const queryClient = useQueryClient();
+  const plan = useWorkbench((s) => s.bridgeConfirm);
+  const [busy, setBusy] = useState(false);
+  const cancel = useRef<HTMLButtonElement>(null);
+  // Focus lands on Cancel: starting processes takes a deliberate click.
+  useEffect(() => cancel.current?.focus(), [plan?.planId]);
+  if (!plan) return null;
+  const close = () => store.getState().setBridgeConfirm(undefined);
+  const n = plan.servers.length;
+  const start = () => {
+    setBusy(true);
+    void startConfirmed(store, queryClient)
+      .catch((e: unknown) => store.getState().showBanner('error', `The bridge could not start the servers: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <div className="bridge-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
+      <div className="bridge-dialog" role="dialog" aria-modal="true" aria-labelledby="bridge-confirm-title" data-testid="start-servers-dialog" onKeyDown={(e) => e.key === 'Escape' && close()}>
+        <h2 id="bridge-confirm-title">Start {n} MCP server{n === 1 ? '' : 's'} on this machine?</h2>
+        <p className="muted">
+          From <code>{plan.jpDir}</code>
+          {plan.persona !== undefined && (
+            <>
+              {' '}with persona <code>{plan.persona}</code>
+            </>
+          )}
+          . Each command runs with your permissions, as JP would run it; the bridge prints it on its terminal. Environment variables are given by name from the
+          terminal that ran <code>npm start</code>; their values are never shown or saved.
+        </p>
+        {n === 0 ? (
+          <p data-testid="start-servers-none">This workspace declares no server that can start.</p>
+        ) : (
+          <ol className="bridge-plan">
+            {plan.servers.map((s) => (
+              <li key={s.name} data-testid="planned-server" data-server={s.name}>
+                <div>
+                  <strong>{s.name}</strong> {s.optional ? <span className="word optional">optional</span> : <span className="word required">required</span>}
+                </div>
+                <dl>
+                  <dt>command</dt>
+                  <dd>
+                    <code className="bridge-command" data-testid="planned-command">{s.commandLine}</code>
+                  </dd>
+                  <dt>in</dt>
+                  <dd>
+                    <code data-testid="planned-cwd">{s.cwd}</code>
+                  </dd>
+                  <dt>environment</dt>
+                  <dd data-testid="planned-variables">{s.variables.length === 0 ? <span className="muted">inherited, nothing added</span> : s.variables.map((v) => <code key={v} className="bridge-var">{v}</code>)}</dd>
+                </dl>
+              </li>
+            ))}
+          </ol>
+        )}
+        {plan.problems.length > 0 && (
+          <ul className="bridge-problems" aria-label="Servers that cannot start">
+            {plan.problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        )}
+        <div className="bridge-actions">
+          <button type="button" ref={cancel} onClick={close} data-testid="start-servers-cancel">
+            Cancel
+          </button>
+          <button type="button" className="primary" disabled={busy || n === 0} onClick={start} data-testid="start-servers-confirm">
+            {busy ? 'Starting…' : `Start ${n} server${n === 1 ? '' : 's'}`}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

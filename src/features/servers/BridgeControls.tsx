@@ -1,0 +1,140 @@
+// Servers reached through the local bridge: the bridge's own view of each (its
+// status within seconds, serverInfo, the protocol version it negotiated, the
+// command or URL, Stop and Start), its log of stderr, requests and responses, and
+// the bar that reaches an HTTP server through the bridge or saves a snapshot.
+import { useState } from 'react';
+import type { ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCommands } from '../../commands/context';
+import { bridgeApi, bridgeInfoQuery, bridgeKeys, bridgeServersQuery, isBridgeInfo } from '../../live/bridge';
+import { connectThroughBridge, parseHeaderLines, startBridged, stopBridged } from '../../live/bridgeSession';
+import { useWorkbenchStore } from '../../state/context';
+
+function Log({ name }: { readonly name: string }) {
+  const { data } = useQuery({ queryKey: bridgeKeys.log(name), queryFn: () => bridgeApi.log(name, 0), refetchInterval: 2000 });
+  const entries = data ?? [];
+  return (
+    <ol className="bridge-log" aria-label={`Log of ${name}`} data-testid="bridge-log">
+      {entries.length === 0 && <li className="muted">nothing yet</li>}
+      {entries.slice(-200).map((e) => (
+        <li key={e.seq} className={`log-${e.stream}`}>
+          <span className="log-time">{new Date(e.at).toLocaleTimeString()}</span> <span className="log-stream">{e.stream}</span> <span className="log-text">{e.text}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** `children` (the page's own session with the server) show while the bridge's server runs. */
+export function BridgeControls({ name, children }: { readonly name: string; readonly children?: ReactNode }) {
+  const store = useWorkbenchStore();
+  const queryClient = useQueryClient();
+  const { data: servers } = useQuery(bridgeServersQuery(true));
+  const [showLog, setShowLog] = useState(false);
+  const v = servers?.find((s) => s.name === name);
+  const fail = (e: unknown) => store.getState().showBanner('error', `The bridge: ${e instanceof Error ? e.message : String(e)}`);
+  if (!v) return <div className="live-controls muted">not in the bridge (it restarted?): start the workspace’s servers again</div>;
+  return (
+    <div className="bridge-controls" data-testid="bridge-controls">
+      <div className="live-controls">
+        <span className={`status-word ${v.status === 'running' ? 'running' : v.status === 'failed' ? 'failed' : 'offline'}`} data-testid="bridge-status">
+          {v.status}
+        </span>
+        <span className="muted">
+          via the bridge ({v.transport ?? v.kind}){v.serverInfo ? ` · ${v.serverInfo.name} ${v.serverInfo.version}` : ''}
+          {v.protocolVersion ? ` · MCP ${v.protocolVersion}` : ''}
+          {v.pid !== undefined ? ` · pid ${v.pid}` : ''}
+        </span>
+        <span className="spacer" />
+        <button type="button" onClick={() => setShowLog((x) => !x)} aria-expanded={showLog} data-testid="bridge-log-toggle">
+          {showLog ? 'Hide log' : 'Log'}
+        </button>
+        {v.status === 'running' || v.status === 'starting' ? (
+          <button type="button" onClick={() => void stopBridged(store, name, queryClient).catch(fail)} data-testid="bridge-stop">
+            Stop
+          </button>
+        ) : (
+          <button type="button" onClick={() => void startBridged(store, name, queryClient).catch(fail)} data-testid="bridge-start">
+            Start
+          </button>
+        )}
+      </div>
+      <code className="bridge-what">{v.commandLine ?? `${v.url ?? ''}${v.headerNames && v.headerNames.length > 0 ? `  (headers: ${v.headerNames.join(', ')})` : ''}`}</code>
+      {v.status === 'failed' && v.error && <pre className="bridge-error" data-testid="bridge-error">{v.error}</pre>}
+      {v.status === 'running' && children}
+      {showLog && <Log name={name} />}
+    </div>
+  );
+}
+
+function HttpForm({ onDone }: { readonly onDone: () => void }) {
+  const store = useWorkbenchStore();
+  const queryClient = useQueryClient();
+  const [url, setUrl] = useState('');
+  const [name, setName] = useState('');
+  const [headers, setHeaders] = useState('');
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const parsed = parseHeaderLines(headers);
+  return (
+    <form
+      className="bridge-http"
+      aria-label="Reach an HTTP MCP server through the bridge"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if ('error' in parsed) return;
+        setBusy(true);
+        setError(undefined);
+        void connectThroughBridge(store, { url: url.trim(), ...(name.trim() !== '' ? { name: name.trim() } : {}), headers: parsed.headers }, queryClient)
+          .then((v) => (v.status === 'running' ? onDone() : setError(v.error ?? `the server is ${v.status}`)))
+          .catch((x: unknown) => setError(x instanceof Error ? x.message : String(x)))
+          .finally(() => setBusy(false));
+      }}
+    >
+      <label>
+        URL <input className="mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/mcp" data-testid="bridge-http-url" spellCheck={false} />
+      </label>
+      <label>
+        name <input value={name} onChange={(e) => setName(e.target.value)} placeholder="(from its serverInfo)" data-testid="bridge-http-name" />
+      </label>
+      <label className="grow">
+        headers (one per line; kept in the bridge, never saved)
+        <textarea className="mono" rows={2} value={headers} onChange={(e) => setHeaders(e.target.value)} placeholder="Authorization: Bearer …" data-testid="bridge-http-headers" spellCheck={false} />
+      </label>
+      {'error' in parsed && <p className="sim-error" role="alert">{parsed.error}</p>}
+      {error && <p className="sim-error" role="alert" data-testid="bridge-http-error">{error}</p>}
+      <button type="submit" disabled={busy || url.trim() === '' || 'error' in parsed} data-testid="bridge-http-connect">
+        {busy ? 'Connecting…' : 'Connect through the bridge'}
+      </button>
+    </form>
+  );
+}
+
+/** The bridge's line in the servers panel: which protocol versions it speaks, and its actions. */
+export function BridgeBar() {
+  const store = useWorkbenchStore();
+  const registry = useCommands();
+  const { data: info } = useQuery(bridgeInfoQuery);
+  const [adding, setAdding] = useState(false);
+  if (!isBridgeInfo(info)) {
+    return (
+      <p className="muted bridge-absent" data-testid="bridge-absent">
+        Stdio servers (a JP workspace’s own) and servers without CORS need the local bridge: run <code>npm start</code> and open the address it prints.
+      </p>
+    );
+  }
+  return (
+    <div className="bridge-bar" data-testid="bridge-bar">
+      <span>
+        <strong>Local bridge</strong> <span className="muted">speaks MCP {info.protocolVersions.join(', ')}</span>
+      </span>
+      <button type="button" onClick={() => setAdding((x) => !x)} aria-expanded={adding} data-testid="bridge-http-open">
+        Reach an HTTP server through the bridge…
+      </button>
+      <button type="button" onClick={() => void registry.run('bridge.snapshot', { store })} data-testid="bridge-snapshot">
+        Save snapshot (.json)
+      </button>
+      {adding && <HttpForm onDone={() => setAdding(false)} />}
+    </div>
+  );
+}

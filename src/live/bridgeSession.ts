@@ -1,0 +1,130 @@
+// What the page does with the bridge, shared by the workspace and servers panels,
+// their commands and the tests: open a workspace by path, ask for its plan, start
+// the plan the user confirmed, stop servers, reach an HTTP server through the
+// bridge. A started server becomes an ordinary scenario server whose live session
+// runs at its bridge endpoint (the servers feature's live sync does the rest: tool
+// list into the document, status, what changed); a failed one is offline, with
+// the error JP would abort with (required) or its warning (optional).
+import type { QueryClient } from '@tanstack/react-query';
+import { snapshotCatalogue, snapshotServersToml } from '../core';
+import type { WorkbenchStore } from '../state/store';
+import { bridgeApi, bridgeKeys, endpointUrl } from './bridge';
+import type { BridgeServer } from './bridge';
+import { confirmUrl } from './confirmed';
+
+/** Puts one bridge server into the scenario: running → connected at its endpoint; failed → offline, said. */
+export function applyBridgeServer(store: WorkbenchStore, view: BridgeServer, url?: string): void {
+  const s = store.getState();
+  s.ensureServer({ name: view.name, status: view.status === 'running' ? 'running' : 'offline', tools: [], ...(url !== undefined ? { url } : {}) });
+  const endpoint = endpointUrl(view);
+  s.linkBridge(view.name, endpoint);
+  // The user started this server through the bridge (or asked the bridge to reach it): that is the
+  // confirmation its bridge endpoint needs, on this origin, like pressing Connect.
+  if (endpoint !== undefined) confirmUrl(endpoint);
+  if (view.status === 'running') {
+    s.setLiveWanted(view.name, true);
+    return;
+  }
+  s.setLiveWanted(view.name, false);
+  s.updateServer(view.name, { status: 'offline' });
+  if (view.status === 'failed') {
+    const first = view.error ?? 'it failed to start';
+    s.showBanner(
+      'error',
+      view.optional
+        ? `Optional MCP server ${view.name} failed to start; JP would warn and go on without its tools: ${first}`
+        : `MCP server ${view.name} failed to start; JP would abort the command with: ${first}`,
+    );
+  }
+}
+
+/** Opens a `.jp` folder (or the project holding one) on this machine through the bridge. */
+export async function openWorkspaceByPath(store: WorkbenchStore, path: string): Promise<void> {
+  const { workspace, files } = await bridgeApi.openWorkspace(path);
+  store.getState().openWorkspace({ source: workspace.jpDir, files });
+  store.getState().setBridgeWorkspace(workspace);
+}
+
+/** Asks the bridge what "Start servers" would run (for the persona picked), and opens the confirmation. */
+export async function askToStartServers(store: WorkbenchStore): Promise<void> {
+  const s = store.getState();
+  const w = s.bridgeWorkspace;
+  if (!w) {
+    s.showBanner('info', 'Open the workspace through the bridge first (Workspace tab, "Open a folder on this machine"): the bridge reads its commands from disk.');
+    return;
+  }
+  const plan = await bridgeApi.plan(w.id, s.doc.workspace?.persona);
+  s.setBridgeConfirm({
+    planId: plan.id,
+    workspace: w.id,
+    jpDir: w.jpDir,
+    ...(plan.persona !== undefined ? { persona: plan.persona } : {}),
+    servers: plan.servers,
+    problems: plan.problems.map((p) => `${p.layer !== undefined ? `${p.layer}: ` : ''}${p.message}`),
+  });
+}
+
+/** The user confirmed: the bridge starts exactly the plan it showed. */
+export async function startConfirmed(store: WorkbenchStore, queryClient?: QueryClient): Promise<void> {
+  const c = store.getState().bridgeConfirm;
+  if (!c) return;
+  store.getState().setBridgeConfirm(undefined);
+  const views = await bridgeApi.startPlan(c.workspace, c.planId);
+  for (const v of views) applyBridgeServer(store, v);
+  await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
+}
+
+/** Stops one server in the bridge; its session ends, so its tools leave the permitted set. */
+export async function stopBridged(store: WorkbenchStore, name: string, queryClient?: QueryClient): Promise<void> {
+  // Not wanted first: the page's session then does not try to reconnect to a server it stopped.
+  store.getState().setLiveWanted(name, false);
+  await bridgeApi.stop(name);
+  store.getState().updateServer(name, { status: 'offline' });
+  await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
+}
+
+export async function startBridged(store: WorkbenchStore, name: string, queryClient?: QueryClient): Promise<void> {
+  applyBridgeServer(store, await bridgeApi.start(name));
+  await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
+}
+
+/** Stops every server of the open workspace. */
+export async function stopWorkspaceServers(store: WorkbenchStore, queryClient?: QueryClient): Promise<void> {
+  const w = store.getState().bridgeWorkspace;
+  if (!w) return;
+  const mine = (await bridgeApi.servers()).filter((v) => v.kind === 'stdio' && v.from === `workspace ${w.jpDir}`);
+  for (const v of mine) store.getState().setLiveWanted(v.name, false);
+  for (const v of await bridgeApi.stopWorkspace(w.id)) store.getState().updateServer(v.name, { status: 'offline' });
+  await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
+}
+
+/** Reaches an HTTP MCP server from the bridge (no CORS), with headers that stay in the bridge. */
+export async function connectThroughBridge(store: WorkbenchStore, input: { url: string; name?: string; headers?: Record<string, string> }, queryClient?: QueryClient): Promise<BridgeServer> {
+  const view = await bridgeApi.connectHttp(input);
+  if (view.status === 'running') applyBridgeServer(store, view, input.url);
+  await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
+  return view;
+}
+
+/** `Name: value` lines into headers; a line that is not one is an error with its line number. */
+export function parseHeaderLines(text: string): { headers: Record<string, string> } | { error: string } {
+  const headers: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] as string).trim();
+    if (line === '') continue;
+    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*)$/u.exec(line);
+    if (!m) return { error: `line ${i + 1}: write a header as Name: value` };
+    headers[m[1] as string] = m[2] as string;
+  }
+  return { headers };
+}
+
+/** The snapshot file of the servers reached through the bridge (their tools as last listed). */
+export function bridgeSnapshot(store: WorkbenchStore): { text: string; servers: string[]; toml: string } {
+  const s = store.getState();
+  const servers = s.doc.servers.filter((x) => s.bridgeLinks.has(x.name));
+  const snap = snapshotCatalogue(`snapshot of ${s.bridgeWorkspace?.root ?? 'the bridge'}`, 'The tool lists of servers reached through the workbench bridge, saved from the page.', servers.map((x) => ({ name: x.name, tools: x.tools })));
+  const names = servers.map((x) => x.name);
+  return { text: `${JSON.stringify(snap.value, null, 2)}\n`, servers: names, toml: snapshotServersToml('snapshot.json', names) };
+}

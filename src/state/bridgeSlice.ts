@@ -1,0 +1,61 @@
+// The local bridge's part of the page's state: which scenario servers are reached
+// through it (server name → its endpoint on this origin) and the workspace it opened
+// by path. Session state only: none of it is saved in the document, so a scenario,
+// a share link or a dropped file never points the page at a bridge by itself.
+import type { StoreApi } from 'zustand/vanilla';
+import type { ScenarioDoc, ServerDoc } from '../core';
+
+export interface BridgedWorkspace {
+  readonly id: string;
+  readonly root: string;
+  readonly jpDir: string;
+}
+
+export interface BridgeSlice {
+  /** Scenario server name → the bridge endpoint its live session uses. */
+  bridgeLinks: ReadonlyMap<string, string>;
+  bridgeWorkspace: BridgedWorkspace | undefined;
+  /** The plan the "Start servers" dialog asks about (the bridge computed it from the files on disk). */
+  bridgeConfirm: BridgeConfirm | undefined;
+  linkBridge(server: string, endpoint: string | undefined): void;
+  setBridgeWorkspace(w: BridgedWorkspace | undefined): void;
+  setBridgeConfirm(c: BridgeConfirm | undefined): void;
+  /** Adds a server to the document when it has none of that name (one revision); an existing one is kept. */
+  ensureServer(server: ServerDoc): void;
+}
+
+export interface BridgeConfirm {
+  readonly planId: string;
+  readonly workspace: string;
+  readonly jpDir: string;
+  readonly persona?: string;
+  readonly servers: readonly { readonly name: string; readonly commandLine: string; readonly cwd: string; readonly variables: readonly string[]; readonly optional: boolean }[];
+  readonly problems: readonly string[];
+}
+
+interface DocState {
+  doc: ScenarioDoc;
+  revision: number;
+}
+
+export function bridgeSlice<S extends BridgeSlice & DocState>(set: StoreApi<S>['setState'], get: StoreApi<S>['getState']): BridgeSlice {
+  const put = (partial: Partial<BridgeSlice & DocState>) => set(partial as Partial<S>);
+  return {
+    bridgeLinks: new Map(),
+    bridgeWorkspace: undefined,
+    linkBridge: (server, endpoint) => {
+      const m = new Map(get().bridgeLinks);
+      if (endpoint === undefined) m.delete(server);
+      else m.set(server, endpoint);
+      put({ bridgeLinks: m });
+    },
+    setBridgeWorkspace: (bridgeWorkspace) => put({ bridgeWorkspace }),
+    bridgeConfirm: undefined,
+    setBridgeConfirm: (bridgeConfirm) => put({ bridgeConfirm }),
+    ensureServer: (server) => {
+      const s = get();
+      if (s.doc.servers.some((x) => x.name === server.name)) return;
+      put({ doc: { ...s.doc, servers: [...s.doc.servers, server] }, revision: s.revision + 1 });
+    },
+  };
+}
