@@ -63,6 +63,12 @@ test('a row opens its scenario at the row that shows it, and the current documen
     await expect(workbench.timeline.selectedRow()).toHaveAttribute('data-kind', 'delta');
     await expect(rfd.returnBanner()).toContainText('My catalogue under review');
   });
+  await test.step('the user\'s document is kept in Recent documents, saying what replaced it', async () => {
+    await workbench.history.open();
+    await expect(workbench.history.entry('My catalogue under review')).toContainText('RFD view');
+    await workbench.page.keyboard.press('Escape');
+    await expect(workbench.history.dialog()).toBeHidden();
+  });
   await test.step('back to the user\'s document, unchanged', async () => {
     await rfd.backToMyDocument();
     expect((await workbench.snapshot()).doc).toEqual(mine);
