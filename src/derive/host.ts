@@ -17,7 +17,7 @@ import {
   approximateTokenCounter,
   recordableExpectations,
 } from '../core';
-import type { CheckReport, ExpectationResult, RecordedStep, RfdTable, Scenario, Timeline, TimelineEntry, Origin, ScenarioDoc, TokenCounter } from '../core';
+import type { CheckReport, ExpectationResult, PriceTable, RecordedStep, RfdTable, Scenario, Timeline, TimelineEntry, Origin, ScenarioDoc, TokenCounter } from '../core';
 import type { EntryView, Methods, ProvenanceView, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
 import { cacheDifference, LabHost } from './labHost';
 import { SharedIndexes } from './searchIndexes';
@@ -350,7 +350,7 @@ export class DeriveHost implements Methods {
     return tables;
   }
 
-  async report({ revision, generatedAt }: { revision: number; generatedAt: string }): Promise<string> {
+  async report({ revision, generatedAt, prices }: { revision: number; generatedAt: string; prices?: PriceTable }): Promise<string> {
     const c = this.recent.get(revision);
     if (!c) throw new Error(`revision ${revision} is not a recent derivation`);
     const counter = await this.counter();
@@ -368,7 +368,7 @@ export class DeriveHost implements Methods {
       const errors = parsed.ok ? [{ message: 'the scenario did not run', line: 1, column: 1 }] : parsed.errors;
       scenario = { file, name: c.doc.name, fileErrors: errors, expectations: [], passed: 0, failed: 0, failures: [] };
     }
-    return reportHtml({ scenarios: [scenario], rfd, tokens: counter ?? approximateTokenCounter, generatedAt });
+    return reportHtml({ scenarios: [scenario], rfd, tokens: counter ?? approximateTokenCounter, generatedAt, ...(prices ? { prices } : {}) });
   }
 
   record({ revision, step }: { revision: number; step: number }): RecordedStep {

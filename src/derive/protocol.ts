@@ -1,7 +1,7 @@
 // The messages between the UI and the derive worker, which hosts the core. The
 // worker keeps the newest timeline; the UI asks for views of it (rows of the
 // sets at a position, one request's rendering, a search) by revision.
-import type { Diagnostic, RecordedStep, RfdTable, ScenarioDoc, Policy, SearchOutcome } from '../core';
+import type { Diagnostic, PriceTable, RecordedStep, RfdTable, ScenarioDoc, Policy, SearchOutcome } from '../core';
 import type { CacheDifference, LabMethods } from './labProtocol';
 import type { WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspaceProtocol';
 import type { ServersMethods } from './serversProtocol';
@@ -154,7 +154,7 @@ export interface ReportMethods {
   /** RFD 108's tables as the core computes them (tokens by o200k_base once it loads). */
   rfd(params: Record<string, never>): Promise<readonly RfdTable[]>;
   /** The review report of a derived revision (the same HTML `tool-workbench report` writes). */
-  report(params: { revision: number; generatedAt: string }): Promise<string>;
+  report(params: { revision: number; generatedAt: string; prices?: PriceTable }): Promise<string>;
 }
 
 export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, FindabilityMethods, CostMethods, ReportMethods {

@@ -1,5 +1,6 @@
 // The RFD view's tables and the review report: react-query over the worker's `rfd` and `report`.
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { PriceTable } from '../core';
 import type { DeriveClient } from './client';
 import { deriveKeys, useDeriveClient } from './queries';
 
@@ -16,7 +17,7 @@ export function useRfdTables() {
   return useQuery(rfdQuery(useDeriveClient()));
 }
 
-/** The report of a derived revision, as `tool-workbench report` writes it. */
-export function reportHtmlOf(client: DeriveClient, revision: number, now: Date): Promise<string> {
-  return client.call('report', { revision, generatedAt: now.toISOString().replace(/\.\d+Z$/u, 'Z') });
+/** The report of a derived revision, as `tool-workbench report` writes it (priced at `prices` when given: the cost panel's table). */
+export function reportHtmlOf(client: DeriveClient, revision: number, now: Date, prices?: PriceTable): Promise<string> {
+  return client.call('report', { revision, generatedAt: now.toISOString().replace(/\.\d+Z$/u, 'Z'), ...(prices ? { prices } : {}) });
 }

@@ -4,6 +4,8 @@ import { rfdTables } from '../rfd/tables';
 import { checkScenario } from '../scenario/report';
 import { esc, escValue } from './escape';
 import { reportHtml } from './html';
+import { costOfTimeline } from '../cost/conversation';
+import { DEFAULT_PRICE_TABLE, priceDateLabel } from '../providers/prices';
 
 const HOSTILE = `name = "<img src=x onerror=alert(1)> & co"
 description = "</p><script>alert('d')</script>"
@@ -68,6 +70,23 @@ describe('the HTML report', () => {
   it('draws each scenario\'s costs: a table in bytes and tokens, and an inline SVG chart', () => {
     expect(html).toContain('offered, tokens');
     expect(html).toMatch(/<figure class="chart"><svg role="img" aria-label="Definition cost per request: /u);
+  });
+
+  it('prices each request in the provider\'s prompt-cache model: the core\'s figures, their total, and the prices\' date', () => {
+    if (!hostile.timeline) throw new Error('the hostile scenario runs');
+    const cost = costOfTimeline(hostile.timeline, { table: DEFAULT_PRICE_TABLE, counter: approximateTokenCounter });
+    expect(cost.requests.length).toBe(2);
+    expect(html).toContain(`at ${cost.model.id} (${priceDateLabel(DEFAULT_PRICE_TABLE)}`);
+    const r1 = cost.requests[0];
+    if (!r1) throw new Error('a first request');
+    expect(html).toContain(`<td class="where">step 1 · cycle 1</td><td class="num">${r1.figures.input.toLocaleString('en-US')}</td>`);
+    expect(html).toContain(`<td class="num">$${cost.totals.money.toFixed(4)}</td></tr></tfoot>`);
+    // Another price for the same model is another dollar figure: the table reads the prices it is given.
+    const dearer = { ...DEFAULT_PRICE_TABLE, models: DEFAULT_PRICE_TABLE.models.map((m) => (m.id === cost.model.id ? { ...m, input: m.input * 10, cacheWrite: m.cacheWrite * 10 } : m)) };
+    const other = reportHtml({ scenarios: [hostile], rfd, tokens: approximateTokenCounter, prices: dearer });
+    const more = costOfTimeline(hostile.timeline, { table: dearer, counter: approximateTokenCounter }).totals.money;
+    expect(more).toBeGreaterThan(cost.totals.money);
+    expect(other).toContain(`<td class="num">$${more.toFixed(4)}</td></tr></tfoot>`);
   });
 
   it('is self-contained: no script, no external reference, a policy that forbids fetching', () => {

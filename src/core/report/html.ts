@@ -10,6 +10,8 @@ import { rowAgrees } from '../rfd/types';
 import type { RfdCell, RfdRow, RfdTable } from '../rfd/types';
 import { esc, slug } from './escape';
 import { scenarioSection } from './scenario-section';
+import { DEFAULT_PRICE_TABLE } from '../providers/prices';
+import type { PriceTable } from '../providers/prices';
 import { REPORT_CSS } from './style';
 
 export interface ReportInput {
@@ -19,6 +21,8 @@ export interface ReportInput {
   readonly scenarios: readonly CheckReport[];
   readonly rfd: readonly RfdTable[];
   readonly tokens: TokenCounter;
+  /** The prices requests are costed at (default: the cited table in core/providers/prices). */
+  readonly prices?: PriceTable;
 }
 
 function cellHtml(c: RfdCell): string {
@@ -93,7 +97,7 @@ ${contents(input, ids)}
 ${rfdSection(input.rfd)}
 <section id="scenarios" aria-labelledby="scenarios-h">
 <h2 id="scenarios-h">Scenarios</h2>
-${input.scenarios.map((s, i) => scenarioSection(s, ids[i] ?? `scenario-${i + 1}`, input.tokens)).join('\n')}
+${input.scenarios.map((s, i) => scenarioSection(s, ids[i] ?? `scenario-${i + 1}`, input.tokens, input.prices ?? DEFAULT_PRICE_TABLE)).join('\n')}
 </section>
 </main>
 </body>

@@ -1,7 +1,10 @@
 // One scenario in the HTML report: its check result, a summary of its timeline step by step, the cost
-// of each request (bytes and tokens, cache hit or miss), the cost chart, and every problem with its
-// expected and actual values. Read from the core's check report; nothing is recomputed but token counts.
+// of each request (bytes and tokens, cache hit or miss; then tokens and dollars in the provider's
+// prompt-cache model, issue 13's core/cost), the cost chart, and every problem with its expected and
+// actual values. Read from the core's check report; nothing is recomputed but token counts and prices.
 import type { ToolDefinition } from '../catalogue/types';
+import { costOfTimeline } from '../cost/conversation';
+import type { PriceTable } from '../providers/prices';
 import type { TokenCounter } from '../providers/cost';
 import { setTokens } from '../providers/cost';
 import type { CheckReport } from '../scenario/report';
@@ -69,6 +72,29 @@ function costTable(t: Timeline, counter: TokenCounter): string {
 </table>`;
 }
 
+/** Dollars to the hundredth of a cent's fraction the cost panel shows: $0.0123. */
+function usd(v: number): string {
+  return `$${v.toFixed(4)}`;
+}
+
+/** Each request in the provider's prompt-cache model at its default model's prices (core/cost). */
+function moneyTable(t: Timeline, counter: TokenCounter, table: PriceTable): string {
+  let cost;
+  try {
+    cost = costOfTimeline(t, { table, counter });
+  } catch (e) {
+    return `<p class="muted">No prompt-cache cost: ${esc(e instanceof Error ? e.message : String(e))}.</p>`;
+  }
+  const rows = cost.requests.map((r, i) => `<tr><td class="num">${i + 1}</td><td class="where">step ${r.step} · cycle ${r.cycle}</td><td class="num">${figure(r.figures.input)}</td><td class="num">${figure(r.figures.cacheRead)}</td><td class="num">${figure(r.figures.cacheWrite)}</td><td class="num">${figure(r.figures.uncached)}</td><td class="num">${figure(r.output)}</td><td class="num">${usd(r.money.total)}</td></tr>`);
+  const x = cost.totals;
+  return `<table>
+<caption>Each request in ${esc(cost.provider)}'s prompt-cache model at ${esc(cost.model.id)} (${esc(cost.priced)}; tokens by ${esc(cost.counter)})</caption>
+<thead><tr><th scope="col">request</th><th scope="col">where</th><th scope="col">input, tokens</th><th scope="col">read from the cache, tokens</th><th scope="col">written to the cache, tokens</th><th scope="col">uncached, tokens</th><th scope="col">output, tokens</th><th scope="col">cost, USD</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody>
+<tfoot><tr><th scope="row" colspan="2">all requests</th><td class="num">${figure(x.input)}</td><td class="num">${figure(x.cacheRead)}</td><td class="num">${figure(x.cacheWrite)}</td><td class="num">${figure(x.uncached)}</td><td class="num">${figure(x.output)}</td><td class="num">${usd(x.money)}</td></tr></tfoot>
+</table>`;
+}
+
 function problemsTable(report: CheckReport): string {
   const problems = report.problems ?? [];
   if (problems.length === 0) return '<p class="good">Every expectation passed.</p>';
@@ -80,7 +106,7 @@ function problemsTable(report: CheckReport): string {
 </table>`;
 }
 
-export function scenarioSection(report: CheckReport, id: string, counter: TokenCounter): string {
+export function scenarioSection(report: CheckReport, id: string, counter: TokenCounter, prices: PriceTable): string {
   const name = report.name ?? report.file;
   const status = report.fileErrors.length > 0 ? '<span class="bad">the file does not run</span>' : `<span class="${report.failed > 0 ? 'bad' : 'good'}">${report.passed} passed, ${report.failed} failed</span>`;
   const parts = [`<section class="scenario" id="${esc(id)}" aria-labelledby="${esc(id)}-h">`, `<h3 id="${esc(id)}-h">${esc(name)}</h3>`, `<p class="meta"><code>${esc(report.file)}</code> · ${status}</p>`];
@@ -96,6 +122,7 @@ export function scenarioSection(report: CheckReport, id: string, counter: TokenC
     parts.push(stepsTable(t));
     if (t.requests.length > 0) {
       parts.push(costTable(t, counter));
+      parts.push(moneyTable(t, counter, prices));
       const svg = chartSvg(timelineCostSeries(t), { width: 760, height: 300, title: `Definition cost per request: ${name}`, inline: true });
       parts.push(`<figure class="chart">${svg}<figcaption>Offered against permitted definition cost, in bytes, request by request; markers show the deltas before a request.</figcaption></figure>`);
     }

@@ -6,6 +6,7 @@ import { useDeriveClient } from '../../derive/queries';
 import { reportHtmlOf } from '../../derive/reportHooks';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { downloadBlob } from '../../components/download';
+import { usePrices } from '../../state/prices';
 import { returnToDocument } from './open';
 
 function reportFileName(name: string): string {
@@ -35,9 +36,9 @@ export function RfdButton() {
         run: async ({ store: s }) => {
           const { revision, doc } = s.getState();
           try {
-            const html = await reportHtmlOf(client, revision, new Date());
+            const html = await reportHtmlOf(client, revision, new Date(), usePrices.getState().table);
             downloadBlob(reportFileName(doc.name), new Blob([html], { type: 'text/html' }));
-            s.getState().showBanner('info', `Saved ${reportFileName(doc.name)}: the RFD tables and this scenario, as tool-workbench report writes them.`);
+            s.getState().showBanner('info', `Saved ${reportFileName(doc.name)}: the RFD tables and this scenario, as tool-workbench report writes them (priced at the Cost tab's prices).`);
           } catch (e) {
             s.getState().showBanner('error', `The report could not be made: ${e instanceof Error ? e.message : String(e)}`);
           }

@@ -36,7 +36,7 @@ function Row({ row, table }: { readonly row: RfdRow; readonly table: RfdTable })
           type="button"
           onClick={() => openRowScenario(store, row)}
           aria-label={`Open the scenario of ${table.title}: ${row.label}`}
-          title={`Open “${row.scenario.name}” in the workbench at the row that shows it; your document is kept`}
+          title={`Open “${row.scenario.name}” in the workbench at the row that shows it; your document is kept in Recent documents`}
           data-testid="rfd-open"
         >
           Open scenario
@@ -127,7 +127,7 @@ export function RfdPage() {
       </div>
       <p className="rfd-intro">
         Each row is a small scenario the engine runs; each cell is what the run produced, beside whether it agrees with what RFD 108 states. <strong>Open scenario</strong> loads the row&apos;s scenario
-        in the workbench at the row of the timeline that shows it; your current document is kept and offered back.
+        in the workbench at the row of the timeline that shows it; your current document is kept in Recent documents and offered back.
       </p>
       {error && (
         <p className="rfd-error" role="alert">
