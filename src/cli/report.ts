@@ -19,7 +19,8 @@ import { InputError, systemMessage } from './read';
 export const REPORT_USAGE = `  tool-workbench report FILE... --out report.html [--title TEXT]
       Write a review report: one self-contained HTML file (no script, no font, nothing fetched) with
       RFD 108's tables computed by the engine, and for each scenario its check, its timeline step by
-      step, each request's cost in bytes and tokens, a cost chart and every failed expectation.
+      step, each request's cost in bytes and tokens and (in the provider's prompt-cache model, at the
+      dated default prices) in dollars, a cost chart and every failed expectation.
       Exit 0 when all pass and every RFD row agrees, 1 when one does not, 2 when a file is bad.
 `;
 
