@@ -88,6 +88,14 @@ describe('timeline rows', () => {
     expect(nextProblem({ ...demo, requests: warned }, 0)).toBeUndefined();
   });
 
+  it('names an empty reply (an open cycle runs as one) instead of showing ""', () => {
+    const reply = demo.entries.find((e) => e.kind === 'reply');
+    if (!reply) throw new Error('the demo has a reply');
+    expect(rowText({ ...reply, label: 'reply: ""' }, demo.requests).text).toBe('reply: (empty)');
+    expect(rowText({ ...reply, label: 'reply: ""' }, demo.requests).title).toMatch(/awaits the model/u);
+    expect(rowText(reply, demo.requests).text).toBe(reply.label);
+  });
+
   it('formats bytes with units', () => {
     expect(formatBytes(980)).toBe('980 B');
     expect(formatBytes(2357)).toBe('2.4 KB');

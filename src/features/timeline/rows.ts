@@ -173,6 +173,8 @@ export function rowText(e: EntryView, requests: readonly RequestView[]): RowText
       return { text, facts, title: [e.label, e.error, e.detail].filter(Boolean).join('\n') };
     }
     case 'reply':
+      // A turn the simulator has not finished is run with an empty reply: say so rather than show "".
+      if (e.label === 'reply: ""') return { text: 'reply: (empty)', facts: [], title: 'An empty reply ends the turn. A cycle that still awaits the model (the simulator) runs as an empty reply until you answer it.' };
       return { text: e.label, facts: [], title: e.label };
     case 'restart':
       return { text: 'restart', facts: [], title: e.label };
