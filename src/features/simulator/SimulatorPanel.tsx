@@ -116,7 +116,9 @@ export function SimulatorPanel() {
       <div className="sim-body">
         <div className="sim-left" role="region" aria-label="The model's response" tabIndex={0}>
           {open ? (
-            <Actions key={`${open.stepIndex}:${open.cycle}`} open={open} request={request} />
+            // Keyed by the turn, not the cycle: a real run on a server records a call (the next cycle
+            // opens) and its result must stay on screen; following another turn starts afresh.
+            <Actions key={open.stepIndex} open={open} request={request} />
           ) : (
             <div className="sim-closed" data-testid="sim-closed">
               <p className="muted">{doc.steps.length === 0 ? 'No steps yet.' : `Step ${stepNo} is not awaiting the model.`} Add a step with the jp command field under the timeline, then act as the model here, or press Auto model.</p>
