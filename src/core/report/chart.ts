@@ -159,7 +159,11 @@ export function chartSvg(series: CostSeries, options: SvgOptions = {}): string {
   out.push(`<svg${ns} role="img" aria-label="${escapeXml(title)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif" font-size="12">`);
   out.push(`<title>${escapeXml(title)}</title>`);
   out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
-  out.push(`<text x="${m.left}" y="22" font-size="15" font-weight="600" fill="${CHART_COLORS.text}">${escapeXml(title)}</text>`);
+  // The visible title is cut to the chart's width (about 8.5 px a character at 15 px); <title> and the
+  // accessible name keep it whole.
+  const room = Math.max(8, Math.floor((width - m.left - 8) / 8.5));
+  const shown = title.length > room ? `${title.slice(0, room - 1).trimEnd()}…` : title;
+  out.push(`<text x="${m.left}" y="22" font-size="15" font-weight="600" fill="${CHART_COLORS.text}">${escapeXml(shown)}</text>`);
   // Grid and y axis.
   for (const t of ticks) {
     const y = ys(t).toFixed(1);

@@ -52,6 +52,18 @@ describe('chartSvg', () => {
     expect(svg.match(/<circle /gu)).toHaveLength(view.requests.length * 2);
   });
 
+  it('cuts a long visible title to the chart\'s width and keeps it whole in its title and name', () => {
+    const long = `Definition cost per request: ${'a very long scenario name '.repeat(6).trim()}`;
+    const svg = chartSvg(costSeries(view), { width: 760, title: long });
+    const shown = /<text x="78" y="22"[^>]*>([^<]*)<\/text>/u.exec(svg)?.[1] ?? '';
+    expect(shown.endsWith('…')).toBe(true);
+    expect(shown.length).toBeLessThanOrEqual(Math.floor((760 - 78 - 8) / 8.5));
+    expect(svg).toContain(`<title>${long}</title>`);
+    expect(svg).toContain(`aria-label="${long}"`);
+    const short = chartSvg(costSeries(view), { width: 760, title: 'Definition cost per request' });
+    expect(short).toContain('>Definition cost per request</text>');
+  });
+
   it('escapes untrusted text', () => {
     expect(escapeXml(`<script>alert('x')</script>`)).toBe('&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt;');
   });
