@@ -14,6 +14,9 @@ import { QuestionsPage } from './QuestionsPage';
 import { SharePage } from './SharePage';
 import { ImportPage } from './ImportPage';
 import { ServersPage } from './ServersPage';
+import { HeaderPage } from './HeaderPage';
+import { RfdPage } from './RfdPage';
+import { GuidePage } from './GuidePage';
 import { FindabilityPage } from './FindabilityPage';
 import { BridgePage } from './BridgePage';
 import { HistoryPage } from './HistoryPage';
@@ -67,6 +70,18 @@ export class WorkbenchPage {
 
   get servers(): ServersPage {
     return new ServersPage(this.page);
+  }
+
+  get header(): HeaderPage {
+    return new HeaderPage(this.page);
+  }
+
+  get rfd(): RfdPage {
+    return new RfdPage(this.page);
+  }
+
+  get guide(): GuidePage {
+    return new GuidePage(this.page);
   }
 
   get findability(): FindabilityPage {
