@@ -9,6 +9,7 @@ import { run as checkScale } from './check-scale';
 import { run as scaleCurve } from './scale-curve';
 import { run as catalogues } from './catalogues';
 import { run as editor } from './editor';
+import { run as report } from './report';
 import { run as findability } from './findability';
 import { run as bridge } from './bridge';
 import { run as hardening } from './hardening';
@@ -25,6 +26,7 @@ const modules: readonly [string, () => unknown][] = [
   ['scale-curve', scaleCurve],
   ['catalogues', catalogues],
   ['editor', editor],
+  ['report', report],
   ['findability', findability],
   ['bridge', bridge],
   ['hardening', hardening],

@@ -8,7 +8,6 @@ import { findabilityCommands } from '../features/findability/commands';
 import { bridgeCommands } from '../features/bridge/commands';
 import { costCommands } from '../features/cost/commands';
 import { shareCommands } from '../features/share/share';
-import { simulatorCommands } from '../features/simulator/commands';
 import { historyCommands, recentDocumentCommands } from '../features/history/commands';
 import { scenarioDocFromText } from '../core';
 import demoText from './demo-scenario.toml?raw';
@@ -24,7 +23,6 @@ export function createCommands(): CommandRegistry {
     .register(...workspaceCommands)
     .register(...importCommands, ...serversCommands, ...findabilityCommands, ...bridgeCommands, ...costCommands)
     .register(...shareCommands)
-    .register(...simulatorCommands)
     .register(...historyCommands)
     .registerSource(recentDocumentCommands)
     .register(
