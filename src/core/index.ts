@@ -62,3 +62,7 @@ export * from './findability/index';
 export { toJson, JsonFloat, isJsonFloat } from './json/serde';
 export { parseJsonKeepingFloats } from './json/parse';
 export * from './cost/index';
+export { nextAutoAction, paramsOf, SEARCH_LIMIT, MAX_CYCLES } from './model/auto';
+export type { AutoAction, AutoInput, AutoTool, AutoCall } from './model/auto';
+export { playAutoTurn, autoInputAt, openTurn, isOpenCycle, withCall, withReply, withAction } from './model/play';
+export type { OpenTurn, PlayedTurn } from './model/play';
