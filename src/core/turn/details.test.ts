@@ -74,6 +74,15 @@ const SWITCHES: { [K in PolicyKey]: { probe: Probe; outcomes: Record<string, unk
     },
     outcomes: { false: [['locked:usable'], 'on'], true: [['locked:unavailable'], 'discoverable'] },
   },
+  categories_prompt: {
+    // The section names each searchable group on every request; the promotion leaves the prompt as it was.
+    probe: (v) => {
+      const t = run({ policy: { ranking: 'substring', categories_prompt: v as boolean }, layer: layer(DEPLOY), body: turn('jp q go', [[search('staging')]]) });
+      const systems = t.requests.map((r) => JSON.stringify(r.rendered().body).includes('Searchable tool categories'));
+      return [systems, t.requests[0]?.rendered() !== undefined && t.requests[1]?.cache().status];
+    },
+    outcomes: { false: [[false, false], 'hit'], true: [[true, true], 'hit'] },
+  },
   hide_unapproved: {
     probe: (v) => {
       const t = run({ policy: { ranking: 'substring', hide_unapproved: v as boolean }, layer: layer(DEPLOY, { enable: '"discoverable"', run: 'unattended' }), body: turn('jp q go', [[search('deploy')]]) });
