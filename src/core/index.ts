@@ -66,3 +66,4 @@ export { nextAutoAction, paramsOf, SEARCH_LIMIT, MAX_CYCLES } from './model/auto
 export type { AutoAction, AutoInput, AutoTool, AutoCall } from './model/auto';
 export { playAutoTurn, autoInputAt, openTurn, isOpenCycle, withCall, withReply, withAction } from './model/play';
 export type { OpenTurn, PlayedTurn } from './model/play';
+export * from './tasks/index';

@@ -19,4 +19,4 @@ export function allDiscoverableDoc(text: string, fileName: string, server: strin
   return { ok: true, doc: applyImport(base, result), warnings: read.catalogue.warnings };
 }
 
-export { writeScenario };
+

@@ -86,7 +86,7 @@ export function playTask(p: PreparedTasks, task: Task): { scenario: Scenario; ti
     const input = autoInputAt(timeline, stepNo, moves.length + 1, task.query);
     if (!input || moves.length >= max) return { scenario, timeline, moves };
     previous = { scenario, timeline };
-    moves.push(policy(input, { limit: p.options.limit, categories: p.section }));
+    moves.push(policy(input, { limit: p.options.limit, ...(p.options.categories === true ? { categories: p.section } : {}) }));
   }
 }
 

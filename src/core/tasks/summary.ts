@@ -96,7 +96,7 @@ export function resultsCsv(run: TaskRun): string {
     OUTCOME_LABELS[r.outcome],
     r.searched,
     r.queries.join(' | '),
-    r.needed.map((n) => (n.rank === undefined ? '-' : String(n.rank))).join(' '),
+    r.needed.map((n) => (n.rank === undefined ? 'none' : String(n.rank))).join(' '),
     r.needed.map((n) => n.state).join(' '),
     r.reason,
     r.tokens?.tokens ?? '',
