@@ -2,7 +2,7 @@
 // discoverable --keep 0 --scenario` writes it: how a task set is run against a bare catalogue.
 import { readCatalogue } from '../import/catalogue';
 import { applyImport, buildImport } from '../import/generate';
-import { EMPTY_DOC, writeScenario } from '../scenario/doc';
+import { EMPTY_DOC } from '../scenario/doc';
 import type { ScenarioDoc } from '../scenario/doc';
 
 /** The scenario document, or the catalogue's errors. `server` names a single tools/list reply's server. */
