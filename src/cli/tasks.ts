@@ -118,11 +118,12 @@ export function tasksCommand(args: readonly string[], io: Io): number {
   const run = runTasks(loaded.scenario, loaded.run, parsed.queries, {
     policy: o.policy,
     categories: o.categories,
+    counter: o200kCounter,
     ...(o.limit !== undefined ? { limit: o.limit } : {}),
     ...(o.cost ? { cost: { table: DEFAULT_PRICE_TABLE, counter: o200kCounter } } : {}),
   });
   // Requests and tool names come from files anyone can write: printed through ./print.
-  if (o.json) io.out(block(JSON.stringify({ policy: run.policy, categories: run.categories, limit: run.limit, summary: run.summary, unknownNames: run.unknownNames, results: resultsJsonl(run).trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown) }, null, 2)));
+  if (o.json) io.out(block(JSON.stringify({ policy: run.policy, categories: run.categories, limit: run.limit, section: run.section, summary: run.summary, unknownNames: run.unknownNames, results: resultsJsonl(run).trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown) }, null, 2)));
   else {
     for (const l of silentMissLines(run)) io.out(line(l));
     for (const l of runNotes(run)) io.out(line(l));

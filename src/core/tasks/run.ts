@@ -12,6 +12,7 @@ import type { AutoAction } from '../model/auto';
 import { SEARCH_LIMIT } from '../model/auto';
 import { autoInputAt } from '../model/play';
 import type { Span } from '../config/toml-ast';
+import type { TokenCounter } from '../providers/cost';
 import type { Scenario, ScenarioCycle, ScenarioStep } from '../scenario/types';
 import type { Timeline } from '../turn/timeline';
 import { categoriesOf, categoryToolsAt } from './categories';
@@ -29,6 +30,8 @@ export interface TaskRunOptions {
   readonly categories?: boolean;
   /** Tokens and money of each task's turn against the same turn with every permitted tool on. */
   readonly cost?: CostOptions;
+  /** Counts the categories section's tokens (it rides on every request); default: the cost options' counter. */
+  readonly counter?: TokenCounter;
   /** Moves per task before the play stops (default 8). */
   readonly maxMoves?: number;
 }
@@ -122,5 +125,7 @@ export function runTasks(scenario: Scenario, run: Runner, tasks: readonly Task[]
 
 export function finishRun(p: PreparedTasks, results: readonly TaskResult[]): TaskRun {
   const priced = p.options.cost ? costOfTimeline(p.base, { ...p.options.cost, ...(p.memo ? { memo: p.memo } : {}) }).priced : undefined;
-  return summarize(results, { policy: p.options.policy, categories: p.options.categories === true, limit: p.options.limit, ...(priced !== undefined ? { priced } : {}) });
+  const counter = p.options.counter ?? p.options.cost?.counter;
+  const section = { lines: p.section.categories.length, text: p.section.text, ...(counter ? { tokens: counter.count(p.section.text) } : {}) };
+  return summarize(results, { policy: p.options.policy, categories: p.options.categories === true, limit: p.options.limit, section, ...(priced !== undefined ? { priced } : {}) });
 }

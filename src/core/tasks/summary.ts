@@ -6,6 +6,7 @@ export interface RunLabels {
   readonly policy: PolicyName;
   readonly categories: boolean;
   readonly limit: number;
+  readonly section: TaskRun['section'];
   /** "prices of 2026-12-01", when the run was priced. */
   readonly priced?: string;
 }
@@ -28,7 +29,7 @@ export function summarize(results: readonly TaskResult[], labels: RunLabels): Ta
   };
   const unknown = new Map<string, number>();
   for (const r of results) for (const n of r.needed) if (n.state === 'unknown' && r.error === undefined) unknown.set(n.name, (unknown.get(n.name) ?? 0) + 1);
-  return { policy: labels.policy, categories: labels.categories, limit: labels.limit, results, summary, unknownNames: [...unknown].map(([name, tasks]) => ({ name, tasks })) };
+  return { policy: labels.policy, categories: labels.categories, limit: labels.limit, section: labels.section, results, summary, unknownNames: [...unknown].map(([name, tasks]) => ({ name, tasks })) };
 }
 
 const rate = (x: number): string => x.toFixed(2);
@@ -52,6 +53,8 @@ export function silentMissLines(run: TaskRun): string[] {
 /** The summary's further lines: the policy that produced the figures, tokens, unknown names. */
 export function runNotes(run: TaskRun): string[] {
   const lines = [`policy ${run.policy} (a stand-in, not a real model); search limit ${run.limit}; categories section ${run.categories ? 'in the system prompt' : 'off'}`];
+  const sec = run.section;
+  lines.push(`categories section: ${sec.lines} line${sec.lines === 1 ? '' : 's'}${sec.tokens !== undefined ? `, ${sec.tokens} tokens on every request` : ''}${run.categories ? '' : ' (not in the prompt; --categories adds it)'}`);
   const t = run.summary.tokens;
   if (t) lines.push(`tokens ${t.tokens} against ${t.allOnTokens} with every permitted tool on; $${t.money.toFixed(4)} against $${t.allOnMoney.toFixed(4)} (${t.priced})`);
   for (const u of run.unknownNames) lines.push(`not in the catalogue: ${u.name} (named by ${u.tasks} task${u.tasks === 1 ? '' : 's'})`);

@@ -93,6 +93,8 @@ export interface TaskRun {
   /** The categories section was in the system prompt. */
   readonly categories: boolean;
   readonly limit: number;
+  /** The categories section of the design: its lines, its text and (with a counter) its tokens on every request. */
+  readonly section: { readonly lines: number; readonly text: string; readonly tokens?: number };
   readonly results: readonly TaskResult[];
   readonly summary: TaskSummary;
   /** Needed tool names the catalogue does not have, each with the number of tasks that name it. */
