@@ -1,5 +1,5 @@
 // Task sets run against a catalogue design (RFD 108 phase 5). The shells import from here.
-export { runTasks, runTask, prepareTasks, playTask, finishRun, taskStep } from './run';
+export { runTasks, runTask, prepareTasks, playTask, finishRun, taskStep, taskStepDoc } from './run';
 export type { TaskRunOptions, PreparedTasks } from './run';
 export { taskOutcome } from './outcome';
 export { POLICIES } from './policies';

@@ -10,7 +10,8 @@ import type { Runner } from '../cost/counterfactual';
 import { TokenMemo } from '../cost/segments';
 import type { AutoAction } from '../model/auto';
 import { SEARCH_LIMIT } from '../model/auto';
-import { autoInputAt } from '../model/play';
+import { autoInputAt, withAction } from '../model/play';
+import type { StepDoc } from '../scenario/doc';
 import type { Span } from '../config/toml-ast';
 import type { TokenCounter } from '../providers/cost';
 import type { Scenario, ScenarioCycle, ScenarioStep } from '../scenario/types';
@@ -54,6 +55,13 @@ export function taskStep(query: string, moves: readonly AutoAction[]): ScenarioS
     : { calls: [{ tool: m.kind === 'search' ? 'search_tools' : m.tool, args: m.kind === 'search' ? { query: m.query, limit: m.limit } : m.args, span: NO_SPAN }], restart: false, span: NO_SPAN },
   );
   return { command: `jp q ${quoteShellWord(query)}`, commandSpan: NO_SPAN, cycles, span: NO_SPAN };
+}
+
+/** The same turn as a document step: what "Add this turn to the document" appends. */
+export function taskStepDoc(query: string, moves: readonly AutoAction[]): StepDoc {
+  let step: StepDoc = { command: `jp q ${quoteShellWord(query)}`, cycles: [] };
+  for (const m of moves) step = withAction(step, m);
+  return step;
 }
 
 /** The base run (with the categories switch as asked) and the categories section the policies read. */
