@@ -15,6 +15,7 @@ import { ImportPage } from './ImportPage';
 import { ServersPage } from './ServersPage';
 import { FindabilityPage } from './FindabilityPage';
 import { BridgePage } from './BridgePage';
+import { TasksPage } from './TasksPage';
 import { HistoryPage } from './HistoryPage';
 
 export class WorkbenchPage {
@@ -74,6 +75,10 @@ export class WorkbenchPage {
 
   get bridge(): BridgePage {
     return new BridgePage(this.page);
+  }
+
+  get tasks(): TasksPage {
+    return new TasksPage(this.page);
   }
 
   get history(): HistoryPage {
