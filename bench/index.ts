@@ -13,6 +13,7 @@ import { run as bridge } from './bridge';
 import { run as hardening } from './hardening';
 import { run as providerBodies } from './provider-bodies';
 import { run as cost } from './cost';
+import { run as tasks } from './tasks';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -28,6 +29,7 @@ const modules: readonly [string, () => unknown][] = [
   ['hardening', hardening],
   ['provider-bodies', providerBodies],
   ['cost', cost],
+  ['tasks', tasks],
 ];
 
 let failed = 0;
