@@ -11,6 +11,9 @@ import { check, q } from './test-helpers';
 import { EXPECT_KEYS } from './types';
 import type { Expectations, ExpectWhere, Scenario } from './types';
 import { runScenario } from '../turn/run';
+import { costOfTimeline } from '../cost/conversation';
+import { DEFAULT_PRICE_TABLE } from '../providers/prices';
+import { approximateTokenCounter } from '../providers/cost';
 
 const LAYER = `[conversation.tools.'*']
 enable = "discoverable"
@@ -137,6 +140,15 @@ const COST = (() => {
   return { offered: cost.offered, permitted: cost.permitted };
 })();
 
+/** Cycle 3's request in the prompt-cache model at the provider's default model (core/cost owns the figures). */
+const SPEND = (() => {
+  const timeline = check(fixture('step 1', '')).timeline;
+  if (!timeline) throw new Error('no timeline');
+  const r = costOfTimeline(timeline, { table: DEFAULT_PRICE_TABLE, counter: approximateTokenCounter }).requests[2];
+  if (!r || r.figures.input <= 0 || r.money.total <= 0) throw new Error(`unexpected request cost ${JSON.stringify(r?.figures)}`);
+  return { tokens: { input: r.figures.input, read: r.figures.cacheRead, write: r.figures.cacheWrite, uncached: r.figures.uncached }, usd: Math.round(r.money.total * 1e6) / 1e6 };
+})();
+
 const ROWS: readonly Row[] = [
   // A step: the sets a plain invocation starts with after it (deploy promoted, page written off).
   { slot: 'step 1', key: 'offered', pass: ['search_tools', 'deploy', 'describe_tools', 'read_file'], fail: OFFERED_1, actual: OFFERED_END },
@@ -176,6 +188,11 @@ const ROWS: readonly Row[] = [
   { slot: 'step 1 cycle 2', key: 'overhead_chars', pass: { ...COST }, fail: { offered: COST.offered, permitted: COST.permitted - 1 }, actual: { ...COST } },
   // Every name is one Anthropic takes: the request has no provider finding (src/core/providers/rules.test.ts has the findings).
   { slot: 'step 1 cycle 2', key: 'provider_warnings', pass: [], fail: ['error: Anthropic refuses'], actual: [] },
+  // The cost keys compare the cycle's request in the cache model; a wrong count or price, or one model's figures for another's, fails.
+  { slot: 'step 1 cycle 3', key: 'cache_tokens', pass: { ...SPEND.tokens }, fail: { read: SPEND.tokens.read + 1 }, actual: SPEND.tokens },
+  { slot: 'step 1 cycle 3', key: 'cache_tokens', pass: { input: SPEND.tokens.input }, fail: { input: SPEND.tokens.input, uncached: SPEND.tokens.uncached + 7 }, actual: SPEND.tokens },
+  { slot: 'step 1 cycle 3', key: 'cost_usd', pass: SPEND.usd, fail: SPEND.usd + 0.001, actual: SPEND.usd },
+  { slot: 'step 1 cycle 3', key: 'cost_usd', fail: { usd: SPEND.usd, model: 'no-such-model' }, actual: 'no model "no-such-model" for provider anthropic in the price table' },
 
   // A call: its result (the searches' statuses are the fold's).
   { slot: 'step 1 cycle 1 call 2', key: 'returned', pass: ['deploy'], fail: ['page'], actual: ['deploy'] },
