@@ -13,6 +13,16 @@ test('load a task set, run two policies, open a silent miss in its turn, export 
   const tasks = workbench.tasks;
   await workbench.open();
   await tasks.open();
+
+  await test.step('a pasted task set: a bad line is reported with its line, the rest run', async () => {
+    await tasks.paste('{"query": "What is the git status?", "relevant": ["git_status"]}\n{"query": 1}\n');
+    await expect(tasks.panel()).toContainText('2 lines (pasted)');
+    await tasks.run();
+    await expect(tasks.summary()).toContainText('1 task ', SLOW);
+    await expect(page.getByTestId('tk-task-errors')).toContainText('1 line left out: line 2: "query" must be a string');
+    await expect(tasks.filter('met-up-front')).toContainText('met up front 1');
+  });
+
   await tasks.loadFile(TASKS);
   await expect(tasks.panel()).toContainText('18 lines (demo-tasks.jsonl)');
 
@@ -31,7 +41,7 @@ test('load a task set, run two policies, open a silent miss in its turn, export 
     await tasks.run();
     await expect(tasks.summary()).toContainText('policy auto', SLOW);
     await expect(tasks.filter('silent-miss')).toContainText('silent miss 1');
-    await expect(tasks.comparison()).toContainText('10 tasks changed outcome');
+    await expect(tasks.comparison()).toContainText('10 tasks changed outcome', SLOW);
     await tasks.comparison().locator('summary').click();
     await expect(tasks.comparison()).toContainText('silent miss → met by search');
   });

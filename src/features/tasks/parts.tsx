@@ -94,7 +94,7 @@ export function RunSummary({ finished }: { readonly finished: FinishedRun }) {
   return (
     <div className="tk-summary" data-testid="tk-summary">
       <div className="tk-filters" role="group" aria-label="Show outcomes">
-        <strong>{s.tasks} tasks</strong>
+        <strong>{s.tasks} task{s.tasks === 1 ? '' : 's'}</strong>{' '}
         <span title="a stand-in for a model, not a real one">policy {finished.label}</span>
         {OUTCOMES.map((o: Outcome) => (
           <button key={o} type="button" className={`tk-filter tk-${o}`} aria-pressed={!hidden.has(o)} data-testid={`tk-filter-${o}`} onClick={() => toggleOutcome(o)} title={`Show or hide the tasks ${OUTCOME_LABELS[o]}`}>
