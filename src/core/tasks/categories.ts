@@ -71,8 +71,23 @@ function summaryWords(tools: readonly CategoryTool[], key: string): string[] {
   return [...counts.values()].sort((a, b) => b.n - a.n || a.first - b.first).slice(0, SUMMARY_WORDS).map((c) => c.word);
 }
 
+/** The last section built and what it was built from: a task run renders the same design thousands of times. */
+let last: { key: string; section: CategoriesSection } | undefined;
+
+function keyOf(tools: readonly CategoryTool[]): string {
+  return tools.map((t) => `${t.name}\u0001${summaryOf(t.definition)}\u0001${t.definition.server ?? ''}\u0001${firstGroup(t.groups) ?? ''}`).join('\u0000');
+}
+
 /** The categories of the searchable tools, in the order of their first tool. */
 export function categoriesOf(tools: readonly CategoryTool[]): CategoriesSection {
+  const key = keyOf(tools);
+  if (last?.key === key) return last.section;
+  const section = buildCategories(tools);
+  last = { key, section };
+  return section;
+}
+
+function buildCategories(tools: readonly CategoryTool[]): CategoriesSection {
   const prefixCount = new Map<string, number>();
   for (const t of tools) if (firstGroup(t.groups) === undefined) prefixCount.set(namePrefix(t.name), (prefixCount.get(namePrefix(t.name)) ?? 0) + 1);
   const groups = new Map<string, { kind: CategoryKind; tools: CategoryTool[] }>();

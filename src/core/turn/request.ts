@@ -150,9 +150,6 @@ export function sendRequest(conv: Conversation, step: number, cycle: number, too
   let rendered: RenderedRequest | undefined;
   let cache: CacheResult | undefined;
   let findings: readonly ProviderDiagnostic[] | undefined;
-  // One text per conversation: computed by its first request, kept by the rest.
-  conv.system ??= systemPromptOf(conv);
-  const system = conv.system;
   const arrayDefinitions = (): ToolDefinition[] => {
     const { array, definitionsAt } = get();
     const at = definitionsAt();
@@ -185,7 +182,8 @@ export function sendRequest(conv: Conversation, step: number, cycle: number, too
           provider: policy.provider,
           tools: arrayDefinitions(),
           toolChoice,
-          system,
+          // One text per conversation: computed by the first request rendered, kept by the rest.
+          system: (conv.system ??= systemPromptOf(conv)),
           messages: snapshot,
         });
       }
