@@ -28,7 +28,12 @@ function stateAt(timeline: Timeline, requestId: number, name: string): NeededSta
   return 'off';
 }
 
-function decide(needed: readonly NeededTool[], searched: boolean): { outcome: Outcome; reason: string } {
+const queryArg = (args: unknown): string => {
+  const q = typeof args === 'object' && args !== null && Object.hasOwn(args, 'query') ? (args as { query: unknown }).query : undefined;
+  return typeof q === 'string' ? q : '';
+};
+
+function decide(needed: readonly NeededTool[], searched: boolean, failed: string | undefined): { outcome: Outcome; reason: string } {
   const named = (states: readonly NeededState[]): string[] => needed.filter((n) => states.includes(n.state)).map((n) => n.name);
   if (needed.length === 0) return { outcome: 'met-up-front', reason: 'the task names no tool it needs' };
   const unknown = named(['unknown']);
@@ -42,6 +47,7 @@ function decide(needed: readonly NeededTool[], searched: boolean): { outcome: Ou
   if (missed.length === 0) return { outcome: 'met-by-search', reason: `search_tools promoted ${list(needed.filter((n) => n.state === 'discoverable').map((n) => n.name))}` };
   const why = missed.map((n) =>
     !searched ? `${n.name} was discoverable and the model never searched`
+    : n.rank === undefined && failed ? `${n.name} was discoverable and search_tools answered with an error (${failed})`
     : n.rank === undefined ? `${n.name} was discoverable and no search returned it`
     : n.promoted ? `${n.name} was promoted (rank ${n.rank}) but never offered (a write in the same cycle folded over it, or the turn ended)`
     : `${n.name} came back at rank ${n.rank} but was not promoted (found, unavailable)`,
@@ -71,8 +77,9 @@ export function taskOutcome(timeline: Timeline, stepNo: number, task: Task): Tas
   const requests = timeline.requests.filter((r) => r.step === stepNo);
   const first = requests[0];
   const calls = timeline.calls.filter((c) => c.step === stepNo);
-  const searches = calls.filter((c) => c.tool === SEARCH_TOOLS && c.search !== undefined);
-  const queries = searches.map((c) => c.search?.query ?? '');
+  // A search_tools call that failed (a query over the contract's length, say) is still a search.
+  const searches = calls.filter((c) => c.tool === SEARCH_TOOLS);
+  const queries = searches.map((c) => c.search?.query ?? queryArg(c.args));
   const names = [...new Set(task.relevant)];
   if (!first) {
     const error = timeline.steps[stepNo - 1]?.error ?? 'the turn sent no request';
@@ -100,5 +107,6 @@ export function taskOutcome(timeline: Timeline, stepNo: number, task: Task): Tas
     return { name, ...(name !== asked ? { asked } : {}), state, ...(rank !== undefined ? { rank, foundBy: foundBy ?? '' } : {}), promoted, reached, called };
   });
   const searched = searches.length > 0;
-  return { ...decide(needed, searched), needed, searched, queries };
+  const failed = searches.find((c) => c.status === 'error')?.error;
+  return { ...decide(needed, searched, failed), needed, searched, queries };
 }

@@ -94,6 +94,13 @@ describe('the outcome rules', () => {
     expect(a.results.map((x) => x.outcome)).toEqual(['met-by-search', 'met-by-search']);
   });
 
+  it('a search_tools call that fails (a query over 1,000 characters) is still a search; the reason says so', () => {
+    const long = `Deploy ${'the branch '.repeat(110)}to staging`;
+    const r = play('request', [{ query: long, relevant: ['deploy_staging'] }]).results[0];
+    expect(r).toMatchObject({ outcome: 'silent-miss', searched: true, queries: [long] });
+    expect(r?.reason).toContain('search_tools answered with an error (query is too long');
+  });
+
   it('a request with quotes and dashes is the turn\'s query word for word (quoted for jp q, never read as flags)', () => {
     const r = play('request', [{ query: "it's -u nope \"deploy\" staging", relevant: ['deploy_staging'] }]);
     expect(r.results[0]?.error).toBeUndefined();
