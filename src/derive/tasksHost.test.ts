@@ -20,7 +20,8 @@ describe('task methods', () => {
     const chunks = [host.tasksNext({ run: started.run, count: 5 })];
     while (!chunks[chunks.length - 1]?.finished) chunks.push(host.tasksNext({ run: started.run, count: 5 }));
     expect(chunks.map((c) => c.done)).toEqual([5, 10, 15, 18]);
-    const run = chunks[3]?.finished;
+    expect(chunks[3]?.finished?.results).toEqual([]);
+    const run = chunks[3]?.finished ? { ...chunks[3].finished, results: chunks.flatMap((c) => c.results) } : undefined;
     expect(run?.results.map((r) => r.index)).toEqual([...Array(18).keys()]);
     expect(run?.summary.counts['silent-miss']).toBe(11);
     const miss = run?.results.find((r) => r.outcome === 'silent-miss');

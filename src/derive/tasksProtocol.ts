@@ -28,7 +28,7 @@ export interface TasksChunk {
   readonly total: number;
   /** The tasks this call ran, in order. */
   readonly results: readonly TaskResult[];
-  /** The whole run, once its last task ran. */
+  /** The whole run once its last task ran, its `results` empty: they came in the chunks. */
   readonly finished?: TaskRun;
 }
 

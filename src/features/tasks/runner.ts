@@ -26,11 +26,12 @@ export async function runTaskSet(client: DeriveClient, revision: number): Promis
       const chunk = await client.call('tasksNext', { run: started.run, count: CHUNK });
       const now = useTaskStore.getState().progress;
       if (!now || now.run !== started.run) return;
-      setTaskState({ progress: { ...now, done: chunk.done, results: [...now.results, ...chunk.results] } });
+      const results = [...now.results, ...chunk.results];
+      setTaskState({ progress: { ...now, done: chunk.done, results } });
       if (chunk.finished) {
         const s = settings;
         const label = `${s.policy}, categories ${s.categories ? 'in the prompt' : 'off'}, limit ${s.limit}, revision ${revision}`;
-        const finished: FinishedRun = { id: started.run, run: chunk.finished, label };
+        const finished: FinishedRun = { id: started.run, run: { ...chunk.finished, results }, label };
         setTaskState({ progress: undefined, runs: [finished, ...useTaskStore.getState().runs].slice(0, 2) });
         return;
       }
