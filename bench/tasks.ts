@@ -60,7 +60,8 @@ export async function runUi(browser: Browser, baseURL: string): Promise<void> {
   await page.evaluate((text) => window.__workbench?.loadScenario(text, 'metatool.toml'), writeScenario(made.doc));
   await page.getByTestId('check-status').waitFor();
   await page.getByRole('tab', { name: 'Tasks' }).click();
-  await page.getByTestId('tk-input').fill(readFileSync(metatoolTasks, 'utf8'));
+  await page.getByTestId('tk-file').setInputFiles(metatoolTasks);
+  await page.getByTestId('tk-bar').filter({ hasText: '2062 lines' }).waitFor();
   await page.getByTestId('tk-policy').selectOption('auto');
   await page.getByLabel('tokens against all-on').uncheck();
   await page.evaluate(() => {
