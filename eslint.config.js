@@ -53,6 +53,18 @@ export default tseslint.config(
     },
   },
   {
+    // The bridge's HTTP protocol is declared once, for the node bridge and the page alike: types
+    // only (so neither side gets the other's code), leaning on nothing but the core's types.
+    files: ['src/bridge-protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\.\\./core/)', message: 'src/bridge-protocol leans on the core\'s types only.' }] }],
+      'no-restricted-syntax': ['error',
+        { selector: "ImportDeclaration[importKind='value']", message: 'src/bridge-protocol is types only: import type.' },
+        { selector: 'VariableDeclaration, FunctionDeclaration, ClassDeclaration, TSEnumDeclaration', message: 'src/bridge-protocol is types only: no code.' },
+      ],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     ignores: ['src/core/**/*.test.ts'],
     languageOptions: { globals: {} },

@@ -8,6 +8,7 @@ import { run as searchEval } from './search-eval';
 import { run as checkScale } from './check-scale';
 import { run as catalogues } from './catalogues';
 import { run as editor } from './editor';
+import { run as report } from './report';
 import { run as findability } from './findability';
 import { run as bridge } from './bridge';
 import { run as hardening } from './hardening';
@@ -24,6 +25,7 @@ const modules: readonly [string, () => unknown][] = [
   ['check-scale', checkScale],
   ['catalogues', catalogues],
   ['editor', editor],
+  ['report', report],
   ['findability', findability],
   ['bridge', bridge],
   ['hardening', hardening],

@@ -99,7 +99,12 @@ test.describe('the local bridge', () => {
       await bridge.runner().getByTestId('run-raw-text').fill(JSON.stringify({ path: `${root}/data/new.txt`, content: 'x' }));
       await bridge.runner().getByTestId('run-submit').click();
       await expect(bridge.runner().getByTestId('run-confirm')).toContainText('write_file is annotated destructive');
-      if (shots) await page.screenshot({ path: `${shots}/bridge-run-1440.png` });
+      if (shots) {
+        for (const [w, h] of [[1024, 768], [1440, 900]] as const) {
+          await page.setViewportSize({ width: w, height: h });
+          await page.screenshot({ path: `${shots}/bridge-run-${w}.png` });
+        }
+      }
       await bridge.runner().getByRole('button', { name: 'Cancel' }).click();
       await expect(bridge.runner().getByTestId('run-result')).toHaveCount(0);
     });

@@ -59,6 +59,7 @@ test('a catalogue, a workspace zip and a query set that are not UTF-8 are refuse
   await test.step('a query set in the search lab', async () => {
     const lab = workbench.searchLab;
     await lab.open();
+    await lab.showQuerySet();
     await lab.querySet().fill('{"query": "kept", "relevant": []}');
     await lab.loadQuerySet(latin1('{"query": "r\u00e9sum\u00e9", "relevant": []}\n'), 'latin1.jsonl');
     await expect(lab.fileError()).toContainText('Could not load latin1.jsonl: 1:13:');

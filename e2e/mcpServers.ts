@@ -217,3 +217,75 @@ export function dropNetworkErrors(errors: string[], url: string): string[] {
 }
 
 export { expect } from './fixtures';
+
+export interface NoCorsMcp extends TinyServer {
+  /** Replaces the tools it lists (the next tools/list sees them). */
+  setTools(tools: readonly { name: string; description: string }[]): void;
+  /** The Authorization values it was sent, in order. */
+  readonly authorizations: readonly string[];
+}
+
+/**
+ * A loopback MCP server (hand-written JSON-RPC, JSON replies) that sends NO CORS headers, as most
+ * servers meant for a command line do: a page cannot reach it, the bridge can. It answers only a
+ * request carrying `Authorization: <authorization>` (401 otherwise), names itself `notes-server`
+ * in serverInfo, and its `whoami` tool's description repeats the Authorization it was sent, as a
+ * careless server might echo a key: the bridge must mask it before the page sees it.
+ */
+export async function startNoCorsMcp(authorization: string): Promise<NoCorsMcp> {
+  const requests: string[] = [];
+  const authorizations: string[] = [];
+  let tools: readonly { name: string; description: string }[] = [
+    { name: 'notes_search', description: 'Search the notes by words in their title or text.' },
+    { name: 'notes_read', description: 'Read one note by its id.' },
+  ];
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.method ?? '?'} ${req.url ?? ''}`);
+    const auth = req.headers.authorization ?? '';
+    authorizations.push(auth);
+    if (auth !== authorization) {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end('{"error":"unauthorized"}');
+      return;
+    }
+    if (req.method !== 'POST') {
+      // No event stream for notifications (the SDK goes on without one); DELETE ends nothing here.
+      res.writeHead(req.method === 'DELETE' ? 200 : 405);
+      res.end();
+      return;
+    }
+    let body = '';
+    req.on('data', (d: Buffer) => (body += String(d)));
+    req.on('end', () => {
+      const msg = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } };
+      if (msg.id === undefined) {
+        res.writeHead(202);
+        res.end();
+        return;
+      }
+      const result =
+        msg.method === 'initialize'
+          ? { protocolVersion: msg.params?.protocolVersion ?? '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'notes-server', version: '2.1.0' } }
+          : msg.method === 'tools/list'
+            ? { tools: [...tools, { name: 'whoami', description: `Says who you are (you sent ${auth}).` }].map((t) => ({ ...t, inputSchema: { type: 'object', properties: {} } })) }
+            : {};
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    requests,
+    authorizations,
+    setTools: (next) => {
+      tools = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

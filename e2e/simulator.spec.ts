@@ -85,7 +85,7 @@ test('a full interactive turn: search, promotion in the next request, a tool cal
   });
 });
 
-test('the prompt checks the jp command as you type, with the column', async ({ workbench }) => {
+test('the one step field checks the jp command as you type, with the column', async ({ workbench }) => {
   const sim = workbench.simulator;
   await workbench.open();
   await sim.open();
@@ -93,7 +93,7 @@ test('the prompt checks the jp command as you type, with the column', async ({ w
     await sim.prompt().fill("jp q --bogus 'x'");
     await expect(sim.promptError()).toContainText('column 6');
     await expect(sim.prompt()).toHaveAttribute('aria-invalid', 'true');
-    await expect(sim.page.getByTestId('sim-add-step')).toBeDisabled();
+    await expect(sim.addStepButton()).toBeDisabled();
     const before = (await workbench.snapshot()).doc.steps.length;
     await sim.prompt().press('Enter');
     expect((await workbench.snapshot()).doc.steps.length).toBe(before);
@@ -121,7 +121,11 @@ test('the auto model plays a turn by itself, deterministically', async ({ workbe
     const snap = await workbench.snapshot();
     const step = snap.doc.steps[0];
     expect(step?.cycles.map((c) => c.calls.map((k) => k.tool))).toEqual([['search_tools'], ['deploy_logs'], []]);
-    expect(step?.cycles[1]?.calls[0]?.args).toEqual({ environment: '<environment>' });
+    // The request names a value the parameter's description lists ("staging or production").
+    expect(step?.cycles[1]?.calls[0]?.args).toEqual({ environment: 'staging' });
+    await expect(sim.decisions()).toHaveCount(3);
+    await expect(sim.decisions().nth(0)).toContainText('because no offered tool covers the request');
+    await expect(sim.decisions().nth(1)).toContainText('environment from the request');
     expect(step?.cycles[2]?.reply).toContain('deploy_logs');
     expect(snap.timeline.failed).toBe(0);
     first = step;
@@ -186,5 +190,60 @@ test('the browser and the command line agree on a recorded session', async ({ wo
     expect(m, stdout).not.toBeNull();
     expect(Number(m?.[1])).toBe(expectations);
     expect(Number(m?.[1])).toBeGreaterThan(0);
+  });
+});
+
+test('the simulator follows the turn selected in the timeline', async ({ workbench }) => {
+  const sim = workbench.simulator;
+  await workbench.open();
+  await sim.open();
+  await test.step('the demo opens on its first promotion: the simulator shows turn 1', async () => {
+    await expect(sim.following()).toContainText("Step 1 jp q 'Why did the last deploy of the api fail?'");
+    await expect(sim.log()).toContainText('search_tools("workflow run logs")');
+  });
+  await test.step('selecting a row of turn 2 shows turn 2', async () => {
+    await workbench.timeline.row((await workbench.snapshot()).timeline.entries.findIndex((e) => e.kind === 'turn' && e.step === 2)).click();
+    await expect(sim.following()).toContainText("Step 2 jp q 'Did it raise errors in Sentry?'");
+    await expect(sim.log()).toContainText('search_tools("sentry issue events stack trace")');
+    await expect(sim.log()).not.toContainText('workflow run logs');
+  });
+});
+
+test('the auto model on the demo\'s questions and on the Linear request: it searches, skips what would change things, says why', async ({ workbench }) => {
+  const sim = workbench.simulator;
+  await workbench.open();
+  await test.step('the demo without its scripted turns', async () => {
+    const demo = await readFile('src/app/demo-scenario.toml', 'utf8');
+    expect(await workbench.loadScenario(demo.slice(0, demo.indexOf('[[steps]]')), 'demo-unscripted.toml')).toBe(true);
+    await sim.open();
+  });
+  await test.step('"Why did the last deploy of the api fail?": search, then the job logs, never deploy_staging', async () => {
+    await sim.addStep("jp q 'Why did the last deploy of the api fail?'");
+    await sim.autoModel();
+    await expect(sim.decisions()).toHaveCount(3);
+    await expect(sim.decisions().nth(0)).toContainText('search_tools("deploy api fail"');
+    await expect(sim.decisions().nth(1)).toContainText('github_get_job_logs(');
+    await expect(sim.decisions().nth(1)).toContainText('deploy_staging would deploy, which the request did not ask for');
+    await expect(sim.decisions().nth(2)).toContainText('reply');
+  });
+  await test.step('"Did it raise errors in Sentry?": a Sentry tool that reads, not the one that resolves', async () => {
+    await sim.addStep("jp q 'Did it raise errors in Sentry?'");
+    await sim.autoModel();
+    await expect(sim.decisions().nth(1)).toContainText('sentry_list_issues(');
+    await expect(sim.decisions().nth(1)).toContainText('sentry_resolve_issue would resolve');
+  });
+  await test.step('"Open a Linear issue for the failing orders test": search, then linear_create_issue titled from the request', async () => {
+    await sim.addStep("jp q 'Open a Linear issue for the failing orders test'");
+    await sim.autoModel();
+    await expect(sim.decisions().nth(0)).toContainText('no offered tool covers the request');
+    await expect(sim.decisions().nth(1)).toContainText('linear_create_issue({"team":"<team>","title":"Failing orders test"})');
+    await expect(sim.decisions().nth(1)).toContainText('title from the request; team a placeholder');
+    const snap = await workbench.snapshot();
+    expect(snap.doc.steps.map((s) => s.cycles.flatMap((c) => c.calls.map((k) => k.tool)))).toEqual([
+      ['search_tools', 'github_get_job_logs'],
+      ['search_tools', 'sentry_list_issues'],
+      ['search_tools', 'linear_create_issue'],
+    ]);
+    expect(snap.timeline.entries.filter((e) => e.kind === 'step' && e.error)).toEqual([]);
   });
 });

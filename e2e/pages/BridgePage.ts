@@ -1,7 +1,8 @@
 // The local bridge as the page shows it: a workspace opened by its path, the "Start servers"
 // confirmation, the workspace's servers and their status, the Servers panel's bridge controls,
-// and "Run on the server" in the simulator.
-import type { Locator, Page } from '@playwright/test';
+// "Run on the server" in the simulator, the Servers panel's "Reach an HTTP server through the
+// bridge" form, a bridged server's controls and log, and "Save snapshot".
+import type { Download, Locator, Page } from '@playwright/test';
 
 export class BridgePage {
   constructor(readonly page: Page) {}
@@ -59,5 +60,57 @@ export class BridgePage {
     const result = this.runner().getByTestId('run-result');
     await result.waitFor({ timeout: 30_000 });
     return (await result.textContent()) ?? '';
+  }
+
+  /** The Servers panel's form: the bridge reaches an HTTP MCP server, with headers that stay in it. */
+  async reachHttp(url: string, options: { readonly name?: string; readonly headers?: string } = {}): Promise<void> {
+    await this.fillHttp(url, options);
+    await this.submitHttp();
+  }
+
+  /** Opens the form and fills it, without connecting. */
+  async fillHttp(url: string, options: { readonly name?: string; readonly headers?: string } = {}): Promise<void> {
+    await this.page.getByRole('tab', { name: 'Servers' }).click();
+    await this.page.getByTestId('bridge-http-open').click();
+    const form = this.httpForm();
+    await form.getByTestId('bridge-http-url').fill(url);
+    if (options.name !== undefined) await form.getByTestId('bridge-http-name').fill(options.name);
+    if (options.headers !== undefined) await form.getByTestId('bridge-http-headers').fill(options.headers);
+  }
+
+  async submitHttp(): Promise<void> {
+    const form = this.httpForm();
+    await form.getByTestId('bridge-http-connect').click();
+    // It closes once the bridge reached the server; an error stays in it.
+    await form.waitFor({ state: 'detached', timeout: 30_000 });
+  }
+
+  httpForm(): Locator {
+    return this.page.getByRole('form', { name: 'Reach an HTTP MCP server through the bridge' });
+  }
+
+  /** A scenario server's bridge controls in the Servers panel. */
+  controls(server: string): Locator {
+    return this.page.getByTestId('servers-panel').locator(`li[data-server="${server}"]`).getByTestId('bridge-controls');
+  }
+
+  status(server: string): Locator {
+    return this.controls(server).getByTestId('bridge-status');
+  }
+
+  /** Opens the server's log (the bridge's record of its messages) and returns it. */
+  async log(server: string): Promise<Locator> {
+    const toggle = this.controls(server).getByTestId('bridge-log-toggle');
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    const log = this.controls(server).getByTestId('bridge-log');
+    await log.waitFor();
+    return log;
+  }
+
+  /** "Save snapshot (.json)" in the Servers panel's bridge bar: the file it downloads. */
+  async saveSnapshot(): Promise<Download> {
+    await this.page.getByRole('tab', { name: 'Servers' }).click();
+    const [download] = await Promise.all([this.page.waitForEvent('download'), this.page.getByTestId('bridge-snapshot').click()]);
+    return download;
   }
 }

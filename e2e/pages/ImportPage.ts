@@ -1,5 +1,6 @@
 // The import dialog: sources (file picker, drop, paste, live server), the starting
 // policy, the preview and what discovery saves.
+import { expect } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
 
 export class ImportPage {
@@ -13,6 +14,19 @@ export class ImportPage {
     await this.page.getByRole('tab', { name: 'Servers' }).click();
     await this.page.getByTestId('servers-import').click();
     await this.dialog().waitFor();
+  }
+
+  /**
+   * Opens the dialog on its live-server tab from the Servers panel's "Connect a live server…", as a
+   * user does; asked again if the dialog (a lazily loaded part) has not shown within a few seconds.
+   */
+  async openLiveFromServersTab(): Promise<void> {
+    await this.page.getByRole('tab', { name: 'Servers' }).click();
+    await this.page.getByTestId('servers-connect-live').waitFor();
+    await expect(async () => {
+      if (!(await this.dialog().isVisible())) await this.page.getByTestId('servers-connect-live').click();
+      await expect(this.page.getByTestId('import-url')).toBeVisible({ timeout: 5_000 });
+    }).toPass({ timeout: 40_000 });
   }
 
   /** Picks a file through the dialog's "Choose a JSON file…" button (a real file chooser). */

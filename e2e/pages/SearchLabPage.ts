@@ -26,6 +26,13 @@ export class SearchLabPage {
     await this.page.getByTestId('lab-queryset-file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(jsonl) });
   }
 
+  /** The query-set column is laid out only once a set is loaded or pasted: "Paste one" opens it empty. */
+  async showQuerySet(): Promise<void> {
+    if (await this.querySet().isVisible()) return;
+    await this.page.getByTestId('search-lab').getByRole('button', { name: 'Paste one' }).click();
+    await this.querySet().waitFor();
+  }
+
   querySet(): Locator {
     return this.page.getByTestId('lab-queryset');
   }

@@ -6,18 +6,23 @@ export class SimulatorPage {
 
   async open(): Promise<void> {
     await this.page.getByRole('tab', { name: 'Simulator' }).click();
-    await this.prompt().waitFor();
+    await this.page.getByTestId('sim-auto').waitFor();
   }
 
+  /** The one step field (under the timeline): the simulator has no prompt of its own. */
   prompt(): Locator {
-    return this.page.getByTestId('sim-prompt');
+    return this.page.getByRole('region', { name: 'Timeline' }).getByRole('textbox', { name: /^New step/u });
   }
 
   promptError(): Locator {
-    return this.page.getByTestId('sim-prompt-error');
+    return this.page.getByRole('region', { name: 'Timeline' }).getByTestId('command-error');
   }
 
-  /** Types a jp command and presses Enter. */
+  addStepButton(): Locator {
+    return this.page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: 'Add step' });
+  }
+
+  /** Types a jp command in the step field and presses Enter. */
   async addStep(command: string): Promise<void> {
     await this.prompt().fill(command);
     await this.prompt().press('Enter');
@@ -51,7 +56,7 @@ export class SimulatorPage {
 
   async autoModel(): Promise<void> {
     await this.page.getByTestId('sim-auto').click();
-    await this.note().filter({ hasText: 'Auto model' }).waitFor();
+    await this.note().filter({ hasText: 'Auto model' }).waitFor({ timeout: 30_000 });
   }
 
   async recordExpectations(): Promise<void> {
@@ -61,6 +66,16 @@ export class SimulatorPage {
 
   note(): Locator {
     return this.page.getByTestId('sim-note');
+  }
+
+  /** The auto model's decisions, each with its reason. */
+  decisions(): Locator {
+    return this.page.getByTestId('sim-auto-moves').locator('li');
+  }
+
+  /** "Step N <command> · ..." : the step the simulator follows. */
+  following(): Locator {
+    return this.page.getByTestId('sim-following');
   }
 
   log(): Locator {

@@ -1,4 +1,5 @@
 // The root page object: navigation, the test hook, and the panels' page objects.
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import type { WorkbenchSnapshot } from '../../src/app/testHook';
 import { SetsPage } from './SetsPage';
@@ -13,6 +14,9 @@ import { QuestionsPage } from './QuestionsPage';
 import { SharePage } from './SharePage';
 import { ImportPage } from './ImportPage';
 import { ServersPage } from './ServersPage';
+import { HeaderPage } from './HeaderPage';
+import { RfdPage } from './RfdPage';
+import { GuidePage } from './GuidePage';
 import { FindabilityPage } from './FindabilityPage';
 import { BridgePage } from './BridgePage';
 import { TasksPage } from './TasksPage';
@@ -67,6 +71,18 @@ export class WorkbenchPage {
 
   get servers(): ServersPage {
     return new ServersPage(this.page);
+  }
+
+  get header(): HeaderPage {
+    return new HeaderPage(this.page);
+  }
+
+  get rfd(): RfdPage {
+    return new RfdPage(this.page);
+  }
+
+  get guide(): GuidePage {
+    return new GuidePage(this.page);
   }
 
   get findability(): FindabilityPage {
@@ -131,6 +147,12 @@ export class WorkbenchPage {
     const chooser = this.page.waitForEvent('filechooser');
     await this.page.locator('body').press('Control+o');
     await (await chooser).setFiles({ name, mimeType: 'application/toml', buffer: Buffer.from(bytes) });
+  }
+
+  /** Saves the scenario file as a user would (Ctrl+S): its text, as downloaded. */
+  async saveScenarioFile(): Promise<string> {
+    const [download] = await Promise.all([this.page.waitForEvent('download'), this.page.locator('body').press('Control+s')]);
+    return readFile(await download.path(), 'utf8');
   }
 
   /** Drops one file on the page, as a user dragging it from the desktop would. */

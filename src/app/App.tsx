@@ -5,7 +5,10 @@ import { useCommands } from '../commands/context';
 import { matchesShortcut } from '../commands/registry';
 import { Banner } from '../features/header/Banner';
 import { Header } from '../features/header/Header';
+import { ScenarioAbout } from '../features/header/About';
 import { ShareButton, SharedBanner } from '../features/share/ShareControls';
+import { RfdButton, ReturnBanner } from '../features/rfd/RfdControls';
+import { GuideButtons } from '../features/guide/GuideButtons';
 import { RecentButton, RecentDocuments } from '../features/history/RecentDocuments';
 import { TabConflictBanner } from '../features/history/TabConflictBanner';
 import { LayersPanel } from '../features/layers/LayersPanel';
@@ -20,6 +23,7 @@ import { dockPanels } from './dockPanels';
 // Loaded when first needed, not for the first paint: the import dialog when it opens, the live
 // servers' sync (and its MCP client) when a scenario server has a url.
 const ImportDialog = lazy(() => import('../features/import/ImportDialog').then((m) => ({ default: m.ImportDialog })));
+const RfdPage = lazy(() => import('../features/rfd/RfdPage').then((m) => ({ default: m.RfdPage })));
 const LiveServers = lazy(() => import('../features/servers/live').then((m) => ({ default: m.LiveServers })));
 const StartServersDialog = lazy(() => import('../features/bridge/StartServersDialog').then((m) => ({ default: m.StartServersDialog })));
 
@@ -54,32 +58,55 @@ function useShortcuts() {
   }, [registry, store]);
 }
 
+/**
+ * The dock's first height, in percent of the window below the header: about 380 px, so the simulator's
+ * form and log show without scrolling at 900 px, between a third and 45% (the panels above keep the rest).
+ */
+function dockShare(): number {
+  const h = typeof window === 'undefined' ? 900 : window.innerHeight - 40;
+  return Math.round(Math.min(45, Math.max(33, (380 / Math.max(h, 1)) * 100)));
+}
+
 export function App() {
   useShortcuts();
+  const dock = dockShare();
+  const page = useWorkbench((s) => s.page);
   return (
     <div className="app">
       <Header
         actions={
           <>
+            <RfdButton />
             <RecentButton />
             <ShareButton />
+            <GuideButtons />
           </>
         }
       />
       <div className="banners">
+        <ScenarioAbout />
         <TabConflictBanner />
         <Banner />
         <SharedBanner />
+        <ReturnBanner />
       </div>
       <main className="workspace">
-        <Split id="main-v" direction="vertical" initial={[68, 32]}>
-          <Split id="main-h" initial={[36, 30, 34]}>
-            <LayersPanel />
-            <TimelinePanel />
-            <SetsPanel />
+        {page === 'rfd' && (
+          <Suspense fallback={<div className="empty" role="status">Loading…</div>}>
+            <RfdPage />
+          </Suspense>
+        )}
+        {/* Under the RFD view the panels stay mounted (Monaco, selections) but out of reach. */}
+        <div className="workspace-panes" inert={page === 'rfd'}>
+          <Split id="main-v" direction="vertical" initial={[100 - dock, dock]}>
+            <Split id="main-h" initial={[36, 30, 34]}>
+              <LayersPanel />
+              <TimelinePanel />
+              <SetsPanel />
+            </Split>
+            <Dock panels={dockPanels} />
           </Split>
-          <Dock panels={dockPanels} />
-        </Split>
+        </div>
       </main>
       <Palette />
       <RecentDocuments />

@@ -9,7 +9,6 @@ import { tasksCommands } from '../features/tasks/commands';
 import { bridgeCommands } from '../features/bridge/commands';
 import { costCommands } from '../features/cost/commands';
 import { shareCommands } from '../features/share/share';
-import { simulatorCommands } from '../features/simulator/commands';
 import { historyCommands, recentDocumentCommands } from '../features/history/commands';
 import { scenarioDocFromText } from '../core';
 import demoText from './demo-scenario.toml?raw';
@@ -25,7 +24,6 @@ export function createCommands(): CommandRegistry {
     .register(...workspaceCommands)
     .register(...importCommands, ...serversCommands, ...findabilityCommands, ...bridgeCommands, ...costCommands, ...tasksCommands)
     .register(...shareCommands)
-    .register(...simulatorCommands)
     .register(...historyCommands)
     .registerSource(recentDocumentCommands)
     .register(

@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import type { BridgeInfo, ConnectHttpRequest, Replies, ServerView } from '../bridge-protocol';
 import { serverSlug } from '../core/import/names';
 import { Facade } from './facade';
 import type { Terminal } from './log';
@@ -44,7 +45,10 @@ interface Entry {
   readonly workspace?: string;
 }
 
-function send(res: ServerResponse, status: number, value: unknown): void {
+type Reply = { readonly [K in keyof Replies]: Replies[K] }[keyof Replies] | BridgeInfo;
+
+/** One JSON reply, of a shape the page's side declares too (src/bridge-protocol). */
+function send(res: ServerResponse, status: number, value: Reply): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify(value));
 }
@@ -183,7 +187,8 @@ export class Bridge {
     const [a, b, c] = parts;
     const is = (m: string, n: number) => method === m && parts.length === n;
     if (a === 'info' && is('GET', 1)) {
-      send(res, 200, { app: 'tool-catalogue-workbench', version: this.options.version, protocolVersions: SUPPORTED_PROTOCOL_VERSIONS, latestProtocolVersion: LATEST_PROTOCOL_VERSION });
+      const info: BridgeInfo = { app: 'tool-catalogue-workbench', version: this.options.version, protocolVersions: SUPPORTED_PROTOCOL_VERSIONS, latestProtocolVersion: LATEST_PROTOCOL_VERSION };
+      send(res, 200, info);
       return;
     }
     if (a === 'servers') {
@@ -262,7 +267,7 @@ export class Bridge {
   }
 
   /** Starts the servers of a plan the user confirmed, in parallel, each under its config name. */
-  private async startPlan(workspace: string, planId: string) {
+  private async startPlan(workspace: string, planId: string): Promise<ServerView[]> {
     const plan = this.workspaces.confirm(planId);
     if (plan.workspace !== workspace) throw new HttpError(400, 'that plan belongs to another workspace');
     const w = this.workspaces.get(workspace);
@@ -277,21 +282,8 @@ export class Bridge {
   }
 
   /** Connects an HTTP server from the bridge side (no process starts), named from its serverInfo unless named. */
-  private async connectHttp(body: Record<string, unknown>) {
-    const url = optionalString(body, 'url');
-    if (url === undefined) throw new HttpError(400, 'give the server URL');
-    const named = optionalString(body, 'name');
-    const transport = optionalString(body, 'transport') ?? 'auto';
-    if (transport !== 'auto' && transport !== 'streamable' && transport !== 'sse') throw new HttpError(400, 'transport must be auto, streamable or sse');
-    const headers: Record<string, string> = {};
-    const given = object(body.headers);
-    const names = Object.keys(given);
-    if (names.length > MAX_HEADERS) throw new HttpError(400, `at most ${MAX_HEADERS} headers`);
-    for (const k of names) {
-      const v = given[k];
-      if (typeof v !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/u.test(k) || /[\r\n\0]/u.test(v)) throw new HttpError(400, `header ${JSON.stringify(k)} is not a valid header`);
-      headers[k] = v;
-    }
+  private async connectHttp(body: Record<string, unknown>): Promise<ServerView> {
+    const { url, name: named, headers = {}, transport = 'auto' } = readConnect(body);
     const same = (e: Entry) => e.upstream.source.kind === 'http' && e.upstream.source.url === url;
     const provisional = this.uniqueName(named !== undefined ? serverSlug(named) : `connecting-${this.servers.size + 1}`, same);
     const up = new Upstream(provisional, { kind: 'http', url, headers, transport }, this.options.terminal);
@@ -301,4 +293,24 @@ export class Bridge {
     this.add(up.name, up);
     return up.view();
   }
+}
+
+/** The body of `POST /bridge/servers`, checked: a URL, and headers that are headers. */
+function readConnect(body: Record<string, unknown>): ConnectHttpRequest {
+  const url = optionalString(body, 'url');
+  if (url === undefined) throw new HttpError(400, 'give the server URL');
+  const name = optionalString(body, 'name');
+  const transport = optionalString(body, 'transport') ?? 'auto';
+  if (transport !== 'auto' && transport !== 'streamable' && transport !== 'sse') throw new HttpError(400, 'transport must be auto, streamable or sse');
+  const pairs: [string, string][] = [];
+  const given = object(body.headers);
+  const names = Object.keys(given);
+  if (names.length > MAX_HEADERS) throw new HttpError(400, `at most ${MAX_HEADERS} headers`);
+  for (const k of names) {
+    const v = given[k];
+    if (typeof v !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/u.test(k) || /[\r\n\0]/u.test(v)) throw new HttpError(400, `header ${JSON.stringify(k)} is not a valid header`);
+    pairs.push([k, v]);
+  }
+  // fromEntries: a header called __proto__ is an own field, not the object's prototype.
+  return { url, ...(name !== undefined ? { name } : {}), headers: Object.fromEntries(pairs), transport };
 }

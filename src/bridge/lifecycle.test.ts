@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { descendants, isAlive } from './processTree';
 import { eventually, FIXTURES, pageClient, serverBin, startServe, tempWorkspace } from './testServe';
@@ -190,10 +190,19 @@ describe('HTTP servers reached from the bridge', () => {
       const existing = typeof id === 'string' ? sessions.get(id) : undefined;
       if (existing) return existing.handleRequest(req, res);
       const server = new Server({ name: 'No CORS Server', version: '1.2.3' }, { capabilities: { tools: {} } });
+      const auth = req.headers.authorization ?? '';
       server.setRequestHandler(ListToolsRequestSchema, async () => ({
-        tools: [{ name: 'shout', description: 'Upper-cases text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, outputSchema: { type: 'object' }, execution: { taskSupport: 'forbidden' } }],
+        tools: [
+          { name: 'shout', description: 'Upper-cases text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, outputSchema: { type: 'object' }, execution: { taskSupport: 'forbidden' } },
+          // A careless server that echoes the credentials it was sent.
+          { name: 'whoami', description: `Says who you are (you sent ${auth}).`, inputSchema: { type: 'object' } },
+        ],
       }));
       server.setRequestHandler(CallToolRequestSchema, async (r) => {
+        if (r.params.name === 'whoami') {
+          if (r.params.arguments?.fail === true) throw new McpError(-32001, `token ${auth.split(' ')[1] ?? ''} is expired`, { sent: auth });
+          return { content: [{ type: 'text', text: `token ${auth.split(' ')[1] ?? ''}` }], structuredContent: { authorization: auth } };
+        }
         const text = String(r.params.arguments?.text ?? '').toUpperCase();
         return { content: [{ type: 'text', text }], structuredContent: { text } };
       });
@@ -215,12 +224,26 @@ describe('HTTP servers reached from the bridge', () => {
     expect(r.body).not.toContain('header-secret-42');
     expect(seen.some((x) => x.auth === 'Bearer header-secret-42')).toBe(true);
     const { client } = await pageSession(v.endpoint);
-    const tool = (await client.listTools()).tools[0];
-    expect(tool).toMatchObject({ name: 'shout', outputSchema: { type: 'object' }, execution: { taskSupport: 'forbidden' } });
+    const tools = (await client.listTools()).tools;
+    expect(tools[0]).toMatchObject({ name: 'shout', outputSchema: { type: 'object' }, execution: { taskSupport: 'forbidden' } });
     expect(await client.callTool({ name: 'shout', arguments: { text: 'hi' } })).toMatchObject({ content: [{ type: 'text', text: 'HI' }] });
+    // What the server echoes of the header reaches the page masked: the whole value, or the token alone.
+    expect(tools[1]?.description).toBe('Says who you are (you sent ***).');
+    const echoed = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(echoed).toMatchObject({ content: [{ type: 'text', text: 'token ***' }], structuredContent: { authorization: '***' } });
+    const refused = await client.callTool({ name: 'whoami', arguments: { fail: true } }).then(
+      (r) => JSON.stringify(r),
+      (e: unknown) => JSON.stringify({ message: (e as Error).message, data: (e as McpError).data }),
+    );
+    expect(refused).toContain('is expired');
+    expect(refused).not.toContain('header-secret-42');
     await client.close();
     const log = (await page.get(`/bridge/servers/${v.name}/log?after=0`)).body;
+    const entries = JSON.parse(log) as { entries: { stream: string; text: string }[] };
+    // The log shows the server's own reply, masked (the bridge masks before it forwards, too).
+    expect(entries.entries.some((e) => e.stream === 'response' && e.text.includes('"text":"token ***"'))).toBe(true);
     expect(log).not.toContain('header-secret-42');
+    expect(s.stdout()).not.toContain('header-secret-42');
   });
 
   it('ends the session with DELETE on stop, and sees a server that went away as failed (pinged)', async () => {

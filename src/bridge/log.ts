@@ -3,16 +3,9 @@
 // (auth header values, the values of a server's environment variables) are masked
 // wherever they would appear, and control characters are escaped, so a server's
 // output can neither leak a key nor rewrite the terminal.
+import type { LogEntry, LogStream } from '../bridge-protocol';
 
-export type LogStream = 'stderr' | 'request' | 'response' | 'notification' | 'bridge';
-
-export interface LogEntry {
-  readonly seq: number;
-  /** Milliseconds since the epoch. */
-  readonly at: number;
-  readonly stream: LogStream;
-  readonly text: string;
-}
+export type { LogEntry, LogStream };
 
 const MAX_ENTRY_CHARS = 4000;
 
@@ -22,10 +15,42 @@ export function escapeControl(text: string): string {
   return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Replaces each secret (4 characters or more) in `text` with `***`. */
+/** Replaces each secret (4 characters or more) in `text` with `***`, the longest first. */
 export function mask(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('***');
+  for (const s of [...secrets].sort((a, b) => b.length - a.length)) if (s.length >= 4) out = out.split(s).join('***');
+  return out;
+}
+
+/**
+ * `mask` through a JSON value (a server's reply on its way to the page): every string, and every
+ * key, with each secret masked. A server that echoes an API key back (in a tool's description, a
+ * call's result, an error) cannot hand it to the page, where autosave, share links, exported
+ * scenarios and snapshots would keep it.
+ */
+export function maskDeep<T>(value: T, secrets: readonly string[]): T {
+  const live = secrets.filter((s) => s.length >= 4);
+  if (live.length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return mask(v, live);
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [mask(k, live), walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/**
+ * What to mask of the headers a user gave: each value, and the credentials after an auth scheme
+ * (`Bearer TOKEN` → TOKEN too), since a server that echoes the token alone leaks it as surely.
+ */
+export function headerSecrets(headers: Readonly<Record<string, string>>): string[] {
+  const out: string[] = [];
+  for (const v of Object.values(headers)) {
+    out.push(v);
+    const m = /^[A-Za-z][A-Za-z0-9._~+/-]*\s+(\S.*)$/u.exec(v.trim());
+    if (m) out.push(m[1] as string);
+  }
   return out;
 }
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMultiServerCatalogue } from '../core/catalogue/tools-list';
 import { listAllTools } from './snapshot';
-import { BIN, ROOT, serverBin, tempWorkspace } from './testServe';
+import { BIN, FIXTURES, ROOT, serverBin, tempWorkspace } from './testServe';
 
 const node = process.execPath;
 const run = (...args: string[]) => spawnSync(node, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
@@ -59,34 +59,7 @@ describe('tool-workbench snapshot', () => {
     expect(JSON.stringify(value)).toContain('"serverInfo":{"name":"secure-filesystem-server"');
 
     const scenario = join(root, 'replay.toml');
-    writeFileSync(
-      scenario,
-      `name = "A real filesystem server, replayed"
-[[layers]]
-name = "workspace"
-text = '''
-[conversation.tools.'*']
-enable = "discoverable"
-[conversation.tools.read_text_file]
-source = "mcp.fs"
-'''
-[servers.fs]
-catalogue = "snap.json#fs"
-[[steps]]
-command = "jp q 'read hello'"
-  [[steps.cycles]]
-  calls = [ { tool = "search_tools", args = { query = "read text file" }, expect = { returned_includes = ["read_text_file"] } } ]
-  [[steps.cycles]]
-  calls = [ { tool = "read_text_file", args = { path = "data/hello.txt" }, result = "hello from the workspace" } ]
-  [steps.cycles.expect]
-  offered_includes = ["read_text_file"]
-  [[steps.cycles]]
-  reply = "Done."
-[steps.expect]
-permitted_includes = ["read_text_file"]
-servers = ["fs"]
-`,
-    );
+    writeFileSync(scenario, readFileSync(join(FIXTURES, 'replay-fs.toml'), 'utf8'));
     const check = run('check', scenario);
     expect(check.stdout).toMatch(/\b0 failed/u);
     expect(check.status).toBe(0);

@@ -12,9 +12,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ResultSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage, MessageExtraInfo, Notification, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerStatus, ServerView } from '../bridge-protocol';
 import { commandLine } from '../core/workspace/mcp-servers';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
-import { LogRing } from './log';
+import { headerSecrets, LogRing, mask, maskDeep } from './log';
 import type { LogEntry, Terminal } from './log';
 import { stopTree } from './processTree';
 import { ChildTransport, spawnServer, verifyChecksum } from './stdio';
@@ -35,34 +36,7 @@ export type UpstreamSource =
       readonly transport: 'auto' | 'streamable' | 'sse';
     };
 
-export type UpstreamStatus = 'starting' | 'running' | 'failed' | 'stopped';
-
-/** What the page sees of a server: never a secret. */
-export interface UpstreamView {
-  readonly name: string;
-  readonly kind: 'stdio' | 'http';
-  readonly status: UpstreamStatus;
-  readonly error?: string;
-  readonly optional: boolean;
-  readonly from?: string;
-  readonly commandLine?: string;
-  readonly cwd?: string;
-  readonly variables?: readonly string[];
-  readonly missingVariables?: readonly string[];
-  readonly url?: string;
-  readonly headerNames?: readonly string[];
-  readonly transport?: 'stdio' | 'streamable' | 'sse';
-  readonly serverInfo?: { readonly name: string; readonly version: string; readonly title?: string };
-  readonly protocolVersion?: string;
-  /** The server's own reply to `initialize`, when it refused the protocol versions we speak. */
-  readonly refusal?: string;
-  readonly instructions?: string;
-  readonly pid?: number;
-  readonly startedAt?: number;
-  readonly lastLog: number;
-  /** The MCP endpoint the page connects to, on the bridge's origin. */
-  readonly endpoint: string;
-}
+export type UpstreamStatus = ServerStatus;
 
 const PING_EVERY_MS = 1500;
 const CALL_TIMEOUT_MS = 5 * 60_000;
@@ -153,7 +127,12 @@ export class Upstream {
   }
 
   private allSecrets(): readonly string[] {
-    return this.source.kind === 'http' ? [...Object.values(this.source.headers), ...this.secrets] : this.secrets;
+    return this.source.kind === 'http' ? [...headerSecrets(this.source.headers), ...this.secrets] : this.secrets;
+  }
+
+  /** A line on the bridge's terminal, with this server's secrets masked. */
+  private say(text: string): void {
+    this.terminal.line(mask(text, this.allSecrets()));
   }
 
   /** Called on every status change (the facade closes the page's sessions when a server goes). */
@@ -172,14 +151,15 @@ export class Upstream {
     return `/bridge/servers/${encodeURIComponent(this.name)}/mcp`;
   }
 
-  view(): UpstreamView {
+  /** What the page sees of the server: never a secret. */
+  view(): ServerView {
     const info = this.client?.getServerVersion();
     const src = this.source;
     return {
       name: this.name,
       kind: src.kind,
       status: this.status,
-      ...(this.error !== undefined ? { error: this.error } : {}),
+      ...(this.error !== undefined ? { error: mask(this.error, this.allSecrets()) } : {}),
       optional: this.optional,
       ...(src.kind === 'stdio'
         ? { from: src.from, commandLine: commandLine(src.spec), cwd: src.cwd, variables: src.spec.variables, missingVariables: this.missing }
@@ -187,8 +167,8 @@ export class Upstream {
       ...(this.transportKind ? { transport: this.transportKind } : {}),
       ...(info && this.status === 'running' ? { serverInfo: { name: info.name, version: info.version, ...(typeof info.title === 'string' ? { title: info.title } : {}) } } : {}),
       ...(this.observed?.protocolVersion && this.status === 'running' ? { protocolVersion: this.observed.protocolVersion } : {}),
-      ...(this.refusal !== undefined ? { refusal: this.refusal } : {}),
-      ...(this.status === 'running' && this.client?.getInstructions() ? { instructions: this.client.getInstructions() as string } : {}),
+      ...(this.refusal !== undefined ? { refusal: mask(this.refusal, this.allSecrets()) } : {}),
+      ...(this.status === 'running' && this.instructions ? { instructions: this.instructions } : {}),
       ...(this.child?.pid !== undefined && (this.status === 'running' || this.status === 'starting') ? { pid: this.child.pid } : {}),
       ...(this.startedAt !== undefined ? { startedAt: this.startedAt } : {}),
       lastLog: this.log.last,
@@ -209,7 +189,8 @@ export class Upstream {
   }
 
   get instructions(): string | undefined {
-    return this.client?.getInstructions();
+    const text = this.client?.getInstructions();
+    return text === undefined ? undefined : mask(text, this.allSecrets());
   }
 
   /** Starts (or restarts) the server and opens the session. Never throws: a failure is the status. */
@@ -227,7 +208,7 @@ export class Upstream {
     } catch (e) {
       const message = messageOf(e);
       this.log.add('bridge', message);
-      this.terminal.line(`${this.name}: ${this.optional ? 'optional server failed to start; skipped' : 'failed'}: ${message.split('\n')[0] ?? ''}`);
+      this.say(`${this.name}: ${this.optional ? 'optional server failed to start; skipped' : 'failed'}: ${message.split('\n')[0] ?? ''}`);
       await this.shutdown();
       this.set('failed', message);
     }
@@ -235,7 +216,7 @@ export class Upstream {
 
   private newClient(): Client {
     const client = new Client({ name: 'tool-catalogue-workbench-bridge', version: '0.1.0' });
-    client.fallbackNotificationHandler = async (n) => this.onNotification?.(n);
+    client.fallbackNotificationHandler = async (n) => this.onNotification?.(maskDeep(n, this.allSecrets()));
     client.onclose = () => {
       if (this.status === 'running' && !this.stopping) {
         this.log.add('bridge', 'the connection closed');
@@ -258,7 +239,7 @@ export class Upstream {
     const cmd = commandLine(spec);
     const sum = verifyChecksum(this.name, spec, cwd);
     if (!sum.ok) throw new Error(sum.message);
-    this.terminal.line(`starting ${this.name} (from ${src.from}): ${cmd}  [in ${cwd}]${spec.variables.length > 0 ? ` with ${spec.variables.join(', ')}` : ''}`);
+    this.say(`starting ${this.name} (from ${src.from}): ${cmd}  [in ${cwd}]${spec.variables.length > 0 ? ` with ${spec.variables.join(', ')}` : ''}`);
     const { child, missing, secrets } = spawnServer(spec, cwd);
     this.child = child;
     this.missing = missing;
@@ -322,7 +303,7 @@ export class Upstream {
       throw new Error(`${JSON.stringify(src.url)} is not a URL`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${url.protocol} is not supported: give an http: or https: URL`);
-    this.terminal.line(`connecting ${this.name}: ${src.url}${Object.keys(src.headers).length > 0 ? ` with headers ${Object.keys(src.headers).join(', ')}` : ''}`);
+    this.say(`connecting ${this.name}: ${src.url}${Object.keys(src.headers).length > 0 ? ` with headers ${Object.keys(src.headers).join(', ')}` : ''}`);
     const requestInit: RequestInit = { headers: { ...src.headers } };
     const attempt = async (kind: 'streamable' | 'sse') => {
       const inner: Transport =
@@ -371,14 +352,24 @@ export class Upstream {
     }
   }
 
-  /** Forwards one request from the page to the server, unchanged (every field of the result kept). */
+  /**
+   * Forwards one request from the page to the server: every field of the result kept, only the
+   * secrets the bridge holds for it (header values, environment values) masked, in a result or an error.
+   */
   async forward(method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<Record<string, unknown>> {
     const client = this.client;
     if (!client || this.status !== 'running') throw new Error(`the server ${this.name} is ${this.status}`);
-    return client.request({ method, ...(params !== undefined ? { params } : {}) }, ResultSchema, {
-      timeout: CALL_TIMEOUT_MS,
-      ...(signal ? { signal } : {}),
-    }) as Promise<Record<string, unknown>>;
+    try {
+      const result = await client.request({ method, ...(params !== undefined ? { params } : {}) }, ResultSchema, {
+        timeout: CALL_TIMEOUT_MS,
+        ...(signal ? { signal } : {}),
+      });
+      return maskDeep(result as Record<string, unknown>, this.allSecrets());
+    } catch (e) {
+      // The SDK's server answers with this error's code, message and data: keep them, masked.
+      const { code, data } = e as { code?: unknown; data?: unknown };
+      throw Object.assign(new Error(mask(messageOf(e), this.allSecrets())), { ...(code !== undefined ? { code } : {}), ...(data !== undefined ? { data: maskDeep(data, this.allSecrets()) } : {}) });
+    }
   }
 
   /** Forwards a notification from the page (e.g. roots/list_changed). */

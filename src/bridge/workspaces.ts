@@ -6,38 +6,15 @@
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import type { OpenedWorkspace, PlanView } from '../bridge-protocol';
 import { loadLayer } from '../core/config/layer';
 import { loadWorkspace, WORKSPACE_CODES } from '../core/workspace/load';
 import { commandLine, mcpLaunchSpecs } from '../core/workspace/mcp-servers';
-import type { McpLaunchProblem, McpLaunchSpec } from '../core/workspace/mcp-servers';
+import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { readTomlTree } from '../cli/workspace';
 
-export interface OpenedWorkspace {
-  readonly id: string;
-  /** The project folder: the servers' working directory (JP's workspace root). */
-  readonly root: string;
-  /** The `.jp` folder the files are read from. */
-  readonly jpDir: string;
-}
-
-export interface PlannedServer {
-  readonly name: string;
-  readonly commandLine: string;
-  readonly cwd: string;
-  /** Names only: the values stay in the bridge's environment. */
-  readonly variables: readonly string[];
-  readonly optional: boolean;
-  readonly startupTimeoutSecs: number;
-  readonly checksum?: { readonly algorithm: string; readonly value: string };
-}
-
-export interface Plan {
-  readonly id: string;
-  readonly workspace: string;
-  readonly persona?: string;
-  readonly servers: readonly PlannedServer[];
-  readonly problems: readonly McpLaunchProblem[];
-  /** The specs behind the plan, kept in the bridge. */
+/** A plan as the bridge keeps it: what the page is shown, and the specs behind it. */
+export interface Plan extends PlanView {
   readonly specs: readonly McpLaunchSpec[];
 }
 

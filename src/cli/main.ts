@@ -6,6 +6,7 @@ import { readInputFile } from './read';
 import { checkFiles } from './check';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
+import { REPORT_USAGE, reportCommand } from './report';
 import { findabilityCommand } from './findability';
 import { tasksCommand } from './tasks';
 import { serveCommand, snapshotCommand } from './serve';
@@ -52,7 +53,7 @@ usage:
       stdio MCP servers (after you confirm them) and reaches HTTP ones. --help for the options.
   tool-workbench snapshot --workspace DIR [--persona NAME] --out FILE
       Start a workspace's MCP servers, write their tool lists as one catalogue file, stop them.
-  tool-workbench --version
+${REPORT_USAGE}  tool-workbench --version
   Every command takes --help.
 `;
 
@@ -120,6 +121,8 @@ function run(argv: readonly string[], io: Io): number {
       return evalCommand(rest, io);
     case 'import':
       return importCommand(rest, io);
+    case 'report':
+      return reportCommand(rest, io);
     case 'findability':
       return findabilityCommand(rest, io);
     case 'tasks':

@@ -2,7 +2,7 @@
 // derivation (one round trip per keystroke), and a re-run re-reads only the layers that changed.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkExpectations, LayerCache, loadLayer, parseScenario, runScenario, scenarioDocFromText, timelineToJson, writeScenario } from '../core';
+import { checkExpectations, checkScenario, LayerCache, loadLayer, parseScenario, runScenario, scenarioDocFromText, timelineToJson, writeScenario } from '../core';
 import type { ScenarioDoc } from '../core';
 import { DeriveHost } from './host';
 
@@ -71,5 +71,41 @@ describe('LayerCache', () => {
     const cold = new DeriveHost().derive({ doc: edited, revision: 2, entry: null });
     expect({ ...warm, millis: 0 }).toEqual({ ...cold, millis: 0 });
     expect(writeScenario(edited)).not.toBe(writeScenario(demo));
+  });
+});
+
+describe('the check count the header and the timeline show', () => {
+  it('is the command line\'s: expectations plus unexpected load errors, with the rows of each problem', () => {
+    const text = `name = "load error"
+[[layers]]
+name = "workspace"
+text = '''
+[conversation.tools.a]
+source = "local"
+enable = "sometimes"
+'''
+[[steps]]
+command = "jp q 'x'"
+[steps.expect]
+offered = ["nope"]
+`;
+    const view = new DeriveHost().derive({ doc: doc(text), revision: 1 });
+    const cli = checkScenario('x.toml', writeScenario(doc(text)));
+    expect([view.passed, view.failed]).toEqual([cli.passed, cli.failed]);
+    expect(view.failed).toBe(2);
+    expect(view.problemEntries[0]).toBe(0);
+    expect(view.problemEntries.length).toBe(2);
+    const ok = new DeriveHost().derive({ doc: doc(demoText), revision: 1 });
+    expect(ok.failed).toBe(0);
+    expect(ok.problemEntries).toEqual([]);
+  });
+
+  it('plays the open turn with the core\'s auto model, in the worker', () => {
+    const demo = doc(demoText);
+    const withTurn = { ...demo, steps: [...demo.steps, { command: "jp q 'Open a Linear issue for the failing orders test'", cycles: [] }] };
+    const played = new DeriveHost().autoTurn({ doc: withTurn, stepIndex: 2 });
+    expect(played.moves.map((m) => m.kind)).toEqual(['search', 'call', 'reply']);
+    expect(played.moves[1]).toMatchObject({ kind: 'call', tool: 'linear_create_issue' });
+    expect(played.step?.cycles.length).toBe(3);
   });
 });

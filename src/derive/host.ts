@@ -11,9 +11,13 @@ import {
   parseScenario,
   toJson,
   checkExpectations,
+  reportHtml,
+  rfdTables,
+  summarizeCheck,
+  approximateTokenCounter,
   recordableExpectations,
 } from '../core';
-import type { Timeline, TimelineEntry, Origin, RecordedStep, ScenarioDoc } from '../core';
+import type { CheckReport, ExpectationResult, PriceTable, RecordedStep, RfdTable, Scenario, Timeline, TimelineEntry, Origin, ScenarioDoc, TokenCounter } from '../core';
 import type { EntryView, Methods, ProvenanceView, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
 import { cacheDifference, LabHost } from './labHost';
 import { SharedIndexes } from './searchIndexes';
@@ -23,7 +27,6 @@ import { FindabilityHost } from './findabilityHost';
 import { CostHost } from './costHost';
 import { TasksHost } from './tasksHost';
 import { createTokenCounter, loadedTokenCounter } from '../core/providers/tokens';
-import type { Scenario, TokenCounter } from '../core';
 
 /**
  * The counter cost expectations are checked with: o200k_base once loaded. A scenario that pins costs
@@ -44,6 +47,9 @@ interface Current {
   revision: number;
   doc: ScenarioDoc;
   timeline?: Timeline;
+  /** The parsed scenario and the checker's results, for the report. */
+  scenario?: Scenario;
+  expectations?: readonly ExpectationResult[];
   /** The `[workspace]` folder's layers, when the scenario names one and the UI opened it. */
   workspace?: LoadedWorkspace;
 }
@@ -163,7 +169,7 @@ export class DeriveHost implements Methods {
     }
     if (!timeline) {
       const wsView = this.workspace.view(doc, ws, undefined);
-      return { revision, name: doc.name, policy: doc.policy, diagnostics: [], entries: [], positions: [], requests: [], expectations: [], passed: 0, failed: 0, scenarioErrors, millis: Date.now() - started, ...(wsView ? { workspace: wsView } : {}) };
+      return { revision, name: doc.name, policy: doc.policy, diagnostics: [], entries: [], positions: [], requests: [], expectations: [], passed: 0, failed: 0, problemEntries: [], scenarioErrors, millis: Date.now() - started, ...(wsView ? { workspace: wsView } : {}) };
     }
     const t = timeline;
     let prevOffered = new Set<string>();
@@ -179,8 +185,10 @@ export class DeriveHost implements Methods {
       };
     });
     const counter = parsed.ok ? costCounter(parsed.scenario) : undefined;
-    const expectations = (parsed.ok ? checkExpectations(parsed.scenario, t, counter ? { counter } : {}) : []).map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
-    const failedLoad = t.diagnostics.filter((d) => d.severity === 'error' && d.code !== 'provider-rule').length;
+    const checked = parsed.ok ? checkExpectations(parsed.scenario, t, counter ? { counter } : {}) : [];
+    const summary = parsed.ok ? summarizeCheck(parsed.scenario, t, checked) : { passed: 0, failed: 0, problems: [] };
+    if (parsed.ok) Object.assign(this.current, { scenario: parsed.scenario, expectations: checked });
+    const expectations = checked.map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
     const entries = t.entries.map((e, i) => entryView(e, i, t));
     // The sets at the selected row ride along, saving the sets panel a second round trip per keystroke.
     const at = entry === undefined ? undefined : entries[entry === null ? entries.length - 1 : Math.min(entry, entries.length - 1)];
@@ -193,8 +201,9 @@ export class DeriveHost implements Methods {
       positions: t.positions.map((p) => ({ index: p.index, registered: p.registered, counts: { ...p.counts } })),
       requests,
       expectations,
-      passed: expectations.filter((e) => e.pass).length,
-      failed: expectations.filter((e) => !e.pass).length + failedLoad,
+      passed: summary.passed,
+      failed: summary.failed,
+      problemEntries: [...new Set(summary.problems.map((p) => p.entry))].sort((a, b) => a - b),
       scenarioErrors,
       millis: Date.now() - started,
       ...(doc.workspace ? { workspace: this.workspace.view(doc, ws, t) } : {}),
@@ -306,6 +315,10 @@ export class DeriveHost implements Methods {
     return this.lab.policyDiff(params);
   }
 
+  autoTurn(params: Parameters<LabHost['autoTurn']>[0]) {
+    return this.lab.autoTurn(params);
+  }
+
   costs(params: Parameters<CostHost['costs']>[0]) {
     return this.cost.costs(params);
   }
@@ -324,6 +337,46 @@ export class DeriveHost implements Methods {
 
   serversView(params: Parameters<ServersHost['serversView']>[0]) {
     return this.servers.serversView(params);
+  }
+
+  /** The RFD tables, computed once per token counter (they depend on nothing the user edits). */
+  private rfdCache: { counter: string; tables: readonly RfdTable[] } | undefined;
+
+  private async counter(): Promise<TokenCounter | undefined> {
+    try {
+      return await createTokenCounter();
+    } catch {
+      return undefined;
+    }
+  }
+
+  async rfd(): Promise<readonly RfdTable[]> {
+    const counter = await this.counter();
+    if (this.rfdCache && this.rfdCache.counter === (counter?.id ?? '')) return this.rfdCache.tables;
+    const tables = counter ? rfdTables(counter) : rfdTables();
+    this.rfdCache = { counter: counter?.id ?? '', tables };
+    return tables;
+  }
+
+  async report({ revision, generatedAt, prices }: { revision: number; generatedAt: string; prices?: PriceTable }): Promise<string> {
+    const c = this.recent.get(revision);
+    if (!c) throw new Error(`revision ${revision} is not a recent derivation`);
+    const counter = await this.counter();
+    const rfd = await this.rfd();
+    const file = `${c.doc.name.toLowerCase().replace(/[^a-z0-9]+/gu, '-').replace(/^-|-$/gu, '') || 'scenario'}.toml`;
+    let scenario: CheckReport;
+    if (c.timeline && c.scenario && c.expectations) {
+      const summary = summarizeCheck(c.scenario, c.timeline, c.expectations);
+      scenario = {
+        file, name: c.scenario.name, ...(c.scenario.description !== undefined ? { description: c.scenario.description } : {}), problems: summary.problems,
+        fileErrors: [], timeline: c.timeline, expectations: c.expectations, passed: summary.passed, failed: summary.failed, failures: [],
+      };
+    } else {
+      const parsed = parseScenario(writeScenario(c.doc));
+      const errors = parsed.ok ? [{ message: 'the scenario did not run', line: 1, column: 1 }] : parsed.errors;
+      scenario = { file, name: c.doc.name, fileErrors: errors, expectations: [], passed: 0, failed: 0, failures: [] };
+    }
+    return reportHtml({ scenarios: [scenario], rfd, tokens: counter ?? approximateTokenCounter, generatedAt, ...(prices ? { prices } : {}) });
   }
 
   record({ revision, step }: { revision: number; step: number }): RecordedStep {

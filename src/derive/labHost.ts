@@ -3,7 +3,7 @@
 // open-questions panel. Everything is read from what the core computed; the
 // search lab searches the indexes the runs use (SharedIndexes), never one built
 // per query.
-import { checkExpectations, parseEvalQueries, parseScenario, runEval, runScenario, searchTools, writeScenario } from '../core';
+import { checkExpectations, parseEvalQueries, parseScenario, playAutoTurn, runEval, runScenario, searchTools, writeScenario } from '../core';
 import type { ExpectationResult, Policy, PolicyKey, ScenarioDoc, Timeline, ToolState } from '../core';
 import { searchDocument } from '../core/catalogue/search-document';
 import type { ToolDefinition } from '../core/catalogue/types';
@@ -12,7 +12,7 @@ import { tokenBasis, toolsArrayTokens } from '../core/providers/tool-tokens';
 import { DEFAULT_PRICE_TABLE, TokenMemo, approximateTokenCounter, costOfTimeline } from '../core';
 import type { PriceTable } from '../core';
 import type { SearchDocument } from '../core/search/types';
-import type { CacheDifference, EvalView, LabMethods, PolicyDiffView, PromptCacheDiff, RequestToolsView, SearchHitView, SearchLabView, TokensView } from './labProtocol';
+import type { AutoTurnView, CacheDifference, EvalView, LabMethods, PolicyDiffView, PromptCacheDiff, RequestToolsView, SearchHitView, SearchLabView, TokensView } from './labProtocol';
 import { diffTimelines } from './policyDiff';
 import type { SharedIndexes } from './searchIndexes';
 
@@ -233,5 +233,11 @@ export class LabHost implements LabMethods {
     }
     const prompt = this.promptDiff(a.timeline, b.timeline, table ?? DEFAULT_PRICE_TABLE);
     return { key, from, to: value, ...diffTimelines(a.timeline, b.timeline, { before: a.expectations ?? [], after: b.expectations ?? [] }), ...(prompt ? { prompt } : {}), millis: now() - started };
+  }
+
+  autoTurn({ doc, stepIndex }: { doc: ScenarioDoc; stepIndex: number }): AutoTurnView {
+    const played = playAutoTurn(doc, (d) => this.run(d).timeline, stepIndex);
+    const step = played.doc.steps[stepIndex];
+    return { stepIndex, ...(step ? { step } : {}), moves: played.moves, ...(played.stopped !== undefined ? { stopped: played.stopped } : {}) };
   }
 }

@@ -1,7 +1,7 @@
 // The derive methods behind the simulator, the request inspector, the cost
 // chart, the search lab and the open-questions panel (issue 5). They extend
 // `Methods` in protocol.ts; the host forwards them to labHost.ts.
-import type { PolicyKey, Policy, PriceTable, ScenarioDoc } from '../core';
+import type { AutoAction, PolicyKey, Policy, PriceTable, ScenarioDoc, StepDoc } from '../core';
 import type { DiffRow, TimelineDiff } from './policyDiff';
 
 export type { DiffRow, DiffChange, TimelineDiff } from './policyDiff';
@@ -123,6 +123,15 @@ export interface PolicyDiffView extends TimelineDiff {
   readonly millis: number;
 }
 
+/** The auto model's play of a document's open turn: the step as played, and each move with its reason. */
+export interface AutoTurnView {
+  readonly stepIndex: number;
+  readonly step?: StepDoc;
+  readonly moves: readonly AutoAction[];
+  /** Why the play stopped before a reply, if it did. */
+  readonly stopped?: string;
+}
+
 export interface LabMethods {
   /** The permitted tools of a request, offered first marked, with their parameters. */
   tools(params: { revision: number; id: number }): RequestToolsView;
@@ -134,4 +143,6 @@ export interface LabMethods {
   evalQueries(params: { revision: number; position: number; text: string }): EvalView;
   /** The scenario under the current policy against the same with one switch flipped. */
   policyDiff(params: { doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey]; table?: PriceTable }): PolicyDiffView;
+  /** Plays the open turn of the step at `stepIndex` with the core's auto model. */
+  autoTurn(params: { doc: ScenarioDoc; stepIndex: number }): AutoTurnView;
 }

@@ -1,7 +1,7 @@
 // The messages between the UI and the derive worker, which hosts the core. The
 // worker keeps the newest timeline; the UI asks for views of it (rows of the
 // sets at a position, one request's rendering, a search) by revision.
-import type { Diagnostic, ScenarioDoc, Policy, RecordedStep, SearchOutcome } from '../core';
+import type { Diagnostic, PriceTable, RecordedStep, RfdTable, ScenarioDoc, Policy, SearchOutcome } from '../core';
 import type { CacheDifference, LabMethods } from './labProtocol';
 import type { WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspaceProtocol';
 import type { ServersMethods } from './serversProtocol';
@@ -83,8 +83,11 @@ export interface TimelineView {
   readonly positions: readonly PositionView[];
   readonly requests: readonly RequestView[];
   readonly expectations: readonly ExpectationView[];
+  /** The check's one count (the core's summarizeCheck), shown alike by the header and the timeline. */
   readonly passed: number;
   readonly failed: number;
+  /** The rows of what `failed` counts (failed expectations, unexpected load errors), in timeline order. */
+  readonly problemEntries: readonly number[];
   /** Problems with the scenario itself (not a layer). */
   readonly scenarioErrors: readonly string[];
   /** Milliseconds the derivation took in the worker. */
@@ -148,7 +151,14 @@ export interface RequestDetail {
   readonly newBlocksFrom: number;
 }
 
-export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, FindabilityMethods, CostMethods, TasksMethods {
+export interface ReportMethods {
+  /** RFD 108's tables as the core computes them (tokens by o200k_base once it loads). */
+  rfd(params: Record<string, never>): Promise<readonly RfdTable[]>;
+  /** The review report of a derived revision (the same HTML `tool-workbench report` writes). */
+  report(params: { revision: number; generatedAt: string; prices?: PriceTable }): Promise<string>;
+}
+
+export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, FindabilityMethods, CostMethods, ReportMethods, TasksMethods {
   /** `workspace`: the files of the folder the scenario's `[workspace]` names, when the UI opened one. */
   /**
    * `entry`: the selected timeline row (null: the last one, as `useSelectedEntry` reads it); when

@@ -5,6 +5,7 @@
 // bridge's endpoints. Served from anywhere else (a static host, `vite preview`),
 // there is no bridge, and the page says that stdio servers need `npm start`.
 import { queryOptions } from '@tanstack/react-query';
+import type { BridgeInfo, ConnectHttpRequest, LogEntry, OpenedWorkspace, PlanView, Replies, ServerView } from '../bridge-protocol';
 
 const TOKEN_KEY = 'tool-workbench.bridge-token';
 
@@ -80,85 +81,32 @@ async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: u
     throw new BridgeError(res.status, res.status === 404 ? 'no bridge here' : `the bridge answered HTTP ${res.status}`);
   }
   if (!res.ok) {
-    const error = (value as { error?: unknown }).error;
+    const error = (value as Partial<Replies['error']> | null)?.error;
     throw new BridgeError(res.status, typeof error === 'string' ? error : `HTTP ${res.status}`);
   }
   return value as T;
 }
 
-export interface BridgeInfo {
-  readonly app: string;
-  readonly version: string;
-  readonly protocolVersions: readonly string[];
-  readonly latestProtocolVersion: string;
-}
-
-export interface BridgeServer {
-  readonly name: string;
-  readonly kind: 'stdio' | 'http';
-  readonly status: 'starting' | 'running' | 'failed' | 'stopped';
-  readonly error?: string;
-  readonly optional: boolean;
-  readonly from?: string;
-  readonly commandLine?: string;
-  readonly cwd?: string;
-  readonly variables?: readonly string[];
-  readonly missingVariables?: readonly string[];
-  readonly url?: string;
-  readonly headerNames?: readonly string[];
-  readonly transport?: 'stdio' | 'streamable' | 'sse';
-  readonly serverInfo?: { readonly name: string; readonly version: string; readonly title?: string };
-  readonly protocolVersion?: string;
-  readonly refusal?: string;
-  readonly pid?: number;
-  readonly lastLog: number;
-  readonly endpoint: string;
-}
-
-export interface BridgeLogEntry {
-  readonly seq: number;
-  readonly at: number;
-  readonly stream: 'stderr' | 'request' | 'response' | 'notification' | 'bridge';
-  readonly text: string;
-}
-
-export interface PlannedServer {
-  readonly name: string;
-  readonly commandLine: string;
-  readonly cwd: string;
-  readonly variables: readonly string[];
-  readonly optional: boolean;
-  readonly startupTimeoutSecs: number;
-  readonly checksum?: { readonly algorithm: string; readonly value: string };
-}
-
-export interface BridgePlan {
-  readonly id: string;
-  readonly workspace: string;
-  readonly persona?: string;
-  readonly servers: readonly PlannedServer[];
-  readonly problems: readonly { readonly server: string; readonly layer?: string; readonly message: string }[];
-}
-
-export interface BridgeWorkspace {
-  readonly id: string;
-  readonly root: string;
-  readonly jpDir: string;
-}
+export type { BridgeInfo, ConnectHttpRequest, PlannedServer } from '../bridge-protocol';
+/** A server the bridge holds, as the page sees it. */
+export type BridgeServer = ServerView;
+export type BridgeLogEntry = LogEntry;
+export type BridgePlan = PlanView;
+export type BridgeWorkspace = OpenedWorkspace;
 
 export const bridgeApi = {
   info: () => call<BridgeInfo>('GET', 'info'),
-  servers: () => call<{ servers: BridgeServer[] }>('GET', 'servers').then((r) => r.servers),
-  log: (name: string, after: number) => call<{ entries: BridgeLogEntry[] }>('GET', `servers/${encodeURIComponent(name)}/log?after=${after}`).then((r) => r.entries),
-  stop: (name: string) => call<{ server: BridgeServer }>('POST', `servers/${encodeURIComponent(name)}/stop`).then((r) => r.server),
-  start: (name: string) => call<{ server: BridgeServer }>('POST', `servers/${encodeURIComponent(name)}/start`).then((r) => r.server),
+  servers: () => call<Replies['servers']>('GET', 'servers').then((r) => r.servers),
+  log: (name: string, after: number) => call<Replies['log']>('GET', `servers/${encodeURIComponent(name)}/log?after=${after}`).then((r) => r.entries),
+  stop: (name: string) => call<Replies['server']>('POST', `servers/${encodeURIComponent(name)}/stop`).then((r) => r.server),
+  start: (name: string) => call<Replies['server']>('POST', `servers/${encodeURIComponent(name)}/start`).then((r) => r.server),
   remove: (name: string) => call<undefined>('DELETE', `servers/${encodeURIComponent(name)}`),
-  connectHttp: (body: { url: string; name?: string; headers?: Record<string, string> }) => call<{ server: BridgeServer }>('POST', 'servers', body).then((r) => r.server),
-  openWorkspace: (path: string) => call<{ workspace: BridgeWorkspace; files: Record<string, string> }>('POST', 'workspaces', { path }),
+  connectHttp: (body: ConnectHttpRequest) => call<Replies['server']>('POST', 'servers', body).then((r) => r.server),
+  openWorkspace: (path: string) => call<Replies['workspace']>('POST', 'workspaces', { path }),
   plan: (workspace: string, persona: string | undefined) =>
-    call<{ plan: BridgePlan }>('POST', `workspaces/${encodeURIComponent(workspace)}/plan`, persona !== undefined ? { persona } : {}).then((r) => r.plan),
-  startPlan: (workspace: string, plan: string) => call<{ servers: BridgeServer[] }>('POST', `workspaces/${encodeURIComponent(workspace)}/start`, { plan }).then((r) => r.servers),
-  stopWorkspace: (workspace: string) => call<{ servers: BridgeServer[] }>('POST', `workspaces/${encodeURIComponent(workspace)}/stop`).then((r) => r.servers),
+    call<Replies['plan']>('POST', `workspaces/${encodeURIComponent(workspace)}/plan`, persona !== undefined ? { persona } : {}).then((r) => r.plan),
+  startPlan: (workspace: string, plan: string) => call<Replies['servers']>('POST', `workspaces/${encodeURIComponent(workspace)}/start`, { plan }).then((r) => r.servers),
+  stopWorkspace: (workspace: string) => call<Replies['servers']>('POST', `workspaces/${encodeURIComponent(workspace)}/stop`).then((r) => r.servers),
 };
 
 /** The absolute URL of a server's endpoint on this origin (what the page's MCP client connects to). */

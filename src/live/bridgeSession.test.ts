@@ -1,6 +1,9 @@
-// Headers typed for an HTTP server reached through the bridge: `Name: value` lines.
-import { describe, expect, it } from 'vitest';
-import { parseHeaderLines } from './bridgeSession';
+// Headers typed for an HTTP server reached through the bridge (`Name: value` lines), and the page's snapshot file.
+import { describe, expect, it, vi } from 'vitest';
+import { EMPTY_DOC } from '../core';
+import { createWorkbenchStore } from '../state/store';
+import { bridgeSnapshot, parseHeaderLines } from './bridgeSession';
+import type { BridgeServer } from './bridge';
 
 describe('parseHeaderLines', () => {
   it('reads one header a line, skipping blank lines, keeping colons in values', () => {
@@ -10,5 +13,34 @@ describe('parseHeaderLines', () => {
   it('names the line that is not a header', () => {
     expect(parseHeaderLines('X-Ok: 1\nnot a header')).toEqual({ error: 'line 2: write a header as Name: value' });
     expect(parseHeaderLines('Bad Name: 1')).toEqual({ error: 'line 1: write a header as Name: value' });
+  });
+});
+
+describe('bridgeSnapshot', () => {
+  const view = (name: string, extra: Partial<BridgeServer> = {}): BridgeServer => ({ name, kind: 'http', status: 'running', optional: false, lastLog: 0, endpoint: `/bridge/servers/${name}/mcp`, ...extra });
+  const tool = (name: string) => ({ name, description: `${name} things.`, inputSchema: { type: 'object' } });
+
+  it('holds the bridged servers only, as the scenario names them, with serverInfo and protocol version from the bridge', () => {
+    vi.stubGlobal('location', { origin: 'http://127.0.0.1:4173' });
+    try {
+      const store = createWorkbenchStore(EMPTY_DOC);
+      const s = store.getState();
+      s.ensureServer({ name: 'notes', status: 'running', tools: [tool('notes_read')] });
+      s.ensureServer({ name: 'simulated', status: 'running', tools: [tool('other')] });
+      s.ensureServer({ name: 'plain', status: 'running', tools: [tool('plain_read')] });
+      // Renamed on import: the bridge knows it as notes-server.
+      s.linkBridge('notes', 'http://127.0.0.1:4173/bridge/servers/notes-server/mcp');
+      s.linkBridge('plain', 'http://127.0.0.1:4173/bridge/servers/plain/mcp');
+      const snap = bridgeSnapshot(store, [view('notes-server', { serverInfo: { name: 'notes-server', version: '2.1.0', title: 'Notes' }, protocolVersion: '2025-11-25' })]);
+      expect(snap.servers).toEqual(['notes', 'plain']);
+      const [entry] = JSON.parse(snap.text) as [{ tools: Record<string, unknown> }];
+      expect(entry.tools).toEqual({
+        notes: { serverInfo: { name: 'notes-server', version: '2.1.0' }, protocolVersion: '2025-11-25', tools: [expect.objectContaining({ name: 'notes_read' })] },
+        plain: { tools: [expect.objectContaining({ name: 'plain_read' })] },
+      });
+      expect(snap.toml).toBe('[servers.notes]\ncatalogue = "snapshot.json#notes"\n\n[servers.plain]\ncatalogue = "snapshot.json#plain"\n');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

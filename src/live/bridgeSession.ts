@@ -9,31 +9,36 @@ import type { QueryClient } from '@tanstack/react-query';
 import { snapshotCatalogue, snapshotServersToml } from '../core';
 import type { WorkbenchStore } from '../state/store';
 import { bridgeApi, bridgeKeys, endpointUrl } from './bridge';
+import { disconnectLive } from './queries';
 import type { BridgeServer } from './bridge';
 import { confirmUrl } from './confirmed';
 
-/** Puts one bridge server into the scenario: running → connected at its endpoint; failed → offline, said. */
-export function applyBridgeServer(store: WorkbenchStore, view: BridgeServer, url?: string): void {
+/**
+ * Puts one bridge server into the scenario, as `as` (the scenario's name for it; the bridge's own by
+ * default): running → connected at its endpoint; failed → offline, said.
+ */
+export function applyBridgeServer(store: WorkbenchStore, view: BridgeServer, options: { readonly url?: string; readonly as?: string } = {}): void {
   const s = store.getState();
-  s.ensureServer({ name: view.name, status: view.status === 'running' ? 'running' : 'offline', tools: [], ...(url !== undefined ? { url } : {}) });
+  const name = options.as ?? view.name;
+  s.ensureServer({ name, status: view.status === 'running' ? 'running' : 'offline', tools: [], ...(options.url !== undefined ? { url: options.url } : {}) });
   const endpoint = endpointUrl(view);
-  s.linkBridge(view.name, endpoint);
+  s.linkBridge(name, endpoint);
   // The user started this server through the bridge (or asked the bridge to reach it): that is the
   // confirmation its bridge endpoint needs, on this origin, like pressing Connect.
-  if (endpoint !== undefined) confirmUrl(endpoint);
+  confirmUrl(endpoint);
   if (view.status === 'running') {
-    s.setLiveWanted(view.name, true);
+    s.setLiveWanted(name, true);
     return;
   }
-  s.setLiveWanted(view.name, false);
-  s.updateServer(view.name, { status: 'offline' });
+  s.setLiveWanted(name, false);
+  s.updateServer(name, { status: 'offline' });
   if (view.status === 'failed') {
     const first = view.error ?? 'it failed to start';
     s.showBanner(
       'error',
       view.optional
-        ? `Optional MCP server ${view.name} failed to start; JP would warn and go on without its tools: ${first}`
-        : `MCP server ${view.name} failed to start; JP would abort the command with: ${first}`,
+        ? `Optional MCP server ${name} failed to start; JP would warn and go on without its tools: ${first}`
+        : `MCP server ${name} failed to start; JP would abort the command with: ${first}`,
     );
   }
 }
@@ -74,17 +79,25 @@ export async function startConfirmed(store: WorkbenchStore, queryClient?: QueryC
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 
+/** A scenario server and the bridge's server behind it (their names differ when the user renamed it on import). */
+export interface BridgedPair {
+  /** The scenario's name. */
+  readonly server: string;
+  /** The bridge's name (its endpoint's path). */
+  readonly bridged: string;
+}
+
 /** Stops one server in the bridge; its session ends, so its tools leave the permitted set. */
-export async function stopBridged(store: WorkbenchStore, name: string, queryClient?: QueryClient): Promise<void> {
+export async function stopBridged(store: WorkbenchStore, pair: BridgedPair, queryClient?: QueryClient): Promise<void> {
   // Not wanted first: the page's session then does not try to reconnect to a server it stopped.
-  store.getState().setLiveWanted(name, false);
-  await bridgeApi.stop(name);
-  store.getState().updateServer(name, { status: 'offline' });
+  store.getState().setLiveWanted(pair.server, false);
+  await bridgeApi.stop(pair.bridged);
+  store.getState().updateServer(pair.server, { status: 'offline' });
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 
-export async function startBridged(store: WorkbenchStore, name: string, queryClient?: QueryClient): Promise<void> {
-  applyBridgeServer(store, await bridgeApi.start(name));
+export async function startBridged(store: WorkbenchStore, pair: BridgedPair, queryClient?: QueryClient): Promise<void> {
+  applyBridgeServer(store, await bridgeApi.start(pair.bridged), { as: pair.server });
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 
@@ -101,9 +114,29 @@ export async function stopWorkspaceServers(store: WorkbenchStore, queryClient?: 
 /** Reaches an HTTP MCP server from the bridge (no CORS), with headers that stay in the bridge. */
 export async function connectThroughBridge(store: WorkbenchStore, input: { url: string; name?: string; headers?: Record<string, string> }, queryClient?: QueryClient): Promise<BridgeServer> {
   const view = await bridgeApi.connectHttp(input);
-  if (view.status === 'running') applyBridgeServer(store, view, input.url);
+  if (view.status === 'running') applyBridgeServer(store, view, { url: input.url });
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
   return view;
+}
+
+/** The import dialog imported a server it reached through the bridge: the scenario's server runs at the bridge's endpoint. */
+export function linkImported(store: WorkbenchStore, server: string, view: BridgeServer): void {
+  store.getState().linkBridge(server, endpointUrl(view));
+  store.getState().setLiveWanted(server, true);
+}
+
+/**
+ * A server the import dialog reached through the bridge and did not import: its page session ends,
+ * then the bridge lets it go (ends its session with the server), unless a scenario server uses it.
+ */
+export async function releaseBridged(store: WorkbenchStore, queryClient: QueryClient, view: BridgeServer): Promise<void> {
+  const endpoint = endpointUrl(view);
+  const s = store.getState();
+  if (s.doc.servers.some((x) => s.bridgeLinks.get(x.name) === endpoint)) return;
+  // The page's session first, so its own DELETE reaches a bridge that still knows the server.
+  await disconnectLive(queryClient, endpoint);
+  await bridgeApi.remove(view.name).catch(() => undefined);
+  await queryClient.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 
 /** `Name: value` lines into headers; a line that is not one is an error with its line number. */
@@ -120,11 +153,25 @@ export function parseHeaderLines(text: string): { headers: Record<string, string
   return { headers };
 }
 
-/** The snapshot file of the servers reached through the bridge (their tools as last listed). */
-export function bridgeSnapshot(store: WorkbenchStore): { text: string; servers: string[]; toml: string } {
+/**
+ * The snapshot file of the servers reached through the bridge (their tools as last listed), in the
+ * form `tool-workbench snapshot` writes: with each server's serverInfo and protocol version when the
+ * bridge's `views` of them are given.
+ */
+export function bridgeSnapshot(store: WorkbenchStore, views: readonly BridgeServer[] = []): { text: string; servers: string[]; toml: string } {
   const s = store.getState();
   const servers = s.doc.servers.filter((x) => s.bridgeLinks.has(x.name));
-  const snap = snapshotCatalogue(`snapshot of ${s.bridgeWorkspace?.root ?? 'the bridge'}`, 'The tool lists of servers reached through the workbench bridge, saved from the page.', servers.map((x) => ({ name: x.name, tools: x.tools })));
+  const viewOf = (name: string) => views.find((v) => endpointUrl(v) === s.bridgeLinks.get(name));
+  const entries = servers.map((x) => {
+    const v = viewOf(x.name);
+    return {
+      name: x.name,
+      tools: x.tools,
+      ...(v?.serverInfo ? { serverInfo: { name: v.serverInfo.name, version: v.serverInfo.version } } : {}),
+      ...(v?.protocolVersion !== undefined ? { protocolVersion: v.protocolVersion } : {}),
+    };
+  });
+  const snap = snapshotCatalogue(`snapshot of ${s.bridgeWorkspace?.root ?? 'the bridge'}`, 'The tool lists of servers reached through the workbench bridge, saved from the page.', entries);
   const names = servers.map((x) => x.name);
   return { text: `${JSON.stringify(snap.value, null, 2)}\n`, servers: names, toml: snapshotServersToml('snapshot.json', names) };
 }

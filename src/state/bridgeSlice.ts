@@ -3,13 +3,11 @@
 // by path. Session state only: none of it is saved in the document, so a scenario,
 // a share link or a dropped file never points the page at a bridge by itself.
 import type { StoreApi } from 'zustand/vanilla';
+import type { OpenedWorkspace, PlannedServer } from '../bridge-protocol';
 import type { ScenarioDoc, ServerDoc } from '../core';
 
-export interface BridgedWorkspace {
-  readonly id: string;
-  readonly root: string;
-  readonly jpDir: string;
-}
+/** The workspace the bridge opened by path (its id in the bridge, its folders). */
+export type BridgedWorkspace = OpenedWorkspace;
 
 export interface BridgeSlice {
   /** Scenario server name → the bridge endpoint its live session uses. */
@@ -29,7 +27,7 @@ export interface BridgeConfirm {
   readonly workspace: string;
   readonly jpDir: string;
   readonly persona?: string;
-  readonly servers: readonly { readonly name: string; readonly commandLine: string; readonly cwd: string; readonly variables: readonly string[]; readonly optional: boolean }[];
+  readonly servers: readonly PlannedServer[];
   readonly problems: readonly string[];
 }
 

@@ -18,6 +18,7 @@ export type Replacement =
   | { readonly kind: 'demo' }
   | { readonly kind: 'undo-import'; readonly layer: string }
   | { readonly kind: 'restore'; readonly title: string }
+  | { readonly kind: 'rfd'; readonly row: string }
   | { readonly kind: 'other-tab' }
   | { readonly kind: 'kept-mine' }
   | { readonly kind: 'recovered' }
@@ -51,6 +52,8 @@ export function reasonText(r: Replacement): string {
       return `before undoing the import of layer ${r.layer}`;
     case 'restore':
       return `replaced by restoring “${r.title}”`;
+    case 'rfd':
+      return `replaced by opening the RFD view's row “${r.row}”`;
     case 'other-tab':
       return "set aside when you reloaded another tab's version";
     case 'kept-mine':

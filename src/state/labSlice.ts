@@ -1,4 +1,4 @@
-// What the simulator, the search lab, the cost chart, the open-questions panel
+// What the step field, the simulator, the search lab, the cost chart, the open-questions panel
 // and sharing remember while their dock tab is hidden: drafts and choices, not
 // derivations (those come from the worker).
 import type { StoreApi } from 'zustand/vanilla';
@@ -13,8 +13,8 @@ export interface PolicyFlip {
 }
 
 export interface LabSlice {
-  /** The simulator's prompt line (a jp command being typed). */
-  simPrompt: string;
+  /** The one step field's draft (a jp command being typed under the timeline); the auto model reads it too. */
+  stepDraft: string;
   /** The search lab's query, limit and query set (JSONL). */
   labQuery: string;
   labLimit: number;
@@ -25,7 +25,7 @@ export interface LabSlice {
   lastFlip: PolicyFlip | undefined;
   /** The work a shared link replaced (its entry in Recent documents), until restored or dismissed. */
   sharedPrevious: { readonly id: string; readonly name: string } | undefined;
-  setSimPrompt(text: string): void;
+  setStepDraft(text: string): void;
   setLabQuery(query: string): void;
   setLabLimit(limit: number): void;
   setLabQuerySet(text: string): void;
@@ -37,14 +37,14 @@ export interface LabSlice {
 export function labSlice<S extends LabSlice>(set: StoreApi<S>['setState']): LabSlice {
   const put = (partial: Partial<LabSlice>) => set(partial as Partial<S>);
   return {
-    simPrompt: '',
+    stepDraft: '',
     labQuery: '',
     labLimit: 10,
     labQuerySet: '',
     chartUnit: 'bytes',
     lastFlip: undefined,
     sharedPrevious: undefined,
-    setSimPrompt: (simPrompt) => put({ simPrompt }),
+    setStepDraft: (stepDraft) => put({ stepDraft }),
     setLabQuery: (labQuery) => put({ labQuery }),
     setLabLimit: (labLimit) => put({ labLimit }),
     setLabQuerySet: (labQuerySet) => put({ labQuerySet }),

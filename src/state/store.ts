@@ -13,6 +13,8 @@ import { workspaceSlice } from './workspaceSlice';
 import type { WorkspaceSlice } from './workspaceSlice';
 import { importSlice } from './importSlice';
 import type { ImportSlice } from './importSlice';
+import { reviewSlice } from './reviewSlice';
+import type { ReviewSlice } from './reviewSlice';
 import { findabilitySlice } from './findabilitySlice';
 import type { FindabilitySlice } from './findabilitySlice';
 import { bridgeSlice } from './bridgeSlice';
@@ -69,7 +71,7 @@ export interface UiSlice {
   dismissBanner(): void;
 }
 
-export type WorkbenchState = DocSlice & SelectionSlice & UiSlice & LabSlice & EditsSlice & WorkspaceSlice & ImportSlice & FindabilitySlice & BridgeSlice & HistorySlice & TabsSlice;
+export type WorkbenchState = DocSlice & SelectionSlice & UiSlice & LabSlice & EditsSlice & WorkspaceSlice & ImportSlice & ReviewSlice & FindabilitySlice & BridgeSlice & HistorySlice & TabsSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 type Slice<T> = (set: StoreApi<WorkbenchState>['setState'], get: StoreApi<WorkbenchState>['getState']) => T;
@@ -172,6 +174,7 @@ export function createWorkbenchStore(initial: ScenarioDoc, deps: StoreDeps = {})
     ...editsSlice(set, get),
     ...workspaceSlice<WorkbenchState>(set, get),
     ...importSlice<WorkbenchState>(set, get),
+    ...reviewSlice<WorkbenchState>(set),
     ...findabilitySlice<WorkbenchState>(set),
     ...bridgeSlice<WorkbenchState>(set, get),
     ...historySlice<WorkbenchState>(set, get, history),

@@ -14,8 +14,24 @@ import type { Diagnostic, Layer } from '../index-types';
 import { LineIndex } from '../config/toml-ast';
 import { PROVIDER_RULE } from '../turn/provider-names';
 
+/** Something that fails the check, where it stands: a failed expectation or a load error nobody expected. */
+export interface CheckProblem {
+  /** The timeline row it stands on. */
+  readonly entry: number;
+  /** "step 1 cycle 2", "load", or the layer and line of a load error. */
+  readonly label: string;
+  readonly key: string;
+  readonly expected: unknown;
+  readonly actual: unknown;
+}
+
 export interface CheckReport {
   readonly file: string;
+  /** The scenario's name and description, when the file parsed. */
+  readonly name?: string;
+  readonly description?: string;
+  /** Every problem the failed count counts: the failed expectations in order, then unexpected load errors. */
+  readonly problems?: readonly CheckProblem[];
   /** Problems with the file itself (exit status 2). */
   readonly fileErrors: readonly ScenarioError[];
   readonly timeline?: Timeline;
@@ -60,25 +76,40 @@ export function checkScenario(file: string, text: string, host: CheckHost = {}, 
     ...(workspaceDiagnostics ? { workspaceDiagnostics } : {}),
   });
   const expectations = checkExpectations(scenario, timeline, cost);
-  const failures: string[] = [];
+  const summary = summarizeCheck(scenario, timeline, expectations);
+  const failures = summary.problems.map((p) => (p.key === 'load error' ? `${file}: ${String(p.actual)}` : `${file}: ${p.label}: ${p.key}: expected ${show(p.expected)}, got ${show(p.actual)}`));
+  return {
+    file,
+    name: scenario.name,
+    ...(scenario.description !== undefined ? { description: scenario.description } : {}),
+    problems: summary.problems,
+    fileErrors: [],
+    timeline,
+    expectations,
+    passed: summary.passed,
+    failed: summary.failed,
+    failures,
+  };
+}
+
+/**
+ * The one count of a check, shared by `tool-workbench check`, the workbench's header and timeline, and
+ * the HTML report: every expectation, plus each load error nobody expected (a catalogue that does not
+ * load is not a passing design), with the row each problem stands on.
+ */
+export function summarizeCheck(scenario: Scenario, timeline: Timeline, expectations: readonly ExpectationResult[]): { passed: number; failed: number; problems: CheckProblem[] } {
+  const problems: CheckProblem[] = [];
   let passed = 0;
-  let failed = 0;
   for (const e of expectations) {
     if (e.pass) passed += 1;
-    else {
-      failed += 1;
-      failures.push(`${file}: ${e.label}: ${e.key}: expected ${show(e.expected)}, got ${show(e.actual)}`);
-    }
+    else problems.push({ entry: e.entry, label: e.label, key: e.key, expected: e.expected, actual: e.actual });
   }
-  // A load error nobody expected fails the check: a catalogue that does not load is not a passing design.
   const expectedLoad = scenario.load?.get('error');
   for (const d of timeline.diagnostics) {
     // Provider findings never fail a check by themselves (they are expected with provider_warnings).
     if (d.severity !== 'error' || d.code === PROVIDER_RULE) continue;
     const wanted = expectedLoad ? (Array.isArray(expectedLoad.value) ? expectedLoad.value : [expectedLoad.value]).every((s) => d.message.includes(String(s))) : false;
-    if (wanted) continue;
-    failed += 1;
-    failures.push(`${file}: ${diagnosticText(d)}`);
+    if (!wanted) problems.push({ entry: timeline.loadEntry, label: 'load', key: 'load error', expected: null, actual: diagnosticText(d) });
   }
-  return { file, fileErrors: [], timeline, expectations, passed, failed, failures };
+  return { passed, failed: problems.length, problems };
 }

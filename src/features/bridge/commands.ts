@@ -2,6 +2,7 @@
 import type { Command } from '../../commands/registry';
 import { askToStartServers, bridgeSnapshot, stopWorkspaceServers } from '../../live/bridgeSession';
 import { downloadBlob } from '../../components/download';
+import { bridgeApi } from '../../live/bridge';
 
 const failed = (store: Parameters<Command['run']>[0]['store'], what: string) => (e: unknown) =>
   store.getState().showBanner('error', `${what}: ${e instanceof Error ? e.message : String(e)}`);
@@ -23,8 +24,10 @@ export const bridgeCommands: Command[] = [
     id: 'bridge.snapshot',
     title: 'Save a snapshot of the live servers’ tool lists (.json)',
     group: 'Servers',
-    run: ({ store }) => {
-      const snap = bridgeSnapshot(store);
+    run: async ({ store }) => {
+      // The bridge's view adds each server's serverInfo and protocol version, as the command line writes them.
+      const views = await bridgeApi.servers().catch(() => []);
+      const snap = bridgeSnapshot(store, views);
       if (snap.servers.length === 0) {
         store.getState().showBanner('info', 'No server is reached through the bridge yet: start the workspace’s servers or connect one first.');
         return;

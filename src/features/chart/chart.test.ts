@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { scenarioDocFromText } from '../../core';
+import { parseScenario, runScenario, scenarioDocFromText, writeScenario } from '../../core';
+import { timelineCostSeries } from '../../core/report/scenario-section';
 import { DeriveHost } from '../../derive/host';
 import { costSeries, niceTicks, shortNumber } from './series';
 import { chartSvg, escapeXml } from './svgExport';
@@ -51,8 +52,31 @@ describe('chartSvg', () => {
     expect(svg.match(/<circle /gu)).toHaveLength(view.requests.length * 2);
   });
 
+  it('cuts a long visible title to the chart\'s width and keeps it whole in its title and name', () => {
+    const long = `Definition cost per request: ${'a very long scenario name '.repeat(6).trim()}`;
+    const svg = chartSvg(costSeries(view), { width: 760, title: long });
+    const shown = /<text x="78" y="22"[^>]*>([^<]*)<\/text>/u.exec(svg)?.[1] ?? '';
+    expect(shown.endsWith('…')).toBe(true);
+    expect(shown.length).toBeLessThanOrEqual(Math.floor((760 - 78 - 8) / 8.5));
+    expect(svg).toContain(`<title>${long}</title>`);
+    expect(svg).toContain(`aria-label="${long}"`);
+    const short = chartSvg(costSeries(view), { width: 760, title: 'Definition cost per request' });
+    expect(short).toContain('>Definition cost per request</text>');
+  });
+
   it('escapes untrusted text', () => {
     expect(escapeXml(`<script>alert('x')</script>`)).toBe('&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt;');
+  });
+});
+
+describe('the report draws the same series', () => {
+  it('from the core\'s timeline as the chart from the derived view', () => {
+    if (!demo.ok) throw new Error('demo');
+    const parsed = parseScenario(writeScenario(demo.doc));
+    if (!parsed.ok) throw new Error('parse');
+    const fromCore = timelineCostSeries(runScenario({ scenario: parsed.scenario }));
+    const fromView = costSeries(view);
+    expect({ ...fromCore, markers: fromCore.markers.map((m) => [m.request, m.kind]) }).toEqual({ ...fromView, markers: fromView.markers.map((m) => [m.request, m.kind]) });
   });
 });
 

@@ -16,6 +16,7 @@ import type { ImportPreview } from '../../derive/serversProtocol';
 import { useTimeline } from '../../derive/hooks';
 import { connectionQuery, liveStatus, releaseLive, toolsQuery } from '../../live/queries';
 import { confirmUrl } from '../../live/confirmed';
+import { isBridgeUrl } from '../../live/bridge';
 import { readCatalogueFile } from '../../state/importSlice';
 import type { ImportSource } from '../../state/importSlice';
 import type { WorkbenchStore } from '../../state/store';
@@ -24,6 +25,8 @@ import { importForm, initialForm, policyOf, previewRequest, problemsOf, serverNa
 import type { ImportAction, ImportForm, Tab } from './importForm';
 import { FileSource, LiveSource, PasteSource } from './ImportSource';
 import { PolicySection, ServersTable, ToolPreview } from './ImportPreview';
+import { BridgeRouteFields, useBridgeRoute } from './BridgeRoute';
+import type { BridgeRoute } from './BridgeRoute';
 import './import.css';
 
 const TABS: { id: Tab; label: string }[] = [
@@ -51,9 +54,12 @@ async function pickFile(f: File | undefined, dispatch: Dispatch<ImportAction>): 
 }
 
 /** Adds the previewed import to the document as one change, and says what it did. */
-function commit(store: WorkbenchStore, ok: Ready): void {
+function commit(store: WorkbenchStore, ok: Ready, linkBridged: (server: string) => void): void {
   const s = store.getState();
   const { result } = ok;
+  const first = result.servers[0]?.name;
+  // Linked before the import lands, so its live session starts at the bridge's endpoint.
+  if (first !== undefined) linkBridged(first);
   const n = result.tools.length;
   const servers = result.servers.map((x) => x.name);
   const summary = `Imported ${formatCount(n)} tool${n === 1 ? '' : 's'} of ${servers.join(', ')} into layer ${result.layer.name}: ${result.counts.on} on, ${result.counts.discoverable} discoverable, ${result.counts.off} off.`;
@@ -71,9 +77,10 @@ function useLiveServer(form: ImportForm) {
   const wanted = form.tab === 'url' && liveUrl !== undefined;
   const connection = useQuery({ ...connectionQuery(queryClient, liveUrl ?? '', timeoutMs), enabled: wanted });
   const tools = useQuery({ ...toolsQuery(queryClient, liveUrl ?? '', connection.data?.session, timeoutMs), enabled: wanted && connection.isSuccess });
-  // A server tried here and not imported: its session closes with the dialog (or when another URL is tried).
+  // A server tried here and not imported: its session closes with the dialog (or when another URL is
+  // tried); one reached through the bridge is let go by the bridge route, session and all.
   useEffect(() => {
-    if (liveUrl === undefined) return;
+    if (liveUrl === undefined || isBridgeUrl(liveUrl)) return;
     return () => releaseLive(queryClient, liveUrl, () => store.getState().doc.servers.some((x) => x.url === liveUrl));
   }, [liveUrl, queryClient, store]);
   return { connection, tools, status: liveStatus(liveUrl !== undefined, connection, tools), timeoutMs };
@@ -94,10 +101,12 @@ function ImportDialogBody({ source }: { readonly source: ImportSource }) {
   }, [form.paste]);
 
   const live = useLiveServer(form);
+  // Served by `npm start`: a live server is reached from the bridge (no CORS; headers stay there).
+  const route = useBridgeRoute();
   const { kind, keep, offDestructive, modes, names } = form;
   const policy = useMemo(() => policyOf({ kind, keep, offDestructive, modes }), [kind, keep, offDestructive, modes]);
   const serverNames = useMemo(() => serverNamesOf(names), [names]);
-  const { sourceId, params } = previewRequest(form, { policy, serverNames, revision }, live.tools.data);
+  const { sourceId, params } = previewRequest(form, { policy, serverNames, revision }, live.tools.data, route.upstreamOf(form.liveUrl));
   const preview = useImportPreview(sourceId, params);
   // While a new preview is computed the previous one stays on screen, but only for the same source
   // (a policy change): another file's preview is never shown, nor imported, for this one.
@@ -108,11 +117,25 @@ function ImportDialogBody({ source }: { readonly source: ImportSource }) {
   const ok = current?.ok ? current : undefined;
   const errors = problemsOf(form, current, preview.error, params !== undefined);
 
-  const connect = (url: string): void => {
-    // The user typed this URL and pressed Connect: that confirms it.
-    confirmUrl(url);
+  const tryUrl = (url: string): void => {
     if (url === form.liveUrl) void live.connection.refetch();
     else dispatch({ type: 'server-tried', url });
+  };
+  const connect = (url: string): void => {
+    // The user typed this URL and pressed Connect: that confirms it (through the bridge, the endpoint
+    // the bridge made for it).
+    if (!route.active) {
+      confirmUrl(url);
+      tryUrl(url);
+      return;
+    }
+    void route.connect(url).then((reached) => {
+      if (reached === undefined) return;
+      confirmUrl(reached.endpoint);
+      // Named from the server's serverInfo, as the bridge named it, unless the user named it.
+      if (form.names[0] === undefined) dispatch({ type: 'server-renamed', index: 0, name: reached.name });
+      tryUrl(reached.endpoint);
+    });
   };
 
   return (
@@ -159,7 +182,10 @@ function ImportDialogBody({ source }: { readonly source: ImportSource }) {
                 tools={live.tools.data ? { count: live.tools.data.tools.length, pages: live.tools.data.pages } : undefined}
                 timeoutMs={live.timeoutMs}
                 onConnect={connect}
-              />
+                busy={routeBusy(route)}
+              >
+                <BridgeRouteFields route={route} />
+              </LiveSource>
             )}
           </section>
 
@@ -190,11 +216,18 @@ function ImportDialogBody({ source }: { readonly source: ImportSource }) {
           <button type="button" onClick={close}>
             Cancel
           </button>
-          <button type="button" className="primary" disabled={!ok || preview.isFetching} onClick={() => ok && commit(store, ok)} data-testid="import-confirm">
+          <button type="button" className="primary" disabled={!ok || preview.isFetching} onClick={() => ok && commit(store, ok, (server) => {
+                if (form.tab === 'url') route.imported(form.liveUrl, server);
+              })} data-testid="import-confirm">
             {ok ? `Import ${formatCount(ok.result.tools.length)} tools` : 'Import'}
           </button>
         </footer>
       </div>
     </div>
   );
+}
+
+/** The bridge is still reaching the server, or the headers typed for it do not read. */
+function routeBusy(route: BridgeRoute): boolean {
+  return route.phase.kind === 'connecting' || (route.active && route.headerError !== undefined);
 }

@@ -1,6 +1,6 @@
 // Where the catalogue comes from: a JSON file (picker or drop), pasted JSON, or a live MCP server.
 import { useRef } from 'react';
-import type { Dispatch } from 'react';
+import type { Dispatch, ReactNode } from 'react';
 import { formatBytes } from '../../components/Measures';
 import { LiveStatusLine } from '../../components/LiveStatus';
 import type { LiveStatus } from '../../live/queries';
@@ -62,9 +62,13 @@ export interface LiveSourceProps {
   readonly timeoutMs: number;
   /** Connect to the URL typed: a new one is tried, the one tried already is asked again. */
   readonly onConnect: (url: string) => void;
+  /** Connect waits (the bridge is reaching the server, or its headers do not read). */
+  readonly busy?: boolean;
+  /** The route's fields (through the bridge or from the page), between the URL and Connect. */
+  readonly children?: ReactNode;
 }
 
-export function LiveSource({ form, dispatch, status, info, tools, timeoutMs, onConnect }: LiveSourceProps) {
+export function LiveSource({ form, dispatch, status, info, tools, timeoutMs, onConnect, busy = false, children }: LiveSourceProps) {
   const { url, liveUrl } = form;
   const connecting = status.kind === 'connecting';
   const again = liveUrl !== undefined && liveUrl === url.trim() && !connecting;
@@ -94,7 +98,9 @@ export function LiveSource({ form, dispatch, status, info, tools, timeoutMs, onC
         />
         s
       </label>
-      <button type="submit" disabled={connecting} data-testid="import-connect">
+      {/* How the server is reached (through the bridge, with headers) is chosen before Connect. */}
+      {children}
+      <button type="submit" disabled={connecting || busy} data-testid="import-connect">
         {again ? 'Connect again' : 'Connect'}
       </button>
       {connecting && liveUrl !== undefined && (

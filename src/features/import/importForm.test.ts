@@ -58,6 +58,17 @@ describe('the import form', () => {
     expect(previewRequest(run(tried, { type: 'tab-chosen', tab: 'paste' }), common, live).sourceId).toBe('none');
   });
 
+  it('a server tried through the bridge is recorded at its own URL, not at the bridge\'s endpoint', () => {
+    const live = { tools: [], bytes: 20, fetchedAt: 9 };
+    const endpoint = 'http://127.0.0.1:7/bridge/mcp/everything';
+    const tried = run(initialForm({ kind: 'url' }), { type: 'server-tried', url: endpoint });
+    const r = previewRequest(tried, common, live, 'http://127.0.0.1:5/mcp');
+    // The source stays the endpoint's (the session's), the scenario gets the server's own URL.
+    expect(r.sourceId).toBe(`live:${endpoint}:9`);
+    expect(r.params).toMatchObject({ origin: 'http://127.0.0.1:5/mcp', url: 'http://127.0.0.1:5/mcp' });
+    expect(previewRequest(tried, common, live).params).toMatchObject({ url: endpoint });
+  });
+
   it('problems: the refused file (on its tab), the preview\'s errors, then a failed preview', () => {
     const refused = initialForm({ kind: 'refused', fileName: 'a.json', error: 'too big' });
     const bad: ImportPreview = { ok: false, errors: ['line 1: not a tools/list'] };

@@ -135,12 +135,15 @@ export interface LiveTools {
 
 /**
  * What to preview, from the tab's source: a read file, settled pasted text, or a tried server's tools.
- * `sourceId` names the source, so another source's preview is never shown for this one.
+ * `sourceId` names the source, so another source's preview is never shown for this one. `upstream` is
+ * the server's own URL when the tried URL is the bridge's endpoint for it: the scenario records that one
+ * (the endpoint belongs to this bridge's session, and carries no meaning elsewhere).
  */
 export function previewRequest(
   form: ImportForm,
   common: Pick<ImportPreviewParams, 'policy' | 'serverNames' | 'revision'>,
   live: LiveTools | undefined,
+  upstream?: string,
 ): { sourceId: string; params: ImportPreviewParams | undefined } {
   const { tab, file, pasted, liveUrl } = form;
   if (tab === 'file' && file) {
@@ -150,7 +153,8 @@ export function previewRequest(
     return { sourceId: `paste:${pasted.version}`, params: { source: { kind: 'text', text: pasted.text }, origin: 'pasted JSON', ...common } };
   }
   if (tab === 'url' && liveUrl !== undefined && live) {
-    return { sourceId: `live:${liveUrl}:${live.fetchedAt}`, params: { source: { kind: 'tools', tools: live.tools, bytes: live.bytes }, origin: liveUrl, url: liveUrl, ...common } };
+    const own = upstream ?? liveUrl;
+    return { sourceId: `live:${liveUrl}:${live.fetchedAt}`, params: { source: { kind: 'tools', tools: live.tools, bytes: live.bytes }, origin: own, url: own, ...common } };
   }
   return { sourceId: 'none', params: undefined };
 }

@@ -78,14 +78,40 @@ function Ranking({ r }: { readonly r: RankingResult }) {
   );
 }
 
-function QuerySet({ position }: { readonly position: number }) {
+/** Loads a query set from a file, or opens the column to paste one. */
+function QuerySetButtons({ onPaste, onError }: { readonly onPaste?: () => void; readonly onError: (message: string | undefined) => void }) {
+  const setText = useWorkbench((s) => s.setLabQuerySet);
+  const file = useRef<HTMLInputElement>(null);
+  return (
+    <span className="lab-set-buttons">
+      <button type="button" onClick={() => file.current?.click()} title="recall@k and MRR of both rankings over a JSONL query set">Load a query set…</button>
+      {onPaste && <button type="button" onClick={onPaste}>Paste one</button>}
+      <input
+        ref={file}
+        type="file"
+        accept=".jsonl,.json,.txt,application/json"
+        hidden
+        data-testid="lab-queryset-file"
+        onChange={(e) => {
+          const f = e.target.files?.[0];
+          // A query file that is not UTF-8 is refused (and the query set kept), with the place of its first bad byte.
+          if (f)
+            void readFileText(f).then((r) => {
+              onError(r.ok ? undefined : `Could not load ${f.name}: ${r.error}. The query set is unchanged.`);
+              if (r.ok) setText(r.text);
+            });
+          e.target.value = '';
+        }}
+      />
+    </span>
+  );
+}
+
+function QuerySet({ position, onClose }: { readonly position: number; readonly onClose: () => void }) {
   const text = useWorkbench((s) => s.labQuerySet);
   const setText = useWorkbench((s) => s.setLabQuerySet);
   const debounced = useDebounced(text, 250);
   const { data, isFetching, error } = useEvalQueries(position, debounced);
-  const file = useRef<HTMLInputElement>(null);
-  // A query file that is not UTF-8 is refused (and the query set kept), with the place of its first bad byte.
-  const [fileError, setFileError] = useState<string | undefined>(undefined);
   return (
     <section className="lab-eval" aria-label="Query set">
       <div className="lab-eval-input">
@@ -94,32 +120,10 @@ function QuerySet({ position }: { readonly position: number }) {
         </label>
         <textarea id="lab-queryset" className="mono" rows={4} value={text} onChange={(e) => setText(e.target.value)} data-testid="lab-queryset" spellCheck={false} placeholder={'{"query": "workflow logs", "relevant": ["github_get_job_logs"]}'} />
         <div className="lab-eval-buttons">
-          <button type="button" onClick={() => file.current?.click()}>Load a .jsonl file…</button>
-          <input
-            ref={file}
-            type="file"
-            accept=".jsonl,.json,.txt,application/json"
-            hidden
-            data-testid="lab-queryset-file"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              if (f)
-                void readFileText(f).then((r) => {
-                  setFileError(r.ok ? undefined : `Could not load ${f.name}: ${r.error}. The query set is unchanged.`);
-                  if (r.ok) setText(r.text);
-                });
-              e.target.value = '';
-            }}
-          />
-          {text !== '' && <button type="button" onClick={() => setText('')}>Clear</button>}
+          <button type="button" onClick={() => { setText(''); onClose(); }}>Clear and close</button>
           {isFetching && <span className="muted">scoring…</span>}
         </div>
       </div>
-      {fileError && (
-        <p className="sim-error" role="alert" data-testid="lab-queryset-file-error">
-          {fileError}
-        </p>
-      )}
       {error && <p className="sim-error">{error.message}</p>}
       {data && text.trim() !== '' && (
         <div className="lab-eval-result" data-testid="lab-eval">
@@ -179,9 +183,14 @@ export function SearchLab() {
   const setLimit = useWorkbench((s) => s.setLabLimit);
   const debounced = useDebounced(query, 120);
   const { data, isFetching } = useLabSearch(position, debounced, limit);
+  const hasSet = useWorkbench((s) => s.labQuerySet.trim() !== '');
+  const [pasting, setPasting] = useState(false);
+  const [fileError, setFileError] = useState<string | undefined>(undefined);
+  // The query-set column takes room only when a set is loaded (or being pasted).
+  const showSet = hasSet || pasting;
   if (!view) return <div className="empty">Deriving…</div>;
   return (
-    <div className="lab" data-testid="search-lab">
+    <div className={`lab ${showSet ? 'with-set' : ''}`} data-testid="search-lab">
       <div className="lab-left" role="region" aria-label="Query through both rankings" tabIndex={0}>
         <form className="lab-query" onSubmit={(e) => e.preventDefault()}>
           <label className="grow">
@@ -192,7 +201,13 @@ export function SearchLab() {
             limit
             <input type="number" min={1} max={50} value={limit} data-testid="lab-limit" onChange={(e) => setLimit(Math.max(1, Math.min(50, Number(e.target.value) || 10)))} />
           </label>
+          <QuerySetButtons onError={setFileError} {...(showSet ? {} : { onPaste: () => setPasting(true) })} />
         </form>
+        {fileError && (
+          <p className="sim-error" role="alert" data-testid="lab-queryset-file-error">
+            {fileError}
+          </p>
+        )}
         <p className="muted lab-scope">
           {data ? `Searches the ${data.searchable} searchable tools at this position (as search_tools would); promotion status as the fold would report it.` : 'Both rankings search the searchable set at the selected position.'}
           {isFetching ? ' Searching…' : ''}
@@ -208,9 +223,11 @@ export function SearchLab() {
           )
         )}
       </div>
-      <div className="lab-right" role="region" aria-label="Query set evaluation" tabIndex={0}>
-        <QuerySet position={position} />
-      </div>
+      {showSet && (
+        <div className="lab-right" role="region" aria-label="Query set evaluation" tabIndex={0}>
+          <QuerySet position={position} onClose={() => setPasting(false)} />
+        </div>
+      )}
     </div>
   );
 }

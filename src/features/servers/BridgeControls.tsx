@@ -6,9 +6,10 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCommands } from '../../commands/context';
-import { bridgeApi, bridgeInfoQuery, bridgeKeys, bridgeServersQuery, isBridgeInfo } from '../../live/bridge';
+import { bridgeApi, bridgeInfoQuery, bridgeKeys, bridgeServersQuery, endpointUrl, isBridgeInfo } from '../../live/bridge';
 import { connectThroughBridge, parseHeaderLines, startBridged, stopBridged } from '../../live/bridgeSession';
 import { useWorkbenchStore } from '../../state/context';
+import { HeaderLines } from '../../components/HeaderLines';
 
 function Log({ name }: { readonly name: string }) {
   const { data } = useQuery({ queryKey: bridgeKeys.log(name), queryFn: () => bridgeApi.log(name, 0), refetchInterval: 2000 });
@@ -25,23 +26,30 @@ function Log({ name }: { readonly name: string }) {
   );
 }
 
-/** `children` (the page's own session with the server) show while the bridge's server runs. */
-export function BridgeControls({ name, children }: { readonly name: string; readonly children?: ReactNode }) {
+/**
+ * The scenario server `name`, reached at the bridge's `endpoint` (the bridge may know it by another
+ * name, when it was renamed on import). `children` (the page's own session with it) show while it runs.
+ */
+export function BridgeControls({ name, endpoint, children }: { readonly name: string; readonly endpoint: string; readonly children?: ReactNode }) {
   const store = useWorkbenchStore();
   const queryClient = useQueryClient();
   const { data: servers } = useQuery(bridgeServersQuery(true));
   const [showLog, setShowLog] = useState(false);
-  const v = servers?.find((s) => s.name === name);
+  const v = servers?.find((s) => endpointUrl(s) === endpoint);
   const fail = (e: unknown) => store.getState().showBanner('error', `The bridge: ${e instanceof Error ? e.message : String(e)}`);
-  if (!v) return <div className="live-controls muted">not in the bridge (it restarted?): start the workspace’s servers again</div>;
+  if (!v) return <div className="live-controls muted">not in the bridge (it restarted?): start the workspace’s servers or connect it again</div>;
+  const pair = { server: name, bridged: v.name };
   return (
     <div className="bridge-controls" data-testid="bridge-controls">
       <div className="live-controls">
+        <span className="muted bridge-session-label" title="The bridge’s own connection to the server">
+          bridge
+        </span>
         <span className={`status-word ${v.status === 'running' ? 'running' : v.status === 'failed' ? 'failed' : 'offline'}`} data-testid="bridge-status">
           {v.status}
         </span>
         <span className="muted">
-          via the bridge ({v.transport ?? v.kind}){v.serverInfo ? ` · ${v.serverInfo.name} ${v.serverInfo.version}` : ''}
+          {v.transport === 'streamable' ? 'streamable HTTP' : (v.transport ?? v.kind)}{v.serverInfo ? ` · ${v.serverInfo.name} ${v.serverInfo.version}` : ''}
           {v.protocolVersion ? ` · MCP ${v.protocolVersion}` : ''}
           {v.pid !== undefined ? ` · pid ${v.pid}` : ''}
         </span>
@@ -50,19 +58,25 @@ export function BridgeControls({ name, children }: { readonly name: string; read
           {showLog ? 'Hide log' : 'Log'}
         </button>
         {v.status === 'running' || v.status === 'starting' ? (
-          <button type="button" onClick={() => void stopBridged(store, name, queryClient).catch(fail)} data-testid="bridge-stop">
+          <button type="button" onClick={() => void stopBridged(store, pair, queryClient).catch(fail)} data-testid="bridge-stop">
             Stop
           </button>
         ) : (
-          <button type="button" onClick={() => void startBridged(store, name, queryClient).catch(fail)} data-testid="bridge-start">
+          <button type="button" onClick={() => void startBridged(store, pair, queryClient).catch(fail)} data-testid="bridge-start">
             Start
           </button>
         )}
       </div>
       <code className="bridge-what">{v.commandLine ?? `${v.url ?? ''}${v.headerNames && v.headerNames.length > 0 ? `  (headers: ${v.headerNames.join(', ')})` : ''}`}</code>
       {v.status === 'failed' && v.error && <pre className="bridge-error" data-testid="bridge-error">{v.error}</pre>}
-      {v.status === 'running' && children}
-      {showLog && <Log name={name} />}
+      {/* Two sessions, two status words: the bridge's with the server (above), this page's with the bridge (here). */}
+      {v.status === 'running' && children !== undefined && (
+        <div className="bridge-session" role="group" aria-label="This page’s session, through the bridge">
+          <span className="muted bridge-session-label">page</span>
+          {children}
+        </div>
+      )}
+      {showLog && <Log name={v.name} />}
     </div>
   );
 }
@@ -92,16 +106,12 @@ function HttpForm({ onDone }: { readonly onDone: () => void }) {
       }}
     >
       <label>
-        URL <input className="mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/mcp" data-testid="bridge-http-url" spellCheck={false} />
+        URL <input className="mono" size={30} value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/mcp" data-testid="bridge-http-url" spellCheck={false} />
       </label>
       <label>
         name <input value={name} onChange={(e) => setName(e.target.value)} placeholder="(from its serverInfo)" data-testid="bridge-http-name" />
       </label>
-      <label className="grow">
-        headers (one per line; kept in the bridge, never saved)
-        <textarea className="mono" rows={2} value={headers} onChange={(e) => setHeaders(e.target.value)} placeholder="Authorization: Bearer …" data-testid="bridge-http-headers" spellCheck={false} />
-      </label>
-      {'error' in parsed && <p className="sim-error" role="alert">{parsed.error}</p>}
+      <HeaderLines value={headers} onChange={setHeaders} {...('error' in parsed ? { error: parsed.error } : {})} testId="bridge-http-headers" />
       {error && <p className="sim-error" role="alert" data-testid="bridge-http-error">{error}</p>}
       <button type="submit" disabled={busy || url.trim() === '' || 'error' in parsed} data-testid="bridge-http-connect">
         {busy ? 'Connecting…' : 'Connect through the bridge'}
@@ -126,7 +136,12 @@ export function BridgeBar() {
   return (
     <div className="bridge-bar" data-testid="bridge-bar">
       <span>
-        <strong>Local bridge</strong> <span className="muted">speaks MCP {info.protocolVersions.join(', ')}</span>
+        {/* The newest version, the rest on hover: the whole list pushed the bar's buttons onto a second line at 1024 px. */}
+        <strong>Local bridge</strong>{' '}
+        <span className="muted" title={`MCP protocol versions it speaks: ${info.protocolVersions.join(', ')}`} data-testid="bridge-versions">
+          speaks MCP {info.protocolVersions[0] ?? '?'}
+          {info.protocolVersions.length > 1 ? ` and ${info.protocolVersions.length - 1} earlier` : ''}
+        </span>
       </span>
       <button type="button" onClick={() => setAdding((x) => !x)} aria-expanded={adding} data-testid="bridge-http-open">
         Reach an HTTP server through the bridge…

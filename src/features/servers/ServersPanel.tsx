@@ -59,8 +59,8 @@ function Change({ name }: { readonly name: string }) {
 function LiveControls({ server }: { readonly server: ServerDoc }) {
   const store = useWorkbenchStore();
   const queryClient = useQueryClient();
-  const { status, connection, tools } = useLiveServer(server);
-  const url = server.url ?? '';
+  // A server reached through the bridge has its session at the bridge's endpoint, not at its own URL.
+  const { status, connection, tools, url } = useLiveServer(server);
   const setWanted = (w: boolean) => store.getState().setLiveWanted(server.name, w);
   // Pressing Connect is the user's confirmation of this exact URL (kept in this browser, not in the document).
   const connect = () => {
@@ -141,7 +141,8 @@ function FindabilityNote({ note }: { readonly note: ServerFindabilityNote }) {
 
 function ServerCard({ server, view, savings, findability }: { readonly server: ServerDoc; readonly view: ServerView | undefined; readonly savings: ServerSavings | undefined; readonly findability: ServerFindabilityNote | undefined }) {
   const updateServer = useWorkbench((s) => s.updateServer);
-  const bridged = useWorkbench((s) => s.bridgeLinks.has(server.name));
+  const link = useWorkbench((s) => s.bridgeLinks.get(server.name));
+  const bridged = link !== undefined;
   const places = view?.places ?? [];
   const on = places.filter((p) => p.availability === 'on').length;
   const disc = places.filter((p) => p.availability === 'discoverable').length;
@@ -158,8 +159,8 @@ function ServerCard({ server, view, savings, findability }: { readonly server: S
           {formatCount(server.tools.length)} tools listed · configured {places.length}: {on} on, {disc} discoverable, {off} off
         </span>
       </div>
-      {bridged ? (
-        <BridgeControls name={server.name}>
+      {link !== undefined ? (
+        <BridgeControls name={server.name} endpoint={link}>
           <LiveControls server={server} />
         </BridgeControls>
       ) : server.url !== undefined ? (

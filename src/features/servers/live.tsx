@@ -27,7 +27,7 @@ export function useLiveServer(server: ServerDoc) {
   const confirmed = useConfirmed(url);
   const connection = useQuery({ ...connectionQuery(queryClient, url), enabled: wanted && confirmed });
   const tools = useQuery({ ...toolsQuery(queryClient, url, connection.data?.session), enabled: wanted && confirmed && connection.isSuccess });
-  return { wanted, confirmed, connection, tools, status: liveStatus(wanted, connection, tools, confirmed) };
+  return { wanted, url, confirmed, connection, tools, status: liveStatus(wanted, connection, tools, confirmed) };
 }
 
 function entries(tools: readonly unknown[]): McpToolEntry[] {

@@ -15,6 +15,7 @@ import type { SetsFilter } from './filter';
 import { AvailabilityMenu } from './AvailabilityMenu';
 import type { MenuState } from './AvailabilityMenu';
 import './sets.css';
+import { SetCounts } from './Legend';
 import { Updating } from '../../components/Updating';
 
 /** Row heights: fixed, so 10,000 rows scroll without measuring. */
@@ -345,23 +346,7 @@ export function SetsPanel() {
         <span className="spacer" />
         <Updating on={updating} />
       </div>
-      {counts && (
-        <div className="st-counts" data-testid="set-counts" aria-label="Counts">
-          <span>
-            permitted <b>{counts.permitted}</b>
-          </span>
-          <span>
-            offered <b>{counts.offered}</b>
-          </span>
-          <span>
-            searchable <b>{counts.searchable}</b>
-          </span>
-          <span>
-            configured <b>{counts.configured}</b>
-          </span>
-          {data && !data.registered && <span className="st-unregistered" title="No tool is discoverable here, so search_tools is not registered">search_tools not registered</span>}
-        </div>
-      )}
+      {counts && <SetCounts counts={counts} registered={data?.registered ?? true} />}
       <div className="st-tools">
         <input
           ref={searchRef}

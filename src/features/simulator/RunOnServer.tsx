@@ -137,7 +137,8 @@ function Fields({ schema, values, onChange, legend }: { readonly schema: JsonObj
   );
 }
 
-export function RunOnServer({ tool }: { readonly tool: RequestToolView }) {
+/** `stepIndex`: the turn the simulator shows (the timeline's selected one), where the run is recorded. */
+export function RunOnServer({ tool, stepIndex }: { readonly tool: RequestToolView; readonly stepIndex: number }) {
   const store = useWorkbenchStore();
   const server = useWorkbench((s) => s.doc.servers.find((x) => x.name === tool.server));
   const endpoint = useWorkbench((s) => (tool.server !== undefined ? s.bridgeLinks.get(tool.server) : undefined)) ?? server?.url;
@@ -180,7 +181,7 @@ export function RunOnServer({ tool }: { readonly tool: RequestToolView }) {
       .then((r) => {
         setResult(r);
         // Recorded as the scenario's call: replayed offline by check.
-        callTool(store, tool.name, JSON.parse(JSON.stringify(sent)) as { [key: string]: Plain }, r.isError ? { fail: r.text || 'the tool failed' } : { result: r.text });
+        callTool(store, stepIndex, tool.name, JSON.parse(JSON.stringify(sent)) as { [key: string]: Plain }, r.isError ? { fail: r.text || 'the tool failed' } : { result: r.text });
       })
       .catch((e: unknown) => setResult({ error: e instanceof Error ? e.message : String(e) }))
       .finally(() => setBusy(false));

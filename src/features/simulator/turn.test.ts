@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EMPTY_DOC, scenarioDocFromText, writeScenario } from '../../core';
 import type { ScenarioDoc } from '../../core';
 import { DeriveHost } from '../../derive/host';
-import { openTurn, recordExpectations, withCall, withReply } from './turn';
+import { followedStep, openTurn, recordExpectations, withCall, withReply } from './turn';
 
 const layer = `[conversation.tools.'*']
 enable = "discoverable"
@@ -55,5 +55,17 @@ describe('recordExpectations', () => {
     const checked = host.derive({ doc: again.doc, revision: 2 });
     expect(checked.failed).toBe(0);
     expect(checked.passed).toBe(count);
+  });
+});
+
+describe('the step the simulator follows', () => {
+  it('is the selected row\'s step, else the last step', () => {
+    const two = { ...base, steps: [{ command: "jp q 'one'", cycles: [] }, { command: "jp q 'two'", cycles: [] }] };
+    const view = new DeriveHost().derive({ doc: two, revision: 1 });
+    const firstStepRow = view.entries.find((e) => e.kind === 'request' && e.step === 1)?.index;
+    expect(followedStep(view, firstStepRow, 2)).toBe(1);
+    expect(followedStep(view, 0, 2)).toBe(2); // the base config row belongs to no step
+    expect(followedStep(view, undefined, 2)).toBe(2);
+    expect(followedStep(undefined, undefined, 0)).toBe(0);
   });
 });

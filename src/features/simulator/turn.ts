@@ -1,52 +1,16 @@
-// The simulator's view of the document: which turn is open (awaiting the
-// model), and the edits that acting as the model makes to it. Every edit is an
-// ordinary scenario step (saved, replayed, checked). Pure functions.
-//
-// A turn is open when its step is a `jp q` and it has no cycle yet, or its last
-// cycle has neither calls nor a reply: that cycle's request has been sent and
-// waits for the model's response. (Run as a file, an open cycle ends the turn
-// with an empty reply, so an unfinished session is still a valid scenario.)
-import { parseCommand } from '../../core';
-import type { CallDoc, CycleDoc, Plain, RecordedKeys, RecordedStep, ScenarioDoc, StepDoc } from '../../core';
+// The simulator's view of the document: the step it follows, the rows of a step, its requests, and
+// "Record expectations". Which turn is open and the edits that answer it live in the core
+// (core/model/play.ts), where the auto model plays them headless too. Pure.
+import type { CallDoc, CycleDoc, Plain, RecordedKeys, RecordedStep, StepDoc } from '../../core';
 import type { EntryView, TimelineView } from '../../derive/protocol';
 
-export interface OpenTurn {
-  /** 0-based index of the step in the document. */
-  readonly stepIndex: number;
-  readonly step: StepDoc;
-  readonly query: string;
-  /** 1-based cycle awaiting the model. */
-  readonly cycle: number;
-}
+export { isOpenCycle, openTurn, withCall, withReply } from '../../core';
+export type { OpenTurn } from '../../core';
 
-export function isOpenCycle(c: CycleDoc | undefined): boolean {
-  return c !== undefined && c.calls.length === 0 && c.reply === undefined && !c.restart;
-}
-
-/** The last step's turn when it awaits the model, else undefined. */
-export function openTurn(doc: ScenarioDoc): OpenTurn | undefined {
-  const stepIndex = doc.steps.length - 1;
-  const step = doc.steps[stepIndex];
-  if (!step) return undefined;
-  const parsed = parseCommand(step.command);
-  if (!parsed.ok || parsed.command.kind !== 'query') return undefined;
-  if (step.cycles.length === 0) return { stepIndex, step, query: parsed.command.query, cycle: 1 };
-  if (!isOpenCycle(step.cycles[step.cycles.length - 1])) return undefined;
-  return { stepIndex, step, query: parsed.command.query, cycle: step.cycles.length };
-}
-
-/** The step with a call as the open cycle's response; a new open cycle follows (the next request). */
-export function withCall(step: StepDoc, call: CallDoc): StepDoc {
-  const cycles = step.cycles.length === 0 ? [{ calls: [] } as CycleDoc] : step.cycles;
-  const last = cycles[cycles.length - 1] as CycleDoc;
-  return { ...step, cycles: [...cycles.slice(0, -1), { ...last, calls: [call] }, { calls: [] }] };
-}
-
-/** The step with a reply as the open cycle's response: the turn ends. */
-export function withReply(step: StepDoc, text: string): StepDoc {
-  const cycles = step.cycles.length === 0 ? [{ calls: [] } as CycleDoc] : step.cycles;
-  const last = cycles[cycles.length - 1] as CycleDoc;
-  return { ...step, cycles: [...cycles.slice(0, -1), { ...last, calls: [], reply: text }] };
+/** The 1-based step the simulator follows: the selected row's, else the last (0: no steps). */
+export function followedStep(view: TimelineView | undefined, entry: number | undefined, steps: number): number {
+  const step = view && entry !== undefined ? view.entries[entry]?.step : undefined;
+  return step !== undefined && step <= steps ? step : steps;
 }
 
 /** The rows of one step in the timeline view. */

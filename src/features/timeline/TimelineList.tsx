@@ -54,7 +54,8 @@ function TimelineRow({ entry: e, view, expectations, selected, editing, onSelect
         ))}
         {expectationMarks(expectations).map((m) => (
           <span key={String(m.pass)} className={`xmark ${m.pass ? 'pass' : 'fail'}`} role="img" aria-label={m.text} title={m.title} data-testid={m.pass ? 'expectation-pass' : 'expectation-fail'}>
-            {m.pass ? '✓' : '✗'} {m.count > 1 ? m.count : m.keys}
+            {m.pass ? '✓' : '✗'} {m.count}
+            {m.count === 1 && <span className="xkeys">{m.keys}</span>}
           </span>
         ))}
         {editing && <span className="tl-fact">editing…</span>}

@@ -9,7 +9,8 @@ import { useCallback } from 'react';
 import type { KeyboardEvent } from 'react';
 import { useTimeline } from '../../derive/hooks';
 import type { TimelineView } from '../../derive/protocol';
-import { useWorkbench } from '../../state/context';
+import { useWorkbench, useWorkbenchStore } from '../../state/context';
+import { useCommands } from '../../commands/context';
 import { Updating } from '../../components/Updating';
 import { rowText } from './rows';
 import { StepActions } from './StepActions';
@@ -20,15 +21,20 @@ import { useTimelineNavigation } from './useTimelineNavigation';
 import type { TimelineNavigation } from './useTimelineNavigation';
 import './timeline.css';
 
+/** The check's one count (the header shows the same); a failure leads to the first failing row. */
 function Summary({ view }: { readonly view: TimelineView }) {
-  const failed = view.expectations.filter((x) => !x.pass).length;
-  const passed = view.expectations.length - failed;
+  const store = useWorkbenchStore();
+  const registry = useCommands();
+  const { passed, failed } = view;
   return (
     <span className="tl-summary" data-testid="timeline-summary">
-      {view.expectations.length > 0 && (
+      {passed + failed > 0 && <span className="pass">{passed} ✓ passed</span>}
+      {failed > 0 && (
         <>
-          <span className="pass">{passed} ✓ passed</span>
-          {failed > 0 && <span className="fail"> · {failed} ✗ failed</span>}
+          {' · '}
+          <button type="button" className="tl-fail-link" onClick={() => void registry.run('check.firstProblem', { store })} title="Go to the first failing row">
+            {failed} ✗ failed
+          </button>
         </>
       )}
     </span>

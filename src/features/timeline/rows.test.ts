@@ -33,6 +33,18 @@ describe('timeline rows', () => {
     const req = demo.entries.find((e) => e.kind === 'request' && e.cycle === 2);
     const t = rowText(req!, demo.requests);
     expect(t.facts.map((f) => f.text)).toEqual(['8 tools', '2.4 KB', 'miss', '+3 new']);
+    // What must stay readable in a narrow timeline: the tool count, the cost, the cache word.
+    expect(t.facts.filter((f) => f.optional === undefined).map((f) => f.text)).toEqual(['8 tools', '2.4 KB', 'miss']);
+  });
+
+  it('in directives mode, labels the array size apart from the offered set and its cost', () => {
+    const parsed = scenarioDocFromText(readFileSync(new URL('../../app/demo-scenario.toml', import.meta.url), 'utf8'));
+    if (!parsed.ok) throw new Error('demo');
+    const view = new DeriveHost().derive({ doc: { ...parsed.doc, policy: { ...parsed.doc.policy, provider: 'anthropic-directives' } }, revision: 1 });
+    const req = view.entries.find((e) => e.kind === 'request' && e.cycle === 1);
+    const t = rowText(req!, view.requests);
+    expect(t.facts.map((f) => f.text)).toEqual(['5 offered', 'array 34', '1.2 KB', 'miss']);
+    expect(t.facts[0]?.title).toContain('fixed catalogue');
   });
 
   it('says a search call\'s "n of total" and how many are usable', () => {
@@ -74,6 +86,14 @@ describe('timeline rows', () => {
     expect(nextProblem({ ...demo, requests }, 0)).toBe(entry.index);
     const warned = demo.requests.map((r, i) => (i === entry.request ? { ...r, findings: [{ severity: 'warning' as const, ...refused }] } : r));
     expect(nextProblem({ ...demo, requests: warned }, 0)).toBeUndefined();
+  });
+
+  it('names an empty reply (an open cycle runs as one) instead of showing ""', () => {
+    const reply = demo.entries.find((e) => e.kind === 'reply');
+    if (!reply) throw new Error('the demo has a reply');
+    expect(rowText({ ...reply, label: 'reply: ""' }, demo.requests).text).toBe('reply: (empty)');
+    expect(rowText({ ...reply, label: 'reply: ""' }, demo.requests).title).toMatch(/awaits the model/u);
+    expect(rowText(reply, demo.requests).text).toBe(reply.label);
   });
 
   it('formats bytes with units', () => {

@@ -140,17 +140,23 @@ export function rowText(e: EntryView, requests: readonly RequestView[]): RowText
     case 'request': {
       const r = e.request !== undefined ? requests[e.request] : undefined;
       if (!r) return { text: e.label, facts: [], title: e.label };
-      const facts: RowText['facts'][number][] = [
-        // With a provider finding to show, the tool count gives way first in a narrow panel.
-        { text: `${r.array.length} tool${r.array.length === 1 ? '' : 's'}`, title: `${r.offered.length} offered, ${r.permittedCount} permitted, ${r.searchableCount} searchable`, ...(r.findings.length > 0 ? { optional: 1 as const } : {}) },
-        { text: formatBytes(r.cost.offered), title: `definition cost of the offered set: ${r.cost.offered} bytes (permitted set: ${r.cost.permitted} bytes)`, optional: 2 },
-        { text: r.cache.status, title: `prefix cache ${r.cache.status}: ${r.cache.reason}`, tone: r.cache.status },
-      ];
+      // The kind, the tool count and the offered cost never give way; in directives mode the array (the
+      // whole fixed catalogue) is a separate, labelled number, as the cost is the offered set's.
+      const fixedArray = r.array.length !== r.offered.length || r.array.some((n, i) => n !== r.offered[i]);
+      const sets = `${r.offered.length} offered, ${r.permittedCount} permitted, ${r.searchableCount} searchable`;
+      const facts: RowText['facts'][number][] = fixedArray
+        ? [
+            { text: `${r.offered.length} offered`, title: `${sets}; the provider's array holds ${r.array.length} tools (the fixed catalogue of RFD 105's directives)` },
+            { text: `array ${r.array.length}`, title: `the tools array holds ${r.array.length} tools: the fixed catalogue of RFD 105's directives (every configured tool, deferred); availability goes by directive blocks`, optional: 2 },
+          ]
+        : [{ text: `${r.array.length} tool${r.array.length === 1 ? '' : 's'}`, title: sets }];
+      facts.push({ text: formatBytes(r.cost.offered), title: `definition cost of the offered set: ${r.cost.offered} bytes (permitted set: ${r.cost.permitted} bytes)` });
+      facts.push({ text: r.cache.status, title: `prefix cache ${r.cache.status}: ${r.cache.reason}`, tone: r.cache.status });
       if (r.added.length > 0) facts.push({ text: `+${r.added.length} new`, title: `newly offered: ${r.added.join(', ')}`, optional: 1 });
       const fact = findingsFact(r);
       if (fact) facts.push(fact);
       const forced = r.toolChoice !== 'auto' ? ` · tool_choice ${r.toolChoice}` : '';
-      return { text: `cycle ${e.cycle ?? r.cycle}`, suffix: `· request${forced}`, facts, title: `request ${r.id + 1}, cycle ${r.cycle} of step ${r.step}: ${r.array.length} tools, ${formatBytes(r.cost.offered)} (${r.cost.offered} bytes) offered\noffered: ${r.offered.join(', ')}\ncache: ${r.cache.status} (${r.cache.reason})` };
+      return { text: `cycle ${e.cycle ?? r.cycle}`, suffix: `· request${forced}`, facts, title: `request ${r.id + 1}, cycle ${r.cycle} of step ${r.step}: ${r.offered.length} tools offered, ${formatBytes(r.cost.offered)} (${r.cost.offered} bytes); ${r.array.length} in the tools array\noffered: ${r.offered.join(', ')}\ncache: ${r.cache.status} (${r.cache.reason})` };
     }
     case 'call': {
       const facts: RowText['facts'][number][] = [];
@@ -167,6 +173,8 @@ export function rowText(e: EntryView, requests: readonly RequestView[]): RowText
       return { text, facts, title: [e.label, e.error, e.detail].filter(Boolean).join('\n') };
     }
     case 'reply':
+      // A turn the simulator has not finished is run with an empty reply: say so rather than show "".
+      if (e.label === 'reply: ""') return { text: 'reply: (empty)', facts: [], title: 'An empty reply ends the turn. A cycle that still awaits the model (the simulator) runs as an empty reply until you answer it.' };
       return { text: e.label, facts: [], title: e.label };
     case 'restart':
       return { text: 'restart', facts: [], title: e.label };

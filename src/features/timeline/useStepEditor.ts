@@ -1,9 +1,11 @@
 // Adding, editing and deleting steps from the timeline: the command field's text, the step being
-// edited, and the last deletion (which can be undone).
+// edited, and the last deletion (which can be undone). The field is the one place a step is added:
+// not editing, it shows the store's draft (the simulator's auto model reads the same draft); editing
+// a step, its own text.
 import { useCallback, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import type { StepDoc } from '../../core';
-import { useWorkbenchStore } from '../../state/context';
+import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { FIRST_QUERY } from './CommandField';
 
 export interface DeletedStep {
@@ -34,8 +36,12 @@ export interface StepEditor {
 export function useStepEditor(listRef: RefObject<HTMLDivElement | null>): StepEditor {
   const store = useWorkbenchStore();
   const fieldRef = useRef<HTMLInputElement>(null);
-  const [field, setField] = useState('');
+  const draft = useWorkbench((s) => s.stepDraft);
+  const setDraft = useWorkbench((s) => s.setStepDraft);
+  const [editText, setEditText] = useState('');
   const [editing, setEditing] = useState<number | undefined>(undefined);
+  const field = editing !== undefined ? editText : draft;
+  const setField = useCallback((v: string) => (editing !== undefined ? setEditText(v) : setDraft(v)), [editing, setDraft]);
   const [deleted, setDeleted] = useState<DeletedStep | undefined>(undefined);
 
   const startEdit = useCallback(
@@ -43,7 +49,7 @@ export function useStepEditor(listRef: RefObject<HTMLDivElement | null>): StepEd
       const s = store.getState().doc.steps[stepIndex];
       if (!s) return;
       setEditing(stepIndex);
-      setField(s.command);
+      setEditText(s.command);
       requestAnimationFrame(() => fieldRef.current?.focus());
     },
     [store],
@@ -51,7 +57,7 @@ export function useStepEditor(listRef: RefObject<HTMLDivElement | null>): StepEd
 
   const cancelEdit = useCallback(() => {
     setEditing(undefined);
-    setField('');
+    setEditText('');
     listRef.current?.focus();
   }, [listRef]);
 
@@ -63,7 +69,7 @@ export function useStepEditor(listRef: RefObject<HTMLDivElement | null>): StepEd
       setDeleted({ step: s, index: stepIndex });
       if (editing !== undefined) {
         setEditing(undefined);
-        setField('');
+        setEditText('');
       }
     },
     [store, editing],
@@ -84,23 +90,23 @@ export function useStepEditor(listRef: RefObject<HTMLDivElement | null>): StepEd
         const s = st.doc.steps[editing];
         if (s) st.updateStep(editing, { ...s, command });
         setEditing(undefined);
-        setField('');
+        setEditText('');
         listRef.current?.focus();
         return;
       }
       st.addStep({ command, cycles: [] });
       // The new step's rows are the last ones: select the end of the timeline.
       st.selectEntry(undefined);
-      setField('');
+      st.setStepDraft('');
     },
     [editing, store, listRef],
   );
 
   const startFirst = useCallback(() => {
     setEditing(undefined);
-    setField(FIRST_QUERY);
+    setDraft(FIRST_QUERY);
     fieldRef.current?.focus();
-  }, []);
+  }, [setDraft]);
 
   return { field, setField, fieldRef, editing, deleted, startEdit, cancelEdit, submit, deleteStep, undoDelete, dismissDeleted, startFirst };
 }

@@ -32,7 +32,18 @@ export function useTimelineCommands(view: TimelineView | undefined, nav: Timelin
           if (next !== undefined) store.getState().selectEntry(next);
         },
       },
-      { id: 'timeline.addStep', title: 'Timeline: add a step', group: 'Timeline', run: () => a().editor.fieldRef.current?.focus() },
+      { id: 'timeline.addStep', title: 'Add a step (the jp command field under the timeline)', shortcut: 'Alt+P', group: 'Timeline', run: () => a().editor.fieldRef.current?.focus() },
+      {
+        id: 'check.firstProblem',
+        title: 'Go to the first failing row (the pass/fail count)',
+        group: 'Timeline',
+        run: ({ store }) => {
+          const first = a().view?.problemEntries[0];
+          if (first === undefined) return;
+          store.getState().selectEntry(first);
+          a().nav.listRef.current?.focus();
+        },
+      },
       { id: 'timeline.editStep', title: 'Timeline: edit the selected step', group: 'Timeline', run: onStep((ed, s) => ed.startEdit(s)) },
       { id: 'timeline.deleteStep', title: 'Timeline: delete the selected step', group: 'Timeline', run: onStep((ed, s) => ed.deleteStep(s)) },
       { id: 'timeline.undoDelete', title: 'Timeline: undo the step deletion', group: 'Timeline', run: () => a().editor.undoDelete() },

@@ -1,0 +1,42 @@
+// The first screen's guidance: the guided tour, Help (the README's tour), the scenario's description
+// and the sets' legend.
+import type { Locator, Page } from '@playwright/test';
+
+export class GuidePage {
+  constructor(readonly page: Page) {}
+
+  async startTour(): Promise<void> {
+    await this.page.getByTestId('tour-button').click();
+    await this.tour().waitFor();
+  }
+
+  tour(): Locator {
+    return this.page.getByTestId('tour');
+  }
+
+  /** The 0-based step the tour shows. */
+  async tourStep(): Promise<number> {
+    return Number(await this.tour().getAttribute('data-step'));
+  }
+
+  async openHelp(): Promise<void> {
+    await this.page.getByTestId('help-button').click();
+    await this.help().waitFor();
+  }
+
+  help(): Locator {
+    return this.page.getByTestId('help');
+  }
+
+  description(): Locator {
+    return this.page.getByTestId('scenario-description');
+  }
+
+  legendToggle(): Locator {
+    return this.page.getByTestId('sets-legend-toggle');
+  }
+
+  legend(): Locator {
+    return this.page.getByTestId('sets-legend');
+  }
+}

@@ -1,0 +1,109 @@
+// What the local bridge (src/bridge, node) and the page (src/live/bridge.ts) say
+// to each other over HTTP under /bridge/: one declaration of each reply and
+// request body, so the two sides cannot drift apart. Types only: importing this
+// module adds no code to the page and no node to the bridge's readers.
+import type { McpLaunchProblem } from '../core/workspace/mcp-servers';
+
+/** `GET /bridge/info`: which bridge this is and which MCP protocol versions it speaks. */
+export interface BridgeInfo {
+  readonly app: string;
+  readonly version: string;
+  readonly protocolVersions: readonly string[];
+  readonly latestProtocolVersion: string;
+}
+
+export type ServerStatus = 'starting' | 'running' | 'failed' | 'stopped';
+
+/** What the page sees of one server the bridge holds (`GET /bridge/servers`): never a secret. */
+export interface ServerView {
+  readonly name: string;
+  readonly kind: 'stdio' | 'http';
+  readonly status: ServerStatus;
+  readonly error?: string;
+  readonly optional: boolean;
+  /** Where a stdio command came from ("workspace /x/.jp", "the command line"). */
+  readonly from?: string;
+  readonly commandLine?: string;
+  readonly cwd?: string;
+  /** Names only: the values stay in the bridge's environment. */
+  readonly variables?: readonly string[];
+  readonly missingVariables?: readonly string[];
+  readonly url?: string;
+  /** Names only: header values stay in the bridge. */
+  readonly headerNames?: readonly string[];
+  readonly transport?: 'stdio' | 'streamable' | 'sse';
+  readonly serverInfo?: { readonly name: string; readonly version: string; readonly title?: string };
+  readonly protocolVersion?: string;
+  /** The server's own reply to `initialize`, when it refused the protocol versions the bridge speaks. */
+  readonly refusal?: string;
+  readonly instructions?: string;
+  readonly pid?: number;
+  /** Milliseconds since the epoch. */
+  readonly startedAt?: number;
+  /** The sequence number of the server's newest log entry. */
+  readonly lastLog: number;
+  /** The MCP endpoint the page connects to, a path on the bridge's origin. */
+  readonly endpoint: string;
+}
+
+export type LogStream = 'stderr' | 'request' | 'response' | 'notification' | 'bridge';
+
+/** One line of a server's log (`GET /bridge/servers/NAME/log?after=SEQ`), secrets masked. */
+export interface LogEntry {
+  readonly seq: number;
+  /** Milliseconds since the epoch. */
+  readonly at: number;
+  readonly stream: LogStream;
+  readonly text: string;
+}
+
+/** `POST /bridge/servers`: reach an HTTP MCP server from the bridge. */
+export interface ConnectHttpRequest {
+  readonly url: string;
+  /** Unset: named from the server's `serverInfo.name`. */
+  readonly name?: string;
+  /** Sent on every request to the server; kept in the bridge, never shown, logged or saved. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly transport?: 'auto' | 'streamable' | 'sse';
+}
+
+/** A workspace opened by its path (`POST /bridge/workspaces`). */
+export interface OpenedWorkspace {
+  readonly id: string;
+  /** The project folder: the servers' working directory (JP's workspace root). */
+  readonly root: string;
+  /** The `.jp` folder the files are read from. */
+  readonly jpDir: string;
+}
+
+/** One server "Start servers" would run, exactly as it would run. */
+export interface PlannedServer {
+  readonly name: string;
+  readonly commandLine: string;
+  readonly cwd: string;
+  /** Names only: the values stay in the bridge's environment. */
+  readonly variables: readonly string[];
+  readonly optional: boolean;
+  readonly startupTimeoutSecs: number;
+  readonly checksum?: { readonly algorithm: string; readonly value: string };
+}
+
+/** `POST /bridge/workspaces/ID/plan`: what the user is asked to confirm. */
+export interface PlanView {
+  readonly id: string;
+  readonly workspace: string;
+  readonly persona?: string;
+  readonly servers: readonly PlannedServer[];
+  readonly problems: readonly McpLaunchProblem[];
+}
+
+/** The reply bodies, by route. */
+export interface Replies {
+  readonly servers: { readonly servers: readonly ServerView[] };
+  readonly server: { readonly server: ServerView };
+  readonly log: { readonly entries: readonly LogEntry[] };
+  readonly workspace: { readonly workspace: OpenedWorkspace; readonly files: Readonly<Record<string, string>> };
+  readonly plan: { readonly plan: PlanView };
+  /** Any refusal or failure (4xx, 5xx). */
+  readonly error: { readonly error: string };
+}

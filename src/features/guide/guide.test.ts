@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DeriveHost, scenarioDocFromText } from '../../derive/host';
+import { section, runsOf } from './readme';
+import { requestAfterPromotion, TOUR } from './steps';
+
+const demo = scenarioDocFromText(readFileSync(new URL('../../app/demo-scenario.toml', import.meta.url), 'utf8'));
+if (!demo.ok) throw new Error('demo');
+const view = new DeriveHost().derive({ doc: demo.doc, revision: 1 });
+
+describe('the guided tour', () => {
+  it('walks a position, a promotion, the request after it, and the cost', () => {
+    expect(TOUR.map((s) => s.title)).toEqual(['A position', 'A promotion', 'The request that follows it', 'The cost', 'Your turn']);
+    const rows = TOUR.map((s) => s.entry?.(view));
+    expect(view.entries[rows[0] ?? -1]?.kind).toBe('base');
+    const promotion = view.entries[rows[1] ?? -1];
+    expect(promotion?.kind).toBe('delta');
+    expect(promotion?.sources).toContain('promotion');
+    const request = view.entries[rows[2] ?? -1];
+    expect(request?.kind).toBe('request');
+    expect(request?.index).toBeGreaterThan(promotion?.index ?? Infinity);
+    // The request after the promotion offers what it promoted.
+    expect(view.requests[request?.request ?? -1]?.added).toContain('github_get_job_logs');
+    expect(TOUR[3]?.dock).toBe('chart');
+  });
+
+  it('falls back to the first request when nothing was promoted', () => {
+    const plain = new DeriveHost().derive({ doc: { ...demo.doc, steps: [{ command: "jp q 'hello'", cycles: [] }] }, revision: 1 });
+    expect(plain.entries[requestAfterPromotion(plain) ?? -1]?.kind).toBe('request');
+  });
+});
+
+describe("the README's tour for Help", () => {
+  it('reads the section\'s bullets and paragraphs, with bold and code runs', () => {
+    const blocks = section(readFileSync(new URL('../../../README.md', import.meta.url), 'utf8'), 'A short tour');
+    expect(blocks.filter((b) => b.kind === 'item').length).toBeGreaterThanOrEqual(5);
+    expect(blocks[0]?.runs[0]).toEqual({ text: 'Layers', bold: true });
+    expect(section('# x\n## Other\n- a', 'A short tour')).toEqual([]);
+    expect(runsOf('a **b** `c` d')).toEqual([{ text: 'a ' }, { text: 'b', bold: true }, { text: ' ' }, { text: 'c', code: true }, { text: ' d' }]);
+  });
+});

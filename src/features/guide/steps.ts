@@ -1,0 +1,57 @@
+// The guided tour's steps: what a position is, a promotion, the request that follows it, and its cost.
+// Each step picks the timeline row it is about from the derived view, and names the region to outline.
+// Pure (DOM-free), so the choice of rows is unit-tested.
+import type { TimelineView } from '../../derive/protocol';
+import type { DockTab } from '../../state/store';
+
+export interface TourStep {
+  readonly title: string;
+  readonly body: string;
+  /** The timeline row to select (undefined: leave the selection). */
+  readonly entry?: (view: TimelineView) => number | undefined;
+  /** A CSS selector for the region to outline. */
+  readonly target: string;
+  readonly dock?: DockTab;
+}
+
+const firstPromotion = (v: TimelineView): number | undefined => v.entries.find((e) => e.kind === 'delta' && (e.sources ?? []).includes('promotion'))?.index;
+
+/** The first request after the first promotion: the one that carries the promoted definitions. */
+export function requestAfterPromotion(v: TimelineView): number | undefined {
+  const p = firstPromotion(v);
+  if (p === undefined) return v.entries.find((e) => e.kind === 'request')?.index;
+  return v.entries.find((e) => e.index > p && e.kind === 'request')?.index;
+}
+
+export const TOUR: readonly TourStep[] = [
+  {
+    title: 'A position',
+    body: 'Each row of the timeline is a position in the conversation: the base config from the layers, then each delta, turn, request and call, in order. Selecting a row drives the rest of the screen: on the right, every tool at that position, its availability, and its sets (P permitted, O offered, S searchable).',
+    entry: () => 0,
+    target: '[aria-label="Timeline"]',
+  },
+  {
+    title: 'A promotion',
+    body: 'The model called search_tools. What the search returned is promoted by a config delta (discoverable → on), durable in the conversation\'s stream like any other config. The sets on the right now offer those tools.',
+    entry: firstPromotion,
+    target: '[aria-label="Timeline"] [aria-selected="true"]',
+  },
+  {
+    title: 'The request that follows it',
+    body: 'The very next request of the same turn already offers the promoted definitions ("+N new"): discovery costs one tool call, not one turn. The last word on the row says whether the provider\'s prefix cache survived the change (miss: the tools array grew).',
+    entry: requestAfterPromotion,
+    target: '[aria-label="Timeline"] [aria-selected="true"]',
+  },
+  {
+    title: 'The cost',
+    body: 'Every request carries the definitions it offers: their cost in bytes and tokens, against what offering every permitted tool would cost. The cost chart puts the two side by side, request by request, with the promotions as markers.',
+    target: '[aria-label="Dock"]',
+    dock: 'chart',
+  },
+  {
+    title: 'Your turn',
+    body: 'Type a jp command in the field under the timeline (Alt+P) to add a step, then act as the model in the Simulator, or let the auto model play the turn. RFD 108 in the header (Alt+R) shows the RFD\'s tables as the engine computes them.',
+    target: '[aria-label="Timeline"] form',
+    dock: 'simulator',
+  },
+];

@@ -1,0 +1,85 @@
+// The turn the simulator follows, as derived: its requests (with what joined the offered set), calls
+// with their search results, deltas and the reply.
+import type { EntryView, RequestView, TimelineView } from '../../derive/protocol';
+import { CacheWord, formatBytes, JoinedChip, SearchStatus } from '../../components/Measures';
+import { stepEntries } from './turn';
+
+function RequestRow({ r, promotedBefore }: { readonly r: RequestView | undefined; readonly promotedBefore: boolean }) {
+  if (!r) return null;
+  return (
+    <div className="sim-row sim-request" data-request={r.id} data-cycle={r.cycle}>
+      <span className="sim-kind">request</span>
+      <span>
+        cycle {r.cycle}: {r.offered.length} tools offered · {formatBytes(r.cost.offered)} of definitions · <CacheWord status={r.cache.status} reason={r.cache.reason} />
+      </span>
+      {r.added.length > 0 && (
+        <div className="sim-joined" data-testid="sim-joined">
+          <span className="muted">joined the offered set{promotedBefore ? ' (promoted by the search above)' : ''}:</span>{' '}
+          {r.added.map((n) => (
+            <JoinedChip key={n} name={n} why={promotedBefore ? 'promotion' : 'delta'} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function CallRow({ e }: { readonly e: EntryView }) {
+  const s = e.search;
+  return (
+    <div className={`sim-row sim-call ${e.callStatus === 'error' ? 'is-error' : ''}`} data-call-status={e.callStatus}>
+      <span className="sim-kind">call</span>
+      <code className="sim-call-label">{e.label}</code>
+      {e.callStatus === 'error' ? <span className="sim-error">error: {e.error}</span> : !s && <span className="sim-result">{e.detail}</span>}
+      {s && (
+        <div className="sim-search" data-testid="sim-search-result">
+          <table>
+            <caption>
+              {s.returned.length} returned{s.total !== undefined ? ` of ${s.total} matches` : ' (no total: report_match_count is off)'} · limit {s.limit}
+            </caption>
+            <thead>
+              <tr><th scope="col">tool</th><th scope="col">status</th><th scope="col">score</th><th scope="col">matched</th></tr>
+            </thead>
+            <tbody>
+              {s.returned.map((h) => (
+                <tr key={h.name} data-tool={h.name}>
+                  <td><code>{h.name}</code></td>
+                  <td><SearchStatus status={h.status} /></td>
+                  <td className="num">{h.score.toFixed(2)}</td>
+                  <td>{h.fields.join(', ').replaceAll('_', ' ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function TurnLog({ view, stepNo, open }: { readonly view: TimelineView; readonly stepNo: number; readonly open: boolean }) {
+  const entries = stepEntries(view, stepNo);
+  const lastReply = open ? entries.filter((e) => e.kind === 'reply').at(-1)?.index : undefined;
+  let sawPromotion = false;
+  return (
+    <div className="sim-log" data-testid="sim-log">
+      {entries.map((e) => {
+        if (e.kind === 'step') return <div key={e.index} className={`sim-row sim-step ${e.error ? 'is-error' : ''}`}><code>{e.label}</code>{e.error && <span className="sim-error"> {e.error}</span>}</div>;
+        if (e.kind === 'request') {
+          const row = <RequestRow key={e.index} r={e.request !== undefined ? view.requests[e.request] : undefined} promotedBefore={sawPromotion} />;
+          sawPromotion = false;
+          return row;
+        }
+        if (e.kind === 'call') return <CallRow key={e.index} e={e} />;
+        if (e.kind === 'delta') {
+          if (e.sources?.includes('promotion')) sawPromotion = true;
+          return <div key={e.index} className="sim-row sim-delta"><span className="sim-kind">delta</span><span>{e.label}</span></div>;
+        }
+        if (e.kind === 'reply' && e.index === lastReply) return <div key={e.index} className="sim-row sim-awaiting"><span className="sim-kind">model</span><span>awaiting the model&apos;s response (run as a file, this cycle ends the turn with an empty reply)</span></div>;
+        if (e.kind === 'reply') return <div key={e.index} className="sim-row sim-reply" data-testid="sim-reply-row"><span className="sim-kind">reply</span><span>{e.label.replace(/^reply: /u, '')}</span></div>;
+        if (e.kind === 'warning') return <div key={e.index} className="sim-row sim-warning">{e.label}</div>;
+        return null;
+      })}
+    </div>
+  );
+}
