@@ -15,6 +15,7 @@ import { run as bridge } from './bridge';
 import { run as hardening } from './hardening';
 import { run as providerBodies } from './provider-bodies';
 import { run as cost } from './cost';
+import { run as tasks } from './tasks';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -32,6 +33,7 @@ const modules: readonly [string, () => unknown][] = [
   ['hardening', hardening],
   ['provider-bodies', providerBodies],
   ['cost', cost],
+  ['tasks', tasks],
 ];
 
 let failed = 0;

@@ -19,6 +19,7 @@ import { RfdPage } from './RfdPage';
 import { GuidePage } from './GuidePage';
 import { FindabilityPage } from './FindabilityPage';
 import { BridgePage } from './BridgePage';
+import { TasksPage } from './TasksPage';
 import { HistoryPage } from './HistoryPage';
 
 export class WorkbenchPage {
@@ -90,6 +91,10 @@ export class WorkbenchPage {
 
   get bridge(): BridgePage {
     return new BridgePage(this.page);
+  }
+
+  get tasks(): TasksPage {
+    return new TasksPage(this.page);
   }
 
   get history(): HistoryPage {

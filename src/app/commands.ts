@@ -5,6 +5,7 @@ import { workspaceCommands } from '../features/workspace/open';
 import { importCommands } from '../features/import/commands';
 import { serversCommands } from '../features/servers/commands';
 import { findabilityCommands } from '../features/findability/commands';
+import { tasksCommands } from '../features/tasks/commands';
 import { bridgeCommands } from '../features/bridge/commands';
 import { costCommands } from '../features/cost/commands';
 import { shareCommands } from '../features/share/share';
@@ -21,7 +22,7 @@ export function demoDoc() {
 export function createCommands(): CommandRegistry {
   return new CommandRegistry()
     .register(...workspaceCommands)
-    .register(...importCommands, ...serversCommands, ...findabilityCommands, ...bridgeCommands, ...costCommands)
+    .register(...importCommands, ...serversCommands, ...findabilityCommands, ...bridgeCommands, ...costCommands, ...tasksCommands)
     .register(...shareCommands)
     .register(...historyCommands)
     .registerSource(recentDocumentCommands)

@@ -18,6 +18,7 @@ const QuestionsPanel = lazy(() => import('../features/questions/QuestionsPanel')
 const WorkspacePanel = lazy(() => import('../features/workspace/WorkspacePanel').then((m) => ({ default: m.WorkspacePanel })));
 const FindabilityPanel = lazy(() => import('../features/findability/FindabilityPanel').then((m) => ({ default: m.FindabilityPanel })));
 const CostPanel = lazy(() => import('../features/cost/CostPanel').then((m) => ({ default: m.CostPanel })));
+const TasksPanel = lazy(() => import('../features/tasks/TasksPanel').then((m) => ({ default: m.TasksPanel })));
 const ServersPanel = lazy(() => import('../features/servers/ServersPanel').then((m) => ({ default: m.ServersPanel })));
 
 function Loading({ children }: { readonly children: ReactNode }) {
@@ -54,4 +55,5 @@ export const dockPanels: Partial<Record<DockTab, () => ReactNode>> = {
   servers: () => <Loading><ServersPanel /></Loading>,
   findability: () => <Loading><FindabilityPanel /></Loading>,
   cost: () => <Loading><CostPanel /></Loading>,
+  tasks: () => <Loading><TasksPanel /></Loading>,
 };

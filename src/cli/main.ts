@@ -8,6 +8,7 @@ import { evalCommand } from './eval';
 import { importCommand } from './import';
 import { REPORT_USAGE, reportCommand } from './report';
 import { findabilityCommand } from './findability';
+import { tasksCommand } from './tasks';
 import { serveCommand, snapshotCommand } from './serve';
 
 const USAGE = `tool-workbench: design and check LLM tool catalogues under JP's RFD 108
@@ -36,6 +37,17 @@ usage:
       {"query": "...", "relevant": ["tool", ...]} lines; --ranking substring|bm25|regex: the active
       ranking (default: the scenario's, else bm25); --limit 1..50: search_tools' limit (default 10);
       --before FILE: an earlier version, and the tools whose findability changed; --json: all of it.
+  tool-workbench tasks --scenario FILE --tasks FILE.jsonl [--policy NAME] [--limit N] [--categories] [--cost] [--json]
+      Will the model search? Each task ({"query": "...", "relevant": ["tool", ...]} lines) is played as
+      one more turn, jp q '<request>', at the end of the scenario, on a scratch copy (the file is never
+      written), by a model policy: never (never searches), request (searches with the request's own
+      words), auto (the auto model, the default) or categories (searches only when the request names
+      a category of the system prompt). Prints one line per silent miss (a needed tool was discoverable
+      and never reached the model), then "tasks N: met up front A, met by search B, silent misses C,
+      impossible D; searched in S of N; search rate R". FILE is a scenario, or a catalogue (.json) with
+      every tool discoverable. --limit 1..50: search_tools' limit (default 3); --categories: the
+      categories section in the system prompt; --cost: tokens and money against every permitted tool
+      on; --json: every task's record. None of the policies is a real model.
   tool-workbench serve [--port N] [--no-open]
       Serve the workbench and its local bridge on 127.0.0.1: the page then starts a JP workspace's
       stdio MCP servers (after you confirm them) and reaches HTTP ones. --help for the options.
@@ -113,6 +125,8 @@ function run(argv: readonly string[], io: Io): number {
       return reportCommand(rest, io);
     case 'findability':
       return findabilityCommand(rest, io);
+    case 'tasks':
+      return tasksCommand(rest, io);
     case 'serve':
     case 'snapshot':
       // Never reached from the entry (it awaits mainAsync for these); a caller of main learns why.

@@ -75,3 +75,4 @@ export * from './findability/index';
 export { toJson, JsonFloat, isJsonFloat } from './json/serde';
 export { parseJsonKeepingFloats } from './json/parse';
 export * from './cost/index';
+export * from './tasks/index';

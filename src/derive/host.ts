@@ -25,6 +25,7 @@ import { WorkspaceHost } from './workspaceHost';
 import { ServersHost } from './serversHost';
 import { FindabilityHost } from './findabilityHost';
 import { CostHost } from './costHost';
+import { TasksHost } from './tasksHost';
 import { createTokenCounter, loadedTokenCounter } from '../core/providers/tokens';
 
 /**
@@ -53,7 +54,7 @@ interface Current {
   workspace?: LoadedWorkspace;
 }
 
-function entryView(e: TimelineEntry, index: number, t: Timeline): EntryView {
+export function entryView(e: TimelineEntry, index: number, t: Timeline): EntryView {
   switch (e.kind) {
     case 'base':
       return { index, kind: 'base', depth: 0, label: 'base config', position: e.position };
@@ -141,6 +142,13 @@ export class DeriveHost implements Methods {
     if (!c || !c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
     const ws = c.workspace;
     return { timeline: c.timeline, doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
+  });
+
+  private readonly tasks = new TasksHost((revision) => {
+    const c = this.recent.get(revision);
+    if (!c || !c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
+    const ws = c.workspace;
+    return { doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
   });
 
   derive({ doc, revision, workspace: files, entry }: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput; entry?: number | null }): TimelineView {
@@ -377,6 +385,18 @@ export class DeriveHost implements Methods {
 
   findability(params: Parameters<FindabilityHost['findability']>[0]) {
     return this.findabilityHost.findability(params);
+  }
+
+  tasksStart(params: Parameters<TasksHost['tasksStart']>[0]) {
+    return this.tasks.tasksStart(params);
+  }
+
+  tasksNext(params: Parameters<TasksHost['tasksNext']>[0]) {
+    return this.tasks.tasksNext(params);
+  }
+
+  taskTurn(params: Parameters<TasksHost['taskTurn']>[0]) {
+    return this.tasks.taskTurn(params);
   }
 
   request({ revision, id }: { revision: number; id: number }): RequestDetail {

@@ -7,6 +7,7 @@ import type { WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspac
 import type { ServersMethods } from './serversProtocol';
 import type { FindabilityMethods } from './findabilityProtocol';
 import type { CostMethods } from './costProtocol';
+import type { TasksMethods } from './tasksProtocol';
 
 export interface EntryView {
   readonly index: number;
@@ -157,7 +158,7 @@ export interface ReportMethods {
   report(params: { revision: number; generatedAt: string; prices?: PriceTable }): Promise<string>;
 }
 
-export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, FindabilityMethods, CostMethods, ReportMethods {
+export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, FindabilityMethods, CostMethods, ReportMethods, TasksMethods {
   /** `workspace`: the files of the folder the scenario's `[workspace]` names, when the UI opened one. */
   /**
    * `entry`: the selected timeline row (null: the last one, as `useSelectedEntry` reads it); when

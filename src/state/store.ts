@@ -59,7 +59,7 @@ export interface SelectionSlice {
   selectLayer(index: number): void;
 }
 
-export type DockTab = 'simulator' | 'requests' | 'chart' | 'search' | 'questions' | 'workspace' | 'servers' | 'findability' | 'cost';
+export type DockTab = 'simulator' | 'requests' | 'chart' | 'search' | 'questions' | 'workspace' | 'servers' | 'findability' | 'cost' | 'tasks';
 
 export interface UiSlice {
   dockTab: DockTab;

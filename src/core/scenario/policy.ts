@@ -9,6 +9,7 @@ export const POLICY_CHOICES = {
   promoted_position: ['config_order', 'append'],
   never_blocks_promotion: [false, true],
   hide_unapproved: [false, true],
+  categories_prompt: [false, true],
   provider: ['anthropic', 'anthropic-directives', 'openai', 'google', 'openrouter', 'cerebras', 'ollama', 'llamacpp'],
 } as const;
 
@@ -24,6 +25,7 @@ export const DEFAULT_POLICY: Policy = {
   promoted_position: 'config_order',
   never_blocks_promotion: false,
   hide_unapproved: false,
+  categories_prompt: false,
   provider: 'anthropic',
 };
 
@@ -38,6 +40,7 @@ export const POLICY_QUESTIONS: Readonly<Record<PolicyKey, string>> = {
   promoted_position: 'Where does a promoted tool land in the tools array: its config position (JP today) or the end (kinder to the prefix cache)?',
   never_blocks_promotion: 'Does allow_toggle = "never" also block the model\'s promotion of a locked-discoverable tool?',
   hide_unapproved: 'Search results and unapproved grants: should tools that need approval (run = "ask") be hidden from search?',
+  categories_prompt: 'If the model rarely searches: should the system prompt name the searchable categories (one line per server, name prefix or group, with its cost on every request)?',
   provider: 'Which provider shape is the request in, and does it keep the prefix cache across a discovery?',
 };
 

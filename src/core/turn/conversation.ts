@@ -29,6 +29,8 @@ export interface Conversation {
   readonly appended: string[];
   /** The offered set last announced in directive blocks (Anthropic directives), once one was. */
   announced: ReadonlySet<string> | undefined;
+  /** The system prompt, once the first request was sent (see systemPromptOf in request.ts). */
+  system?: string;
   /** The newest request derivation, shared by requests at one position with one forced tool. */
   readonly derived: DerivedCache;
 }

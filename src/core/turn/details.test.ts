@@ -74,6 +74,15 @@ const SWITCHES: { [K in PolicyKey]: { probe: Probe; outcomes: Record<string, unk
     },
     outcomes: { false: [['locked:usable'], 'on'], true: [['locked:unavailable'], 'discoverable'] },
   },
+  categories_prompt: {
+    // The section names each searchable group on every request; the promotion leaves the prompt as it was.
+    probe: (v) => {
+      const t = run({ policy: { ranking: 'substring', categories_prompt: v as boolean }, layer: layer(DEPLOY), body: turn('jp q go', [[search('staging')]]) });
+      const bodies = t.requests.map((r) => JSON.stringify((r.rendered().body as { system?: unknown }).system));
+      return [bodies.map((b) => b.includes('Searchable tool categories')), bodies[0] === bodies[1], bodies[0]?.includes('- deploy (1 tool)') === true || bodies[0]?.includes('- other (') === true];
+    },
+    outcomes: { false: [[false, false], true, false], true: [[true, true], true, true] },
+  },
   hide_unapproved: {
     probe: (v) => {
       const t = run({ policy: { ranking: 'substring', hide_unapproved: v as boolean }, layer: layer(DEPLOY, { enable: '"discoverable"', run: 'unattended' }), body: turn('jp q go', [[search('deploy')]]) });

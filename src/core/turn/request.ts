@@ -15,12 +15,33 @@ import type { ToolChoice } from '../providers/types';
 import type { StreamEngine, ToolState } from '../stream/engine';
 import { computeSets } from '../stream/sets';
 import type { Sets } from '../stream/sets';
+import { categoriesOf } from '../tasks/categories';
+import type { CategoryTool } from '../tasks/categories';
 import type { Conversation } from './conversation';
 import type { RunCatalogue } from './lookups';
 import type { CacheResult, RequestRecord } from './timeline';
 
 export const SYSTEM_PROMPT =
   'You are JP, a command-line assistant. Use the tools offered to you. When none fits, call search_tools with keywords to find one.';
+
+/**
+ * The system prompt of the conversation's requests: with `categories_prompt`, the categories section
+ * of the searchable tools of the design as written (the base position), so it stays one text for the
+ * whole conversation and a promotion never changes the prompt (nor breaks its cache).
+ */
+export function systemPromptOf(conv: Pick<Conversation, 'engine' | 'policy'>): string {
+  if (!conv.policy.categories_prompt) return SYSTEM_PROMPT;
+  const { engine } = conv;
+  const states = [...engine.statesAt(0).values()].sort((a, b) => a.order - b.order);
+  const searchable = new Set(computeSets(states, { registered: engine.positions[0]?.registered ?? false }).searchable);
+  const tools: CategoryTool[] = [];
+  for (const s of states) {
+    if (!searchable.has(s.name) || !s.resolution.ok) continue;
+    tools.push({ name: s.name, definition: s.resolution.definition, ...(s.config.groups !== undefined ? { groups: s.config.groups.value } : {}) });
+  }
+  const section = categoriesOf(tools).text;
+  return section === '' ? SYSTEM_PROMPT : `${SYSTEM_PROMPT}\n\n${section}`;
+}
 
 interface Derived {
   readonly sets: Sets;
@@ -161,7 +182,8 @@ export function sendRequest(conv: Conversation, step: number, cycle: number, too
           provider: policy.provider,
           tools: arrayDefinitions(),
           toolChoice,
-          system: SYSTEM_PROMPT,
+          // One text per conversation: computed by the first request rendered, kept by the rest.
+          system: (conv.system ??= systemPromptOf(conv)),
           messages: snapshot,
         });
       }

@@ -13,6 +13,7 @@ const TABS: { id: DockTab; label: string }[] = [
   { id: 'servers', label: 'Servers' },
   { id: 'findability', label: 'Findability' },
   { id: 'cost', label: 'Cost' },
+  { id: 'tasks', label: 'Tasks' },
 ];
 
 export function Dock({ panels }: { readonly panels: Partial<Record<DockTab, () => React.ReactNode>> }) {

@@ -19,6 +19,7 @@ const LABELS: Record<PolicyKey, string> = {
   promoted_position: 'promoted_position',
   never_blocks_promotion: 'never_blocks_promotion',
   hide_unapproved: 'hide_unapproved',
+  categories_prompt: 'categories_prompt',
   provider: 'provider',
 };
 

@@ -1,0 +1,12 @@
+// Task sets run against a catalogue design (RFD 108 phase 5). The shells import from here.
+export { runTasks, runTask, prepareTasks, playTask, finishRun, taskStep, taskStepDoc } from './run';
+export type { TaskRunOptions, PreparedTasks } from './run';
+export { taskOutcome } from './outcome';
+export { POLICIES } from './policies';
+export type { TaskPolicy, PolicyContext } from './policies';
+export { categoriesOf, categoryToolsAt, matchingCategory, namePrefix, CATEGORIES_HEADING } from './categories';
+export type { CategoriesSection, Category, CategoryTool } from './categories';
+export { summarize, summaryLine, silentMissLines, runNotes, resultsJsonl, resultsCsv, CSV_HEADER } from './summary';
+export { OUTCOMES, OUTCOME_LABELS, POLICY_NAMES } from './types';
+export type { Outcome, NeededState, NeededTool, TaskResult, TaskRun, TaskSummary, TaskTokens, PolicyName, Task } from './types';
+export { allDiscoverableDoc } from './catalogue';
