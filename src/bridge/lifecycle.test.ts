@@ -278,7 +278,10 @@ describe('no process is left behind', () => {
       // No request for a while: the page is gone.
       await eventually(() => (isAlive(v?.pid as number) ? undefined : true), 15_000, 'the idle server to stop');
       expect(own.stdout()).toMatch(/no page for 1 s: stopping idle/u);
-      expect((await client.get('/bridge/servers')).json<{ servers: View[] }>().servers[0]?.status).toBe('stopped');
+      // The status turns 'stopped' once the whole tree is reaped, which may be a moment after the server's own pid is gone.
+      const status = async () => (await client.get('/bridge/servers')).json<{ servers: View[] }>().servers[0]?.status;
+      await eventually(async () => ((await status()) === 'stopped' ? true : undefined), 15_000, 'the idle server to read as stopped');
+      expect(await status()).toBe('stopped');
     } finally {
       own.proc.kill('SIGTERM');
       await own.exited;
