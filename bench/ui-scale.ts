@@ -14,13 +14,9 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
 import { withPreview } from './ui-server';
 import { generateScenario } from './check-scale';
+import { measureKeystrokes, percentile } from './ui-shell';
 
 const outDir = join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'bench', 'out');
-
-function percentile(xs: readonly number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-}
 
 /** The resident memory (MB) of every Chromium renderer process this process started: the tab's. */
 function rendererRssMb(): number {
@@ -102,38 +98,8 @@ async function caretInEnable(page: Page): Promise<void> {
 }
 
 /** Keystroke → set-counts mutation, alternating `"on"` → `"o"` (invalid: the tool inherits '*') → `"on"`. */
-async function keystrokes(page: Page, strokes: number): Promise<number[]> {
-  await page.evaluate(() => {
-    const w = window as unknown as { __keyAt: number; __paintAt: number };
-    w.__keyAt = 0;
-    w.__paintAt = 0;
-    window.addEventListener('keydown', () => (w.__keyAt = performance.now()), { capture: true });
-    const target = document.querySelector('[data-testid="set-counts"]');
-    if (!target) throw new Error('no set counts');
-    new MutationObserver(() => (w.__paintAt = performance.now())).observe(target, { subtree: true, characterData: true, childList: true });
-  });
-  const latencies: number[] = [];
-  for (let i = 0; i < strokes; i++) {
-    const before = await page.evaluate(() => (window as unknown as { __paintAt: number }).__paintAt);
-    if (i % 2 === 0) await page.keyboard.press('Backspace');
-    else {
-      await page.evaluate(() => ((window as unknown as { __keyAt: number }).__keyAt = performance.now()));
-      await page.keyboard.insertText('n');
-    }
-    const updated = await page
-      .waitForFunction((b) => (window as unknown as { __paintAt: number }).__paintAt > b, before, { timeout: 60_000 })
-      .then(() => true, () => false);
-    if (!updated) {
-      // Printed as such: a p95 over the strokes that did answer would hide the one that never did.
-      latencies.push(Infinity);
-      break;
-    }
-    latencies.push(await page.evaluate(() => {
-      const w = window as unknown as { __keyAt: number; __paintAt: number };
-      return w.__paintAt - w.__keyAt;
-    }));
-  }
-  return latencies;
+function keystrokes(page: Page, strokes: number): Promise<number[]> {
+  return measureKeystrokes(page, strokes, 'n', 60_000);
 }
 
 async function scrollSets(page: Page, steps: number): Promise<void> {

@@ -33,13 +33,18 @@ async function load(page: Page, tools: number): Promise<void> {
   await page.keyboard.press('ArrowLeft');
 }
 
-function percentile(xs: number[], p: number): number {
+export function percentile(xs: readonly number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
 }
 
-async function keystrokeLatency(page: Page, tools: number, strokes: number): Promise<number[]> {
-  await load(page, tools);
+/**
+ * Keystroke → set-counts mutation, in the layer editor where the caret already stands: alternately
+ * Backspace, then `letter` put back (the first stroke makes the value invalid, so the tool inherits
+ * '*' and its sets change; the second restores it). A stroke whose update never comes within
+ * `timeoutMs` ends the run with Infinity: a p95 over the strokes that did answer would hide it.
+ */
+export async function measureKeystrokes(page: Page, strokes: number, letter: string, timeoutMs: number): Promise<number[]> {
   await page.evaluate(() => {
     const w = window as unknown as { __keyAt: number; __paintAt: number };
     w.__keyAt = 0;
@@ -52,20 +57,33 @@ async function keystrokeLatency(page: Page, tools: number, strokes: number): Pro
   const latencies: number[] = [];
   for (let i = 0; i < strokes; i++) {
     const before = await page.evaluate(() => (window as unknown as { __paintAt: number }).__paintAt);
-    // Alternate `"off"` → `"of"` (invalid: the tool inherits '*' and becomes permitted) → `"off"`.
     if (i % 2 === 0) await page.keyboard.press('Backspace');
     else {
       // insertText dispatches no keydown (Monaco's EditContext gets it directly): stamp the keystroke
       // just before sending it, else this sample would run from the previous Backspace.
       await page.evaluate(() => ((window as unknown as { __keyAt: number }).__keyAt = performance.now()));
-      await page.keyboard.insertText('f');
+      await page.keyboard.insertText(letter);
     }
-    await page.waitForFunction((b) => (window as unknown as { __paintAt: number }).__paintAt > b, before, { timeout: 10_000 });
+    const updated = await page
+      .waitForFunction((b) => (window as unknown as { __paintAt: number }).__paintAt > b, before, { timeout: timeoutMs })
+      .then(() => true, () => false);
+    if (!updated) {
+      latencies.push(Infinity);
+      break;
+    }
     latencies.push(await page.evaluate(() => {
       const w = window as unknown as { __keyAt: number; __paintAt: number };
       return w.__paintAt - w.__keyAt;
     }));
   }
+  return latencies;
+}
+
+/** Alternate `"off"` → `"of"` (invalid: the tool inherits '*' and becomes permitted) → `"off"`. */
+async function keystrokeLatency(page: Page, tools: number, strokes: number): Promise<number[]> {
+  await load(page, tools);
+  const latencies = await measureKeystrokes(page, strokes, 'f', 10_000);
+  if (latencies.includes(Infinity)) throw new Error(`keystroke ${latencies.length} brought no sets update within 10 s`);
   return latencies;
 }
 
