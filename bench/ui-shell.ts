@@ -113,7 +113,9 @@ async function firstPaintJs(browser: Browser, baseURL: string): Promise<{ bytes:
   page.on('response', async (r) => {
     const url = r.url();
     if (painted || !url.endsWith('.js')) return;
-    if (/LayerEditor|monaco|editor\.worker|worker-/u.test(url)) return;
+    // Playwright reports a dedicated worker's fetches as the page's; the o200k_base chunk is imported
+    // only by the derive worker (dist: only worker-*.js names it), so it is the worker's, not first paint's.
+    if (/LayerEditor|monaco|editor\.worker|worker-|o200k_base-/u.test(url)) return;
     try {
       files.push({ url, body: await r.body() });
     } catch {
