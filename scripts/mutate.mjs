@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// `npm run mutate [area...]`: Stryker over each area in turn (all of them when none is named), one at a
+// time and at low priority, since a run keeps its cores busy for minutes. MUTATE_CONCURRENCY (default 1)
+// sets Stryker's test runners.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { MUTATE_AREAS } from './mutate-areas.mjs';
+
+const asked = process.argv.slice(2);
+const areas = asked.length > 0 ? asked : Object.keys(MUTATE_AREAS);
+const unknown = areas.filter((a) => !(a in MUTATE_AREAS));
+if (unknown.length > 0) {
+  console.error(`unknown area ${unknown.join(', ')}: expected ${Object.keys(MUTATE_AREAS).join(', ')}`);
+  process.exit(2);
+}
+// Stryker's sandbox is .stryker-tmp/sandbox-N, one folder deeper than the repository: tests that read
+// ../shared (beside the repository) find it through this link.
+mkdirSync('.stryker-tmp', { recursive: true });
+if (!existsSync('.stryker-tmp/shared')) symlinkSync('../../shared', '.stryker-tmp/shared');
+let failed = 0;
+for (const area of areas) {
+  console.log(`\n== mutate ${area} ==`);
+  const r = spawnSync('nice', ['-n', '15', 'npx', 'stryker', 'run', 'stryker.config.mjs'], { stdio: 'inherit', env: { ...process.env, MUTATE_AREA: area } });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed > 0 ? 1 : 0);
