@@ -6,8 +6,8 @@
 import { test, expect } from './fixtures';
 import { expectAccessible } from './axe';
 import { turnLab } from './turnScenarios';
+import { PROVIDER_IDS as PROVIDERS } from '../src/core/providers/registry';
 
-const PROVIDERS = ['anthropic', 'anthropic-directives', 'openai', 'google', 'openrouter', 'cerebras', 'ollama', 'llamacpp'];
 
 test('the description, the legend and the chips explain the words', async ({ workbench }) => {
   const guide = workbench.guide;

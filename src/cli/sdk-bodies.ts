@@ -2,12 +2,8 @@
 // every provider, its provider-rule findings, and a type-check of every body against the request
 // type of the provider's official SDK (generated TypeScript, checked by the compiler API in memory).
 //
-// The SDK types: @anthropic-ai/sdk MessageCreateParamsNonStreaming; openai ResponseCreateParams
-// (Responses API); @google/genai GenerateContentParameters (the REST body's tools, toolConfig and
-// systemInstruction sit in the SDK's `config`); @openrouter/sdk ChatRequest$Outbound (the wire
-// shape; the SDK's own ChatRequest is camelCase); @cerebras/cerebras_cloud_sdk
-// ChatCompletionCreateParamsNonStreaming; ollama ChatRequest; llama.cpp has no SDK and serves the
-// OpenAI chat API, so openai ChatCompletionCreateParamsNonStreaming. A body is checked as a
+// The SDK type of each provider is its descriptor's `sdk` (src/core/providers/*.ts): the module, the
+// request type, and how a body's parts make a request of that type. A body is checked as a
 // composition of distinct elements (each tool, message, input item declared once with `satisfies`
 // its element type), so the generated program stays small while every body is checked whole.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,8 +13,9 @@ import { parseScenario } from '../core/scenario/parse';
 import { runScenario } from '../core/turn/run';
 import { checkRequest } from '../core/providers/request-rules';
 import type { ProviderDiagnostic } from '../core/providers/rules';
-import { PROVIDER_IDS } from '../core/providers/types';
-import type { ProviderId } from '../core/providers/types';
+import type { SdkType } from '../core/providers/descriptor';
+import { PROVIDER_IDS, providerOf } from '../core/providers/registry';
+import type { ProviderId } from '../core/providers/registry';
 import type { ToolDefinition } from '../core/catalogue/types';
 import { toJson } from '../core/json/serde';
 import { workspaceHost } from './workspace';
@@ -76,75 +73,12 @@ export function renderAll(files: readonly string[], providers: readonly Provider
   return out;
 }
 
-interface Shape {
-  readonly imports: string;
-  /** The body type (after `satisfies`). */
-  readonly bodyType: string;
-  /** Element type of each list-valued body key that is declared element by element. */
-  readonly elements: Readonly<Record<string, string>>;
-  /** The TypeScript expression of the whole request from the body's parts. */
-  wrap(parts: Readonly<Record<string, string>>): string;
-  /** TypeScript for a body value that is not declared element by element (default: its JSON). */
-  literal?(key: string, json: string): string;
+/** The import lines of a provider's SDK check: its request type as `P`, and what its element types use. */
+function imports(sdk: SdkType): string {
+  const types = [`${sdk.type} as P`, ...(sdk.alsoTypes ?? [])].join(', ');
+  const values = sdk.values && sdk.values.length > 0 ? `\nimport { ${sdk.values.join(', ')} } from '${sdk.module}';` : '';
+  return `import type { ${types} } from '${sdk.module}';${values}`;
 }
-
-const fields = (parts: Readonly<Record<string, string>>, keys: readonly string[]): string =>
-  keys
-    .filter((k) => parts[k] !== undefined)
-    .map((k) => `${JSON.stringify(k)}: ${parts[k]}`)
-    .join(', ');
-
-const ANTHROPIC: Shape = {
-  imports: "import type { MessageCreateParamsNonStreaming as P } from '@anthropic-ai/sdk/resources/messages/messages';",
-  bodyType: 'P',
-  elements: { tools: 'NonNullable<P["tools"]>[number]', messages: 'P["messages"][number]' },
-  wrap: (p) => `{ model: 'm', max_tokens: 1, ${fields(p, ['tools', 'tool_choice', 'system', 'messages'])} }`,
-};
-
-const CHAT_KEYS = ['tools', 'tool_choice', 'messages'];
-
-const SHAPES: Readonly<Record<ProviderId, Shape>> = {
-  anthropic: ANTHROPIC,
-  'anthropic-directives': ANTHROPIC,
-  openai: {
-    imports: "import type { ResponseCreateParamsNonStreaming as P } from 'openai/resources/responses/responses';",
-    bodyType: 'P',
-    elements: { tools: 'NonNullable<P["tools"]>[number]', input: 'Extract<NonNullable<P["input"]>, readonly unknown[]>[number]' },
-    wrap: (p) => `{ model: 'm', ${fields(p, ['tools', 'tool_choice', 'input'])} }`,
-  },
-  google: {
-    imports: "import type { GenerateContentParameters as P, Content, Tool } from '@google/genai';\nimport { FunctionCallingConfigMode } from '@google/genai';",
-    bodyType: 'P',
-    elements: { tools: 'Tool', contents: 'Content' },
-    // The SDK types the mode as a TypeScript enum, whose members are the wire strings.
-    literal: (key, json) => (key === 'toolConfig' ? json.replace(/"mode":"([A-Z_]+)"/g, '"mode":FunctionCallingConfigMode.$1') : json),
-    wrap: (p) => `{ model: 'm', contents: ${p.contents ?? '[]'}, config: { ${fields(p, ['tools', 'toolConfig', 'systemInstruction'])} } }`,
-  },
-  openrouter: {
-    imports: "import type { ChatRequest$Outbound as P } from '@openrouter/sdk/models';",
-    bodyType: 'P',
-    elements: { tools: 'NonNullable<P["tools"]>[number]', messages: 'P["messages"][number]' },
-    wrap: (p) => `{ model: 'm', stream: false, ${fields(p, CHAT_KEYS)} }`,
-  },
-  cerebras: {
-    imports: "import type { ChatCompletionCreateParamsNonStreaming as P } from '@cerebras/cerebras_cloud_sdk/resources/chat/completions';",
-    bodyType: 'P',
-    elements: { tools: 'NonNullable<P["tools"]>[number]', messages: 'P["messages"][number]' },
-    wrap: (p) => `{ model: 'm', ${fields(p, CHAT_KEYS)} }`,
-  },
-  ollama: {
-    imports: "import type { ChatRequest as P } from 'ollama/browser';",
-    bodyType: 'P',
-    elements: { tools: 'NonNullable<P["tools"]>[number]', messages: 'NonNullable<P["messages"]>[number]' },
-    wrap: (p) => `{ model: 'm', ${fields(p, ['tools', 'messages'])} }`,
-  },
-  llamacpp: {
-    imports: "import type { ChatCompletionCreateParamsNonStreaming as P } from 'openai/resources/chat/completions';",
-    bodyType: 'P',
-    elements: { tools: 'NonNullable<P["tools"]>[number]', messages: 'P["messages"][number]' },
-    wrap: (p) => `{ model: 'm', ${fields(p, CHAT_KEYS)} }`,
-  },
-};
 
 // Type packages the SDKs pull in for their transports (node globals, fetch, tracing). Request-body
 // types do not use them; leaving them out keeps the program to the SDKs' own declarations (a
@@ -171,8 +105,8 @@ interface Generated {
 }
 
 function generate(provider: ProviderId, cases: readonly { index: number; body: unknown }[]): Generated {
-  const shape = SHAPES[provider];
-  const lines: string[] = [shape.imports];
+  const shape = providerOf(provider).sdk;
+  const lines: string[] = [imports(shape)];
   const at = new Map<number, { element?: { key: string; json: string }; cases: number[] }>();
   const declared = new Map<string, { name: string; line: number }>();
   for (const { index, body } of cases) {
@@ -202,7 +136,7 @@ function generate(provider: ProviderId, cases: readonly { index: number; body: u
       parts[key] = `[${names.join(', ')}]`;
     }
     at.set(lines.length, { cases: [index] });
-    lines.push(`export const b${index} = ${shape.wrap(parts)} satisfies ${shape.bodyType};`);
+    lines.push(`export const b${index} = ${shape.wrap(parts)} satisfies P;`);
   }
   for (const d of declared.values()) lines.push(`void ${d.name};`);
   return { text: `${lines.join('\n')}\n`, lines: at };

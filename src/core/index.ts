@@ -39,6 +39,7 @@ export type { Sets } from './stream/sets';
 export { definitionCost, setCost } from './providers/cost';
 export type { TokenCounter } from './providers/cost';
 export { renderRequest } from './providers/render';
+export { PROVIDER_IDS, isProviderId, priceKeyOf } from './providers/registry';
 export { compareCache } from './providers/cache';
 export { searchTools } from './search/contract';
 export { bm25 } from './search/bm25';

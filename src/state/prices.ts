@@ -2,7 +2,7 @@
 // until the user edits a price, then the edited table, kept in localStorage so it survives a reload.
 // A stored table that no longer validates is set aside (with its errors shown), never half-used.
 import { create } from 'zustand';
-import { DEFAULT_PRICE_TABLE, validatePriceTable } from '../core';
+import { DEFAULT_PRICE_TABLE, isProviderId, priceKeyOf, validatePriceTable } from '../core';
 import type { ModelPrice, PriceTable } from '../core';
 
 export const PRICES_KEY = 'tool-workbench:prices:v1';
@@ -68,7 +68,10 @@ export const usePrices = create<PricesState>((set, get) => ({
   },
 }));
 
-/** The model chosen for a provider (anthropic-directives shares anthropic's). */
+/** Choices are kept per price key: providers that share prices share the choice (anthropic-directives, anthropic's). */
+export const choiceKey = (provider: string): string => (isProviderId(provider) ? priceKeyOf(provider) : provider);
+
+/** The model chosen for a provider. */
 export function chosenModel(chosen: Readonly<Record<string, string>>, provider: string): string | undefined {
-  return chosen[provider === 'anthropic-directives' ? 'anthropic' : provider];
+  return chosen[choiceKey(provider)];
 }

@@ -2,6 +2,8 @@
 // the providers' public pricing pages (read through stored copies on the table's date). The UI lets a
 // user edit it and keeps the edit locally; `validatePriceTable` checks an edited table, and every
 // money figure carries the table's date. Prices are USD per million tokens (MTok).
+import { PRICE_KEYS, priceKeyOf } from './registry';
+import type { PriceKey } from './registry';
 import type { ProviderId } from './types';
 
 /** A provider whose cache rules apply to a model served through OpenRouter. */
@@ -10,8 +12,8 @@ export type Upstream = 'anthropic' | 'openai' | 'google';
 export interface ModelPrice {
   /** The model id as the provider spells it. */
   readonly id: string;
-  /** Which provider's requests this model is priced for (anthropic-directives uses anthropic's). */
-  readonly provider: Exclude<ProviderId, 'anthropic-directives'>;
+  /** Which provider's requests this model is priced for: a provider's price key (anthropic-directives uses anthropic's). */
+  readonly provider: PriceKey;
   /** USD per million uncached input tokens. */
   readonly input: number;
   /** USD per million input tokens read from the cache. */
@@ -69,18 +71,17 @@ export const DEFAULT_PRICE_TABLE: PriceTable = {
 
 /** The price row a provider's requests are priced at: the named model if it fits the provider, else the provider's first. */
 export function modelFor(table: PriceTable, provider: ProviderId, id?: string): ModelPrice | undefined {
-  const p = provider === 'anthropic-directives' ? 'anthropic' : provider;
+  const p = priceKeyOf(provider);
   const rows = table.models.filter((m) => m.provider === p);
   return rows.find((m) => m.id === id) ?? rows[0];
 }
 
 export function modelsFor(table: PriceTable, provider: ProviderId): readonly ModelPrice[] {
-  const p = provider === 'anthropic-directives' ? 'anthropic' : provider;
+  const p = priceKeyOf(provider);
   return table.models.filter((m) => m.provider === p);
 }
 
 const PRICE_FIELDS = ['input', 'cacheRead', 'cacheWrite', 'output'] as const;
-const PROVIDERS = ['anthropic', 'openai', 'google', 'openrouter', 'cerebras', 'ollama', 'llamacpp'] as const;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export type PriceTableCheck = { readonly ok: true; readonly table: PriceTable } | { readonly ok: false; readonly errors: readonly string[] };
@@ -98,7 +99,7 @@ function checkRow(row: unknown, at: string, errors: string[]): ModelPrice | unde
   const id = row.id;
   if (typeof id !== 'string' || id.trim() === '') errors.push(`${at}.id: a model needs a name`);
   const provider = row.provider;
-  if (typeof provider !== 'string' || !(PROVIDERS as readonly string[]).includes(provider)) errors.push(`${at}.provider: one of ${PROVIDERS.join(', ')}`);
+  if (typeof provider !== 'string' || !(PRICE_KEYS as readonly string[]).includes(provider)) errors.push(`${at}.provider: one of ${PRICE_KEYS.join(', ')}`);
   for (const f of PRICE_FIELDS) {
     const v = row[f];
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) errors.push(`${at}.${f}: a price in USD per million tokens, 0 or more`);

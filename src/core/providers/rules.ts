@@ -1,5 +1,6 @@
 // Provider rules: what each provider documents that it refuses (or accepts but loses), as data with
-// its source, and pure checks over a request as JP renders it. A finding is a diagnostic:
+// its source in each provider's module (its descriptor's `names` and `schemaKeywords`), and pure checks
+// over a request as JP renders it. A finding is a diagnostic:
 // - error: the provider would refuse the request (HTTP 400);
 // - warning: the provider accepts it, but information is lost on the way.
 // The simulator keeps JP's body where JP itself would send a refused one (this is a simulator of
@@ -7,6 +8,7 @@
 // (forced tool, empty content, JP's Ollama parameters) are in request-rules.ts.
 import { isJsonObject } from '../catalogue/schema';
 import type { ToolDefinition } from '../catalogue/types';
+import { PROVIDERS, providerOf } from './registry';
 import type { ProviderId } from './types';
 
 export type ProviderRuleId = 'tool-name' | 'tool-name-length' | 'empty-content' | 'forced-absent' | 'schema-keyword' | 'ollama-parameters';
@@ -27,16 +29,7 @@ export interface ProviderDiagnostic {
   readonly source: RuleSource;
 }
 
-export const PROVIDER_WORDS: Readonly<Record<ProviderId, string>> = {
-  anthropic: 'Anthropic',
-  'anthropic-directives': 'Anthropic',
-  openai: 'OpenAI',
-  google: 'Gemini',
-  openrouter: 'OpenRouter',
-  cerebras: 'Cerebras',
-  ollama: 'Ollama',
-  llamacpp: 'llama.cpp',
-};
+export const PROVIDER_WORDS: Readonly<Record<ProviderId, string>> = Object.fromEntries(PROVIDERS.map((p) => [p.id, p.words])) as Record<ProviderId, string>;
 
 // ── Tool names ───────────────────────────────────────────────────────────────────────────────
 
@@ -53,57 +46,10 @@ export interface NameRule {
   readonly source: RuleSource;
 }
 
-const ANTHROPIC_NAMES: NameRule = {
-  allowed: /^[a-zA-Z0-9_-]$/,
-  words: 'letters a-z and A-Z, digits, `_` and `-`',
-  max: 64,
-  source: {
-    document: 'Anthropic Messages API, Tool.name: "Must match the regex ^[a-zA-Z0-9_-]{1,64}$" (the API\'s OpenAPI schema, components/schemas/Tool)',
-    read: '2026-12',
-  },
-};
-
-const OPENAI_NAMES: NameRule = {
-  allowed: /^[a-zA-Z0-9_-]$/,
-  words: 'letters a-z and A-Z, digits, `_` and `-`',
-  max: 64,
-  source: {
-    document: 'OpenAI API reference, function name: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64" (openai 7.55.0 resources/shared.d.ts FunctionDefinition.name)',
-    read: '2026-12',
-  },
-};
-
-const NAME_RULES: Readonly<Record<ProviderId, NameRule | undefined>> = {
-  anthropic: ANTHROPIC_NAMES,
-  'anthropic-directives': ANTHROPIC_NAMES,
-  openai: OPENAI_NAMES,
-  google: {
-    allowed: /^[a-zA-Z0-9_.:-]$/,
-    first: /^[a-zA-Z_]$/,
-    words: 'letters a-z and A-Z, digits, `_`, `.`, `:` and `-`, starting with a letter or `_`',
-    max: 128,
-    documentedMax: {
-      max: 64,
-      source: { document: 'Gemini API v1beta FunctionDeclaration.name: "with a maximum length of 64" (generativelanguage v1beta reference; Vertex AI v1 says 128)', read: '2026-12' },
-    },
-    source: {
-      document: 'Gemini API FunctionDeclaration.name: "Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 128" (@google/genai 3.1.0 genai.d.ts)',
-      read: '2026-12',
-    },
-  },
-  openrouter: {
-    ...OPENAI_NAMES,
-    source: { document: 'OpenRouter chat API, ChatFunctionTool.function.name: "a-z, A-Z, 0-9, underscores, dashes, max 64 chars" (@openrouter/sdk 1.3.19 models/chatfunctiontool.d.ts)', read: '2026-12' },
-  },
-  // Cerebras, Ollama and llama.cpp publish no rule for tool names (Cerebras SDK 1.91.0, ollama 0.6.4
-  // types, llama.cpp server README, read 2026-12): nothing is checked for them.
-  cerebras: undefined,
-  ollama: undefined,
-  llamacpp: undefined,
-};
-
+/** The provider's rule for tool names; undefined where it publishes none (nothing is checked). */
 export function nameRule(provider: ProviderId): NameRule | undefined {
-  return NAME_RULES[provider];
+  const names = providerOf(provider).names;
+  return 'allowed' in names ? names : undefined;
 }
 
 const nameCache = new Map<ProviderId, Map<string, readonly ProviderDiagnostic[]>>();
@@ -115,7 +61,7 @@ function quoteChar(c: string): string {
 }
 
 function checkName(provider: ProviderId, name: string): readonly ProviderDiagnostic[] {
-  const rule = NAME_RULES[provider];
+  const rule = nameRule(provider);
   if (!rule) return NONE;
   const out: ProviderDiagnostic[] = [];
   const who = PROVIDER_WORDS[provider];
@@ -152,33 +98,11 @@ export function checkToolName(provider: ProviderId, name: string): readonly Prov
 
 // ── Schema keywords ──────────────────────────────────────────────────────────────────────────
 
-interface KeywordRule {
+export interface KeywordRule {
   readonly keywords: ReadonlySet<string>;
   readonly why: string;
   readonly source: RuleSource;
 }
-
-// OpenAI's strict mode (Structured Outputs) takes a subset of JSON Schema. JP's strict conversion
-// flattens `allOf` and resolves `$ref` with siblings (schema.ts); these survive it and are refused.
-const STRICT_KEYWORDS: KeywordRule = {
-  keywords: new Set(['oneOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas']),
-  why: 'strict mode (Structured Outputs) supports a subset of JSON Schema without it',
-  source: {
-    document: 'OpenAI Structured Outputs guide, "Supported schemas": composition keywords allOf, not, dependentRequired, dependentSchemas, if, then, else are not supported; the API answers "\'oneOf\' is not permitted" (community.openai.com t/932422)',
-    read: '2026-12',
-  },
-};
-
-const KEYWORD_RULES: Readonly<Record<ProviderId, KeywordRule | undefined>> = {
-  anthropic: undefined,
-  'anthropic-directives': undefined,
-  openai: STRICT_KEYWORDS,
-  google: undefined,
-  openrouter: STRICT_KEYWORDS,
-  cerebras: undefined,
-  ollama: undefined,
-  llamacpp: undefined,
-};
 
 /** Every keyword of `rule` used anywhere in a schema, as `path: keyword`. */
 function schemaKeywords(schema: unknown, rule: KeywordRule, path: string, out: string[]): void {
@@ -201,7 +125,7 @@ const keywordCache = new WeakMap<ToolDefinition, Map<ProviderId, readonly Provid
 
 /** Schema keywords the provider refuses in one tool's parameters (memoized per definition). */
 export function checkToolSchema(provider: ProviderId, def: ToolDefinition): readonly ProviderDiagnostic[] {
-  const rule = KEYWORD_RULES[provider];
+  const rule = providerOf(provider).schemaKeywords;
   if (!rule) return NONE;
   let byProvider = keywordCache.get(def);
   if (!byProvider) {

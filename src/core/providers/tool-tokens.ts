@@ -10,20 +10,12 @@
 import type { ToolDefinition } from '../catalogue/types';
 import { toJson } from '../json/serde';
 import type { TokenCounter } from './cost';
+import { PROVIDERS } from './registry';
 import { renderRequest } from './render';
 import type { ProviderId } from './types';
 
 /** Why the counter is what it is, per provider: the words the UI shows beside a token figure. */
-export const TOKENIZER_NOTES: Readonly<Record<ProviderId, string>> = {
-  anthropic: "Anthropic publishes no tokenizer for current Claude models (its count_tokens endpoint needs the network; @anthropic-ai/tokenizer counts only pre-Claude-3 models)",
-  'anthropic-directives': "Anthropic publishes no tokenizer for current Claude models (its count_tokens endpoint needs the network; @anthropic-ai/tokenizer counts only pre-Claude-3 models)",
-  openai: "o200k_base is OpenAI's own encoding for its current models (tiktoken), here through gpt-tokenizer; OpenAI adds a few tokens of its own tool formatting",
-  google: 'Google publishes no Gemini tokenizer for JavaScript (@google/genai counts through the countTokens API; the local tokenizer is Python and Java only)',
-  openrouter: 'OpenRouter routes to many models, each with its own tokenizer',
-  cerebras: 'Cerebras serves open models (Llama, Qwen, gpt-oss) with their own tokenizers; none is an npm package of Cerebras',
-  ollama: "Ollama counts with the local model's own tokenizer, which ships inside the model file",
-  llamacpp: "llama.cpp counts with the loaded model's own tokenizer, which ships inside the model file",
-};
+export const TOKENIZER_NOTES: Readonly<Record<ProviderId, string>> = Object.fromEntries(PROVIDERS.map((p) => [p.id, p.tokenizer])) as Record<ProviderId, string>;
 
 /** "estimate: o200k_base over OpenAI's tools JSON" and why, for a label or a title. */
 export function tokenBasis(provider: ProviderId, counterId: string): { readonly label: string; readonly why: string } {

@@ -1,29 +1,9 @@
 // Provider ids, tool choice and the conversation model that request rendering consumes.
 
-export type ProviderId =
-  | 'anthropic'
-  | 'anthropic-directives'
-  | 'openai'
-  | 'google'
-  | 'openrouter'
-  | 'cerebras'
-  | 'ollama'
-  | 'llamacpp';
-
-export const PROVIDER_IDS: readonly ProviderId[] = [
-  'anthropic',
-  'anthropic-directives',
-  'openai',
-  'google',
-  'openrouter',
-  'cerebras',
-  'ollama',
-  'llamacpp',
-];
-
-export function isProviderId(value: string): value is ProviderId {
-  return (PROVIDER_IDS as readonly string[]).includes(value);
-}
+// The ids are derived from the registry of provider modules (registry.ts): adding a provider is one
+// module and one registry line.
+export type { ProviderId } from './registry';
+export { PROVIDER_IDS, isProviderId } from './registry';
 
 /** JP's `ToolChoice`, before provider mapping. */
 export type ToolChoice =

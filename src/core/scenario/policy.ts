@@ -1,5 +1,6 @@
 // The policy switches of semantics.md: the RFD's open questions, each a value
 // a reviewer can flip. Defaults come first in each list.
+import { PROVIDER_IDS } from '../providers/registry';
 
 export const POLICY_CHOICES = {
   ranking: ['bm25', 'substring'],
@@ -10,12 +11,13 @@ export const POLICY_CHOICES = {
   never_blocks_promotion: [false, true],
   hide_unapproved: [false, true],
   categories_prompt: [false, true],
-  provider: ['anthropic', 'anthropic-directives', 'openai', 'google', 'openrouter', 'cerebras', 'ollama', 'llamacpp'],
+  // The registry of provider modules, in its order (anthropic first).
+  provider: PROVIDER_IDS,
 } as const;
 
 export type PolicyKey = keyof typeof POLICY_CHOICES;
 export type Policy = { readonly [K in PolicyKey]: (typeof POLICY_CHOICES)[K][number] };
-export type ProviderId = Policy['provider'];
+export type { ProviderId } from '../providers/registry';
 
 export const DEFAULT_POLICY: Policy = {
   ranking: 'bm25',

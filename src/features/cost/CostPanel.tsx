@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { useBreakEven, useCosts } from '../../derive/costHooks';
 import type { CostView, TotalsView } from '../../derive/costProtocol';
 import { downloadBlob, svgToPng } from '../../components/download';
-import { chosenModel, usePrices } from '../../state/prices';
+import { choiceKey, chosenModel, usePrices } from '../../state/prices';
 import { useWorkbench } from '../../state/context';
 import { breakEvenSvg } from './breakEvenSvg';
 import './cost.css';
@@ -130,7 +130,7 @@ export function CostPanel() {
         {view && (
           <label>
             model{' '}
-            <select value={chosenModel(chosen, provider) ?? view.model} onChange={(e) => choose(provider === 'anthropic-directives' ? 'anthropic' : provider, e.target.value)} data-testid="cost-model">
+            <select value={chosenModel(chosen, provider) ?? view.model} onChange={(e) => choose(choiceKey(provider), e.target.value)} data-testid="cost-model">
               {view.models.map((m) => <option key={m} value={m}>{m}</option>)}
             </select>
           </label>
