@@ -125,6 +125,13 @@ function checkInvariants(t: Timeline): void {
     expect(offered.has('search_tools')).toBe(v.registered);
     expect(new Set(v.sets.offered).size).toBe(v.sets.offered.length);
   }
+  // search_tools finds only what its request's searchable set holds: a forced (-u) tool is offered, not searchable.
+  for (const c of t.calls) {
+    if (!c.search) continue;
+    const r = t.requests.find((x) => x.step === c.step && x.cycle === c.cycle);
+    const searchable = new Set(r?.sets.searchable);
+    for (const hit of c.search.returned) expect(searchable.has(hit.name), `search_tools returned ${hit.name}, not searchable${r?.forced === hit.name ? ' (forced)' : ''}`).toBe(true);
+  }
   // Registration: monotone, and on from the first position with a configured discoverable tool.
   let ever = false;
   for (const p of t.positions) {
@@ -143,6 +150,18 @@ describe('properties over random configs and command sequences', () => {
         checkInvariants(run(buildScenario(s)));
       }),
       { numRuns: 250 },
+    );
+  });
+
+  it('a tool forced with -u is offered, and a search in its turn never returns it (it is not searchable)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...NAMES), fc.subarray(NAMES), fc.constantFrom('substring', 'bm25'), (forced, others, ranking) => {
+        const tools = [...new Set([forced, ...others])].map((name) => ({ name, enable: undefined, source: '"local"' }));
+        const t = run(scenario(`[policy]\nranking = "${ranking}"\n`, layer(layerText({ star: '"discoverable"', tools })), step(`jp q 'query' -u ${forced}`, undefined, searchCycle('tool does things'))));
+        expect(t.requests[0]?.forced).toBe(forced);
+        checkInvariants(t);
+      }),
+      { numRuns: 20 },
     );
   });
 

@@ -35,6 +35,24 @@ const play = (policy: PolicyName, tasks: { query: string; relevant: string[] }[]
   runTasks(scenarioOf(spec), runner, tasks, { policy, categories: categoriesOn });
 
 describe('the outcome rules', () => {
+  // One turn, no search unless the row says so, read through taskOutcome: each row one rule of decide().
+  const ROWS: readonly (readonly [string, string, { hide?: boolean; run?: string; search?: string }, readonly string[], readonly string[]])[] = [
+    ['every needed tool offered', 'met-up-front', {}, ['read_file', 'admin'], ['offered', 'offered']],
+    ['one needed tool offered, one only discoverable, no search', 'silent-miss', {}, ['read_file', 'deploy_staging'], ['offered', 'discoverable']],
+    ['one offered, one discoverable and found', 'met-by-search', { search: 'deploy' }, ['read_file', 'deploy_staging'], ['offered', 'discoverable']],
+    ['hide_unapproved and a needed tool that asks: no search can find it', 'impossible', { hide: true }, ['deploy_staging'], ['off']],
+    ['hide_unapproved and a needed tool that asks, searched for', 'impossible', { hide: true, search: 'deploy' }, ['deploy_staging'], ['off']],
+    ['hide_unapproved and a needed tool that runs unattended: findable', 'silent-miss', { hide: true, run: 'unattended' }, ['deploy_staging'], ['discoverable']],
+    ['without hide_unapproved a tool that asks is findable', 'silent-miss', { run: 'ask' }, ['deploy_staging'], ['discoverable']],
+  ];
+  it.each(ROWS)('%s → %s', (_what, outcome, row, relevant, states) => {
+    const tools = { ...TOOLS, deploy_staging: { ...TOOLS.deploy_staging, run: row.run ?? 'ask' } };
+    const t = run({ policy: { ranking: 'substring', hide_unapproved: row.hide ?? false }, layer: layer(tools), body: turn('jp q ship it', row.search ? [[search(row.search)]] : []) });
+    const o = taskOutcome(t, 1, { query: 'ship it', relevant: [...relevant] });
+    expect(o.needed.map((n) => n.state)).toEqual(states);
+    expect(o.outcome).toBe(outcome);
+  });
+
   it('a needed tool that is off: impossible, and no search ever returns it', () => {
     const r = play('auto', [{ query: 'Lint the code please', relevant: ['lint'] }]).results[0];
     expect(r?.outcome).toBe('impossible');

@@ -252,3 +252,31 @@ describe('§3 a forced tool that an approved write locks off mid-turn', () => {
     );
   });
 });
+
+describe('§3 a forced tool is offered, never searchable: search_tools in its turn does not return it', () => {
+  // Both tools match the query; only the one not forced may come back. Under every ranking (bm25
+  // filters by config order, substring by name) and whatever the forced tool's availability.
+  const text = (ranking: string, availability: string): string =>
+    scenario(
+      policy({ ranking }),
+      layer(
+        `[conversation.tools.deploy_app]\nsource = "local"\nenable = "${availability}"\nsummary = "Deploy the service."\n` +
+          `[conversation.tools.deploy_db]\nsource = "local"\nenable = "discoverable"\nsummary = "Deploy the database."\n`,
+      ),
+      step("jp q -u deploy_app 'ship it'", undefined, cycle({ calls: '[ { tool = "search_tools", args = { query = "deploy" } } ]' }) + cycle({ reply: 'done' })),
+    );
+  it.each([
+    ['bm25', 'discoverable'],
+    ['substring', 'discoverable'],
+    ['bm25', 'off'],
+    ['substring', 'off'],
+  ])('%s, the forced tool %s', (ranking, availability) => {
+    const t = timelineOf(text(ranking, availability));
+    const first = t.requests[0];
+    expect(first?.forced).toBe('deploy_app');
+    expect(first?.sets.offered).toContain('deploy_app');
+    expect(first?.sets.searchable).not.toContain('deploy_app');
+    const search = t.calls.find((c) => c.tool === 'search_tools')?.search;
+    expect(search?.returned.map((r) => r.name)).toEqual(['deploy_db']);
+  });
+});

@@ -2,7 +2,7 @@
 // the RFD's phase 3 and phase 4 tests, driven through small scenarios.
 import { describe, expect, it } from 'vitest';
 import { call, check, cycleDeltas, finalAvailability, layer, run, runAndCheck, search, stepErrors, turn } from './test-kit';
-import type { ToolSpec } from './test-kit';
+import type { ScenarioSpec, ToolSpec } from './test-kit';
 import { NOT_AVAILABLE } from './run';
 
 const SUB = { ranking: 'substring' } as const;
@@ -502,5 +502,29 @@ command = "jp q later"
     expect(t.requests.map((r) => r.array.includes('deploy'))).toEqual([true, false, false]);
     expect(t.requests[2]?.step).toBe(2);
     expect(stepErrors(t).size).toBe(0);
+  });
+});
+
+describe('promoted_position = append: a request keeps the order it was sent with', () => {
+  // Requests derive their sets when first read, often long after the run. A later promotion must not
+  // reorder an earlier request.
+  const steps = [turn('jp q first', []), '[[steps]]\ncommand = "jp config set --id conversation.tools.b.enable=discoverable"\n', turn('jp q second', [[search('bee')]])];
+  const spec = (n: number): ScenarioSpec => ({
+    policy: { ...SUB, promoted_position: 'append' },
+    layer: layer({ a: { enable: '"on"', summary: 'A.' }, b: { enable: '"on"', summary: 'Bee tool.' }, c: { enable: '"on"', summary: 'C.' } }),
+    body: steps.slice(0, n).join('\n'),
+  });
+
+  it('request 0, read after the run, is a, b, c in config order; the promoted b is appended in the turn that found it', () => {
+    const t = run(spec(steps.length));
+    expect(t.requests[0]?.sets.offered).toEqual(['a', 'b', 'c', 'describe_tools']);
+    expect(t.requests.at(-1)?.sets.offered).toEqual(['a', 'c', 'describe_tools', 'search_tools', 'b']);
+  });
+
+  it('each request of the whole run reads as it does in a run cut after its step', () => {
+    const whole = run(spec(steps.length)).requests;
+    for (let n = 1; n <= steps.length; n++) {
+      for (const r of run(spec(n)).requests) expect(whole[r.id]?.sets.offered, `request ${r.id}`).toEqual(r.sets.offered);
+    }
   });
 });
