@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// `npm run mutate [area...]`: Stryker over each area in turn (all of them when none is named), one at a
+// `npm run mutate [area...] [-- stryker options]`: Stryker over each area in turn (all of them when none is named), one at a
 // time and at low priority, since a run keeps its cores busy for minutes. MUTATE_CONCURRENCY (default 1)
 // sets Stryker's test runners.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { MUTATE_AREAS } from './mutate-areas.mjs';
 
-const asked = process.argv.slice(2);
+// Arguments after `--` go to Stryker as they are (e.g. `-- --mutate src/core/tasks/outcome.ts`).
+const dash = process.argv.indexOf('--');
+const passed = dash < 0 ? [] : process.argv.slice(dash + 1);
+const asked = (dash < 0 ? process.argv.slice(2) : process.argv.slice(2, dash));
 const areas = asked.length > 0 ? asked : Object.keys(MUTATE_AREAS);
 const unknown = areas.filter((a) => !(a in MUTATE_AREAS));
 if (unknown.length > 0) {
@@ -20,7 +23,7 @@ if (!existsSync('.stryker-tmp/shared')) symlinkSync('../../shared', '.stryker-tm
 let failed = 0;
 for (const area of areas) {
   console.log(`\n== mutate ${area} ==`);
-  const r = spawnSync('nice', ['-n', '15', 'npx', 'stryker', 'run', 'stryker.config.mjs'], { stdio: 'inherit', env: { ...process.env, MUTATE_AREA: area } });
+  const r = spawnSync('nice', ['-n', '15', 'npx', 'stryker', 'run', 'stryker.config.mjs', ...passed], { stdio: 'inherit', env: { ...process.env, MUTATE_AREA: area } });
   if (r.status !== 0) failed++;
 }
 process.exit(failed > 0 ? 1 : 0);

@@ -22,8 +22,8 @@ describe('cost methods', () => {
     const full = await host.costs({ revision: 1, table: DEFAULT_PRICE_TABLE, model: 'claude-haiku-4-5' });
     expect(full.model).toBe('claude-haiku-4-5');
     expect(full.variants.map((v) => v.id)).toEqual(['as-configured', 'append', 'directives', 'all-on']);
-    const allOn = full.variants[3]?.totals.usd ?? 0;
-    expect(full.saving.usd).toBeCloseTo(allOn - full.totals.usd, 12);
+    const allOn = full.variants[3]?.totals.money ?? 0;
+    expect(full.saving.usd).toBeCloseTo(allOn - full.totals.money, 12);
     const be = await host.breakEven({ revision: 1, table: DEFAULT_PRICE_TABLE, discoveries: 1 });
     expect(be.saving).toHaveLength(be.turns.length);
     for (const row of be.saving) expect(row).toHaveLength(be.sizes.length);

@@ -2,19 +2,15 @@
 // counterfactual and the variants run the scenario again with the host's own runner (its workspace
 // layers and shared indexes), in the worker, never on the main thread.
 import { DEFAULT_MESSAGE_TOKENS, TokenMemo, breakEven, catalogueSizes, compareDiscovery, costOfTimeline, modelsFor, parseScenario, writeScenario } from '../core';
-import type { ConversationCost, CostTotals, PriceTable, Scenario, ScenarioDoc, Timeline, TokenCounter } from '../core';
+import type { ConversationCost, PriceTable, Scenario, ScenarioDoc, Timeline, TokenCounter } from '../core';
 import { createTokenCounter } from '../core/providers/tokens';
-import type { BreakEvenView, CostMethods, CostView, TotalsView } from './costProtocol';
+import type { BreakEvenView, CostMethods, CostView } from './costProtocol';
 
 export interface CostSource {
   readonly timeline: Timeline;
   readonly doc: ScenarioDoc;
   /** Runs another scenario as this revision's was run (its workspace layers, the shared indexes). */
   run(scenario: Scenario): Timeline;
-}
-
-function totalsView(t: CostTotals): TotalsView {
-  return { requests: t.requests, input: t.input, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite, uncached: t.uncached, output: t.output, usd: t.money };
 }
 
 const SIZES_MAX = 24;
@@ -70,8 +66,8 @@ export class CostHost implements CostMethods {
       undocumented: own.rules.undocumented,
       citations: own.rules.citations,
       requests: own.requests.map((r) => ({ id: r.id, step: r.step, cycle: r.cycle, at: r.at, input: r.figures.input, cacheRead: r.figures.cacheRead, cacheWrite: r.figures.cacheWrite, uncached: r.figures.uncached, output: r.output, usd: r.money.total, reason: r.figures.reason })),
-      totals: totalsView(own.totals),
-      variants: cmp.variants.map((v) => ({ id: v.id, label: v.label, totals: totalsView(v.cost.totals) })),
+      totals: own.totals,
+      variants: cmp.variants.map((v) => ({ id: v.id, label: v.label, totals: v.cost.totals })),
       saving: { usd: cmp.saving.money, tokens: cmp.saving.tokens, uncached: cmp.saving.uncached, cacheRead: cmp.saving.cacheRead },
       turnedOn: cmp.turnedOn.length,
     };

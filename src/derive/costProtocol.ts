@@ -1,7 +1,7 @@
 // The derive methods behind the cost views (issue 13): what each request costs in the provider's prompt
 // cache, the conversation against the all-on counterfactual, and the break-even sweep. Priced with the
 // price table the UI keeps (sent with each call), counted with o200k_base.
-import type { PriceTable } from '../core';
+import type { CostTotals, PriceTable } from '../core';
 
 export interface RequestCostView {
   readonly id: number;
@@ -15,16 +15,6 @@ export interface RequestCostView {
   readonly output: number;
   readonly usd: number;
   readonly reason: string;
-}
-
-export interface TotalsView {
-  readonly requests: number;
-  readonly input: number;
-  readonly cacheRead: number;
-  readonly cacheWrite: number;
-  readonly uncached: number;
-  readonly output: number;
-  readonly usd: number;
 }
 
 export interface CostView {
@@ -41,8 +31,9 @@ export interface CostView {
   readonly undocumented: readonly string[];
   readonly citations: readonly { readonly rule: string; readonly document: string; readonly url: string; readonly read: string }[];
   readonly requests: readonly RequestCostView[];
-  readonly totals: TotalsView;
-  readonly variants: readonly { readonly id: string; readonly label: string; readonly totals: TotalsView }[];
+  /** The core's totals as they are (money in USD, 0 for local runtimes). */
+  readonly totals: CostTotals;
+  readonly variants: readonly { readonly id: string; readonly label: string; readonly totals: CostTotals }[];
   /** Discovery as configured against all-on (positive: discovery is cheaper). */
   readonly saving: { readonly usd: number; readonly tokens: number; readonly uncached: number; readonly cacheRead: number };
   readonly turnedOn: number;

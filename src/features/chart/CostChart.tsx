@@ -215,7 +215,7 @@ export function CostChart({ threshold }: CostChartProps) {
         {needsCosts && costs && (
           <span className="muted" data-testid="chart-priced">
             {costs.provider} · {costs.model} · {costs.priced} · conversation{' '}
-            {costs.money ? `${axisNumber('usd', costs.totals.usd)}, ${costs.saving.usd >= 0 ? 'saves' : 'costs'} ${axisNumber('usd', Math.abs(costs.saving.usd))} ${costs.saving.usd >= 0 ? 'against' : 'more than'} all on` : `${formatCount(costs.totals.cacheRead)} prefill tokens reused, ${formatCount(Math.abs(costs.saving.uncached))} ${costs.saving.uncached >= 0 ? 'fewer' : 'more'} to prefill than all on`}
+            {costs.money ? `${axisNumber('usd', costs.totals.money)}, ${costs.saving.usd >= 0 ? 'saves' : 'costs'} ${axisNumber('usd', Math.abs(costs.saving.usd))} ${costs.saving.usd >= 0 ? 'against' : 'more than'} all on` : `${formatCount(costs.totals.cacheRead)} prefill tokens reused, ${formatCount(Math.abs(costs.saving.uncached))} ${costs.saving.uncached >= 0 ? 'fewer' : 'more'} to prefill than all on`}
           </span>
         )}
         <div className="chart-legend" aria-label="Legend">

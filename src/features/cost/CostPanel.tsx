@@ -3,7 +3,8 @@
 // directives), the net saving, where discovery breaks even, and the dated price table, editable.
 import { useMemo, useState } from 'react';
 import { useBreakEven, useCosts } from '../../derive/costHooks';
-import type { CostView, TotalsView } from '../../derive/costProtocol';
+import type { CostTotals } from '../../core';
+import type { CostView } from '../../derive/costProtocol';
 import { downloadBlob, svgToPng } from '../../components/download';
 import { choiceKey, chosenModel, usePrices } from '../../state/prices';
 import { useWorkbench } from '../../state/context';
@@ -17,7 +18,7 @@ export function usd(v: number): string {
 
 const n = (v: number) => v.toLocaleString('en-US');
 
-function TotalsRow({ label, t, money, testId }: { readonly label: string; readonly t: TotalsView; readonly money: boolean; readonly testId: string }) {
+function TotalsRow({ label, t, money, testId }: { readonly label: string; readonly t: CostTotals; readonly money: boolean; readonly testId: string }) {
   return (
     <tr data-testid={testId}>
       <th scope="row">{label}</th>
@@ -26,7 +27,7 @@ function TotalsRow({ label, t, money, testId }: { readonly label: string; readon
       <td data-testid={`${testId}-read`}>{n(t.cacheRead)} tok</td>
       <td>{n(t.cacheWrite)} tok</td>
       <td>{n(t.uncached)} tok</td>
-      <td>{money ? usd(t.usd) : '—'}</td>
+      <td>{money ? usd(t.money) : '—'}</td>
     </tr>
   );
 }
@@ -145,7 +146,7 @@ export function CostPanel() {
           <p className="muted cost-rules">{view.summary}</p>
           <Comparison view={view} />
           <p className="cost-total" data-testid="cost-total">
-            This conversation: {n(view.totals.input)} input tokens, {n(view.totals.cacheRead)} read from the cache, {n(view.totals.cacheWrite)} written, {n(view.totals.output)} output{view.money ? `: ${usd(view.totals.usd)} (${view.priced})` : ' (local: no money)'}.
+            This conversation: {n(view.totals.input)} input tokens, {n(view.totals.cacheRead)} read from the cache, {n(view.totals.cacheWrite)} written, {n(view.totals.output)} output{view.money ? `: ${usd(view.totals.money)} (${view.priced})` : ' (local: no money)'}.
           </p>
           <details>
             <summary>Rules and sources ({view.citations.length} cited, {view.undocumented.length} not documented)</summary>
