@@ -44,10 +44,11 @@ export function isOffered(s: ToolState, forced: string | undefined): boolean {
 /**
  * The forced tool is offered whatever its availability, so it is never searchable: the one statement
  * of that rule. `candidate` says whether the tool is resolvable at effective discoverable (the engine
- * keeps that set for the newest position, see StreamEngine.searchableNow).
+ * keeps that set for the newest position, see StreamEngine.searchableNow). A tool is named by its name,
+ * or by its config order where a search document carries only that (turn/call.ts).
  */
-export function searchableUnlessForced(name: string, candidate: boolean, forced: string | undefined): boolean {
-  return candidate && name !== forced;
+export function searchableUnlessForced<K extends string | number>(tool: K, candidate: boolean, forced: K | undefined): boolean {
+  return candidate && tool !== forced;
 }
 
 /** Searchable: permitted, discoverable and not offered. */

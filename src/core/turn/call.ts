@@ -45,7 +45,7 @@ interface Membership {
 function membership(conv: Conversation, req: RequestRecord): Membership {
   const { engine } = conv;
   const forced = req.forced;
-  const forcedOrder = forced === undefined ? -1 : (engine.state(forced)?.order ?? -1);
+  const forcedOrder = forced === undefined ? undefined : engine.state(forced)?.order;
   return {
     permitted: (name) => {
       if (name === DESCRIBE_TOOLS || (name === SEARCH_TOOLS && req.registered)) return true;
@@ -53,7 +53,7 @@ function membership(conv: Conversation, req: RequestRecord): Membership {
       return s !== undefined && isPermitted(s, forced);
     },
     searchable: (name) => searchableUnlessForced(name, engine.searchableNow(name), forced),
-    searchableOrder: (order) => engine.searchableOrderNow(order) && order !== forcedOrder,
+    searchableOrder: (order) => searchableUnlessForced(order, engine.searchableOrderNow(order), forcedOrder),
   };
 }
 

@@ -12,6 +12,7 @@ import type { QueryCommand } from '../cli/parse';
 import type { ToolChoice } from '../providers/types';
 import type { Policy } from '../scenario/policy';
 import type { StreamEngine } from '../stream/engine';
+import { nextDeltaNumber } from './conversation';
 
 export type Prepared =
   | { ok: true; delta: PartialConfig; sources: DeltaSource[]; toolChoice: ToolChoice; forced?: string }
@@ -40,7 +41,7 @@ function directiveTarget(kind: 'enable' | 'disable', current: Availability): Ava
 }
 
 export function prepareInvocation(engine: StreamEngine, cmd: QueryCommand, policy: Policy, commandText: string): Prepared {
-  const deltaNumber = engine.positions.filter((p) => p.event.kind === 'delta').length + 1;
+  const deltaNumber = nextDeltaNumber(engine);
   let working: PartialConfig = EMPTY_CONFIG;
   const sources: DeltaSource[] = [];
   for (const a of cmd.assignments) {
