@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../input/json';
 import { checkJson } from './json';
 
 function parses(s: string): boolean {
@@ -34,7 +35,9 @@ describe('checkJson', () => {
 
   it('reports the offset of the first bad character', () => {
     expect(checkJson('{"x":}')).toMatchObject({ ok: false, offset: 5 });
-    expect(checkJson('[1, 2')).toMatchObject({ ok: false, offset: 5, message: expect.stringContaining('end of input') });
+    // A bracket never closed is reported where it opens.
+    expect(checkJson('[1, 2')).toMatchObject({ ok: false, offset: 0, message: 'this `[` is never closed' });
+    expect(checkJson('{"a": tru}')).toMatchObject({ ok: false, offset: 6 });
   });
 
   it('agrees with JSON.parse', () => {
@@ -49,7 +52,9 @@ describe('checkJson', () => {
     );
   });
 
-  it('rejects absurd nesting without overflowing the stack', () => {
+  it('rejects absurd nesting without overflowing the stack, at the core\'s one depth cap', () => {
     expect(checkJson('['.repeat(100_000)).ok).toBe(false);
+    expect(checkJson(`${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`).ok).toBe(true);
+    expect(checkJson(`${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`)).toMatchObject({ ok: false, offset: MAX_JSON_DEPTH });
   });
 });

@@ -202,13 +202,14 @@ describe('errors', () => {
     ['jp q --cfg =x q', ['missing key before `=`'], 12, 13],
     ['jp q --cfg a..b=x q', ['empty segment in key `a..b`'], 12, 16],
     ['jp q --cfg .a=x q', ['empty segment'], 12, 14],
-    // JSON errors point at the offending character.
-    [`jp q --cfg 'a:={"x":}' q`, ['invalid JSON after `a:=`', 'column 21', 'expected a JSON value, found `}`'], 21, 22],
-    ['jp q --cfg a:=tru q', ['invalid JSON', 'expected `true`'], 17, 18],
-    ['jp q --cfg a:=on q', ['invalid JSON', 'expected a JSON value, found `o`'], 15, 16],
-    [`jp q --cfg 'a:={"x":1' q`, ['invalid JSON', 'end of input'], 21, 22],
-    ['jp q --cfg a:= q', ['invalid JSON', 'end of input'], 14, 15],
-    ['jp q --cfg=a:=[1,] q', ['invalid JSON', 'found `]`'], 18, 19],
+    // JSON errors point at the offending character (input/json.ts's scan, as for a JSON file).
+    [`jp q --cfg 'a:={"x":}' q`, ['invalid JSON after `a:=`', 'column 21', 'expected a value (an object, an array, a string in double quotes, a number, true, false or null), found `}`'], 21, 22],
+    ['jp q --cfg a:=tru q', ['invalid JSON', 'expected a value', 'found `t`'], 15, 16],
+    ['jp q --cfg a:=on q', ['invalid JSON', 'expected a value', 'found `o`'], 15, 16],
+    // A bracket never closed: its own column.
+    [`jp q --cfg 'a:={"x":1' q`, ['invalid JSON', 'this `{` is never closed'], 16, 17],
+    ['jp q --cfg a:= q', ['invalid JSON', 'the text ends where a value should be'], 14, 15],
+    ['jp q --cfg=a:=[1,] q', ['invalid JSON', 'a trailing comma before `]`'], 18, 19],
     ['jp config set', ['needs at least one KEY=VALUE'], 11, 14],
     ['jp config set --id', ['needs at least one KEY=VALUE'], 15, 19],
     ['jp config set --layer', ['`--layer` needs a layer name'], 15, 22],

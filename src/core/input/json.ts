@@ -74,9 +74,11 @@ const VALUE = 'a value (an object, an array, a string in double quotes, a number
 
 /**
  * The first problem in `text` as JSON (RFC 8259), or undefined when it is well formed and no deeper
- * than `maxDepth`. Iterative: a deep document cannot overflow the stack here.
+ * than `maxDepth`. Iterative: a deep document cannot overflow the stack here. The core's one JSON
+ * scanner: `onNumber` sees each number token (json/parse.ts keeps whole floats with it), and the
+ * command line's `--cfg KEY:=JSON` check is this scan (cli/json.ts).
  */
-export function scanJson(text: string, maxDepth = MAX_JSON_DEPTH): Problem | undefined {
+export function scanJson(text: string, maxDepth = MAX_JSON_DEPTH, onNumber?: (start: number, end: number) => void): Problem | undefined {
   const n = text.length;
   const open: number[] = []; // offsets of the open `[` and `{`
   let i = 0;
@@ -145,7 +147,10 @@ export function scanJson(text: string, maxDepth = MAX_JSON_DEPTH): Problem | und
     if (text[i] === ']' && mode === 'value' && top === '[') return { offset: i, message: 'a trailing comma before `]`' };
     let end: number | Problem;
     if (c === 34) end = scanString(text, i);
-    else if (c === 45 || isDigit(c)) end = scanNumber(text, i);
+    else if (c === 45 || isDigit(c)) {
+      end = scanNumber(text, i);
+      if (onNumber && typeof end === 'number') onNumber(i, end);
+    }
     else {
       const word = ['true', 'false', 'null'].find((w) => text.startsWith(w, i));
       if (word) end = i + word.length;
