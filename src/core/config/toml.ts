@@ -1052,17 +1052,35 @@ class Parser {
     if (++this.depth > MAX_DEPTH) this.fail(`arrays and inline tables are nested too deeply (over ${MAX_DEPTH})`, start, start + 1);
   }
 
-  parseArray(): TomlArray {
+  // ---- arrays and inline tables: one loop each, for the tree and for plain values --------------
+  // `plain` says which parse runs the loop: a problem fails the tree parse with its message, and makes
+  // the plain parse bail (the tree parse then reads the array again, so every error is the tree's).
+
+  private bad(plain: boolean, message: string, start: number, end: number): never {
+    if (plain) throw BAIL;
+    this.fail(message, start, end);
+  }
+
+  private badAt(plain: boolean, message: string, i: number): never {
+    if (plain) throw BAIL;
+    this.failAt(message, i);
+  }
+
+  private readonly treeItem = (): TomlValue => this.parseValue();
+  private readonly plainItem = (): unknown => this.plainValue();
+
+  /** The items of the array at `[`, each read by `item`. */
+  arrayItems<T>(item: () => T, plain: boolean): T[] {
     const src = this.src;
     const start = this.pos;
     this.enter(start);
     this.pos++;
-    const items: TomlValue[] = [];
+    const items: T[] = [];
     for (;;) {
       this.skipWsNewlinesComments();
-      if (this.pos >= this.len) this.fail('unterminated array: expected `]`', start, this.len);
+      if (this.pos >= this.len) this.bad(plain, 'unterminated array: expected `]`', start, this.len);
       if (src.charCodeAt(this.pos) === RBRACKET) break;
-      items.push(this.parseValue());
+      items.push(item());
       this.skipWsNewlinesComments();
       const c = src.charCodeAt(this.pos);
       if (c === COMMA) {
@@ -1070,21 +1088,19 @@ class Parser {
         continue;
       }
       if (c === RBRACKET) break;
-      if (this.pos >= this.len) this.fail('unterminated array: expected `]`', start, this.len);
-      this.failAt('expected `,` or `]` after an array item', this.pos);
+      if (this.pos >= this.len) this.bad(plain, 'unterminated array: expected `]`', start, this.len);
+      this.badAt(plain, 'expected `,` or `]` after an array item', this.pos);
     }
     this.pos++;
     this.depth--;
-    return { kind: 'array', items, span: { start, end: this.pos } };
+    return items;
   }
 
-  parseInlineTable(): TomlTable {
+  /** The entries of the inline table at `{`, each key and value read by `entry` into `target`. */
+  inlineEntries<T>(target: T, entry: (target: T) => void, plain: boolean): void {
     const src = this.src;
-    const start = this.pos;
-    this.enter(start);
+    this.enter(this.pos);
     this.pos++;
-    const span: Writable<Span> = { start, end: start };
-    const table = newTable('inline', span);
     this.skipWs();
     if (src.charCodeAt(this.pos) === RBRACE) {
       this.pos++;
@@ -1093,17 +1109,15 @@ class Parser {
         this.skipWs();
         const k = src.charCodeAt(this.pos);
         if (k === LF || k === CR || this.pos >= this.len) {
-          this.failAt('unterminated inline table: expected a key and `}` on the same line (TOML 1.0)', this.pos);
+          this.badAt(plain, 'unterminated inline table: expected a key and `}` on the same line (TOML 1.0)', this.pos);
         }
-        this.parseKeyValue(table);
+        entry(target);
         this.skipWs();
         const c = src.charCodeAt(this.pos);
         if (c === COMMA) {
           const comma = this.pos++;
           this.skipWs();
-          if (src.charCodeAt(this.pos) === RBRACE) {
-            this.fail('a trailing comma is not allowed in an inline table', comma, comma + 1);
-          }
+          if (src.charCodeAt(this.pos) === RBRACE) this.bad(plain, 'a trailing comma is not allowed in an inline table', comma, comma + 1);
           continue;
         }
         if (c === RBRACE) {
@@ -1111,13 +1125,28 @@ class Parser {
           break;
         }
         if (c === LF || c === CR || this.pos >= this.len) {
-          this.failAt('unterminated inline table: expected `}` on the same line (TOML 1.0)', this.pos);
+          this.badAt(plain, 'unterminated inline table: expected `}` on the same line (TOML 1.0)', this.pos);
         }
-        this.failAt('expected `,` or `}` after an inline table value', this.pos);
+        this.badAt(plain, 'expected `,` or `}` after an inline table value', this.pos);
       }
     }
-    span.end = this.pos;
     this.depth--;
+  }
+
+  parseArray(): TomlArray {
+    const start = this.pos;
+    const items = this.arrayItems(this.treeItem, false);
+    return { kind: 'array', items, span: { start, end: this.pos } };
+  }
+
+  private readonly treeEntry = (table: TomlTable): void => this.parseKeyValue(table);
+
+  parseInlineTable(): TomlTable {
+    const start = this.pos;
+    const span: Writable<Span> = { start, end: start };
+    const table = newTable('inline', span);
+    this.inlineEntries(table, this.treeEntry, false);
+    span.end = this.pos;
     return table;
   }
 
@@ -1134,6 +1163,7 @@ class Parser {
       plain = this.plainArray();
     } catch {
       this.plainKeys.length = 0;
+      this.plainFirsts.length = 0;
       this.pos = start;
       this.depth = depth;
       return this.parseArray();
@@ -1163,89 +1193,55 @@ class Parser {
   }
 
   plainArray(): unknown[] {
-    const src = this.src;
-    const start = this.pos;
-    this.enter(start);
-    this.pos++;
-    const items: unknown[] = [];
-    for (;;) {
-      this.skipWsNewlinesComments();
-      if (this.pos >= this.len) throw BAIL;
-      if (src.charCodeAt(this.pos) === RBRACKET) break;
-      items.push(this.plainValue());
-      this.skipWsNewlinesComments();
-      const c = src.charCodeAt(this.pos);
-      if (c === COMMA) {
-        this.pos++;
-        continue;
-      }
-      if (c === RBRACKET) break;
-      throw BAIL;
-    }
-    this.pos++;
-    this.depth--;
-    return items;
+    return this.arrayItems(this.plainItem, true);
   }
 
-  plainInlineTable(): Record<string, unknown> {
+  /** Where the keys of the innermost inline table being read as plain values start in `plainKeys`. */
+  private readonly plainFirsts: number[] = [];
+
+  // One `key = value` of an inline table read as plain values. A dotted key, a repeated key and
+  // anything unexpected are the tree parse's (it bails).
+  private readonly plainEntry = (out: Record<string, unknown>): void => {
     const src = this.src;
-    this.enter(this.pos);
-    this.pos++;
-    const out = Object.create(null) as Record<string, unknown>;
-    this.skipWs();
-    if (src.charCodeAt(this.pos) === RBRACE) {
-      this.pos++;
+    const start = this.pos;
+    const q = src.charCodeAt(start);
+    let name: string;
+    if (q === DQUOTE || q === SQUOTE) {
+      if (src.charCodeAt(start + 1) === q && src.charCodeAt(start + 2) === q) throw BAIL;
+      name = q === DQUOTE ? this.scanBasic() : this.scanLiteral();
     } else {
-      // A repeated key is looked for among the keys read so far (a few, as a rule) rather than in the
-      // object, which V8 keeps as a slow dictionary.
-      const keys = this.plainKeys;
-      const first = keys.length;
+      let i = start;
       for (;;) {
-        this.skipWs();
-        const start = this.pos;
-        const q = src.charCodeAt(start);
-        let name: string;
-        if (q === DQUOTE || q === SQUOTE) {
-          if (src.charCodeAt(start + 1) === q && src.charCodeAt(start + 2) === q) throw BAIL;
-          name = q === DQUOTE ? this.scanBasic() : this.scanLiteral();
-        } else {
-          let i = start;
-          for (;;) {
-            const c = src.charCodeAt(i);
-            if (c < 128 && BARE[c] === 1) i++;
-            else break;
-          }
-          if (i === start) throw BAIL;
-          name = this.bareKey(start, i);
-          this.pos = i;
-        }
-        this.skipWs();
-        // A dotted key, and anything unexpected, is the tree parse's.
-        if (src.charCodeAt(this.pos) !== EQUALS) throw BAIL;
-        this.pos++;
-        if (keys.length - first < 32) {
-          for (let j = first; j < keys.length; j++) if (keys[j] === name) throw BAIL;
-        } else if (name in out) throw BAIL;
-        keys.push(name);
-        this.skipWs();
-        out[name] = this.plainValue();
-        this.skipWs();
-        const c = src.charCodeAt(this.pos);
-        if (c === COMMA) {
-          this.pos++;
-          this.skipWs();
-          if (src.charCodeAt(this.pos) === RBRACE) throw BAIL;
-          continue;
-        }
-        if (c === RBRACE) {
-          this.pos++;
-          break;
-        }
-        throw BAIL;
+        const c = src.charCodeAt(i);
+        if (c < 128 && BARE[c] === 1) i++;
+        else break;
       }
-      keys.length = first;
+      if (i === start) throw BAIL;
+      name = this.bareKey(start, i);
+      this.pos = i;
     }
-    this.depth--;
+    this.skipWs();
+    if (src.charCodeAt(this.pos) !== EQUALS) throw BAIL;
+    this.pos++;
+    // A repeated key is looked for among the keys read so far (a few, as a rule) rather than in the
+    // object, which V8 keeps as a slow dictionary.
+    const keys = this.plainKeys;
+    const first = this.plainFirsts[this.plainFirsts.length - 1] ?? 0;
+    if (keys.length - first < 32) {
+      for (let j = first; j < keys.length; j++) if (keys[j] === name) throw BAIL;
+    } else if (name in out) throw BAIL;
+    keys.push(name);
+    this.skipWs();
+    out[name] = this.plainValue();
+  };
+
+  plainInlineTable(): Record<string, unknown> {
+    const out = Object.create(null) as Record<string, unknown>;
+    const first = this.plainKeys.length;
+    this.plainFirsts.push(first);
+    this.inlineEntries(out, this.plainEntry, true);
+    this.plainFirsts.pop();
+    this.plainKeys.length = first;
     return out;
   }
 }
