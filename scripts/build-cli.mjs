@@ -13,11 +13,12 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const bundlePath = join(root, 'dist-cli', 'tool-workbench.cjs');
 
-export async function buildCli() {
+/** Bundles the CLI of the sources under `from` (default: this checkout) into `outfile`. */
+export async function buildCli(outfile = bundlePath, from = root) {
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: [join(root, 'src', 'cli', 'entry.ts')],
-    outfile: bundlePath,
+    entryPoints: [join(from, 'src', 'cli', 'entry.ts')],
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'cjs',

@@ -11,6 +11,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { buildCli } from './build-cli.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -19,22 +20,6 @@ const ref = args.find((a) => !a.startsWith('--')) ?? 'main';
 
 const tomls = (dir) => readdirSync(dir).filter((f) => f.endsWith('.toml')).sort().map((f) => join(dir, f));
 const files = [...tomls(resolve(root, '../shared/conformance')), ...tomls(join(root, 'scenarios')), join(root, 'src/app/demo-scenario.toml')];
-
-async function bundle(srcRoot, out) {
-  const esbuild = await import('esbuild');
-  await esbuild.build({
-    entryPoints: [join(srcRoot, 'src', 'cli', 'entry.ts')],
-    outfile: out,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    define: { 'import.meta.url': '__bundleUrl' },
-    external: ['gpt-tokenizer', 'gpt-tokenizer/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
-    banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    logLevel: 'error',
-  });
-}
 
 function check(cli, file) {
   const r = spawnSync(process.execPath, [cli, 'check', '--json', ...(bodies ? ['--bodies'] : []), file], { encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -74,8 +59,8 @@ try {
   execFileSync('mkdir', ['-p', head]);
   symlinkSync(join(root, 'node_modules'), join(head, 'node_modules'));
   const headCli = join(head, 'dist-cli', 'tool-workbench.cjs');
-  await bundle(base, baseCli);
-  await bundle(root, headCli);
+  await buildCli(baseCli, base);
+  await buildCli(headCli, root);
   let bad = 0;
   const added = new Set();
   for (const file of files) {
