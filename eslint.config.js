@@ -13,7 +13,7 @@ const impureGlobals = [
 ].map((name) => ({ name, message: 'src/core is pure: pass this in from the shell.' }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-cli/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'public/**'] },
+  { ignores: ['dist/**', 'dist-cli/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'public/**', '.stryker-tmp/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
