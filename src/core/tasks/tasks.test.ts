@@ -51,6 +51,36 @@ describe('the outcome rules', () => {
     const o = taskOutcome(t, 1, { query: 'ship it', relevant: [...relevant] });
     expect(o.needed.map((n) => n.state)).toEqual(states);
     expect(o.outcome).toBe(outcome);
+    if (outcome === 'met-by-search') expect(o.reason).toBe('search_tools promoted deploy_staging');
+  });
+
+  it('a turn that did not start: every needed tool unknown, the step\'s error as the reason', () => {
+    const t = run({ policy: { ranking: 'substring' }, layer: layer(TOOLS), body: turn("jp q -u nosuch 'ship it'", []) });
+    const o = taskOutcome(t, 1, { query: 'ship it', relevant: ['deploy_staging', 'deploy_staging'] });
+    const error = t.steps[0]?.error;
+    expect(error).toBeTruthy();
+    expect(o).toEqual({
+      outcome: 'impossible',
+      reason: `the turn did not start: ${error}`,
+      needed: [{ name: 'deploy_staging', state: 'unknown', promoted: false, reached: false, called: false }],
+      searched: false,
+      queries: [],
+      error,
+    });
+  });
+
+  it('a task names an MCP tool by its name on the server: it is the configured tool that imports it', () => {
+    const servers = '[servers.srv]\ntools = [ { name = "PDF&URLTool", description = "Read a PDF at a URL.", inputSchema = { type = "object" } }, { name = "other", description = "Other.", inputSchema = { type = "object" } } ]\n';
+    const tools = { ...TOOLS, other_tool: { source: '"mcp.srv.other"' }, pdf_url: { source: '"mcp.srv.PDF&URLTool"', summary: 'Read a PDF at a URL.' } };
+    const t = run({ policy: { ranking: 'substring' }, layer: layer(tools), body: servers + turn('jp q read it', [[search('pdf')]]) });
+    const o = taskOutcome(t, 1, { query: 'read it', relevant: ['PDF&URLTool', 'read_file'] });
+    expect(o.needed.map((n) => [n.name, n.asked, n.state])).toEqual([
+      ['pdf_url', 'PDF&URLTool', 'discoverable'],
+      ['read_file', undefined, 'offered'],
+    ]);
+    expect(o.needed[0]).toMatchObject({ rank: 1, foundBy: 'pdf', promoted: true, reached: true, called: false });
+    expect(o.outcome).toBe('met-by-search');
+    expect(o.queries).toEqual(['pdf']);
   });
 
   it('a needed tool that is off: impossible, and no search ever returns it', () => {
