@@ -22,7 +22,7 @@ export default {
   incremental: true,
   incrementalFile: `reports/mutation/${name}.incremental.json`,
   reporters: ['clear-text', 'progress', 'json'],
-  jsonReporter: { fileName: `reports/mutation/${name}.json` },
+  jsonReporter: { fileName: process.env.MUTATE_REPORT ?? `reports/mutation/${name}.json` },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   ignorePatterns: ['dist', 'dist-cli', 'test-results', 'playwright-report', 'bench/out', 'reports', 'e2e', '.stryker-tmp'],
   tempDirName: '.stryker-tmp',
