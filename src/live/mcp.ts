@@ -7,7 +7,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { MAX_CATALOGUE_BYTES, formatBytes, tooDeepTool } from '../core';
+import { MAX_CATALOGUE_BYTES, MAX_MESSAGE_BYTES, formatBytes, tooDeepTool } from '../core';
 import { bridgeHeaders } from './bridge';
 import { cappedFetch, OVER_CAP_MARK } from './capped';
 import type { Exceeded } from './capped';
@@ -30,12 +30,8 @@ export const REASON_WORDS: Record<FailureReason, string> = {
   cancelled: 'cancelled',
 };
 
-/**
- * The most one reply may carry: the importer's cap on a catalogue (MAX_CATALOGUE_BYTES, 4 MiB of
- * tools JSON) plus 64 KiB for the JSON-RPC envelope and the event-stream framing. A page of tools
- * bigger than that could never be imported, so it is not read.
- */
-export const MAX_REPLY_BYTES = MAX_CATALOGUE_BYTES + 64 * 1024;
+/** The most one reply may carry: the core's cap on one MCP message (a catalogue at the importer's cap, plus the envelope). */
+export const MAX_REPLY_BYTES = MAX_MESSAGE_BYTES;
 
 /** A failure with its reason: what the status line shows. */
 export class LiveServerError extends Error {
