@@ -29,16 +29,27 @@ test.describe('the local bridge', () => {
     const root = workspace();
     const bridge = workbench.bridge;
     await bridge.open(serve.url);
-    await expect(page).not.toHaveURL(/token=/u);
+    await expect(page).not.toHaveURL(/code=/u);
+    const token = await bridge.sessionToken();
 
-    await test.step('the token stays with the origin: a reload and a second tab still reach the bridge', async () => {
+    await test.step('the code is spent: a reload keeps the tab its session; the same address in another tab opens none, and says how to get one', async () => {
       await page.reload();
       await page.waitForFunction(() => window.__workbench !== undefined);
+      expect(await bridge.sessionToken()).toBe(token);
+      // Not shared with the origin: another tab, or another page, never finds it.
+      expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(token);
       const second = await page.context().newPage();
-      await second.goto(new URL(serve.url).origin);
+      await second.goto(serve.url);
+      await expect(second).not.toHaveURL(/code=/u);
+      await second.getByRole('tab', { name: 'Servers' }).click();
+      await expect(second.getByTestId('bridge-absent')).toContainText('spent or wrong');
+      // A new address from the terminal opens a session in that tab.
+      await second.goto(await serve.newAddress());
       await second.getByRole('tab', { name: 'Servers' }).click();
       await expect(second.getByTestId('bridge-bar')).toContainText('speaks MCP 2025-11-25');
       await second.close();
+      // The first tab kept its own session all along.
+      expect(await bridge.sessionToken()).toBe(token);
     });
 
     await test.step('open the workspace by its path and pick the persona', async () => {

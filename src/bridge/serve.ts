@@ -107,7 +107,9 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
   const terminal = terminalOf((t) => io.out(t), masker);
   // The watchdog is this same CLI (`tool-workbench __watchdog`), started beside the bridge.
   const watchdog = new Watchdog([process.argv[1] as string, '__watchdog']);
-  let input: TerminalInput | undefined;
+  // Enter on the terminal: a new address (set once the port is known).
+  let newAddress = () => {};
+  const input = new TerminalInput(process.stdin, () => newAddress());
   const bridge = new Bridge({
     sessions,
     masker,
@@ -117,7 +119,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     idleStopMs: options.idleStopSecs * 1000,
     expireMs: options.expireSecs * 1000,
     watchdog,
-    ...(options.confirmInTerminal ? { askInTerminal: (q: string) => input?.ask(q, (t) => io.out(`${t}\n`)) ?? Promise.resolve(false) } : {}),
+    ...(options.confirmInTerminal ? { askInTerminal: (q: string) => input.ask(q, (t) => io.out(`${t}\n`)) } : {}),
   });
   let port: number;
   try {
@@ -134,7 +136,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
   io.out(
     `The bridge starts MCP servers only from a workspace you confirm${options.confirmInTerminal ? ' in the page and here' : ' in the page'}, and prints each command here. The address opens one page session; press Enter here for a new one. Ctrl+C stops the bridge and every server it started.\n`,
   );
-  input = new TerminalInput(process.stdin, () => io.out(`A new address (the previous one no longer opens a session): ${address()}\n`));
+  newAddress = () => io.out(`A new address (the previous one no longer opens a session): ${address()}\n`);
   if (options.open) openBrowser(url);
   return new Promise<number>((done) => {
     let stopping = false;

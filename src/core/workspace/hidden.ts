@@ -14,7 +14,7 @@ export interface HiddenChar {
   readonly name: string;
 }
 
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180E\u3164\uFE00-\uFE0F\uFFA0\u{E0100}-\u{E01EF}]|(?! )\p{Zs}/gu;
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u115F\u1160\u180E\u3164\uFFA0]|\p{Variation_Selector}|\u034F|\u17B4|\u17B5|(?! )\p{Zs}/gu;
 
 const NAMES: Readonly<Record<number, string>> = {
   0x09: 'CHARACTER TABULATION',

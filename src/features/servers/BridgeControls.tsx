@@ -130,6 +130,7 @@ export function BridgeBar() {
     return (
       <p className="muted bridge-absent" data-testid="bridge-absent">
         Stdio servers (a JP workspace’s own) and servers without CORS need the local bridge: run <code>npm start</code> and open the address it prints.
+        {info && 'missing' in info && !info.missing.startsWith('no bridge:') && <> Here: {info.missing}.</>}
       </p>
     );
   }
