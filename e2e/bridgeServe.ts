@@ -69,3 +69,6 @@ export function jpWorkspace(files: (root: string) => Record<string, string>): st
 }
 
 export const serverBin = (pkg: 'filesystem' | 'memory') => join(ROOT, 'node_modules', '@modelcontextprotocol', `server-${pkg}`, 'dist', 'index.js');
+
+/** The bridge's hostile test server (src/bridge/fixtures/hostile.mjs): `asks` elicits a form and reports progress. */
+export const hostileBin = join(ROOT, 'src', 'bridge', 'fixtures', 'hostile.mjs');
