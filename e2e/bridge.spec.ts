@@ -36,7 +36,7 @@ test.describe('the local bridge', () => {
   });
 
   test('starts a workspace server from the page, runs its tool for real, and stops it', async ({ workbench, page }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const root = workspace();
     const bridge = workbench.bridge;
     await bridge.open(serve.url);
@@ -66,7 +66,9 @@ test.describe('the local bridge', () => {
       }
       await bridge.confirmStart();
       await expect(bridge.workspaceServer('fs').getByTestId('bridge-status')).toHaveText('running', { timeout: 20_000 });
-      expect(serve.stdout()).toContain(`starting fs (from workspace ${root}/.jp): node ${serverBin('filesystem')} ${root}/data  [in ${root}]`);
+      // What started it, truthfully: the plan, and the request that confirmed it with this tab's session.
+      expect(serve.stdout()).toMatch(new RegExp(`starting fs \\(from workspace ${root}/\\.jp; plan \\S+, confirmed by POST /bridge/workspaces/\\S+/start from session 1\\): `, 'u'));
+      expect(serve.stdout()).toContain(`): node ${serverBin('filesystem')} ${root}/data  [in ${root}]`);
     });
 
     await test.step("the server's real tools are permitted and searchable for the persona", async () => {
@@ -206,6 +208,9 @@ test.describe('what the bridge will not let a command or a server hide', () => {
       await expect(bridge.runner().getByTestId('run-progress')).toContainText('1 of 2: asking');
       await expect(form.getByLabel('colour', { exact: true })).toHaveValue('1');
       await expect(form.getByLabel('count', { exact: true })).toHaveValue('3');
+      // It comes into view, its first field focused, wherever the dock was scrolled.
+      await expect(form.getByLabel('colour', { exact: true })).toBeFocused();
+      await expect(form).toBeInViewport();
       await shotsAt(page, 'bridge-elicitation');
       await form.getByLabel('colour', { exact: true }).selectOption({ label: 'red' });
       await form.getByTestId('run-ask-accept').click();

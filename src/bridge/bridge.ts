@@ -63,9 +63,9 @@ function reply(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(text);
 }
 
-/** The request, as the terminal names it: "POST /bridge/workspaces/ID/start from session 1 (User-Agent "...")". */
+/** The request, as the terminal names it: "POST /bridge/workspaces/ID/start from session 1" (the session's line names its User-Agent). */
 function requestText(method: string, path: string, session: Session | undefined): string {
-  return `${method} ${path}${session ? ` from session ${session.n} (User-Agent ${JSON.stringify(session.userAgent)})` : ''}`;
+  return `${method} ${path}${session ? ` from session ${session.n}` : ''}`;
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {

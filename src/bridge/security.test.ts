@@ -282,7 +282,7 @@ describe('what may start a process', () => {
     const started = (await page.post(`/bridge/workspaces/${id}/start`, { plan: plan.id })).json<{ servers: { name: string; status: string; serverInfo?: { name: string } }[] }>().servers;
     expect(started).toEqual([expect.objectContaining({ name: 'memo', status: 'running', serverInfo: expect.objectContaining({ name: 'memory-server' }) })]);
     // The terminal says what it knows: which request, with which session's token, confirmed which plan. Never "in the page".
-    const how = `POST /bridge/workspaces/${id}/start from session 1 (User-Agent "")`;
+    const how = `POST /bridge/workspaces/${id}/start from session 1`;
     expect(s.stdout()).toContain(`plan ${plan.id} (1 server of ${join(root, '.jp')}) confirmed by ${how}`);
     expect(s.stdout()).toContain(`starting memo (from workspace ${join(root, '.jp')}; plan ${plan.id}, confirmed by ${how}): ${process.execPath} ${serverBin('memory')}  [in ${root}]`);
     expect(s.stdout()).not.toMatch(/confirmed in the page/u);
@@ -292,7 +292,7 @@ describe('what may start a process', () => {
     expect(again.json().error).toMatch(/unknown, spent or expired/u);
     // The restart button re-runs the same command, and the terminal names that request too.
     await page.post('/bridge/servers/memo/start');
-    expect(s.stdout()).toContain(`starting memo (from workspace ${join(root, '.jp')}; restarted by POST /bridge/servers/memo/start from session 1 (User-Agent "")): `);
+    expect(s.stdout()).toContain(`starting memo (from workspace ${join(root, '.jp')}; restarted by POST /bridge/servers/memo/start from session 1): `);
     await page.del('/bridge/servers/memo');
   });
 

@@ -6,46 +6,14 @@
 // neighbours' text direction, every invisible, bidi or control character is shown
 // as its escape (`\u202E`) and named in a warning, and such a plan starts only
 // after a second, explicit confirmation (the bridge refuses it otherwise).
-import { Fragment, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { describeHidden, hiddenParts, shellWord } from '../../core';
+import { describeHidden } from '../../core';
 import type { HiddenInPlan } from '../../live/bridge';
 import { startConfirmed } from '../../live/bridgeSession';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
+import { CommandWords, Visible } from '../../components/Visible';
 import './bridge.css';
-
-/** Text as it is, each hidden character replaced by its escape, marked and named. */
-function Visible({ text }: { readonly text: string }) {
-  return (
-    <>
-      {hiddenParts(text).map((p, i) =>
-        p.hidden ? (
-          <mark key={i} className="hidden-char" title={`${p.hidden.code} ${p.hidden.name}`} data-testid="hidden-char">
-            {p.text}
-          </mark>
-        ) : (
-          <Fragment key={i}>{p.text}</Fragment>
-        ),
-      )}
-    </>
-  );
-}
-
-/** A command line as words, each quoted as a shell would need and isolated, so no word's text direction reorders another. */
-function CommandWords({ words }: { readonly words: readonly string[] }) {
-  return (
-    <>
-      {words.map((w, i) => (
-        <Fragment key={i}>
-          {i > 0 && ' '}
-          <span className="bridge-word">
-            <Visible text={shellWord(w)} />
-          </span>
-        </Fragment>
-      ))}
-    </>
-  );
-}
 
 function HiddenWarning({ hidden }: { readonly hidden: readonly HiddenInPlan[] }) {
   return (

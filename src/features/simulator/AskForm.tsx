@@ -3,7 +3,7 @@
 // sampling request shows the conversation and takes the reply the user writes in
 // place of a model. Either can be declined. The decision goes to the server at once
 // and is recorded with the call in the step (`asked`).
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Plain } from '../../core';
 import { answerAsk } from '../../live/asks';
 import type { Answer, Ask } from '../../live/asks';
@@ -25,6 +25,12 @@ export function AskForm({ ask, onDecided }: { readonly ask: Ask; readonly onDeci
   const schema = ask.body.kind === 'elicitation' ? (ask.body.requestedSchema as JsonObject) : {};
   const [values, setValues] = useState<JsonObject>(() => defaultsOf(schema));
   const [text, setText] = useState('');
+  const form = useRef<HTMLFormElement>(null);
+  // A question arrives while the user looks elsewhere (the form sits low in the dock): bring it into view, its first field focused.
+  useEffect(() => {
+    form.current?.scrollIntoView({ block: 'nearest' });
+    form.current?.querySelector<HTMLElement>('input, select, textarea')?.focus({ preventScroll: true });
+  }, []);
   const decide = (answer: Answer) => {
     onDecided(record(ask, answer));
     answerAsk(ask.id, answer);
@@ -32,6 +38,7 @@ export function AskForm({ ask, onDecided }: { readonly ask: Ask; readonly onDeci
   const missing = ask.body.kind === 'elicitation' ? missingRequired(schema, values) : [];
   return (
     <form
+      ref={form}
       className="run-ask"
       aria-label={ask.body.kind === 'elicitation' ? 'The server asks' : 'The server asks for a model reply'}
       data-testid="run-ask"
