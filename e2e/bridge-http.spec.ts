@@ -21,7 +21,7 @@ const CLI = resolve('cli-bin', 'tool-workbench.cjs');
 
 /**
  * Everything the page keeps in this browser, as text: `documents` what IndexedDB holds (the autosaved
- * document, its history), `all` that and localStorage and sessionStorage (where the bridge's token is
+ * document, its history), `all` that and localStorage and sessionStorage (where the bridge's session token is
  * kept on purpose, for this origin only).
  */
 async function storedText(page: Page): Promise<{ all: string; documents: string }> {
@@ -69,9 +69,9 @@ test.describe('HTTP servers through the bridge', () => {
     test.setTimeout(150_000);
     const bridge = workbench.bridge;
     const notes = await startNoCorsMcp(AUTH);
-    const token = new URL(serve.url).hash.replace('#token=', '');
     try {
       await bridge.open(serve.url);
+      const token = await bridge.sessionToken();
 
       await test.step('server-everything (streamableHttp): named from its serverInfo, its tools listed', async () => {
         await bridge.reachHttp(everything.url);
@@ -166,8 +166,8 @@ test.describe('HTTP servers through the bridge', () => {
       '.jp/config.toml': `[providers.mcp.fs]\ntype = "stdio"\ncommand = ${JSON.stringify(process.execPath)}\narguments = [${JSON.stringify(serverBin('filesystem'))}, ${JSON.stringify(`${r}/data`)}]\n`,
     }));
     const bridge = workbench.bridge;
-    const token = new URL(serve.url).hash.replace('#token=', '');
     await bridge.open(serve.url);
+    const token = await bridge.sessionToken();
     await bridge.openWorkspace(root);
     await bridge.askToStart();
     await bridge.confirmStart();
@@ -232,7 +232,7 @@ test.describe('HTTP servers through the bridge', () => {
       await test.step('a server reached from the dialog and not imported is let go by the bridge', async () => {
         const held = async () => {
           const origin = new URL(serve.url).origin;
-          const res = await fetch(`${origin}/bridge/servers`, { headers: { Authorization: `Bearer ${new URL(serve.url).hash.replace('#token=', '')}` } });
+          const res = await fetch(`${origin}/bridge/servers`, { headers: { Authorization: `Bearer ${await workbench.bridge.sessionToken()}` } });
           return ((await res.json()) as { servers: { name: string }[] }).servers.map((x) => x.name);
         };
         // Another server (the one imported is the bridge's already: asked again, it is the same).

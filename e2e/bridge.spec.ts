@@ -4,7 +4,9 @@
 // for real (the result recorded in the step), then stopped: its tools leave the permitted set.
 // Served without the bridge (vite preview), the page says that stdio servers need npm start.
 import { test, expect } from './fixtures';
-import { jpWorkspace, serverBin, startServe } from './bridgeServe';
+import type { Page } from '@playwright/test';
+import { BridgePage } from './pages/BridgePage';
+import { hostileBin, jpWorkspace, serverBin, startServe } from './bridgeServe';
 import type { Serve } from './bridgeServe';
 
 const workspace = () =>
@@ -14,6 +16,15 @@ const workspace = () =>
   }));
 
 const shots = process.env.BRIDGE_SCREENSHOTS;
+
+/** BRIDGE_SCREENSHOTS=DIR: the page at 1024×768 and 1440×900, as NAME-WIDTH.png. */
+async function shotsAt(page: Page, name: string): Promise<void> {
+  if (!shots) return;
+  for (const [w, h] of [[1024, 768], [1440, 900]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: `${shots}/${name}-${w}.png` });
+  }
+}
 
 test.describe('the local bridge', () => {
   let serve: Serve;
@@ -25,21 +36,12 @@ test.describe('the local bridge', () => {
   });
 
   test('starts a workspace server from the page, runs its tool for real, and stops it', async ({ workbench, page }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const root = workspace();
     const bridge = workbench.bridge;
     await bridge.open(serve.url);
-    await expect(page).not.toHaveURL(/token=/u);
-
-    await test.step('the token stays with the origin: a reload and a second tab still reach the bridge', async () => {
-      await page.reload();
-      await page.waitForFunction(() => window.__workbench !== undefined);
-      const second = await page.context().newPage();
-      await second.goto(new URL(serve.url).origin);
-      await second.getByRole('tab', { name: 'Servers' }).click();
-      await expect(second.getByTestId('bridge-bar')).toContainText('speaks MCP 2025-11-25');
-      await second.close();
-    });
+    await expect(page).not.toHaveURL(/code=/u);
+    const token = await bridge.sessionToken();
 
     await test.step('open the workspace by its path and pick the persona', async () => {
       await bridge.openWorkspace(root);
@@ -64,7 +66,9 @@ test.describe('the local bridge', () => {
       }
       await bridge.confirmStart();
       await expect(bridge.workspaceServer('fs').getByTestId('bridge-status')).toHaveText('running', { timeout: 20_000 });
-      expect(serve.stdout()).toContain(`starting fs (from workspace ${root}/.jp): node ${serverBin('filesystem')} ${root}/data  [in ${root}]`);
+      // What started it, truthfully: the plan, and the request that confirmed it with this tab's session.
+      expect(serve.stdout()).toMatch(new RegExp(`starting fs \\(from workspace ${root}/\\.jp; plan \\S+, confirmed by POST /bridge/workspaces/\\S+/start from session 1\\): `, 'u'));
+      expect(serve.stdout()).toContain(`): node ${serverBin('filesystem')} ${root}/data  [in ${root}]`);
     });
 
     await test.step("the server's real tools are permitted and searchable for the persona", async () => {
@@ -123,6 +127,97 @@ test.describe('the local bridge', () => {
           await page.screenshot({ path: `${shots}/bridge-servers-${w}.png` });
         }
       }
+    });
+
+    await test.step('the code is spent: a reload keeps the tab its session; the same address in another tab opens none, and says how to get one', async () => {
+      await page.reload();
+      await page.waitForFunction(() => window.__workbench !== undefined);
+      expect(await bridge.sessionToken()).toBe(token);
+      // Not shared with the origin: another tab, or another page, never finds it.
+      expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(token);
+      const second = await page.context().newPage();
+      await new BridgePage(second).open(serve.url);
+      await expect(second).not.toHaveURL(/code=/u);
+      await second.getByRole('tab', { name: 'Servers' }).click();
+      await expect(second.getByTestId('bridge-absent')).toContainText('spent or wrong');
+      await second.close();
+      // A new address from the terminal opens a session in another tab.
+      const third = await page.context().newPage();
+      await new BridgePage(third).open(await serve.newAddress());
+      await third.getByRole('tab', { name: 'Servers' }).click();
+      await expect(third.getByTestId('bridge-bar')).toContainText('speaks MCP 2025-11-25');
+      await third.close();
+      // The first tab kept its own session all along.
+      expect(await bridge.sessionToken()).toBe(token);
+    });
+  });
+});
+
+test.describe('what the bridge will not let a command or a server hide', () => {
+  let serve: Serve;
+  test.beforeEach(async () => {
+    serve = await startServe();
+  });
+  test.afterEach(async ({ page }) => {
+    await page.close();
+    await serve.stop();
+  });
+
+  test('the confirmation shows hidden characters escaped and asks twice; Run on server shows progress and answers an elicitation', async ({ workbench, page }) => {
+    test.setTimeout(120_000);
+    // A harmless server whose arguments carry bidi controls: the dialog must show them, not obey them.
+    const spoof = '\u202e\u2066; echo hidden\u2069 \u2066 # asks\u2069\u202c';
+    const root = jpWorkspace(() => ({
+      '.jp/config.toml': `[providers.mcp.asks]\ntype = "stdio"\ncommand = "node"\narguments = [${JSON.stringify(hostileBin)}, "asks", ${JSON.stringify(spoof)}]\n\n[conversation.tools.ask]\nsource = "mcp.asks"\nenable = true\n`,
+    }));
+    const bridge = workbench.bridge;
+    await bridge.open(serve.url);
+    await bridge.openWorkspace(root);
+
+    await test.step('the command line shows each hidden character escaped, with a warning naming them', async () => {
+      const dialog = await bridge.askToStart();
+      await expect(dialog.getByTestId('planned-command')).toHaveText(`node ${hostileBin} asks '\\u202E\\u2066; echo hidden\\u2069 \\u2066 # asks\\u2069\\u202C'`);
+      await expect(dialog.getByTestId('planned-command').getByTestId('hidden-char')).toHaveCount(6);
+      await expect(dialog.getByTestId('planned-hidden')).toContainText('asks, argument 3: U+202E RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, U+2069 POP DIRECTIONAL ISOLATE, U+202C POP DIRECTIONAL FORMATTING');
+      await shotsAt(page, 'bridge-hidden');
+    });
+
+    await test.step('Start asks a second time, and only then runs it', async () => {
+      await page.getByTestId('start-servers-confirm').click();
+      const again = page.getByTestId('start-servers-again');
+      await expect(again).toContainText('hidden characters');
+      await expect(page.getByTestId('start-servers-cancel-again')).toBeFocused();
+      expect(serve.stdout()).not.toContain('starting asks');
+      await shotsAt(page, 'bridge-hidden-again');
+      await page.getByTestId('start-servers-confirm-hidden').click();
+      await expect(bridge.workspaceServer('asks').getByTestId('bridge-status')).toHaveText('running', { timeout: 20_000 });
+      const line = serve.stdout().split('\n').find((l) => l.startsWith('starting asks')) ?? '';
+      expect(line).toContain("'\\u202E\\u2066; echo hidden\\u2069 \\u2066 # asks\\u2069\\u202C'");
+      expect(line).toContain('WARNING: hidden characters');
+    });
+
+    await test.step('Run on server: the progress shows, the server asks with a form from its schema (defaults filled), the answer returns and is recorded in the step', async () => {
+      await expect.poll(async () => (await workbench.snapshot()).doc.servers.find((x) => x.name === 'asks')?.tools.length, { timeout: 20_000 }).toBe(1);
+      const sim = workbench.simulator;
+      await sim.open();
+      await sim.addStep("jp q 'ask me'");
+      await bridge.pickTool('ask');
+      await bridge.runner().getByTestId('run-submit').click();
+      const form = bridge.runner().getByTestId('run-ask');
+      await expect(form.getByTestId('run-ask-message')).toHaveText('Which colour?');
+      await expect(bridge.runner().getByTestId('run-progress')).toContainText('1 of 2: asking');
+      await expect(form.getByLabel('colour', { exact: true })).toHaveValue('1');
+      await expect(form.getByLabel('count', { exact: true })).toHaveValue('3');
+      // It comes into view, its first field focused, wherever the dock was scrolled.
+      await expect(form.getByLabel('colour', { exact: true })).toBeFocused();
+      await expect(form).toBeInViewport();
+      await shotsAt(page, 'bridge-elicitation');
+      await form.getByLabel('colour', { exact: true }).selectOption({ label: 'red' });
+      await form.getByTestId('run-ask-accept').click();
+      await expect(bridge.runner().getByTestId('run-result')).toContainText('answered {"action":"accept","content":{"count":3,"colour":"red"}}');
+      const s = await workbench.snapshot();
+      const call = s.doc.steps.at(-1)?.cycles.flatMap((c) => c.calls).at(-1);
+      expect(call).toMatchObject({ tool: 'ask', asked: [{ kind: 'elicitation', message: 'Which colour?', action: 'accept', content: { colour: 'red', count: 3 } }] });
     });
   });
 });

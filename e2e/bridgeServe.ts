@@ -11,14 +11,16 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface Serve {
   readonly proc: ChildProcess;
-  /** The address with its token, as printed. */
+  /** The address with its one-time code, as printed: it opens one page session. */
   readonly url: string;
   stdout(): string;
+  /** Presses Enter on the bridge's terminal: a new address, with a new one-time code. */
+  newAddress(): Promise<string>;
   stop(): Promise<void>;
 }
 
 export function startServe(): Promise<Serve> {
-  const proc = spawn(process.execPath, [join(ROOT, 'cli-bin', 'tool-workbench.cjs'), 'serve', '--port', '0', '--no-open', '--no-build'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [join(ROOT, 'cli-bin', 'tool-workbench.cjs'), 'serve', '--port', '0', '--no-open', '--no-build'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const exited = new Promise<void>((ok) => proc.once('exit', () => ok()));
@@ -27,13 +29,23 @@ export function startServe(): Promise<Serve> {
     proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
     proc.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = /^Tool Catalogue Workbench on (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)\n/u.exec(out);
+      const m = /^Tool Catalogue Workbench on (http:\/\/127\.0\.0\.1:\d+\/#code=[A-Za-z0-9_-]+)\n/u.exec(out);
       if (m) {
         clearTimeout(timer);
         ok({
           proc,
           url: m[1] as string,
           stdout: () => out,
+          newAddress: async () => {
+            const before = out.length;
+            proc.stdin?.write('\n');
+            for (let i = 0; i < 100; i++) {
+              const fresh = /A new address \(the previous one no longer opens a session\): (http:\/\/\S+#code=[A-Za-z0-9_-]+)/u.exec(out.slice(before));
+              if (fresh) return fresh[1] as string;
+              await new Promise((r) => setTimeout(r, 100));
+            }
+            throw new Error('the bridge printed no new address');
+          },
           stop: async () => {
             proc.kill('SIGTERM');
             await exited;
@@ -57,3 +69,6 @@ export function jpWorkspace(files: (root: string) => Record<string, string>): st
 }
 
 export const serverBin = (pkg: 'filesystem' | 'memory') => join(ROOT, 'node_modules', '@modelcontextprotocol', `server-${pkg}`, 'dist', 'index.js');
+
+/** The bridge's hostile test server (src/bridge/fixtures/hostile.mjs): `asks` elicits a form and reports progress. */
+export const hostileBin = join(ROOT, 'src', 'bridge', 'fixtures', 'hostile.mjs');

@@ -7,10 +7,16 @@ import type { Download, Locator, Page } from '@playwright/test';
 export class BridgePage {
   constructor(readonly page: Page) {}
 
-  /** Opens the address `tool-workbench serve` printed (the token rides in the fragment). */
+  /** Opens the address `tool-workbench serve` printed (a one-time code rides in the fragment; the page trades it for a session). */
   async open(url: string): Promise<void> {
     await this.page.goto(url);
     await this.page.waitForFunction(() => window.__workbench !== undefined);
+  }
+
+  /** The session token this tab traded the code for (kept in sessionStorage, for this tab only). */
+  async sessionToken(): Promise<string> {
+    const handle = await this.page.waitForFunction(() => sessionStorage.getItem('tool-workbench.bridge-session'));
+    return (await handle.jsonValue()) as string;
   }
 
   async openWorkspace(path: string): Promise<void> {

@@ -2,7 +2,17 @@
 // to each other over HTTP under /bridge/: one declaration of each reply and
 // request body, so the two sides cannot drift apart. Types only: importing this
 // module adds no code to the page and no node to the bridge's readers.
+import type { HiddenChar } from '../core/workspace/hidden';
 import type { McpLaunchProblem } from '../core/workspace/mcp-servers';
+
+/**
+ * `POST /bridge/session` with `{ "code": "..." }` (the code in the address `serve` printed, spent by
+ * this request) and the bridge's own Origin: the session token every other request carries as
+ * `Authorization: Bearer TOKEN`.
+ */
+export interface SessionRequest {
+  readonly code: string;
+}
 
 /** `GET /bridge/info`: which bridge this is and which MCP protocol versions it speaks. */
 export interface BridgeInfo {
@@ -76,10 +86,21 @@ export interface OpenedWorkspace {
   readonly jpDir: string;
 }
 
+/** Where in a plan a hidden character stands, and which ones (each shown escaped, `\u202E`). */
+export interface HiddenInPlan {
+  readonly server: string;
+  /** "name", "command", "argument 2", "folder", "variable 1" */
+  readonly where: string;
+  readonly chars: readonly HiddenChar[];
+}
+
 /** One server "Start servers" would run, exactly as it would run. */
 export interface PlannedServer {
   readonly name: string;
   readonly commandLine: string;
+  /** The command and its arguments as words, exactly as they will be passed (no shell runs them). */
+  readonly command: string;
+  readonly arguments: readonly string[];
   readonly cwd: string;
   /** Names only: the values stay in the bridge's environment. */
   readonly variables: readonly string[];
@@ -95,10 +116,22 @@ export interface PlanView {
   readonly persona?: string;
   readonly servers: readonly PlannedServer[];
   readonly problems: readonly McpLaunchProblem[];
+  /** Hidden characters anywhere in the plan: it starts only with `hiddenConfirmed` (a second confirmation). */
+  readonly hidden: readonly HiddenInPlan[];
+  /** Milliseconds since the epoch: the plan can be confirmed once, until then. */
+  readonly expiresAt: number;
+}
+
+/** `POST /bridge/workspaces/ID/start`: the plan the user confirmed. */
+export interface StartPlanRequest {
+  readonly plan: string;
+  /** The user confirmed a second time, having seen the plan's hidden characters escaped. */
+  readonly hiddenConfirmed?: boolean;
 }
 
 /** The reply bodies, by route. */
 export interface Replies {
+  readonly session: { readonly token: string };
   readonly servers: { readonly servers: readonly ServerView[] };
   readonly server: { readonly server: ServerView };
   readonly log: { readonly entries: readonly LogEntry[] };

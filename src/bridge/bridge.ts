@@ -1,8 +1,9 @@
 // The bridge's HTTP side: one loopback origin serving the built app and, under
-// /bridge/, a small JSON API (servers, their logs, workspaces and their plans)
-// plus one MCP endpoint per server. Every request passes the door (security.ts)
-// first. The servers themselves are Upstreams (upstream.ts); a page session with
-// one is a Facade (facade.ts).
+// /bridge/, a small JSON API (the code exchange, servers, their logs, workspaces
+// and their plans) plus one MCP endpoint per server. Every request passes the door
+// (security.ts) first, and every reply the masker (secrets.ts) last. The servers
+// themselves are Upstreams (upstream.ts); a page session with one is a Facade
+// (facade.ts).
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
@@ -10,23 +11,33 @@ import type { BridgeInfo, ConnectHttpRequest, Replies, ServerView } from '../bri
 import { serverSlug } from '../core/import/names';
 import { Facade } from './facade';
 import type { Terminal } from './log';
-import { refusal } from './security';
+import type { Masker } from './secrets';
+import { EXCHANGE_PATH, refusal } from './security';
+import type { Session, Sessions } from './security';
 import { serveStatic } from './static';
 import { Upstream } from './upstream';
-import type { UpstreamSource } from './upstream';
-import { WorkspaceError, Workspaces } from './workspaces';
+import type { UpstreamContext, UpstreamSource } from './upstream';
+import type { Watchdog } from './watchdog';
+import { HiddenUnconfirmed, WorkspaceError, Workspaces } from './workspaces';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const MAX_HEADERS = 20;
 
 export interface BridgeOptions {
-  readonly token: string;
+  /** The one-time codes and the session tokens (security.ts). */
+  readonly sessions: Sessions;
+  readonly masker: Masker;
   /** The built app's folder (dist/). */
   readonly dist: string;
   readonly terminal: Terminal;
   readonly version: string;
   /** Stop every server when no page has asked anything for this long (ms); 0: never. */
   readonly idleStopMs: number;
+  /** Plans wait this long for their confirmation, and a failed connection is dropped after it (ms). */
+  readonly expireMs: number;
+  readonly watchdog?: Watchdog;
+  /** `serve --confirm-in-terminal`: asks y/N on the terminal before any process starts. */
+  readonly askInTerminal?: (question: string) => Promise<boolean>;
 }
 
 class HttpError extends Error {
@@ -47,10 +58,14 @@ interface Entry {
 
 type Reply = { readonly [K in keyof Replies]: Replies[K] }[keyof Replies] | BridgeInfo;
 
-/** One JSON reply, of a shape the page's side declares too (src/bridge-protocol). */
-function send(res: ServerResponse, status: number, value: Reply): void {
+function reply(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify(value));
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(text);
+}
+
+/** The request, as the terminal names it: "POST /bridge/workspaces/ID/start from session 1" (the session's line names its User-Agent). */
+function requestText(method: string, path: string, session: Session | undefined): string {
+  return `${method} ${path}${session ? ` from session ${session.n}` : ''}`;
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
@@ -84,16 +99,39 @@ export class Bridge {
   readonly http: HttpServer;
   port = 0;
   private readonly servers = new Map<string, Entry>();
-  private readonly workspaces = new Workspaces();
+  private readonly workspaces: Workspaces;
+  private readonly context: UpstreamContext;
   private lastSeen = Date.now();
   private open = 0;
   private idleTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly expireTimer: ReturnType<typeof setInterval>;
 
   constructor(private readonly options: BridgeOptions) {
+    this.workspaces = new Workspaces(options.expireMs);
+    this.context = { terminal: options.terminal, masker: options.masker, ...(options.watchdog ? { watchdog: options.watchdog } : {}) };
     this.http = createServer((req, res) => void this.handle(req, res));
     if (options.idleStopMs > 0) {
       this.idleTimer = setInterval(() => void this.stopIfIdle(), Math.min(5000, options.idleStopMs));
       this.idleTimer.unref();
+    }
+    this.expireTimer = setInterval(() => this.expire(), Math.min(5000, options.expireMs));
+    this.expireTimer.unref();
+  }
+
+  /** One JSON reply, of a shape the page's side declares too (src/bridge-protocol), masked on its way out. */
+  private send(res: ServerResponse, status: number, value: Reply): void {
+    reply(res, status, this.options.masker.mask(JSON.stringify(value)));
+  }
+
+  /** Plans nobody confirmed in time, and connections that failed that long ago, are let go. */
+  private expire(): void {
+    this.workspaces.expire();
+    const now = Date.now();
+    for (const [name, e] of this.servers) {
+      if (e.upstream.source.kind === 'http' && e.upstream.status === 'failed' && now - e.upstream.since >= this.options.expireMs) {
+        e.facade.dispose();
+        this.servers.delete(name);
+      }
     }
   }
 
@@ -114,10 +152,12 @@ export class Bridge {
   /** Stops every server (their whole process trees) and closes the HTTP server. */
   async close(): Promise<void> {
     if (this.idleTimer) clearInterval(this.idleTimer);
+    clearInterval(this.expireTimer);
     await Promise.all([...this.servers.values()].map(async (e) => {
       e.facade.dispose();
       await e.upstream.stop();
     }));
+    this.options.watchdog?.close();
     this.http.closeAllConnections();
     await new Promise<void>((ok) => this.http.close(() => ok()));
   }
@@ -142,20 +182,24 @@ export class Bridge {
       const v = req.headers[name];
       return Array.isArray(v) ? v[0] : v;
     };
-    const refused = refusal({ method, path: url.pathname, host: header('host'), origin: header('origin'), authorization: header('authorization') }, this.options.token, this.port);
-    if (refused) {
+    const door = refusal({ method, path: url.pathname, host: header('host'), origin: header('origin'), authorization: header('authorization') }, this.options.sessions, this.port);
+    if ('status' in door) {
       // Read (and drop) whatever body came, so the refusal reaches the client rather than a reset.
       req.resume();
-      send(res, refused.status, { error: refused.message });
+      this.send(res, door.status, { error: door.message });
       return;
     }
     if (!url.pathname.startsWith('/bridge/')) {
       req.resume();
       if (method !== 'GET' && method !== 'HEAD') {
-        send(res, 405, { error: 'the app is read-only' });
+        this.send(res, 405, { error: 'the app is read-only' });
         return;
       }
       serveStatic(this.options.dist, url.pathname, res, method === 'HEAD');
+      return;
+    }
+    if (url.pathname === EXCHANGE_PATH && method === 'POST') {
+      await this.exchange(req, res).catch((e: unknown) => this.send(res, e instanceof HttpError ? e.status : 500, { error: e instanceof Error ? e.message : String(e) }));
       return;
     }
     this.lastSeen = Date.now();
@@ -165,15 +209,28 @@ export class Bridge {
       this.lastSeen = Date.now();
     });
     try {
-      await this.route(method, url, req, res);
+      await this.route(method, url, req, res, door.session);
     } catch (e) {
-      if (e instanceof HttpError) send(res, e.status, { error: e.message });
-      else if (e instanceof WorkspaceError) send(res, 400, { error: e.message });
+      if (e instanceof HttpError) this.send(res, e.status, { error: e.message });
+      else if (e instanceof HiddenUnconfirmed) this.send(res, 409, { error: e.message });
+      else if (e instanceof WorkspaceError) this.send(res, 400, { error: e.message });
       else {
         this.options.terminal.line(`internal error on ${method} ${url.pathname}: ${e instanceof Error ? e.message : String(e)}`);
-        send(res, 500, { error: e instanceof Error ? e.message : String(e) });
+        this.send(res, 500, { error: e instanceof Error ? e.message : String(e) });
       }
     }
+  }
+
+  /** `POST /bridge/session`: the printed code, spent, for a session token (the one reply that carries a secret). */
+  private async exchange(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const code = optionalString(object(await readBody(req)), 'code') ?? '';
+    const ua = req.headers['user-agent'] ?? '';
+    const got = this.options.sessions.exchange(code, Array.isArray(ua) ? (ua[0] ?? '') : ua);
+    if (!got) throw new HttpError(403, 'that code is spent or wrong: each address opens one page session; press Enter in the terminal running tool-workbench serve for a new address');
+    this.options.masker.register(got.token);
+    this.options.terminal.line(`session ${got.session.n} opened with the address's code (User-Agent ${JSON.stringify(got.session.userAgent)}); the code is spent. Press Enter here for a new address.`);
+    const body: Replies['session'] = { token: got.token };
+    reply(res, 200, JSON.stringify(body));
   }
 
   private entry(name: string): Entry {
@@ -182,18 +239,25 @@ export class Bridge {
     return e;
   }
 
-  private async route(method: string, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const parts = url.pathname.split('/').slice(2).map((p) => decodeURIComponent(p));
+  private async route(method: string, url: URL, req: IncomingMessage, res: ServerResponse, session: Session | undefined): Promise<void> {
+    const send = (status: number, value: Reply) => this.send(res, status, value);
+    const parts = url.pathname.split('/').slice(2).map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        throw new HttpError(400, `the path ${JSON.stringify(url.pathname)} has a malformed percent-escape`);
+      }
+    });
     const [a, b, c] = parts;
     const is = (m: string, n: number) => method === m && parts.length === n;
     if (a === 'info' && is('GET', 1)) {
       const info: BridgeInfo = { app: 'tool-catalogue-workbench', version: this.options.version, protocolVersions: SUPPORTED_PROTOCOL_VERSIONS, latestProtocolVersion: LATEST_PROTOCOL_VERSION };
-      send(res, 200, info);
+      send(200, info);
       return;
     }
     if (a === 'servers') {
-      if (b === undefined && method === 'GET') return send(res, 200, { servers: [...this.servers.values()].map((e) => e.upstream.view()) });
-      if (b === undefined && method === 'POST') return send(res, 200, { server: await this.connectHttp(object(await readBody(req))) });
+      if (b === undefined && method === 'GET') return send(200, { servers: [...this.servers.values()].map((e) => e.upstream.view()) });
+      if (b === undefined && method === 'POST') return send(200, { server: await this.connectHttp(object(await readBody(req))) });
       if (b !== undefined && c === 'mcp' && parts.length === 3) {
         const body = method === 'POST' ? await readBody(req) : undefined;
         await this.entry(b).facade.handle(req, res, body);
@@ -201,18 +265,23 @@ export class Bridge {
       }
       if (b !== undefined && c === 'log' && is('GET', 3)) {
         const after = Number(url.searchParams.get('after') ?? '0');
-        return send(res, 200, { entries: this.entry(b).upstream.logSince(Number.isFinite(after) ? after : 0) });
+        return send(200, { entries: this.entry(b).upstream.logSince(Number.isFinite(after) ? after : 0) });
       }
       if (b !== undefined && c === 'stop' && is('POST', 3)) {
         const e = this.entry(b);
         await e.upstream.stop();
-        return send(res, 200, { server: e.upstream.view() });
+        return send(200, { server: e.upstream.view() });
       }
       if (b !== undefined && c === 'start' && is('POST', 3)) {
         const e = this.entry(b);
         // Only what the bridge already holds: a confirmed workspace's command, or a URL the user connected.
+        if (e.upstream.source.kind === 'stdio') {
+          const how = requestText(method, url.pathname, session);
+          await this.askTerminal(`Restart ${e.upstream.name} (${e.upstream.view().commandLine ?? ''}), asked by ${how}?`);
+          e.upstream.startedBy = `restarted by ${how}`;
+        }
         await e.upstream.start();
-        return send(res, 200, { server: e.upstream.view() });
+        return send(200, { server: e.upstream.view() });
       }
       if (b !== undefined && is('DELETE', 2)) {
         const e = this.entry(b);
@@ -228,22 +297,23 @@ export class Bridge {
         const path = optionalString(object(await readBody(req)), 'path');
         if (path === undefined) throw new HttpError(400, 'give the path of a JP project or its .jp folder');
         const w = this.workspaces.open(path);
-        return send(res, 200, { workspace: w, files: Object.fromEntries(this.workspaces.files(w.id)) });
+        return send(200, { workspace: w, files: Object.fromEntries(this.workspaces.files(w.id)) });
       }
       if (b !== undefined && c === 'plan' && is('POST', 3)) {
         const persona = optionalString(object(await readBody(req)), 'persona');
         const { specs: _specs, ...plan } = this.workspaces.plan(b, persona);
-        return send(res, 200, { plan });
+        return send(200, { plan });
       }
       if (b !== undefined && c === 'start' && is('POST', 3)) {
-        const planId = optionalString(object(await readBody(req)), 'plan');
+        const request = object(await readBody(req));
+        const planId = optionalString(request, 'plan');
         if (planId === undefined) throw new HttpError(400, 'name the plan the user confirmed');
-        return send(res, 200, { servers: await this.startPlan(b, planId) });
+        return send(200, { servers: await this.startPlan(b, planId, request.hiddenConfirmed === true, requestText(method, url.pathname, session)) });
       }
       if (b !== undefined && c === 'stop' && is('POST', 3)) {
         const mine = [...this.servers.values()].filter((e) => e.workspace === b);
         await Promise.all(mine.map((e) => e.upstream.stop()));
-        return send(res, 200, { servers: mine.map((e) => e.upstream.view()) });
+        return send(200, { servers: mine.map((e) => e.upstream.view()) });
       }
     }
     throw new HttpError(404, `no such bridge route: ${method} ${url.pathname}`);
@@ -261,21 +331,32 @@ export class Bridge {
       old.facade.dispose();
       void old.upstream.stop();
     }
-    const e: Entry = { upstream, facade: new Facade(upstream), ...(workspace !== undefined ? { workspace } : {}) };
+    const e: Entry = { upstream, facade: new Facade(upstream, this.options.masker), ...(workspace !== undefined ? { workspace } : {}) };
     this.servers.set(name, e);
     return e;
   }
 
-  /** Starts the servers of a plan the user confirmed, in parallel, each under its config name. */
-  private async startPlan(workspace: string, planId: string): Promise<ServerView[]> {
-    const plan = this.workspaces.confirm(planId);
+  /** `--confirm-in-terminal`: the terminal's y/N, before any process starts; a no refuses the request. */
+  private async askTerminal(question: string): Promise<void> {
+    const ask = this.options.askInTerminal;
+    if (ask && !(await ask(question))) throw new HttpError(403, 'refused on the bridge terminal (serve --confirm-in-terminal): nothing was started');
+  }
+
+  /** Starts the servers of a plan the user confirmed, in parallel, each under its config name; `how`: the request that confirmed it. */
+  private async startPlan(workspace: string, planId: string, hiddenConfirmed: boolean, how: string): Promise<ServerView[]> {
+    const plan = this.workspaces.confirm(planId, hiddenConfirmed);
     if (plan.workspace !== workspace) throw new HttpError(400, 'that plan belongs to another workspace');
     const w = this.workspaces.get(workspace);
-    this.options.terminal.line(`confirmed in the page: ${plan.specs.length} server${plan.specs.length === 1 ? '' : 's'} of ${w.jpDir}${plan.persona !== undefined ? ` (persona ${plan.persona})` : ''}`);
+    const what = `${plan.specs.length} server${plan.specs.length === 1 ? '' : 's'} of ${w.jpDir}${plan.persona !== undefined ? ` (persona ${plan.persona})` : ''}`;
+    // What the bridge knows, and no more: a request carrying a session's token confirmed the plan.
+    this.options.terminal.line(`plan ${plan.id} (${what}) confirmed by ${how}${plan.hidden.length > 0 ? ', its hidden characters confirmed too' : ''}`);
+    await this.askTerminal(`Start ${what}?\n${plan.servers.map((s) => `  ${s.name}: ${s.commandLine}  [in ${s.cwd}]`).join('\n')}`);
     const started = plan.specs.map((spec) => {
       const name = this.uniqueName(spec.name, (e) => e.workspace === workspace);
       const src: UpstreamSource = { kind: 'stdio', spec, cwd: w.root, from: `workspace ${w.jpDir}` };
-      return this.add(name, new Upstream(name, src, this.options.terminal, spec.optional), workspace);
+      const up = new Upstream(name, src, this.context, spec.optional);
+      up.startedBy = `plan ${plan.id}, confirmed by ${how}`;
+      return this.add(name, up, workspace);
     });
     await Promise.all(started.map((e) => e.upstream.start()));
     return started.map((e) => e.upstream.view());
@@ -286,7 +367,7 @@ export class Bridge {
     const { url, name: named, headers = {}, transport = 'auto' } = readConnect(body);
     const same = (e: Entry) => e.upstream.source.kind === 'http' && e.upstream.source.url === url;
     const provisional = this.uniqueName(named !== undefined ? serverSlug(named) : `connecting-${this.servers.size + 1}`, same);
-    const up = new Upstream(provisional, { kind: 'http', url, headers, transport }, this.options.terminal);
+    const up = new Upstream(provisional, { kind: 'http', url, headers, transport }, this.context);
     await up.start();
     // Named after the server itself, before any page session exists.
     if (named === undefined && up.status === 'running') up.name = this.uniqueName(serverSlug(up.serverInfo?.name ?? 'server'), same);

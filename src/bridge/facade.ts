@@ -3,13 +3,20 @@
 // the Servers panel, import, the diff of tool lists and the sets work exactly as
 // for a server the page reaches itself. A page session is an SDK `Server` that
 // answers `initialize` with the real server's serverInfo and capabilities and
-// forwards every other request to the one upstream session, unchanged. When the
+// forwards every other request to the one upstream session, unchanged; progress
+// the server reports on a request comes back on that request, under the page's
+// own progress token; and what the server asks of the client (sampling,
+// elicitation) is asked of the page session whose request is running, or of any
+// page session when none is. Every message to the page passes the masker. When the
 // real server goes, its page sessions are closed, so the page sees it at once.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Notification } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Notification, Request, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Masker } from './secrets';
 import type { Upstream } from './upstream';
 
 interface PageSession {
@@ -17,15 +24,26 @@ interface PageSession {
   readonly server: Server;
 }
 
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** How long a page has to answer a server's question (a person fills the form). */
+const ASK_TIMEOUT_MS = 10 * 60_000;
+
 export class Facade {
   private readonly sessions = new Map<string, PageSession>();
   private readonly unsubscribe: () => void;
+  /** The page requests being forwarded now, newest last: whom to ask when the server asks. */
+  private readonly running: { readonly session: PageSession; readonly extra: Extra; done?: Promise<unknown> }[] = [];
 
-  constructor(private readonly upstream: Upstream) {
+  constructor(
+    private readonly upstream: Upstream,
+    private readonly masker: Masker,
+  ) {
     this.unsubscribe = upstream.onChange(() => {
-      if (upstream.status !== 'running') void this.closeAll();
+      if (upstream.status !== 'running') void this.closeAfterReplies();
     });
     upstream.onNotification = (n) => this.broadcast(n);
+    upstream.onServerRequest = (r, signal) => this.ask(r, signal);
   }
 
   get size(): number {
@@ -34,6 +52,23 @@ export class Facade {
 
   private broadcast(n: Notification): void {
     for (const s of this.sessions.values()) void s.transport.send({ jsonrpc: '2.0', method: n.method, ...(n.params !== undefined ? { params: n.params } : {}) }).catch(() => undefined);
+  }
+
+  /** A server's request for the client: to the page whose request it serves (the newest running), else to any page session. */
+  private async ask(request: Request, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const running = this.running.at(-1);
+    const options = { signal, timeout: ASK_TIMEOUT_MS };
+    if (running) return (await running.extra.sendRequest(request as ServerRequest, ResultSchema, options)) as Record<string, unknown>;
+    const any = [...this.sessions.values()].at(-1);
+    if (!any) throw new McpError(ErrorCode.InternalError, `no page is connected to answer ${request.method}`);
+    return (await any.server.request(request as ServerRequest, ResultSchema, options)) as Record<string, unknown>;
+  }
+
+  /** The server went: the requests it was answering fail first (their error reaches the page), then the sessions close. */
+  private async closeAfterReplies(): Promise<void> {
+    await Promise.allSettled(this.running.map((r) => r.done));
+    await new Promise((ok) => setImmediate(ok));
+    await this.closeAll();
   }
 
   async closeAll(): Promise<void> {
@@ -45,25 +80,47 @@ export class Facade {
   dispose(): void {
     this.unsubscribe();
     this.upstream.onNotification = undefined;
+    this.upstream.onServerRequest = undefined;
     void this.closeAll();
+  }
+
+  /** One page request, forwarded: its progress relayed under the page's token, the session kept as the one to ask. */
+  private async forward(session: PageSession, request: Request, extra: Extra): Promise<Record<string, unknown>> {
+    const token = extra._meta?.progressToken;
+    const mine: (typeof this.running)[number] = { session, extra };
+    this.running.push(mine);
+    const done = this.upstream.forward(request.method, request.params as Record<string, unknown> | undefined, {
+      signal: extra.signal,
+      ...(token !== undefined ? { onProgress: (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => undefined) } : {}),
+    });
+    mine.done = done;
+    try {
+      return await done;
+    } finally {
+      this.running.splice(this.running.indexOf(mine), 1);
+    }
   }
 
   private newSession(): PageSession {
     const up = this.upstream;
     const info = up.serverInfo ?? { name: up.name, version: '' };
     const server = new Server(info, { capabilities: up.capabilities ?? {}, ...(up.instructions !== undefined ? { instructions: up.instructions } : {}) });
-    server.fallbackRequestHandler = async (request, extra) => up.forward(request.method, request.params as Record<string, unknown> | undefined, extra.signal) as never;
-    server.fallbackNotificationHandler = async (n) => up.notify(n);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server });
+        this.sessions.set(id, session);
       },
     });
+    const session: PageSession = { transport, server };
+    server.fallbackRequestHandler = async (request, extra) => this.forward(session, request, extra) as never;
+    server.fallbackNotificationHandler = async (n) => up.notify(n);
+    // The choke point towards the page: every message (initialize's serverInfo included) masked.
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(this.masker.maskDeep(message), options);
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
     };
-    return { transport, server };
+    return session;
   }
 
   /** One HTTP request to the endpoint (POST, GET for the event stream, DELETE to end a session). */
@@ -77,7 +134,7 @@ export class Facade {
       await s.transport.handleRequest(req, res, body);
       return;
     }
-    if (up.status !== 'running') return refuse(res, 503, `${up.name} is ${up.status}${up.error ? `: ${up.error.split('\n')[0] ?? ''}` : ''}`);
+    if (up.status !== 'running') return refuse(res, 503, this.masker.mask(`${up.name} is ${up.status}${up.error ? `: ${up.error.split('\n')[0] ?? ''}` : ''}`));
     if (req.method !== 'POST') return refuse(res, 400, 'start a session with an initialize request (POST)');
     const s = this.newSession();
     await s.server.connect(s.transport);

@@ -288,33 +288,54 @@ describe('no process is left behind', () => {
     }
   }, 60_000);
 
-  it('Stop ends the whole tree, even a grandchild that left the group under a launcher that ignores SIGTERM', async () => {
-    const [v] = await startWorkspace(tempWorkspace(() => toml('wrapped', [join(FIXTURES, 'wrapper.mjs'), serverBin('memory')])));
-    expect(v?.status).toBe('running');
-    const tree = [v?.pid as number, ...descendants(v?.pid as number)];
-    expect(tree.length).toBeGreaterThanOrEqual(2);
+  it('Stop ends the whole tree: a grandchild that left the group under a launcher that ignores SIGTERM, and a grandchild that ignores SIGTERM itself', async () => {
+    const views = await startWorkspace(tempWorkspace(() => `${toml('wrapped', [join(FIXTURES, 'wrapper.mjs'), serverBin('memory')])}\n${toml('treed', [join(FIXTURES, 'stubborn-tree.mjs'), serverBin('memory')])}`));
+    expect(views.map((v) => v.status)).toEqual(['running', 'running']);
+    const tree = views.flatMap((v) => [v.pid as number, ...descendants(v.pid as number)]);
+    expect(tree.length).toBeGreaterThanOrEqual(4);
+    const helper = await stubbornHelper(page, 'treed');
+    expect(tree).toContain(helper);
     await page.post('/bridge/servers/wrapped/stop');
+    await page.post('/bridge/servers/treed/stop');
     expect(tree.filter(isAlive)).toEqual([]);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('a bridge stopped with %s leaves no child process (the whole tree, via /proc)', async (signal) => {
+  // SIGKILL: the bridge cannot clean up; its watchdog, which notices the bridge is gone, does.
+  it.each(['SIGTERM', 'SIGINT', 'SIGKILL'] as const)('a bridge stopped with %s leaves no process behind: not a grandchild that ignores SIGTERM, not a server that ignores the end of its input and SIGTERM', async (signal) => {
     const own = await startServe();
     const client = pageClient(own);
-    const root = tempWorkspace((r) => `${toml('fs', [serverBin('filesystem'), join(r, 'data')])}\n${toml('wrapped', [join(FIXTURES, 'wrapper.mjs'), serverBin('memory')])}`);
+    const root = tempWorkspace(
+      (r) =>
+        `${toml('fs', [serverBin('filesystem'), join(r, 'data')])}\n${toml('wrapped', [join(FIXTURES, 'wrapper.mjs'), serverBin('memory')])}\n` +
+        `${toml('treed', [join(FIXTURES, 'stubborn-tree.mjs'), serverBin('memory')])}\n${toml('stubborn', [join(FIXTURES, 'stubborn.mjs'), serverBin('memory')])}`,
+    );
     const id = (await client.post('/bridge/workspaces', { path: root })).json<{ workspace: { id: string } }>().workspace.id;
     const plan = (await client.post(`/bridge/workspaces/${id}/plan`)).json<{ plan: { id: string } }>().plan;
     const started = (await client.post(`/bridge/workspaces/${id}/start`, { plan: plan.id })).json<{ servers: View[] }>().servers;
-    expect(started.map((x) => x.status)).toEqual(['running', 'running']);
+    expect(started.map((x) => x.status)).toEqual(['running', 'running', 'running', 'running']);
+    const helper = await stubbornHelper(client, 'treed');
     const pid = own.proc.pid as number;
+    const servers = started.map((v) => v.pid as number);
     const tree = descendants(pid);
-    // fs, the launcher and its grandchild at least.
-    expect(tree.length).toBeGreaterThanOrEqual(3);
+    // fs, the launcher and its grandchild, the stubborn server, the stubborn tree and its helper (and the watchdog).
+    expect(tree).toEqual(expect.arrayContaining([...servers, helper]));
     own.proc.kill(signal);
-    expect(await own.exited).toBe(0);
+    expect(await own.exited).toBe(signal === 'SIGKILL' ? null : 0);
+    // The watchdog needs the grace (SIGTERM, then SIGKILL) once it sees the bridge gone.
+    await eventually(() => (tree.some(isAlive) ? undefined : true), 20_000, `every process the bridge started to end after ${signal}`);
     expect(tree.filter(isAlive)).toEqual([]);
-    expect(own.stdout()).toContain(`${signal}: stopping every server`);
+    if (signal !== 'SIGKILL') expect(own.stdout()).toContain(`${signal}: stopping every server`);
   }, 90_000);
 });
+
+/** The pid of the stubborn grandchild the `stubborn-tree.mjs` server started (it says so on stderr). */
+async function stubbornHelper(client: ReturnType<typeof pageClient>, server: string): Promise<number> {
+  return eventually(async () => {
+    const entries = (await client.get(`/bridge/servers/${server}/log?after=0`)).json<{ entries: { text: string }[] }>().entries;
+    const m = entries.map((e) => /^helper (\d+)$/u.exec(e.text)).find((x) => x !== null);
+    return m ? Number(m[1]) : undefined;
+  }, 10_000, `${server}'s helper pid`);
+}
 
 async function freePort(): Promise<number> {
   const srv = createServer();

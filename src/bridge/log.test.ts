@@ -1,36 +1,80 @@
-// Secrets kept out of what the page sees: the masks the bridge applies to its logs, its terminal
-// and every reply it forwards from a server.
+// Secrets kept out of everything the bridge says: the one masker (every form of a secret, keys
+// too, deep values without recursion, cut after masking), the log ring and the terminal.
 import { describe, expect, it } from 'vitest';
-import { escapeControl, headerSecrets, LogRing, mask, maskDeep } from './log';
+import { LogRing, terminalOf } from './log';
+import { formsOf, headerSecrets, Masker } from './secrets';
 
-describe('mask', () => {
+const masker = (...values: string[]) => {
+  const m = new Masker();
+  m.registerAll(values);
+  return m;
+};
+
+describe('Masker.mask', () => {
+  const key = 'sk-"live\\key/9f8e 7d6c5b';
   it.each([
     ['a secret anywhere in the text', 'key=sk-123456 and again sk-123456', ['sk-123456'], 'key=*** and again ***'],
     ['the longest secret first, so no tail of it is left', 'Bearer abcd1234', ['abcd1234', 'Bearer abcd1234'], '***'],
     ['nothing shorter than 4 characters (it would mask common words)', 'a b c', ['a', 'bc'], 'a b c'],
     ['text without a secret unchanged', 'hello', ['sk-123456'], 'hello'],
+    ['its JSON-escaped form (a " or \\ in it)', JSON.stringify({ v: key }), [key], '{"v":"***"}'],
+    ['its URL-encoded form', `?k=${encodeURIComponent(key)}&x=1`, [key], '?k=***&x=1'],
+    ['its form-encoded form (+ for a space)', `k=${encodeURIComponent(key).replace(/%20/gu, '+')}`, [key], 'k=***'],
   ])('masks %s', (_why, text, secrets, want) => {
-    expect(mask(text, secrets)).toBe(want);
+    expect(masker(...secrets).mask(text)).toBe(want);
+  });
+
+  it.each([0, 1, 2, 3, 4, 5])('masks its base64 form (standard and url-safe) %i bytes into a longer text', (offset) => {
+    const m = masker(key);
+    const bytes = Buffer.from(`${'x'.repeat(offset)}${key} and more`);
+    for (const encoded of [bytes.toString('base64'), bytes.toString('base64url')]) {
+      const out = m.mask(encoded);
+      expect(out).toContain('***');
+      // What is left decodes to no run of the secret longer than two characters.
+      const left = Buffer.from(out.replace('***', ''), encoded.includes('-') || encoded.includes('_') ? 'base64url' : 'base64').toString('latin1');
+      expect(left).not.toContain(key.slice(0, 3));
+    }
+  });
+
+  it('lists the forms it masks: raw, JSON-escaped, URL-encoded and three base64 alignments in two alphabets', () => {
+    expect(formsOf(key)).toEqual(expect.arrayContaining([key, 'sk-\\"live\\\\key/9f8e 7d6c5b', encodeURIComponent(key)]));
+    expect(formsOf('short')).toEqual(['short']);
+  });
+
+  it('cuts after masking, so a secret across the cut leaves none of its characters', () => {
+    const secret = 'sk-0123456789abcdef';
+    const text = `${'a'.repeat(10)}${secret}`;
+    expect(masker(secret).cut(text, 15)).toBe('aaaaaaaaaa***');
+    // The cut comes after: what would have been cut mid-secret is whole ***.
+    expect(masker(secret).cut(`${'a'.repeat(14)}${secret}tail`, 15)).toBe(`${'a'.repeat(14)}*… (21 characters)`);
   });
 });
 
-describe('maskDeep', () => {
+describe('Masker.maskDeep', () => {
   it('masks every string and key of a reply, keeping its shape and its other values', () => {
     const reply = { content: [{ type: 'text', text: 'you sent Bearer tok-98765' }], structuredContent: { 'tok-98765': 1, n: 3, ok: true, none: null } };
-    expect(maskDeep(reply, ['tok-98765'])).toEqual({ content: [{ type: 'text', text: 'you sent Bearer ***' }], structuredContent: { '***': 1, n: 3, ok: true, none: null } });
+    expect(masker('tok-98765').maskDeep(reply)).toEqual({ content: [{ type: 'text', text: 'you sent Bearer ***' }], structuredContent: { '***': 1, n: 3, ok: true, none: null } });
   });
 
   it('keeps a key called __proto__ as a field, never as the prototype', () => {
     const v = JSON.parse('{"__proto__": {"polluted": "tok-98765"}}') as Record<string, unknown>;
-    const out = maskDeep(v, ['tok-98765']);
+    const out = masker('tok-98765').maskDeep(v);
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(Object.hasOwn(out, '__proto__')).toBe(true);
     expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":"***"}}');
   });
 
+  it('masks a value nested 20,000 deep without overflowing the stack', () => {
+    let v: unknown = 'tok-98765';
+    for (let i = 0; i < 20_000; i++) v = { a: [v] };
+    let out = masker('tok-98765').maskDeep(v);
+    for (let i = 0; i < 20_000; i++) out = (out as { a: unknown[] }).a[0];
+    expect(out).toBe('***');
+  });
+
   it('gives the value back untouched when there is no secret to mask', () => {
     const v = { a: ['x'] };
-    expect(maskDeep(v, [])).toBe(v);
+    expect(new Masker().maskDeep(v)).toBe(v);
   });
 });
 
@@ -44,9 +88,9 @@ describe('headerSecrets', () => {
   });
 });
 
-describe('LogRing and escapeControl', () => {
-  it('masks each entry as it is added, and escapes control characters for the terminal', () => {
-    const ring = new LogRing(() => ['tok-98765'], 2, () => 7);
+describe('LogRing and the terminal', () => {
+  it('masks each entry before it is cut and kept', () => {
+    const ring = new LogRing(masker('tok-98765'), 2, () => 7);
     ring.add('response', '{"echo":"tok-98765"}');
     expect(ring.since(0)).toEqual([{ seq: 1, at: 7, stream: 'response', text: '{"echo":"***"}' }]);
     ring.add('stderr', 'one');
@@ -54,6 +98,15 @@ describe('LogRing and escapeControl', () => {
     // The newest two are kept.
     expect(ring.since(0).map((e) => e.seq)).toEqual([2, 3]);
     expect(ring.since(2).map((e) => e.text)).toEqual(['two']);
-    expect(escapeControl('a\u001b[2Jb\nc\td')).toBe('a\\u001b[2Jb\\u000ac\td');
+    // A secret straddling the 4,000-character cut: masked first, so none of it is left.
+    ring.add('stderr', `${'x'.repeat(3995)}tok-98765`);
+    expect(ring.since(3)[0]?.text).toBe(`${'x'.repeat(3995)}***`);
+  });
+
+  it('escapes control, bidi and invisible characters on the terminal, keeping tabs, after masking', () => {
+    const lines: string[] = [];
+    const t = terminalOf((s) => lines.push(s), masker('tok-98765'));
+    t.line('a\u001b[2Jb\nc\td \u202Eevil\u202C tok-98765 zero\u200Bwidth');
+    expect(lines).toEqual(['a\\u001B[2Jb\\u000Ac\td \\u202Eevil\\u202C *** zero\\u200Bwidth\n']);
   });
 });

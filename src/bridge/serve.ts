@@ -1,14 +1,19 @@
 // `tool-workbench serve`: builds the app when needed, listens on 127.0.0.1 (4173,
-// or the next free port), prints the address with its token as the first line of
-// stdout, opens the browser, and on SIGINT or SIGTERM stops every server it
-// started (their whole process trees) before it exits.
+// or the next free port), prints the address with a one-time code as the first
+// line of stdout, opens the browser, and on SIGINT or SIGTERM stops every server it
+// started (their whole process trees) before it exits. Its terminal is trusted: a
+// line typed there (Enter) prints a new address, and with --confirm-in-terminal it
+// asks y/N there before any process starts.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Bridge } from './bridge';
 import { buildApp, staleness } from './build';
 import { terminalOf } from './log';
-import { newToken } from './security';
+import { Masker } from './secrets';
+import { Sessions } from './security';
+import { Watchdog } from './watchdog';
 
 export interface ServeOptions {
   readonly root: string;
@@ -17,6 +22,9 @@ export interface ServeOptions {
   readonly open: boolean;
   readonly build: boolean;
   readonly idleStopSecs: number;
+  /** Plans wait this long for their confirmation; failed connections are dropped after it. */
+  readonly expireSecs: number;
+  readonly confirmInTerminal: boolean;
 }
 
 export interface ServeIo {
@@ -50,6 +58,40 @@ async function listen(bridge: Bridge, wanted: number | undefined): Promise<numbe
   return bridge.listen(0);
 }
 
+/**
+ * The terminal's input: each line answers the question asked (y/N), or, when none is, asks for a
+ * new address. Questions wait in turn; with no input (stdin closed) every answer is no.
+ */
+class TerminalInput {
+  private readonly waiting: ((yes: boolean) => void)[] = [];
+  private closed = false;
+
+  constructor(
+    input: NodeJS.ReadableStream,
+    private readonly onEnter: () => void,
+  ) {
+    const lines = createInterface({ input });
+    lines.on('line', (line) => {
+      const answer = this.waiting.shift();
+      if (answer) answer(/^\s*y(es)?\s*$/iu.test(line));
+      else this.onEnter();
+    });
+    lines.on('close', () => {
+      this.closed = true;
+      for (const answer of this.waiting.splice(0)) answer(false);
+    });
+  }
+
+  ask(question: string, say: (text: string) => void): Promise<boolean> {
+    if (this.closed) {
+      say(`${question} [y/N] no (the terminal has no input)`);
+      return Promise.resolve(false);
+    }
+    say(`${question} [y/N]`);
+    return new Promise((ok) => this.waiting.push(ok));
+  }
+}
+
 /** Runs until SIGINT or SIGTERM; resolves to the exit status. */
 export async function serve(options: ServeOptions, io: ServeIo): Promise<number> {
   if (options.build) {
@@ -60,9 +102,25 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     }
   }
   const version = (JSON.parse(readFileSync(join(options.root, 'package.json'), 'utf8')) as { version: string }).version;
-  const token = newToken();
-  const terminal = terminalOf((t) => io.out(t), () => [token]);
-  const bridge = new Bridge({ token, dist: join(options.root, 'dist'), terminal, version, idleStopMs: options.idleStopSecs * 1000 });
+  const sessions = new Sessions();
+  const masker = new Masker();
+  const terminal = terminalOf((t) => io.out(t), masker);
+  // The watchdog is this same CLI (`tool-workbench __watchdog`), started beside the bridge.
+  const watchdog = new Watchdog([process.argv[1] as string, '__watchdog']);
+  // Enter on the terminal: a new address (set once the port is known).
+  let newAddress = () => {};
+  const input = new TerminalInput(process.stdin, () => newAddress());
+  const bridge = new Bridge({
+    sessions,
+    masker,
+    dist: join(options.root, 'dist'),
+    terminal,
+    version,
+    idleStopMs: options.idleStopSecs * 1000,
+    expireMs: options.expireSecs * 1000,
+    watchdog,
+    ...(options.confirmInTerminal ? { askInTerminal: (q: string) => input.ask(q, (t) => io.out(`${t}\n`)) } : {}),
+  });
   let port: number;
   try {
     port = await listen(bridge, options.port);
@@ -71,10 +129,14 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     io.err(`tool-workbench serve: cannot listen on 127.0.0.1:${options.port ?? DEFAULT_PORT}${code === 'EADDRINUSE' ? ': the port is taken; pick another with --port N (0: any free port)' : `: ${(e as Error).message}`}\n`);
     return 2;
   }
-  const url = `http://127.0.0.1:${port}/#token=${token}`;
-  // The first line of stdout, which scripts and tests read; the token is printed only here.
+  const address = () => `http://127.0.0.1:${port}/#code=${sessions.newCode()}`;
+  const url = address();
+  // The first line of stdout, which scripts and tests read. The code in it opens one page session.
   io.out(`Tool Catalogue Workbench on ${url}\n`);
-  io.out('The bridge starts MCP servers only from a workspace you confirm in the page, and prints each command here. Ctrl+C stops it and every server it started.\n');
+  io.out(
+    `The bridge starts MCP servers only from a workspace you confirm${options.confirmInTerminal ? ' in the page and here' : ' in the page'}, and prints each command here. The address opens one page session; press Enter here for a new one. Ctrl+C stops the bridge and every server it started.\n`,
+  );
+  newAddress = () => io.out(`A new address (the previous one no longer opens a session): ${address()}\n`);
   if (options.open) openBrowser(url);
   return new Promise<number>((done) => {
     let stopping = false;

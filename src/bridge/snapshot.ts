@@ -8,8 +8,10 @@ import { basename } from 'node:path';
 import { MAX_CATALOGUE_BYTES } from '../core/import/catalogue';
 import { snapshotCatalogue, snapshotServersToml } from '../core/import/snapshot';
 import type { SnapshotServer } from '../core/import/snapshot';
-import type { Terminal } from './log';
+import { terminalOf } from './log';
+import { Masker } from './secrets';
 import { Upstream } from './upstream';
+import { Watchdog } from './watchdog';
 import { WorkspaceError, Workspaces } from './workspaces';
 
 export interface SnapshotOptions {
@@ -41,7 +43,12 @@ export async function listAllTools(up: Upstream, maxPages = 200): Promise<unknow
 }
 
 /** Resolves to the exit status: 0 written, 1 a required server failed, 2 bad arguments or files. */
-export async function snapshot(options: SnapshotOptions, terminal: Terminal, err: (text: string) => void): Promise<number> {
+export async function snapshot(options: SnapshotOptions, io: { out(text: string): void; err(text: string): void }): Promise<number> {
+  // One masker for everything this command prints or writes (a server may echo its key anywhere).
+  const masker = new Masker();
+  const terminal = terminalOf((t) => io.out(t), masker);
+  const err = (t: string) => io.err(masker.mask(t));
+  const watchdog = new Watchdog([process.argv[1] as string, '__watchdog']);
   const workspaces = new Workspaces();
   let plan;
   let root: string;
@@ -63,7 +70,8 @@ export async function snapshot(options: SnapshotOptions, terminal: Terminal, err
     err(`tool-workbench snapshot: ${jpDir} declares no [providers.mcp.*] server${options.persona !== undefined ? ` with persona ${options.persona}` : ''}\n`);
     return 2;
   }
-  const ups = plan.specs.map((spec) => new Upstream(spec.name, { kind: 'stdio', spec, cwd: root, from: 'the command line' }, terminal, spec.optional));
+  const context = { terminal, masker, watchdog };
+  const ups = plan.specs.map((spec) => new Upstream(spec.name, { kind: 'stdio', spec, cwd: root, from: 'the command line' }, context, spec.optional));
   try {
     await Promise.all(ups.map((u) => u.start()));
     const servers: SnapshotServer[] = [];
@@ -87,7 +95,7 @@ export async function snapshot(options: SnapshotOptions, terminal: Terminal, err
       servers,
     );
     for (const w of snap.warnings) err(`warning: ${w}\n`);
-    writeFileSync(options.out, `${JSON.stringify(snap.value, null, 2)}\n`);
+    writeFileSync(options.out, masker.mask(`${JSON.stringify(snap.value, null, 2)}\n`));
     terminal.line(`wrote ${options.out}: ${servers.length} server${servers.length === 1 ? '' : 's'}. A scenario replays it offline with:`);
     for (const line of snapshotServersToml(basename(options.out), servers.map((s) => s.name)).trimEnd().split('\n')) terminal.line(`  ${line}`);
     return 0;
@@ -96,5 +104,6 @@ export async function snapshot(options: SnapshotOptions, terminal: Terminal, err
     return 1;
   } finally {
     await Promise.all(ups.map((u) => u.stop()));
+    watchdog.close();
   }
 }

@@ -1,6 +1,7 @@
-// The built app (dist/), served on the bridge's own origin: only files inside the
-// folder, with their types, never a listing.
-import { createReadStream, statSync } from 'node:fs';
+// The built app (dist/), served on the bridge's own origin: only regular files
+// whose real path (symlinks resolved) stays inside the folder, with their types,
+// never a listing. A symlink in dist/ to anything outside it is not followed.
+import { createReadStream, realpathSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 
@@ -34,7 +35,16 @@ export function serveStatic(dist: string, urlPath: string, res: ServerResponse, 
     res.writeHead(404).end('not found');
     return;
   }
-  const stat = statSync(file, { throwIfNoEntry: false });
+  let real: string;
+  let root: string;
+  try {
+    real = realpathSync(file);
+    root = realpathSync(dist);
+  } catch {
+    real = '';
+    root = dist;
+  }
+  const stat = real.startsWith(root + sep) ? statSync(real, { throwIfNoEntry: false }) : undefined;
   if (!stat?.isFile()) {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
     return;
@@ -44,5 +54,5 @@ export function serveStatic(dist: string, urlPath: string, res: ServerResponse, 
   const cache = /\/assets\//u.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
   res.writeHead(200, { 'content-type': type, 'content-length': stat.size, 'cache-control': cache });
   if (head) res.end();
-  else createReadStream(file).pipe(res);
+  else createReadStream(real).pipe(res);
 }

@@ -3,21 +3,21 @@
 // PATH like JP's `which`), then the command with its arguments, in the workspace
 // root, inheriting the environment plus the named `variables`, in its own process
 // group, stderr piped to the server's log. The MCP messages go over the child's
-// stdin/stdout with the SDK's own framing (ReadBuffer, serializeMessage), in a
-// transport of ours only because the SDK's StdioClientTransport cannot start the
-// child as a group leader, which stopping the whole tree needs.
+// stdin/stdout as the SDK frames them (one JSON message a line; serializeMessage,
+// deserializeMessage), in a transport of ours: the SDK's StdioClientTransport cannot
+// start the child as a group leader, which stopping the whole tree needs, and its
+// ReadBuffer copies the whole pending line on every chunk, so one endless line
+// pinned a core. Here a line is read in one pass and capped.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { formatBytes, MAX_MESSAGE_BYTES } from '../core/import/catalogue';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
-
-/** The largest single message a server may send (a 4 MiB tool list, with room to spare). */
-const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /** The file `command` runs: a path (relative to `cwd`) when it has a slash, else the first match on PATH. */
 export function locate(command: string, cwd: string, path = process.env.PATH ?? ''): string | undefined {
@@ -87,30 +87,102 @@ export function spawnServer(spec: McpLaunchSpec, cwd: string, env: NodeJS.Proces
   return { child, missing, secrets };
 }
 
+export class LineTooLong extends Error {}
+
+/**
+ * Splits a byte stream into lines (LF, an optional CR before it dropped). Each chunk is scanned once,
+ * and a line is joined once, when it ends: no line may pass `cap` bytes, and the bytes of one that
+ * would are never kept.
+ */
+export class LineReader {
+  private parts: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly cap: number) {}
+
+  /** The lines `chunk` completes; throws LineTooLong as soon as the line in progress passes the cap. */
+  push(chunk: Buffer): string[] {
+    const lines: string[] = [];
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
+      this.keep(chunk.subarray(start, nl));
+      const line = (this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.size)).toString('utf8');
+      lines.push(line.endsWith('\r') ? line.slice(0, -1) : line);
+      this.parts = [];
+      this.size = 0;
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.keep(chunk.subarray(start));
+    return lines;
+  }
+
+  private keep(piece: Buffer): void {
+    if (this.size + piece.length > this.cap) {
+      const size = this.size + piece.length;
+      this.parts = [];
+      this.size = 0;
+      throw new LineTooLong(`the server sent a message line over ${formatBytes(this.cap)} (${formatBytes(size)} read, no end in sight); the bridge reads at most that in one message and stopped the server`);
+    }
+    this.parts.push(piece);
+    this.size += piece.length;
+  }
+}
+
 /** An MCP transport over a spawned child's stdin and stdout. */
 export class ChildTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   protocolVersion?: string;
-  private readonly buffer = new ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES });
+  /** Why the transport gave up on the server (a line over the cap), when it did. */
+  failure: string | undefined;
+  private readonly lines: LineReader;
   private closed = false;
 
-  constructor(private readonly child: ChildProcess) {}
+  constructor(
+    private readonly child: ChildProcess,
+    maxLineBytes = MAX_MESSAGE_BYTES,
+  ) {
+    this.lines = new LineReader(maxLineBytes);
+  }
 
   async start(): Promise<void> {
     const { child } = this;
     child.stdout?.on('data', (chunk: Buffer) => {
+      if (this.closed) return;
+      let lines: string[];
       try {
-        this.buffer.append(chunk);
-        for (let m = this.buffer.readMessage(); m !== null; m = this.buffer.readMessage()) this.onmessage?.(m);
+        lines = this.lines.push(chunk);
       } catch (e) {
-        this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+        // Nothing more is read from a server past the cap: it fails, with the reason.
+        this.failure = (e as Error).message;
+        child.stdout?.destroy();
+        this.onerror?.(e as Error);
+        this.finish();
+        return;
       }
+      for (const line of lines) this.onLine(line);
     });
     child.stdin?.on('error', (e) => this.onerror?.(e));
     child.on('error', (e) => this.onerror?.(e));
     child.on('close', () => this.finish());
+  }
+
+  /** One line from the server: one JSON-RPC message (where a later rule for other lines would go). */
+  private onLine(line: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch (e) {
+      this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
+    try {
+      this.onmessage?.(message);
+    } catch (e) {
+      // Whatever a message does downstream, it never throws out of the stream's event.
+      this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+    }
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -134,7 +206,6 @@ export class ChildTransport implements Transport {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
-    this.buffer.clear();
     this.onclose?.();
   }
 }

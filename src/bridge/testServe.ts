@@ -17,31 +17,48 @@ export const serverBin = (pkg: 'filesystem' | 'memory' | 'everything') => join(R
 export interface Running {
   readonly proc: ChildProcess;
   readonly port: number;
+  /** The session token the printed code was exchanged for (as the page does). */
   readonly token: string;
+  /** The printed address's one-time code (spent by the exchange). */
+  readonly code: string;
   /** Everything printed on stdout so far. */
   stdout(): string;
   stderr(): string;
   readonly exited: Promise<number | null>;
 }
 
-/** Starts `tool-workbench serve --port 0 --no-open --no-build`; resolves once its first line is out. */
-export function startServe(env: NodeJS.ProcessEnv = {}, extra: readonly string[] = []): Promise<Running> {
-  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-open', '--no-build', ...extra], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** The one request that trades the printed code for a session token (README: "Scripts and tests"). */
+export async function exchangeCode(port: number, code: string): Promise<Reply> {
+  return raw(port, { method: 'POST', path: '/bridge/session', origin: `http://127.0.0.1:${port}`, body: { code } });
+}
+
+/**
+ * Starts `tool-workbench serve --port 0 --no-open --no-build`; resolves once its first line is out and
+ * its code is exchanged for a session token. `stdin: 'pipe'` leaves the terminal's input open
+ * (proc.stdin) for tests that answer it.
+ */
+export function startServe(env: NodeJS.ProcessEnv = {}, extra: readonly string[] = [], stdin: 'ignore' | 'pipe' = 'ignore'): Promise<Running> {
+  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-open', '--no-build', ...extra], { cwd: ROOT, env: { ...process.env, ...env }, stdio: [stdin, 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((ok) => proc.once('exit', (code) => ok(code)));
-  return new Promise((ok, fail) => {
+  const printed = new Promise<{ port: number; code: string }>((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`serve printed no address in 60 s; stderr: ${err}`)), 60_000);
     proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
     proc.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = /^Tool Catalogue Workbench on http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]+)\n/u.exec(out);
+      const m = /^Tool Catalogue Workbench on http:\/\/127\.0\.0\.1:(\d+)\/#code=([A-Za-z0-9_-]+)\n/u.exec(out);
       if (m) {
         clearTimeout(timer);
-        ok({ proc, port: Number(m[1]), token: m[2] as string, stdout: () => out, stderr: () => err, exited });
+        ok({ port: Number(m[1]), code: m[2] as string });
       }
     });
     void exited.then((code) => fail(new Error(`serve exited (${code}) before printing its address; stderr: ${err}`)));
+  });
+  return printed.then(async ({ port, code }) => {
+    const r = await exchangeCode(port, code);
+    if (r.status !== 200) throw new Error(`the printed code was refused: ${r.status} ${r.body}`);
+    return { proc, port, code, token: r.json<{ token: string }>().token, stdout: () => out, stderr: () => err, exited };
   });
 }
 

@@ -10,15 +10,20 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ResultSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { JSONRPCMessage, MessageExtraInfo, Notification, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, ResultSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo, Notification, Progress, Request, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerStatus, ServerView } from '../bridge-protocol';
+import { nestsDeeperThan, tooDeepTool } from '../core/import/depth';
+import { describeHidden, hiddenIn } from '../core/workspace/hidden';
 import { commandLine } from '../core/workspace/mcp-servers';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
-import { headerSecrets, LogRing, mask, maskDeep } from './log';
+import { LogRing } from './log';
 import type { LogEntry, Terminal } from './log';
 import { stopTree } from './processTree';
+import { headerSecrets } from './secrets';
+import type { Masker } from './secrets';
 import { ChildTransport, spawnServer, verifyChecksum } from './stdio';
+import type { Watchdog } from './watchdog';
 
 export type UpstreamSource =
   | {
@@ -38,10 +43,36 @@ export type UpstreamSource =
 
 export type UpstreamStatus = ServerStatus;
 
+/** What every upstream of one bridge shares: its terminal, its one masker, its watchdog. */
+export interface UpstreamContext {
+  readonly terminal: Terminal;
+  readonly masker: Masker;
+  readonly watchdog?: Watchdog;
+}
+
+/**
+ * A request from the server to the client (sampling, elicitation): the facade hands it to a page
+ * session; the answer, or the error, goes back to the server.
+ */
+export type ServerRequestHandler = (request: Request, signal: AbortSignal) => Promise<Record<string, unknown>>;
+
+/** How one forwarded request reports back: progress to relay, the page's own token for it. */
+export interface ForwardOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: Progress) => void;
+}
+
 const PING_EVERY_MS = 1500;
 const CALL_TIMEOUT_MS = 5 * 60_000;
 /** "No limit" (startup_timeout_secs = 0) as the SDK needs a number: about 24 days. */
 const NO_LIMIT_MS = 2 ** 31 - 1;
+
+/**
+ * The deepest a message from a server may nest. Deeper values overflow the stack wherever they are
+ * written out again (JSON.stringify is recursive): a tool schema nested 5,000 levels deep made its
+ * tools/list reply vanish without a word. Past this, a reply becomes an error saying so.
+ */
+export const MAX_MESSAGE_DEPTH = 1000;
 
 /** Wraps a transport to log what passes and to keep the server's raw reply to `initialize`. */
 class Observed implements Transport {
@@ -52,6 +83,8 @@ class Observed implements Transport {
   initializeReply?: JSONRPCMessage;
   private initializeId: string | number | undefined;
   private readonly quiet = new Set<string | number>();
+  /** The method of each request in flight, by id, to say what a refused reply answered. */
+  private readonly methods = new Map<string | number, string>();
 
   constructor(
     readonly inner: Transport,
@@ -62,8 +95,25 @@ class Observed implements Transport {
     return this.inner.sessionId;
   }
 
+  /** A message nested past the cap: a reply becomes an error naming the request; anything else is dropped. */
+  private tooDeep(m: JSONRPCMessage): JSONRPCMessage | undefined {
+    if (!nestsDeeperThan(m, MAX_MESSAGE_DEPTH)) return m;
+    const id = 'id' in m && !('method' in m) ? m.id : undefined;
+    const what = id !== undefined ? `reply to ${this.methods.get(id) ?? 'a request'}` : `${'method' in m ? m.method : 'message'}`;
+    const message = `the server's ${what} nests its JSON more than ${MAX_MESSAGE_DEPTH} levels deep (real tool lists nest fewer than 20); the bridge does not pass it on`;
+    this.log.add('bridge', message);
+    this.onTooDeep?.(message);
+    return id !== undefined ? { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message } } : undefined;
+  }
+
+  /** Told each time a message nested past the cap is refused (the terminal says so). */
+  onTooDeep?: (message: string) => void;
+
   async start(): Promise<void> {
-    this.inner.onmessage = (m, extra) => {
+    this.inner.onmessage = (raw, extra) => {
+      const m = this.tooDeep(raw);
+      if (!m) return;
+      if ('id' in m && m.id !== undefined && !('method' in m)) this.methods.delete(m.id);
       if ('id' in m && this.initializeId !== undefined && m.id === this.initializeId && !('method' in m)) this.initializeReply = m;
       const id = 'id' in m ? m.id : undefined;
       if (!(id !== undefined && !('method' in m) && this.quiet.delete(id))) this.log.add('method' in m && !('id' in m) ? 'notification' : 'response', JSON.stringify(m));
@@ -76,6 +126,7 @@ class Observed implements Transport {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if ('method' in message && 'id' in message) {
+      this.methods.set(message.id, message.method);
       if (message.method === 'initialize') this.initializeId = message.id;
       // Pings every 1.5 s would drown the log.
       if (message.method === 'ping') this.quiet.add(message.id);
@@ -106,7 +157,6 @@ export class Upstream {
   private observed: Observed | undefined;
   private child: ChildProcess | undefined;
   private missing: readonly string[] = [];
-  private secrets: readonly string[] = [];
   private transportKind: 'stdio' | 'streamable' | 'sse' | undefined;
   private refusal: string | undefined;
   private startedAt: number | undefined;
@@ -115,24 +165,25 @@ export class Upstream {
   private readonly listeners = new Set<() => void>();
   /** Notifications from the server (tools/list_changed, ...), for the page's sessions. */
   onNotification: ((n: Notification) => void) | undefined;
+  /** Requests from the server (sampling, elicitation), for a page session to answer. */
+  onServerRequest: ServerRequestHandler | undefined;
+  /** What started the server last, for the terminal ("POST /bridge/... from session 1"). */
+  startedBy = '';
 
   constructor(
     /** Its name in the bridge (and its endpoint's path); set once, before the page meets it. */
     public name: string,
     readonly source: UpstreamSource,
-    private readonly terminal: Terminal,
+    private readonly context: UpstreamContext,
     readonly optional = false,
   ) {
-    this.log = new LogRing(() => this.allSecrets());
+    this.log = new LogRing(context.masker);
+    if (source.kind === 'http') context.masker.registerAll(headerSecrets(source.headers));
   }
 
-  private allSecrets(): readonly string[] {
-    return this.source.kind === 'http' ? [...headerSecrets(this.source.headers), ...this.secrets] : this.secrets;
-  }
-
-  /** A line on the bridge's terminal, with this server's secrets masked. */
+  /** A line on the bridge's terminal (masked and escaped there). */
   private say(text: string): void {
-    this.terminal.line(mask(text, this.allSecrets()));
+    this.context.terminal.line(text);
   }
 
   /** Called on every status change (the facade closes the page's sessions when a server goes). */
@@ -141,9 +192,13 @@ export class Upstream {
     return () => this.listeners.delete(listener);
   }
 
+  /** When the status last changed (ms since the epoch): a failed connection expires after a while. */
+  since = Date.now();
+
   private set(status: UpstreamStatus, error?: string): void {
     this.status = status;
     this.error = error;
+    this.since = Date.now();
     for (const l of this.listeners) l();
   }
 
@@ -159,7 +214,7 @@ export class Upstream {
       name: this.name,
       kind: src.kind,
       status: this.status,
-      ...(this.error !== undefined ? { error: mask(this.error, this.allSecrets()) } : {}),
+      ...(this.error !== undefined ? { error: this.error } : {}),
       optional: this.optional,
       ...(src.kind === 'stdio'
         ? { from: src.from, commandLine: commandLine(src.spec), cwd: src.cwd, variables: src.spec.variables, missingVariables: this.missing }
@@ -167,7 +222,7 @@ export class Upstream {
       ...(this.transportKind ? { transport: this.transportKind } : {}),
       ...(info && this.status === 'running' ? { serverInfo: { name: info.name, version: info.version, ...(typeof info.title === 'string' ? { title: info.title } : {}) } } : {}),
       ...(this.observed?.protocolVersion && this.status === 'running' ? { protocolVersion: this.observed.protocolVersion } : {}),
-      ...(this.refusal !== undefined ? { refusal: mask(this.refusal, this.allSecrets()) } : {}),
+      ...(this.refusal !== undefined ? { refusal: this.refusal } : {}),
       ...(this.status === 'running' && this.instructions ? { instructions: this.instructions } : {}),
       ...(this.child?.pid !== undefined && (this.status === 'running' || this.status === 'starting') ? { pid: this.child.pid } : {}),
       ...(this.startedAt !== undefined ? { startedAt: this.startedAt } : {}),
@@ -189,8 +244,7 @@ export class Upstream {
   }
 
   get instructions(): string | undefined {
-    const text = this.client?.getInstructions();
-    return text === undefined ? undefined : mask(text, this.allSecrets());
+    return this.client?.getInstructions();
   }
 
   /** Starts (or restarts) the server and opens the session. Never throws: a failure is the status. */
@@ -215,16 +269,38 @@ export class Upstream {
   }
 
   private newClient(): Client {
-    const client = new Client({ name: 'tool-catalogue-workbench-bridge', version: '0.1.0' });
-    client.fallbackNotificationHandler = async (n) => this.onNotification?.(maskDeep(n, this.allSecrets()));
+    // Sampling and elicitation are the page's to answer (the facade asks a page session), so the
+    // bridge says it can do both; with no page to ask, the server gets an error saying so.
+    const client = new Client({ name: 'tool-catalogue-workbench-bridge', version: '0.1.0' }, { capabilities: { sampling: {}, elicitation: { form: {} } } });
+    client.fallbackNotificationHandler = async (n) => this.onNotification?.(n);
+    const ask = async (request: Request, signal: AbortSignal) => {
+      const handler = this.onServerRequest;
+      if (!handler) throw new McpError(ErrorCode.InternalError, `no page is connected to the bridge to answer ${request.method}`);
+      this.log.add('bridge', `the server asks the page: ${request.method}`);
+      return handler(request, signal) as never;
+    };
+    client.setRequestHandler(CreateMessageRequestSchema, (r, extra) => ask(r, extra.signal));
+    client.setRequestHandler(ElicitRequestSchema, (r, extra) => ask(r, extra.signal));
     client.onclose = () => {
       if (this.status === 'running' && !this.stopping) {
         this.log.add('bridge', 'the connection closed');
-        this.set('failed', this.exitText() ?? 'the connection to the server closed');
+        this.set('failed', this.transportFailure() ?? this.exitText() ?? 'the connection to the server closed');
         void this.shutdown();
       }
     };
     return client;
+  }
+
+  /** Why the stdio transport gave up on the server (a message line over the cap), if it did. */
+  private transportFailure(): string | undefined {
+    const inner = this.observed?.inner;
+    return inner instanceof ChildTransport ? inner.failure : undefined;
+  }
+
+  private observe(inner: Transport): Observed {
+    const observed = new Observed(inner, this.log);
+    observed.onTooDeep = (message) => this.say(`${this.name}: ${message}`);
+    return observed;
   }
 
   private exitText(): string | undefined {
@@ -239,11 +315,16 @@ export class Upstream {
     const cmd = commandLine(spec);
     const sum = verifyChecksum(this.name, spec, cwd);
     if (!sum.ok) throw new Error(sum.message);
-    this.say(`starting ${this.name} (from ${src.from}): ${cmd}  [in ${cwd}]${spec.variables.length > 0 ? ` with ${spec.variables.join(', ')}` : ''}`);
+    const hidden = hiddenIn([cmd, cwd, ...spec.variables].join(' '));
+    this.say(
+      `starting ${this.name} (from ${src.from}${this.startedBy !== '' ? `; ${this.startedBy}` : ''}): ${cmd}  [in ${cwd}]${spec.variables.length > 0 ? ` with ${spec.variables.join(', ')}` : ''}` +
+        (hidden.length > 0 ? `  WARNING: hidden characters, shown escaped: ${describeHidden(hidden)}` : ''),
+    );
     const { child, missing, secrets } = spawnServer(spec, cwd);
+    this.context.masker.registerAll(secrets);
+    if (child.pid !== undefined) this.context.watchdog?.watch(child.pid);
     this.child = child;
     this.missing = missing;
-    this.secrets = secrets;
     this.transportKind = 'stdio';
     for (const m of missing) this.log.add('bridge', `warning: environment variable ${m} is not set; the server starts without it (JP warns the same way)`);
     let pending = '';
@@ -259,13 +340,14 @@ export class Upstream {
     });
     child.once('exit', (code, signal) => {
       if (pending.trim() !== '') this.log.add('stderr', pending);
+      if (child.pid !== undefined) this.context.watchdog?.forget(child.pid);
       this.log.add('bridge', `process ${child.pid ?? ''} exited (${signal ? `signal ${signal}` : `code ${code}`})`);
       if (this.status === 'running' && !this.stopping) {
-        this.set('failed', this.exitText());
+        this.set('failed', this.transportFailure() ?? this.exitText());
         void this.shutdown();
       }
     });
-    const transport = new Observed(new ChildTransport(child), this.log);
+    const transport = this.observe(new ChildTransport(child));
     const client = this.newClient();
     this.client = client;
     this.observed = transport;
@@ -277,6 +359,8 @@ export class Upstream {
     try {
       await Promise.race([client.connect(transport, { timeout: timeoutMs }), spawned]);
     } catch (e) {
+      const failure = this.transportFailure();
+      if (failure !== undefined) throw new Error(`Server initialization error: ${cmd}, error: ${failure}`);
       const m = messageOf(e);
       if (/^(Cannot spawn process|Server initialization error)/u.test(m)) throw new Error(`${m}${m.includes('stderr:') ? '' : stderr()}`);
       if (/timed out/iu.test(m)) throw new Error(`Server initialization timed out after ${spec.startupTimeoutSecs}s: ${cmd}${stderr()}`);
@@ -310,7 +394,7 @@ export class Upstream {
         kind === 'streamable'
           ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 } })
           : new SSEClientTransport(url, { requestInit });
-      const transport = new Observed(inner, this.log);
+      const transport = this.observe(inner);
       const client = this.newClient();
       this.client = client;
       this.observed = transport;
@@ -353,23 +437,37 @@ export class Upstream {
   }
 
   /**
-   * Forwards one request from the page to the server: every field of the result kept, only the
-   * secrets the bridge holds for it (header values, environment values) masked, in a result or an error.
+   * Forwards one request from the page to the server, every field of the result kept (the facade
+   * masks what it sends on). Progress the server reports comes back through `onProgress`: the SDK
+   * gives the request its own progress token towards the server, and the facade relays each update
+   * under the page's token. A tool list nested past the importer's cap is refused here, saying so,
+   * rather than left to fail deeper down without a word.
    */
-  async forward(method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  async forward(method: string, params: Record<string, unknown> | undefined, options: ForwardOptions = {}): Promise<Record<string, unknown>> {
     const client = this.client;
     if (!client || this.status !== 'running') throw new Error(`the server ${this.name} is ${this.status}`);
+    const { signal, onProgress } = options;
+    let result: Record<string, unknown>;
     try {
-      const result = await client.request({ method, ...(params !== undefined ? { params } : {}) }, ResultSchema, {
+      result = (await client.request({ method, ...(params !== undefined ? { params } : {}) }, ResultSchema, {
         timeout: CALL_TIMEOUT_MS,
         ...(signal ? { signal } : {}),
-      });
-      return maskDeep(result as Record<string, unknown>, this.allSecrets());
+        ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+      })) as Record<string, unknown>;
     } catch (e) {
-      // The SDK's server answers with this error's code, message and data: keep them, masked.
+      // The SDK's server answers with this error's code, message and data: keep them.
       const { code, data } = e as { code?: unknown; data?: unknown };
-      throw Object.assign(new Error(mask(messageOf(e), this.allSecrets())), { ...(code !== undefined ? { code } : {}), ...(data !== undefined ? { data: maskDeep(data, this.allSecrets()) } : {}) });
+      throw Object.assign(new Error(messageOf(e)), { ...(code !== undefined ? { code } : {}), ...(data !== undefined ? { data } : {}) });
     }
+    if (method === 'tools/list' && Array.isArray(result.tools)) {
+      const tooDeep = tooDeepTool(result.tools as unknown[], `${this.name}'s tools/list`);
+      if (tooDeep !== undefined) {
+        this.log.add('bridge', tooDeep);
+        this.say(`${this.name}: ${tooDeep}`);
+        throw new McpError(ErrorCode.InvalidParams, tooDeep);
+      }
+    }
+    return result;
   }
 
   /** Forwards a notification from the page (e.g. roots/list_changed). */
@@ -405,5 +503,6 @@ export class Upstream {
     }
     if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) await stopTree(child.pid);
     else if (child?.pid !== undefined) await stopTree(child.pid, 0);
+    if (child?.pid !== undefined) this.context.watchdog?.forget(child.pid);
   }
 }

@@ -2,11 +2,15 @@
 // start that the user confirmed. The bridge reads a workspace's files from disk
 // itself and computes every command from them (the page only names the workspace
 // and the plan): a page, a scenario, a share link or a dropped file can show a
-// command but never send one. A plan runs only once the user has confirmed it.
+// command but never send one. A plan runs only once the user has confirmed it,
+// at most once, within a minute of being made; a plan with hidden characters
+// (bidi controls, zero-width or control characters) only with a second, explicit
+// confirmation of them.
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { OpenedWorkspace, PlanView } from '../bridge-protocol';
+import type { HiddenInPlan, OpenedWorkspace, PlanView } from '../bridge-protocol';
+import { hiddenIn } from '../core/workspace/hidden';
 import { loadLayer } from '../core/config/layer';
 import { loadWorkspace, WORKSPACE_CODES } from '../core/workspace/load';
 import { commandLine, mcpLaunchSpecs } from '../core/workspace/mcp-servers';
@@ -19,6 +23,25 @@ export interface Plan extends PlanView {
 }
 
 export class WorkspaceError extends Error {}
+
+/** A plan with hidden characters, started without their second confirmation. */
+export class HiddenUnconfirmed extends WorkspaceError {}
+
+/** Every hidden character in the plan's names, commands, arguments, folder and variable names. */
+export function hiddenInSpecs(specs: readonly McpLaunchSpec[], cwd: string): HiddenInPlan[] {
+  const out: HiddenInPlan[] = [];
+  for (const s of specs) {
+    const fields: [string, string][] = [['name', s.name], ['command', s.command], ...s.arguments.map((a, i): [string, string] => [`argument ${i + 1}`, a]), ['folder', cwd], ...s.variables.map((v, i): [string, string] => [`variable ${i + 1}`, v])];
+    for (const [where, text] of fields) {
+      const chars = hiddenIn(text);
+      if (chars.length > 0) out.push({ server: s.name, where, chars });
+    }
+  }
+  return out;
+}
+
+/** How long a plan may wait for its confirmation (ms). */
+export const PLAN_TTL_MS = 60_000;
 
 /** The `.jp` folder at `path`: the folder itself, or the one inside it. */
 export function findJpFolder(path: string): { root: string; jpDir: string } {
@@ -37,7 +60,11 @@ const token = () => randomBytes(12).toString('base64url');
 export class Workspaces {
   private readonly opened = new Map<string, OpenedWorkspace>();
   private readonly plans = new Map<string, Plan>();
-  private readonly confirmed = new Set<string>();
+
+  constructor(
+    private readonly ttlMs = PLAN_TTL_MS,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /** Opens a workspace (reads nothing yet but where it is); the same folder gets the same id. */
   open(path: string): OpenedWorkspace {
@@ -71,6 +98,7 @@ export class Workspaces {
     const unknown = loaded.loadDiagnostics.find((d) => d.code === WORKSPACE_CODES.persona);
     if (unknown) throw new WorkspaceError(unknown.message);
     const { servers: specs, problems } = mcpLaunchSpecs(loaded.layers.map(loadLayer));
+    this.expire();
     const plan: Plan = {
       id: token(),
       workspace: w.id,
@@ -78,6 +106,8 @@ export class Workspaces {
       servers: specs.map((s) => ({
         name: s.name,
         commandLine: commandLine(s),
+        command: s.command,
+        arguments: s.arguments,
         cwd: w.root,
         variables: s.variables,
         optional: s.optional,
@@ -85,21 +115,31 @@ export class Workspaces {
         ...(s.checksum ? { checksum: s.checksum } : {}),
       })),
       problems,
+      hidden: hiddenInSpecs(specs, w.root),
+      expiresAt: this.clock() + this.ttlMs,
       specs,
     };
     this.plans.set(plan.id, plan);
     return plan;
   }
 
-  /** The user said yes to this plan: its servers may start (now, and again on restart). */
-  confirm(planId: string): Plan {
+  /**
+   * The user said yes to this plan: it is spent (a second start of it is refused), and its servers
+   * may start now (and again from the Servers panel, as the same commands). A plan with hidden
+   * characters needs `hiddenConfirmed`.
+   */
+  confirm(planId: string, hiddenConfirmed = false): Plan {
+    this.expire();
     const plan = this.plans.get(planId);
-    if (!plan) throw new WorkspaceError('that plan is unknown to this bridge (it restarted?): list the servers again and confirm');
-    this.confirmed.add(planId);
+    if (!plan) throw new WorkspaceError('that plan is unknown, spent or expired (a plan runs once, within a minute): press Start servers again and confirm');
+    if (plan.hidden.length > 0 && !hiddenConfirmed) throw new HiddenUnconfirmed('this plan has hidden characters in its commands: it starts only once they are confirmed too (hiddenConfirmed)');
+    this.plans.delete(planId);
     return plan;
   }
 
-  isConfirmed(planId: string): boolean {
-    return this.confirmed.has(planId);
+  /** Plans nobody confirmed in time are dropped. */
+  expire(): void {
+    const now = this.clock();
+    for (const [id, p] of this.plans) if (p.expiresAt <= now) this.plans.delete(id);
   }
 }

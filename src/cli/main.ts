@@ -103,6 +103,8 @@ function internalError(e: unknown, io: Io): number {
  */
 export function mainAsync(argv: readonly string[], io: Io = nodeIo): Promise<number> | undefined {
   const [command, ...rest] = argv;
+  // __watchdog: the process serve and snapshot start beside them (src/bridge/watchdog.ts), not a user's command.
+  if (command === '__watchdog') return import('../bridge/watchdog').then((w) => w.runWatchdog());
   const long = command === 'serve' ? serveCommand : command === 'snapshot' ? snapshotCommand : undefined;
   return long?.(rest, io).catch((e: unknown) => internalError(e, io));
 }

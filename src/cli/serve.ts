@@ -5,15 +5,19 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Io } from './main';
 
-export const SERVE_USAGE = `usage: tool-workbench serve [--port N] [--no-open] [--no-build] [--idle-stop SECONDS]
+export const SERVE_USAGE = `usage: tool-workbench serve [--port N] [--no-open] [--no-build] [--idle-stop SECONDS] [--expire SECONDS] [--confirm-in-terminal]
   Serves the workbench and its local bridge on one loopback origin, http://127.0.0.1:4173 (or the
-  next free port), and prints the address with a fresh token as the first line. The bridge starts
-  a JP workspace's stdio MCP servers once you confirm them in the page, reaches HTTP MCP servers
-  for it (no CORS), and stops every server it started on Ctrl+C.
-  --port N          listen on N (0: any free port); fails if N is taken
-  --no-open         do not open a browser
-  --no-build        serve dist/ as it is (by default the app is built when missing or stale)
-  --idle-stop S     stop the servers when no page has been seen for S seconds (default 120; 0: never)
+  next free port), and prints the address with a one-time code as the first line (the page trades
+  it for a session; press Enter for a new address). The bridge starts a JP workspace's stdio MCP
+  servers once you confirm them in the page, reaches HTTP MCP servers for it (no CORS), and stops
+  every server it started on Ctrl+C.
+  --port N               listen on N (0: any free port); fails if N is taken
+  --no-open              do not open a browser
+  --no-build             serve dist/ as it is (by default the app is built when missing or stale)
+  --idle-stop S          stop the servers when no page has been seen for S seconds (default 120; 0: never)
+  --expire S             a plan must be confirmed within S seconds, and a failed connection is
+                         dropped after S seconds (default 60)
+  --confirm-in-terminal  also ask y/N here before any server process starts
 `;
 
 export const SNAPSHOT_USAGE = `usage: tool-workbench snapshot --workspace DIR [--persona NAME] --out FILE
@@ -55,10 +59,11 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     io.out(SERVE_USAGE);
     return 0;
   }
-  const p = parse(args, ['--port', '--idle-stop'], ['--no-open', '--no-build']);
+  const p = parse(args, ['--port', '--idle-stop', '--expire'], ['--no-open', '--no-build', '--confirm-in-terminal']);
   const port = typeof p === 'string' ? p : count(p.values.get('--port'), '--port', 65535);
   const idle = typeof p === 'string' ? undefined : count(p.values.get('--idle-stop'), '--idle-stop', 86400);
-  const bad = typeof p === 'string' ? p : typeof port === 'string' ? port : typeof idle === 'string' ? idle : undefined;
+  const expire = typeof p === 'string' ? undefined : count(p.values.get('--expire'), '--expire', 86400);
+  const bad = typeof p === 'string' ? p : [port, idle, expire].find((v) => typeof v === 'string') ?? (expire === 0 ? '--expire must be at least 1' : undefined);
   if (bad !== undefined || typeof p === 'string') {
     io.err(`tool-workbench serve: ${bad ?? ''}\n\n${SERVE_USAGE}`);
     return 2;
@@ -71,6 +76,8 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       open: !p.set.has('--no-open'),
       build: !p.set.has('--no-build'),
       idleStopSecs: typeof idle === 'number' ? idle : 120,
+      expireSecs: typeof expire === 'number' ? expire : 60,
+      confirmInTerminal: p.set.has('--confirm-in-terminal'),
     },
     io,
   );
@@ -87,7 +94,7 @@ export async function snapshotCommand(args: readonly string[], io: Io): Promise<
     io.err(`tool-workbench snapshot: ${missing ?? ''}\n\n${SNAPSHOT_USAGE}`);
     return 2;
   }
-  const [{ snapshot }, { terminalOf }] = await Promise.all([import('../bridge/snapshot'), import('../bridge/log')]);
+  const { snapshot } = await import('../bridge/snapshot');
   const persona = p.values.get('--persona');
-  return snapshot({ workspace: p.values.get('--workspace') as string, out: p.values.get('--out') as string, ...(persona !== undefined ? { persona } : {}) }, terminalOf((t) => io.out(t)), (t) => io.err(t));
+  return snapshot({ workspace: p.values.get('--workspace') as string, out: p.values.get('--out') as string, ...(persona !== undefined ? { persona } : {}) }, io);
 }

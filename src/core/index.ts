@@ -53,6 +53,8 @@ export type { ScenarioDoc, StepDoc, CycleDoc, CallDoc, ServerDoc, LayerDoc, Plai
 export { tomlKey, tomlString } from './scenario/doc';
 export { loadWorkspace, WORKSPACE_CODES, WORKSPACE_CONFIG } from './workspace/load';
 export { mcpLaunchSpecs, commandLine, shellWord, DEFAULT_STARTUP_TIMEOUT_SECS } from './workspace/mcp-servers';
+export { escapeHidden, hiddenIn, hiddenParts, describeHidden } from './workspace/hidden';
+export type { HiddenChar } from './workspace/hidden';
 export type { McpLaunchSpec, McpLaunchSpecs, McpLaunchProblem, ChecksumAlgorithm } from './workspace/mcp-servers';
 export type { WorkspaceFiles, WorkspaceLoad, WorkspaceOptions } from './workspace/load';
 export { comparePaths } from './workspace/glob';

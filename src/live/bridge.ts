@@ -1,36 +1,72 @@
 // The page's side of the local bridge (`tool-workbench serve`, src/bridge): the
-// token it was handed in the URL fragment (kept for this origin, so a second tab, a
-// reload or a share link opened here still works, and taken out of the address
-// bar), the bridge's JSON API, and the headers the page's MCP client adds on the
-// bridge's endpoints. Served from anywhere else (a static host, `vite preview`),
-// there is no bridge, and the page says that stdio servers need `npm start`.
+// one-time code it was handed in the URL fragment, traded at once for a session
+// token (`POST /bridge/session`) that this tab keeps (sessionStorage: a reload keeps
+// it, another tab or page never sees it); the bridge's JSON API; and the headers the
+// page's MCP client adds on the bridge's endpoints. The code leaves the address bar
+// before anything else runs, and an address opened again (history, another page's
+// window.open) is spent: it never replaces the session this tab has. Served from
+// anywhere else (a static host, `vite preview`), there is no bridge, and the page
+// says that stdio servers need `npm start`.
 import { queryOptions } from '@tanstack/react-query';
-import type { BridgeInfo, ConnectHttpRequest, LogEntry, OpenedWorkspace, PlanView, Replies, ServerView } from '../bridge-protocol';
+import type { BridgeInfo, ConnectHttpRequest, LogEntry, OpenedWorkspace, PlanView, Replies, ServerView, SessionRequest, StartPlanRequest } from '../bridge-protocol';
 
-const TOKEN_KEY = 'tool-workbench.bridge-token';
-
-/** Reads `#token=...` (the address `tool-workbench serve` prints), keeps it, and cleans the address bar. */
-export function adoptBridgeToken(): void {
-  const m = /^#token=([A-Za-z0-9_-]{16,})$/u.exec(location.hash);
-  if (!m) return;
-  try {
-    localStorage.setItem(TOKEN_KEY, m[1] as string);
-  } catch {
-    // Storage refused (private mode): the token lives until the tab closes.
-    memoryToken = m[1];
-  }
-  history.replaceState(history.state, '', `${location.pathname}${location.search}`);
-}
+const TOKEN_KEY = 'tool-workbench.bridge-session';
+/** Where an earlier version kept a token for the whole origin; removed on sight. */
+const LEGACY_KEY = 'tool-workbench.bridge-token';
 
 let memoryToken: string | undefined;
+let adopting: Promise<void> = Promise.resolve();
+/** Why the address's code opened no session, when it did not. */
+let codeRefused: string | undefined;
+
+function keep(token: string): void {
+  memoryToken = token;
+  try {
+    sessionStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    // Storage refused (private mode): the token lives in memory until the tab closes.
+  }
+}
+
+/**
+ * Reads `#code=...` (the address `tool-workbench serve` prints), takes it out of the address bar at
+ * once, and trades it for a session token. Only a token the bridge gave replaces the one this tab
+ * has: a spent or forged code leaves it as it was.
+ */
+export function adoptBridgeCode(): Promise<void> {
+  try {
+    localStorage.removeItem(LEGACY_KEY);
+  } catch {
+    // No storage: nothing was kept there either.
+  }
+  const m = /^#code=([A-Za-z0-9_-]{16,})$/u.exec(location.hash);
+  if (!m) return adopting;
+  history.replaceState(history.state, '', `${location.pathname}${location.search}`);
+  const body: SessionRequest = { code: m[1] as string };
+  adopting = (async () => {
+    try {
+      const res = await fetch('/bridge/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), cache: 'no-store' });
+      const value = (await res.json().catch(() => ({}))) as Partial<Replies['session'] & Replies['error']>;
+      if (res.ok && typeof value.token === 'string') {
+        keep(value.token);
+        codeRefused = undefined;
+      } else codeRefused = typeof value.error === 'string' ? value.error : `the bridge answered HTTP ${res.status}`;
+    } catch {
+      codeRefused = 'the bridge does not answer: is `npm start` still running?';
+    }
+  })();
+  return adopting;
+}
 
 export function bridgeToken(): string | undefined {
   try {
-    return localStorage.getItem(TOKEN_KEY) ?? memoryToken;
+    return sessionStorage.getItem(TOKEN_KEY) ?? memoryToken;
   } catch {
     return memoryToken;
   }
 }
+
+const NO_SESSION = 'no bridge session in this tab: open the address `npm start` printed (each address opens one tab; press Enter in its terminal for a new one)';
 
 /** Whether a URL is one of this origin's bridge endpoints (so it gets the token). */
 export function isBridgeUrl(url: string): boolean {
@@ -59,8 +95,9 @@ export class BridgeError extends Error {
 }
 
 async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  await adopting;
   const token = bridgeToken();
-  if (token === undefined) throw new BridgeError(401, 'no bridge token: open the address `npm start` printed (it ends in #token=...)');
+  if (token === undefined) throw new BridgeError(401, codeRefused ?? NO_SESSION);
   let res: Response;
   try {
     res = await fetch(`/bridge/${path}`, {
@@ -87,7 +124,7 @@ async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: u
   return value as T;
 }
 
-export type { BridgeInfo, ConnectHttpRequest, PlannedServer } from '../bridge-protocol';
+export type { BridgeInfo, ConnectHttpRequest, HiddenInPlan, PlannedServer } from '../bridge-protocol';
 /** A server the bridge holds, as the page sees it. */
 export type BridgeServer = ServerView;
 export type BridgeLogEntry = LogEntry;
@@ -105,7 +142,7 @@ export const bridgeApi = {
   openWorkspace: (path: string) => call<Replies['workspace']>('POST', 'workspaces', { path }),
   plan: (workspace: string, persona: string | undefined) =>
     call<Replies['plan']>('POST', `workspaces/${encodeURIComponent(workspace)}/plan`, persona !== undefined ? { persona } : {}).then((r) => r.plan),
-  startPlan: (workspace: string, plan: string) => call<Replies['servers']>('POST', `workspaces/${encodeURIComponent(workspace)}/start`, { plan }).then((r) => r.servers),
+  startPlan: (workspace: string, request: StartPlanRequest) => call<Replies['servers']>('POST', `workspaces/${encodeURIComponent(workspace)}/start`, request).then((r) => r.servers),
   stopWorkspace: (workspace: string) => call<Replies['servers']>('POST', `workspaces/${encodeURIComponent(workspace)}/stop`).then((r) => r.servers),
 };
 
@@ -125,7 +162,13 @@ export const bridgeKeys = {
 export const bridgeInfoQuery = queryOptions({
   queryKey: bridgeKeys.info(),
   queryFn: async (): Promise<BridgeInfo | { readonly missing: string }> => {
-    if (bridgeToken() === undefined) return { missing: 'no bridge: the page was not opened from `npm start`' };
+    await adopting;
+    if (bridgeToken() === undefined) {
+      if (codeRefused !== undefined) return { missing: codeRefused };
+      // A bridge answers 401 without a session; anything else serving the page has no /bridge/ at all.
+      const here = await fetch('/bridge/info', { cache: 'no-store' }).then((r) => r.status, () => 0);
+      return { missing: here === 401 ? NO_SESSION : 'no bridge: the page was not opened from `npm start`' };
+    }
     try {
       return await bridgeApi.info();
     } catch (e) {

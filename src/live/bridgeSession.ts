@@ -66,15 +66,20 @@ export async function askToStartServers(store: WorkbenchStore): Promise<void> {
     ...(plan.persona !== undefined ? { persona: plan.persona } : {}),
     servers: plan.servers,
     problems: plan.problems.map((p) => `${p.layer !== undefined ? `${p.layer}: ` : ''}${p.message}`),
+    hidden: plan.hidden,
   });
 }
 
-/** The user confirmed: the bridge starts exactly the plan it showed. */
-export async function startConfirmed(store: WorkbenchStore, queryClient?: QueryClient): Promise<void> {
+/**
+ * The user confirmed: the bridge starts exactly the plan it showed. `hiddenConfirmed`: the user also
+ * confirmed, a second time, the hidden characters the dialog showed escaped (the bridge refuses such
+ * a plan without it).
+ */
+export async function startConfirmed(store: WorkbenchStore, queryClient?: QueryClient, hiddenConfirmed = false): Promise<void> {
   const c = store.getState().bridgeConfirm;
   if (!c) return;
   store.getState().setBridgeConfirm(undefined);
-  const views = await bridgeApi.startPlan(c.workspace, c.planId);
+  const views = await bridgeApi.startPlan(c.workspace, { plan: c.planId, ...(hiddenConfirmed ? { hiddenConfirmed } : {}) });
   for (const v of views) applyBridgeServer(store, v);
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }

@@ -21,10 +21,23 @@ export function resultText(result: { content?: unknown; structuredContent?: unkn
   return text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)}… (${text.length} characters; cut)` : text;
 }
 
-export async function callRealTool(url: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<RealResult> {
+/** A server's progress on a call (MCP notifications/progress). */
+export interface CallProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+export async function callRealTool(url: string, tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal; onProgress?: (p: CallProgress) => void } = {}): Promise<RealResult> {
   const client = liveClient(url);
   if (!client) throw new Error('the server has no open session: connect it (or start it) first');
-  const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 120_000, ...(signal ? { signal } : {}) });
+  const { signal, onProgress } = options;
+  // Progress keeps the call alive (a server reporting progress is working, however long).
+  const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+    timeout: 120_000,
+    ...(signal ? { signal } : {}),
+    ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+  });
   const r = result as { content?: unknown; structuredContent?: unknown; isError?: unknown };
   return { text: resultText(r), isError: r.isError === true, raw: result };
 }

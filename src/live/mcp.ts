@@ -7,7 +7,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { MAX_CATALOGUE_BYTES, formatBytes, tooDeepTool } from '../core';
+import { MAX_CATALOGUE_BYTES, MAX_MESSAGE_BYTES, formatBytes, tooDeepTool } from '../core';
+import { elicit, sample } from './asks';
 import { bridgeHeaders } from './bridge';
 import { cappedFetch, OVER_CAP_MARK } from './capped';
 import type { Exceeded } from './capped';
@@ -30,12 +31,8 @@ export const REASON_WORDS: Record<FailureReason, string> = {
   cancelled: 'cancelled',
 };
 
-/**
- * The most one reply may carry: the importer's cap on a catalogue (MAX_CATALOGUE_BYTES, 4 MiB of
- * tools JSON) plus 64 KiB for the JSON-RPC envelope and the event-stream framing. A page of tools
- * bigger than that could never be imported, so it is not read.
- */
-export const MAX_REPLY_BYTES = MAX_CATALOGUE_BYTES + 64 * 1024;
+/** The most one reply may carry: the core's cap on one MCP message (a catalogue at the importer's cap, plus the envelope). */
+export const MAX_REPLY_BYTES = MAX_MESSAGE_BYTES;
 
 /** A failure with its reason: what the status line shows. */
 export class LiveServerError extends Error {
@@ -151,14 +148,21 @@ export async function connect(url: string, options: ConnectOptions): Promise<Liv
   // are listed; the SDK's @cfworker/json-schema validator interprets them instead.
   const { config } = await import('zod/v4/core');
   config({ jitless: true });
-  const [{ Client: ClientClass }, { StreamableHTTPClientTransport: TransportClass }, { ToolListChangedNotificationSchema }, { CfWorkerJsonSchemaValidator }] = await Promise.all([
+  const [{ Client: ClientClass }, { StreamableHTTPClientTransport: TransportClass }, { ToolListChangedNotificationSchema, ElicitRequestSchema, CreateMessageRequestSchema }, { CfWorkerJsonSchemaValidator }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
     import('@modelcontextprotocol/sdk/validation/cfworker'),
   ]);
   const target = options.transport ? undefined : checkUrl(url);
-  const client = new ClientClass({ name: 'tool-catalogue-workbench', version: '0.1.0' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  // A server may ask the user while a tool runs (elicitation: a form; sampling: a reply in place of
+  // a model): asks.ts holds each question for the panel that ran the call.
+  const client = new ClientClass(
+    { name: 'tool-catalogue-workbench', version: '0.1.0' },
+    { jsonSchemaValidator: new CfWorkerJsonSchemaValidator(), capabilities: { elicitation: { form: {} }, sampling: {} } },
+  );
+  client.setRequestHandler(ElicitRequestSchema, (r, extra) => elicit(url, r.params as { message: string; requestedSchema?: unknown }, extra.signal));
+  client.setRequestHandler(CreateMessageRequestSchema, (r, extra) => sample(url, r.params, extra.signal));
   const guard: ReplyGuard = { onExceeded: undefined };
   const transport: Transport =
     options.transport?.() ??

@@ -3,7 +3,7 @@
 // by path. Session state only: none of it is saved in the document, so a scenario,
 // a share link or a dropped file never points the page at a bridge by itself.
 import type { StoreApi } from 'zustand/vanilla';
-import type { OpenedWorkspace, PlannedServer } from '../bridge-protocol';
+import type { HiddenInPlan, OpenedWorkspace, PlannedServer } from '../bridge-protocol';
 import type { ScenarioDoc, ServerDoc } from '../core';
 
 /** The workspace the bridge opened by path (its id in the bridge, its folders). */
@@ -29,6 +29,8 @@ export interface BridgeConfirm {
   readonly persona?: string;
   readonly servers: readonly PlannedServer[];
   readonly problems: readonly string[];
+  /** Hidden characters in the plan: shown escaped, and confirmed a second time before it starts. */
+  readonly hidden: readonly HiddenInPlan[];
 }
 
 interface DocState {

@@ -14,6 +14,12 @@ import { parseJsonKeepingFloats } from '../json/parse';
  * log, a dump) than a catalogue, and parsing it would stall the page.
  */
 export const MAX_CATALOGUE_BYTES = 4 * 1024 * 1024;
+/**
+ * The most one MCP message from a live server may carry, on any path (the page's fetch, the
+ * bridge's stdio line): a catalogue at the cap plus 64 KiB for the JSON-RPC envelope and framing.
+ * A page of tools bigger than that could never be imported, so it is not read.
+ */
+export const MAX_MESSAGE_BYTES = MAX_CATALOGUE_BYTES + 64 * 1024;
 
 export type CatalogueForm = 'tools/list' | 'json-rpc' | 'multi-server' | 'tool-array';
 

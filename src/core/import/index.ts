@@ -1,6 +1,6 @@
 // Importing MCP catalogues (files, pasted text, live servers' replies) into
 // scenarios, exporting scenarios as JP config, and what discovery saves.
-export { MAX_CATALOGUE_BYTES, readCatalogue, readCatalogueValue, checkCatalogueSize, formatBytes, serverNameFromFileName } from './catalogue';
+export { MAX_CATALOGUE_BYTES, MAX_MESSAGE_BYTES, readCatalogue, readCatalogueValue, checkCatalogueSize, formatBytes, serverNameFromFileName } from './catalogue';
 export type { Catalogue, CatalogueForm, CatalogueRead, ImportedServer } from './catalogue';
 export { MAX_TOOL_DEPTH, nestsDeeperThan, tooDeepTool } from './depth';
 export { buildImport, applyImport, startingStep, usefulnessOrder, toolHints, configuredToolNames, DEFAULT_KEEP, DEFAULT_POLICY as DEFAULT_STARTING_POLICY } from './generate';

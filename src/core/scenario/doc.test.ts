@@ -64,3 +64,28 @@ describe('a server tool keeps every tools/list field through save and open', () 
     expect(back.ok && back.doc.servers[0]?.tools).toEqual([tool]);
   });
 });
+
+describe("a call's `asked` (what a server asked while the call ran for real)", () => {
+  it('round-trips through save and open, and does not change the check', () => {
+    const base = `[[steps]]\ncommand = "jp q hi"\n\n  [[steps.cycles]]\n\n    [[steps.cycles.calls]]\n    tool = "ask"\n    args = {}\n    result = "answered"\n`;
+    const asked = `${base}    asked = [{ kind = "elicitation", message = "Which colour?", action = "accept", content = { colour = "green", count = 3 } }, { kind = "sampling", action = "decline" }]\n`;
+    const host = { readFile: () => '' };
+    const doc = scenarioDocFromText(asked, host);
+    expect(doc.ok).toBe(true);
+    if (!doc.ok) return;
+    const call = doc.doc.steps[0]?.cycles[0]?.calls[0];
+    expect(call?.asked).toEqual([
+      { kind: 'elicitation', message: 'Which colour?', action: 'accept', content: { colour: 'green', count: 3 } },
+      { kind: 'sampling', action: 'decline' },
+    ]);
+    const written = writeScenario(doc.doc);
+    const again = scenarioDocFromText(written, host);
+    expect(again.ok && again.doc.steps[0]?.cycles[0]?.calls[0]?.asked).toEqual(call?.asked);
+    expect(checkScenario('a.toml', written, host).failures).toEqual(checkScenario('a.toml', base, host).failures);
+  });
+
+  it('says what is wrong with an `asked` that is not a list of tables', () => {
+    const r = checkScenario('a.toml', `[[steps]]\ncommand = "jp q hi"\n\n  [[steps.cycles]]\n\n    [[steps.cycles.calls]]\n    tool = "ask"\n    asked = "yes"\n`, { readFile: () => '' });
+    expect(r.fileErrors.map((e) => e.message)).toEqual([expect.stringContaining('asked must be a list of tables')]);
+  });
+});

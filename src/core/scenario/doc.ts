@@ -20,6 +20,8 @@ export interface CallDoc {
   approved?: boolean;
   result?: string;
   fail?: string;
+  /** What the server asked while the call ran for real, and what the user decided (kept, never simulated). */
+  asked?: { [key: string]: Plain }[];
   expect?: { [key: string]: Plain };
 }
 
@@ -178,6 +180,7 @@ export function writeScenario(doc: ScenarioDoc): string {
         if (call.approved !== undefined) lines.push(`    approved = ${String(call.approved)}`);
         if (call.result !== undefined) lines.push(`    result = ${tomlString(call.result)}`);
         if (call.fail !== undefined) lines.push(`    fail = ${tomlString(call.fail)}`);
+        if (call.asked && call.asked.length > 0) lines.push(`    asked = ${tomlValue(call.asked)}`);
         if (call.expect && Object.keys(call.expect).length > 0) lines.push(`    expect = ${tomlValue(call.expect)}`);
       }
     }
@@ -248,6 +251,7 @@ export function scenarioDocFromText(text: string, host: ScenarioHost = {}): DocR
                 ...(k.approved !== undefined ? { approved: k.approved } : {}),
                 ...(k.result !== undefined ? { result: k.result } : {}),
                 ...(k.fail !== undefined ? { fail: k.fail } : {}),
+                ...(k.asked ? { asked: k.asked.map((a) => plain(a) as { [key: string]: Plain }) } : {}),
                 ...(kexpect ? { expect: kexpect } : {}),
               };
             }),

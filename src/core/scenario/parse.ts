@@ -39,7 +39,7 @@ const LAYER_KEYS = ['name', 'text'];
 const SERVER_KEYS = ['status', 'catalogue', 'tools', 'url'];
 const STEP_KEYS = ['command', 'elapsed', 'cycles', 'expect'];
 const CYCLE_KEYS = ['calls', 'reply', 'restart', 'expect'];
-const CALL_KEYS = ['tool', 'args', 'writes', 'approved', 'result', 'fail', 'expect'];
+const CALL_KEYS = ['tool', 'args', 'writes', 'approved', 'result', 'fail', 'asked', 'expect'];
 const WORKSPACE_KEYS = ['path', 'persona'];
 
 class Fail extends Error {}
@@ -233,6 +233,13 @@ function readCall(r: Reader, k: TomlTable, cwhere: string): ScenarioCall {
   const approved = r.bool(k.entries.get('approved'), 'approved');
   const result = r.str(k.entries.get('result'), 'result');
   const fail = r.str(k.entries.get('fail'), 'fail');
+  const askedEntry = k.entries.get('asked');
+  let asked: unknown[] | undefined;
+  if (askedEntry) {
+    const v = askedEntry.value;
+    if (v.kind !== 'array' || !v.items.every((i) => i.kind === 'table')) r.error(v.span, 'asked must be a list of tables ({ kind = "elicitation", action = "accept", ... })');
+    else asked = toPlain(v, true) as unknown[];
+  }
   const expect = r.expectations(k.entries.get('expect'), 'call', cwhere);
   return {
     tool,
@@ -241,6 +248,7 @@ function readCall(r: Reader, k: TomlTable, cwhere: string): ScenarioCall {
     ...(approved !== undefined ? { approved } : {}),
     ...(result !== undefined ? { result } : {}),
     ...(fail !== undefined ? { fail } : {}),
+    ...(asked ? { asked } : {}),
     ...(expect ? { expect } : {}),
     span: k.span,
   };

@@ -38,6 +38,11 @@ export interface ScenarioCall {
   readonly approved?: boolean;
   readonly result?: string;
   readonly fail?: string;
+  /**
+   * What the server asked the user while the call ran for real (elicitation, sampling) and what the
+   * user decided, as plain tables; kept through the file, never read by the simulation.
+   */
+  readonly asked?: readonly unknown[];
   readonly expect?: Expectations;
   readonly span: Span;
 }

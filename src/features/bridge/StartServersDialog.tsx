@@ -2,27 +2,66 @@
 // every command line exactly as it will run, its working directory, and the
 // names (never the values) of the environment variables it is given. The plan
 // was computed by the bridge from the workspace's files on disk; the page only
-// says yes to it.
+// says yes to it. Nothing in it can be disguised: each word is isolated from its
+// neighbours' text direction, every invisible, bidi or control character is shown
+// as its escape (`\u202E`) and named in a warning, and such a plan starts only
+// after a second, explicit confirmation (the bridge refuses it otherwise).
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { describeHidden } from '../../core';
+import type { HiddenInPlan } from '../../live/bridge';
 import { startConfirmed } from '../../live/bridgeSession';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
+import { CommandWords, Visible } from '../../components/Visible';
 import './bridge.css';
+
+function HiddenWarning({ hidden }: { readonly hidden: readonly HiddenInPlan[] }) {
+  return (
+    <div className="bridge-hidden" role="alert" data-testid="planned-hidden">
+      <strong>Hidden characters.</strong> These commands contain characters that are invisible or reorder the text around them, so what a command seems to say may not
+      be what runs. Each is shown escaped and marked:
+      <ul>
+        {hidden.map((h) => (
+          <li key={`${h.server} ${h.where}`}>
+            <code>
+              <Visible text={h.server} />
+            </code>
+            , {h.where}: {describeHidden(h.chars)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 export function StartServersDialog() {
   const store = useWorkbenchStore();
   const queryClient = useQueryClient();
   const plan = useWorkbench((s) => s.bridgeConfirm);
   const [busy, setBusy] = useState(false);
+  // A plan with hidden characters: the first Start asks again, with the characters named.
+  const [asking, setAsking] = useState(false);
   const cancel = useRef<HTMLButtonElement>(null);
+  const cancelAgain = useRef<HTMLButtonElement>(null);
   // Focus lands on Cancel: starting processes takes a deliberate click.
-  useEffect(() => cancel.current?.focus(), [plan?.planId]);
+  useEffect(() => {
+    setAsking(false);
+    cancel.current?.focus();
+  }, [plan?.planId]);
+  useEffect(() => {
+    if (asking) cancelAgain.current?.focus();
+  }, [asking]);
   if (!plan) return null;
   const close = () => store.getState().setBridgeConfirm(undefined);
   const n = plan.servers.length;
+  const hidden = plan.hidden.length > 0;
   const start = () => {
+    if (hidden && !asking) {
+      setAsking(true);
+      return;
+    }
     setBusy(true);
-    void startConfirmed(store, queryClient)
+    void startConfirmed(store, queryClient, hidden)
       .catch((e: unknown) => store.getState().showBanner('error', `The bridge could not start the servers: ${e instanceof Error ? e.message : String(e)}`))
       .finally(() => setBusy(false));
   };
@@ -40,6 +79,7 @@ export function StartServersDialog() {
           . Each command runs with your permissions, as JP would run it; the bridge prints it on its terminal. Environment variables are given by name from the
           terminal that ran <code>npm start</code>; their values are never shown or saved.
         </p>
+        {hidden && <HiddenWarning hidden={plan.hidden} />}
         {n === 0 ? (
           <p data-testid="start-servers-none">This workspace declares no server that can start.</p>
         ) : (
@@ -47,19 +87,30 @@ export function StartServersDialog() {
             {plan.servers.map((s) => (
               <li key={s.name} data-testid="planned-server" data-server={s.name}>
                 <div>
-                  <strong>{s.name}</strong> {s.optional ? <span className="word optional">optional</span> : <span className="word required">required</span>}
+                  <strong>
+                    <Visible text={s.name} />
+                  </strong>{' '}
+                  {s.optional ? <span className="word optional">optional</span> : <span className="word required">required</span>}
                 </div>
                 <dl>
                   <dt>command</dt>
                   <dd>
-                    <code className="bridge-command" data-testid="planned-command">{s.commandLine}</code>
+                    <code className="bridge-command" data-testid="planned-command">
+                      <CommandWords words={[s.command, ...s.arguments]} />
+                    </code>
                   </dd>
                   <dt>in</dt>
                   <dd>
-                    <code data-testid="planned-cwd">{s.cwd}</code>
+                    <code data-testid="planned-cwd">
+                      <Visible text={s.cwd} />
+                    </code>
                   </dd>
                   <dt>environment</dt>
-                  <dd data-testid="planned-variables">{s.variables.length === 0 ? <span className="muted">inherited, nothing added</span> : s.variables.map((v) => <code key={v} className="bridge-var">{v}</code>)}</dd>
+                  <dd data-testid="planned-variables">{s.variables.length === 0 ? <span className="muted">inherited, nothing added</span> : s.variables.map((v) => (
+                          <code key={v} className="bridge-var">
+                            <Visible text={v} />
+                          </code>
+                        ))}</dd>
                 </dl>
               </li>
             ))}
@@ -72,14 +123,29 @@ export function StartServersDialog() {
             ))}
           </ul>
         )}
-        <div className="bridge-actions">
-          <button type="button" ref={cancel} onClick={close} data-testid="start-servers-cancel">
-            Cancel
-          </button>
-          <button type="button" className="primary" disabled={busy || n === 0} onClick={start} data-testid="start-servers-confirm">
-            {busy ? 'Starting…' : `Start ${n} server${n === 1 ? '' : 's'}`}
-          </button>
-        </div>
+        {asking ? (
+          <div className="bridge-actions bridge-again" role="alertdialog" aria-label="Confirm hidden characters" data-testid="start-servers-again">
+            <span>
+              Run {n === 1 ? 'this command' : 'these commands'} with the hidden characters marked above, exactly as escaped? A command a workspace did not mean to
+              hide would not need them.
+            </span>
+            <button type="button" ref={cancelAgain} onClick={close} data-testid="start-servers-cancel-again">
+              Cancel
+            </button>
+            <button type="button" className="primary bridge-danger" disabled={busy} onClick={start} data-testid="start-servers-confirm-hidden">
+              {busy ? 'Starting…' : 'Start with hidden characters'}
+            </button>
+          </div>
+        ) : (
+          <div className="bridge-actions">
+            <button type="button" ref={cancel} onClick={close} data-testid="start-servers-cancel">
+              Cancel
+            </button>
+            <button type="button" className="primary" disabled={busy || n === 0} onClick={start} data-testid="start-servers-confirm">
+              {busy ? 'Starting…' : `Start ${n} server${n === 1 ? '' : 's'}${hidden ? '…' : ''}`}
+            </button>
+          </div>
+        )}
       </div>
     </div>
   );

@@ -2,6 +2,7 @@
 // status within seconds, serverInfo, the protocol version it negotiated, the
 // command or URL, Stop and Start), its log of stderr, requests and responses, and
 // the bar that reaches an HTTP server through the bridge or saves a snapshot.
+import { Visible } from '../../components/Visible';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -67,7 +68,7 @@ export function BridgeControls({ name, endpoint, children }: { readonly name: st
           </button>
         )}
       </div>
-      <code className="bridge-what">{v.commandLine ?? `${v.url ?? ''}${v.headerNames && v.headerNames.length > 0 ? `  (headers: ${v.headerNames.join(', ')})` : ''}`}</code>
+      <code className="bridge-what">{v.commandLine !== undefined ? <Visible text={v.commandLine} /> : `${v.url ?? ''}${v.headerNames && v.headerNames.length > 0 ? `  (headers: ${v.headerNames.join(', ')})` : ''}`}</code>
       {v.status === 'failed' && v.error && <pre className="bridge-error" data-testid="bridge-error">{v.error}</pre>}
       {/* Two sessions, two status words: the bridge's with the server (above), this page's with the bridge (here). */}
       {v.status === 'running' && children !== undefined && (
@@ -130,6 +131,7 @@ export function BridgeBar() {
     return (
       <p className="muted bridge-absent" data-testid="bridge-absent">
         Stdio servers (a JP workspace’s own) and servers without CORS need the local bridge: run <code>npm start</code> and open the address it prints.
+        {info && 'missing' in info && !info.missing.startsWith('no bridge:') && <> Here: {info.missing}.</>}
       </p>
     );
   }

@@ -4,138 +4,19 @@
 // or, with the raw-JSON switch, as one JSON object. A tool annotated destructive
 // asks first. The real result is shown and recorded into the scenario step as the
 // call's `result` (or `fail`), so `tool-workbench check` replays it offline.
-import { useState } from 'react';
+import { useRef, useState, useSyncExternalStore } from 'react';
 import type { Plain } from '../../core';
 import type { RequestToolView } from '../../derive/labProtocol';
+import { currentAsks, subscribeAsks } from '../../live/asks';
 import { callRealTool } from '../../live/call';
-import type { RealResult } from '../../live/call';
+import type { CallProgress, RealResult } from '../../live/call';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { callTool } from './actions';
-import { fieldsOf, isDestructive, itemsOf, kindOf, missingRequired, numberFrom, withKey } from './schemaForm';
-import type { Field, JsonObject } from './schemaForm';
-
-function NumberInput({ label, kind, value, onChange }: { readonly label: string; readonly kind: 'number' | 'integer'; readonly value: unknown; readonly onChange: (v: unknown) => void }) {
-  const [text, setText] = useState(typeof value === 'number' ? String(value) : '');
-  const n = numberFrom(text, kind);
-  return (
-    <input
-      className="mono"
-      inputMode="decimal"
-      aria-label={label}
-      aria-invalid={n !== undefined && Number.isNaN(n)}
-      value={text}
-      onChange={(e) => {
-        setText(e.target.value);
-        const v = numberFrom(e.target.value, kind);
-        if (v === undefined || !Number.isNaN(v)) onChange(v);
-      }}
-      placeholder={kind}
-    />
-  );
-}
-
-function JsonInput({ label, value, onChange }: { readonly label: string; readonly value: unknown; readonly onChange: (v: unknown) => void }) {
-  const [text, setText] = useState(value === undefined ? '' : JSON.stringify(value));
-  let bad = false;
-  try {
-    if (text.trim() !== '') JSON.parse(text);
-  } catch {
-    bad = true;
-  }
-  return (
-    <input
-      className="mono"
-      aria-label={`${label} (JSON)`}
-      aria-invalid={bad}
-      value={text}
-      placeholder="JSON"
-      onChange={(e) => {
-        setText(e.target.value);
-        try {
-          onChange(e.target.value.trim() === '' ? undefined : (JSON.parse(e.target.value) as unknown));
-        } catch {
-          // Kept as typed until it parses.
-        }
-      }}
-    />
-  );
-}
-
-function Control({ label, schema, value, onChange }: { readonly label: string; readonly schema: JsonObject; readonly value: unknown; readonly onChange: (v: unknown) => void }) {
-  const kind = kindOf(schema);
-  switch (kind) {
-    case 'string':
-      return <input aria-label={label} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)} spellCheck={false} />;
-    case 'number':
-    case 'integer':
-      return <NumberInput label={label} kind={kind} value={value} onChange={onChange} />;
-    case 'boolean':
-      return (
-        <select aria-label={label} value={value === undefined ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value === 'true')}>
-          <option value="">(not given)</option>
-          <option value="true">true</option>
-          <option value="false">false</option>
-        </select>
-      );
-    case 'enum': {
-      const options = (schema.enum as unknown[]) ?? [];
-      const i = options.findIndex((o) => JSON.stringify(o) === JSON.stringify(value));
-      return (
-        <select aria-label={label} value={i < 0 ? '' : String(i)} onChange={(e) => onChange(e.target.value === '' ? undefined : options[Number(e.target.value)])}>
-          <option value="">(not given)</option>
-          {options.map((o, k) => (
-            <option key={k} value={k}>
-              {typeof o === 'string' ? o : JSON.stringify(o)}
-            </option>
-          ))}
-        </select>
-      );
-    }
-    case 'array': {
-      const items = Array.isArray(value) ? value : [];
-      const itemSchema = itemsOf(schema);
-      return (
-        <div className="run-array" role="group" aria-label={label}>
-          {items.map((item, k) => (
-            <div key={k} className="run-array-item">
-              <Control label={`${label} ${k + 1}`} schema={itemSchema} value={item} onChange={(v) => onChange(items.map((x, j) => (j === k ? v : x)))} />
-              <button type="button" onClick={() => onChange(items.filter((_, j) => j !== k))} aria-label={`Remove ${label} ${k + 1}`}>
-                −
-              </button>
-            </div>
-          ))}
-          <button type="button" onClick={() => onChange([...items, kindOf(itemSchema) === 'object' ? {} : undefined].map((x) => x ?? ''))} aria-label={`Add an item to ${label}`}>
-            + item
-          </button>
-        </div>
-      );
-    }
-    case 'object':
-      return <Fields schema={schema} values={typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : {}} onChange={(v) => onChange(Object.keys(v).length === 0 ? undefined : v)} legend={label} />;
-    default:
-      return <JsonInput label={label} value={value} onChange={onChange} />;
-  }
-}
-
-function Fields({ schema, values, onChange, legend }: { readonly schema: JsonObject; readonly values: JsonObject; readonly onChange: (v: JsonObject) => void; readonly legend?: string }) {
-  const fields: Field[] = fieldsOf(schema);
-  if (fields.length === 0) return <p className="muted">no parameters</p>;
-  return (
-    <fieldset className="run-fields">
-      {legend !== undefined && <legend>{legend}</legend>}
-      {fields.map((f) => (
-        <label key={f.name} className="run-field" title={f.description}>
-          <span className="run-name">
-            {f.name}
-            {f.required && <span aria-label="required">*</span>}
-          </span>
-          <Control label={f.name} schema={f.schema} value={Object.hasOwn(values, f.name) ? values[f.name] : undefined} onChange={(v) => onChange(withKey(values, f.name, v))} />
-          {f.description !== '' && <span className="muted run-desc">{f.description}</span>}
-        </label>
-      ))}
-    </fieldset>
-  );
-}
+import { isDestructive, missingRequired } from './schemaForm';
+import type { JsonObject } from './schemaForm';
+import { AskForm } from './AskForm';
+import type { AskedRecord } from './AskForm';
+import { Fields } from './SchemaFields';
 
 /** `stepIndex`: the turn the simulator shows (the timeline's selected one), where the run is recorded. */
 export function RunOnServer({ tool, stepIndex }: { readonly tool: RequestToolView; readonly stepIndex: number }) {
@@ -151,6 +32,10 @@ export function RunOnServer({ tool, stepIndex }: { readonly tool: RequestToolVie
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<RealResult | { error: string } | undefined>(undefined);
+  const [progress, setProgress] = useState<CallProgress | undefined>(undefined);
+  // The questions the server asked during the run in flight, and the answers, for the step.
+  const asked = useRef<AskedRecord[]>([]);
+  const asks = useSyncExternalStore(subscribeAsks, currentAsks).filter((a) => a.url === endpoint);
   if (!server || endpoint === undefined || server.status !== 'running') return null;
   let args: JsonObject | undefined = values;
   let rawError: string | undefined;
@@ -176,15 +61,23 @@ export function RunOnServer({ tool, stepIndex }: { readonly tool: RequestToolVie
     }
     setConfirming(false);
     setBusy(true);
+    setResult(undefined);
+    setProgress(undefined);
     const sent = args;
-    void callRealTool(endpoint, tool.backendName ?? tool.name, sent)
+    // What the server asks while it runs, and the user's answers, are recorded with the call.
+    const decisions: AskedRecord[] = [];
+    asked.current = decisions;
+    void callRealTool(endpoint, tool.backendName ?? tool.name, sent, { onProgress: setProgress })
       .then((r) => {
         setResult(r);
         // Recorded as the scenario's call: replayed offline by check.
-        callTool(store, stepIndex, tool.name, JSON.parse(JSON.stringify(sent)) as { [key: string]: Plain }, r.isError ? { fail: r.text || 'the tool failed' } : { result: r.text });
+        callTool(store, stepIndex, tool.name, JSON.parse(JSON.stringify(sent)) as { [key: string]: Plain }, r.isError ? { fail: r.text || 'the tool failed' } : { result: r.text }, decisions);
       })
       .catch((e: unknown) => setResult({ error: e instanceof Error ? e.message : String(e) }))
-      .finally(() => setBusy(false));
+      .finally(() => {
+        setBusy(false);
+        setProgress(undefined);
+      });
   };
   return (
     <section className="run-on-server" aria-label={`Run ${tool.name} on ${server.name}`} data-testid="run-on-server">
@@ -229,6 +122,18 @@ export function RunOnServer({ tool, stepIndex }: { readonly tool: RequestToolVie
           {busy ? 'Running…' : `Run ${tool.backendName ?? tool.name} on ${server.name}`}
         </button>
       )}
+      {busy && progress && (
+        <div className="run-progress" role="status" data-testid="run-progress">
+          <progress value={progress.progress} {...(progress.total !== undefined ? { max: progress.total } : {})} aria-label="Progress" />{' '}
+          <span>
+            {progress.total !== undefined ? `${progress.progress} of ${progress.total}` : `${progress.progress}`}
+            {progress.message !== undefined ? `: ${progress.message}` : ''}
+          </span>
+        </div>
+      )}
+      {asks.map((a) => (
+        <AskForm key={a.id} ask={a} onDecided={(r) => asked.current.push(r)} />
+      ))}
       {result && (
         <div className={`run-result ${'error' in result || result.isError ? 'is-error' : ''}`} data-testid="run-result" role="status">
           {'error' in result ? `The call did not run: ${result.error}` : `${result.isError ? 'The tool failed (recorded as fail): ' : 'Result (recorded in the step): '}${result.text}`}

@@ -15,10 +15,11 @@ function follow(store: WorkbenchStore, stepIndex: number): void {
 }
 
 /** Appends a call to the open cycle; `outcome` is a real run's result (or failure), recorded with it. */
-export function callTool(store: WorkbenchStore, stepIndex: number, tool: string, args: { [key: string]: Plain }, outcome?: { result: string } | { fail: string }): boolean {
+/** `asked`: what the server asked the user while the call ran for real, and what they decided (recorded with the call). */
+export function callTool(store: WorkbenchStore, stepIndex: number, tool: string, args: { [key: string]: Plain }, outcome?: { result: string } | { fail: string }, asked?: CallDoc['asked']): boolean {
   const open = openTurn(store.getState().doc, stepIndex);
   if (!open) return false;
-  const call: CallDoc = { tool, args, ...outcome };
+  const call: CallDoc = { tool, args, ...outcome, ...(asked && asked.length > 0 ? { asked } : {}) };
   store.getState().updateStep(open.stepIndex, withCall(open.step, call));
   follow(store, stepIndex);
   return true;

@@ -3,6 +3,7 @@
 // command line (as the bridge read it from disk, for the persona picked), start
 // them after one confirmation, see each one's status, stop them. Served from
 // anywhere else, the page says plainly that starting a process needs `npm start`.
+import { CommandWords } from '../../components/Visible';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useCommands } from '../../commands/context';
@@ -115,7 +116,9 @@ export function BridgeServers() {
                       </span>
                     )}
                   </div>
-                  <code className="ws-command" data-testid="workspace-server-command">{p.commandLine}</code>
+                  <code className="ws-command" data-testid="workspace-server-command">
+                    <CommandWords words={[p.command, ...p.arguments]} />
+                  </code>
                   {live?.status === 'failed' && live.error && <pre className="ws-server-error">{live.error}</pre>}
                 </li>
               );

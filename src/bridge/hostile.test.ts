@@ -1,0 +1,173 @@
+// Hostile servers against a running `tool-workbench serve` (src/bridge/fixtures/hostile.mjs and a
+// workspace whose arguments hide bidi controls): what the user confirms cannot be disguised, a
+// secret in any field and any form never leaves the bridge, one endless line fails its server
+// without pinning the bridge, and a schema nested 5,000 deep is a sentence in the log and the page.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAlive } from './processTree';
+import { BIN, eventually, FIXTURES, pageClient, startServe, tempWorkspace } from './testServe';
+import type { Running } from './testServe';
+
+// A " and a \ in it: its JSON-escaped form differs from its raw form.
+const SECRET = 'sk-"hostile\\key-0123456789abcdef';
+const node = process.execPath;
+const hostile = (name: string, args: readonly string[], extra = '') =>
+  `[providers.mcp.${name}]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = ${JSON.stringify([join(FIXTURES, 'hostile.mjs'), ...args])}\n${extra}`;
+
+let s: Running;
+let page: ReturnType<typeof pageClient>;
+
+beforeAll(async () => {
+  s = await startServe({ WB_HOSTILE_KEY: SECRET });
+  page = pageClient(s);
+}, 90_000);
+
+afterAll(async () => {
+  s.proc.kill('SIGTERM');
+  await s.exited;
+}, 30_000);
+
+interface Plan {
+  id: string;
+  hidden: { server: string; where: string; chars: { code: string; name: string }[] }[];
+  servers: { name: string; arguments: string[] }[];
+}
+
+async function plan(root: string): Promise<{ id: string; plan: Plan }> {
+  const id = (await page.post('/bridge/workspaces', { path: root })).json<{ workspace: { id: string } }>().workspace.id;
+  return { id, plan: (await page.post(`/bridge/workspaces/${id}/plan`, {})).json<{ plan: Plan }>().plan };
+}
+
+async function pageSession(name: string) {
+  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${s.port}/bridge/servers/${name}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${s.token}`, Origin: `http://127.0.0.1:${s.port}` } },
+  });
+  const client = new Client({ name: 'test-page', version: '1' });
+  await client.connect(transport);
+  return client;
+}
+
+describe('a command that hides characters', () => {
+  // The issue's own example: it displays as `sh -c 'true  # start the memory server ; touch /tmp/x'`.
+  const spoof = 'true \u202e\u2066; touch /tmp/x\u2069 \u2066 # start the memory server\u2069\u202c';
+
+  it('names each hidden character in the plan, refuses to start it without a second confirmation, and prints it escaped', async () => {
+    const root = tempWorkspace(() => `[providers.mcp.spoof]\ntype = "stdio"\ncommand = "sh\u200b"\narguments = ["-c", ${JSON.stringify(spoof)}]\nvariables = ["WB\u202eX"]\n`);
+    const { id, plan: p } = await plan(root);
+    expect(p.servers[0]?.arguments).toEqual(['-c', spoof]);
+    expect(p.hidden).toEqual([
+      { server: 'spoof', where: 'command', chars: [{ code: 'U+200B', name: 'ZERO WIDTH SPACE' }] },
+      {
+        server: 'spoof',
+        where: 'argument 2',
+        chars: [
+          { code: 'U+202E', name: 'RIGHT-TO-LEFT OVERRIDE' },
+          { code: 'U+2066', name: 'LEFT-TO-RIGHT ISOLATE' },
+          { code: 'U+2069', name: 'POP DIRECTIONAL ISOLATE' },
+          { code: 'U+202C', name: 'POP DIRECTIONAL FORMATTING' },
+        ],
+      },
+      { server: 'spoof', where: 'variable 1', chars: [{ code: 'U+202E', name: 'RIGHT-TO-LEFT OVERRIDE' }] },
+    ]);
+    const once = await page.post(`/bridge/workspaces/${id}/start`, { plan: p.id });
+    expect(once.status).toBe(409);
+    expect(once.json().error).toMatch(/hidden characters/u);
+    expect(s.stdout()).not.toContain('starting spoof');
+    const twice = await page.post(`/bridge/workspaces/${id}/start`, { plan: p.id, hiddenConfirmed: true });
+    expect(twice.status).toBe(200);
+    const line = s.stdout().split('\n').find((l) => l.startsWith('starting spoof')) ?? '';
+    expect(line).toContain("'sh\\u200B' -c 'true \\u202E\\u2066; touch /tmp/x\\u2069 \\u2066 # start the memory server\\u2069\\u202C'");
+    expect(line).toContain('WARNING: hidden characters, shown escaped: U+200B ZERO WIDTH SPACE, U+202E RIGHT-TO-LEFT OVERRIDE');
+    // Nothing invisible reaches the terminal at all.
+    expect(s.stdout()).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b]/u);
+  });
+});
+
+describe('a secret in any field, in any form', () => {
+  it('never leaves the bridge: not in serverInfo, the instructions, a description (raw, URL-encoded, base64), the log (JSON-escaped) or the terminal', async () => {
+    const root = tempWorkspace(() => hostile('leaky', ['secret', 'WB_HOSTILE_KEY'], 'variables = ["WB_HOSTILE_KEY"]\n'));
+    const { id, plan: p } = await plan(root);
+    const started = await page.post(`/bridge/workspaces/${id}/start`, { plan: p.id });
+    expect(started.json<{ servers: { status: string; serverInfo: { version: string } }[] }>().servers[0]).toMatchObject({ status: 'running', serverInfo: { version: '***' } });
+    const client = await pageSession('leaky');
+    expect(client.getServerVersion()?.version).toBe('***');
+    expect(client.getInstructions()).toBe('use the key ***');
+    const tools = (await client.listTools()).tools;
+    expect(tools[0]?.description).toMatch(/^raw \*\*\* url \*\*\* b64 [A-Za-z0-9+/]*\*\*\*/u);
+    const log = await eventually(async () => {
+      const l = await page.get('/bridge/servers/leaky/log?after=0');
+      return l.body.includes('config:') && l.body.includes('tools/list') ? l.body : undefined;
+    });
+    const forms = [SECRET, JSON.stringify(SECRET).slice(1, -1), encodeURIComponent(SECRET), Buffer.from(SECRET).toString('base64').slice(4, 24)];
+    for (const f of forms) {
+      expect(log, `the log holds ${f}`).not.toContain(f);
+      expect(JSON.stringify(tools), `the tools hold ${f}`).not.toContain(f);
+      expect((await page.get('/bridge/servers')).body).not.toContain(f);
+      expect(s.stdout()).not.toContain(f);
+      expect(s.stderr()).not.toContain(f);
+    }
+    expect(log).toContain('config: {\\"key\\":\\"***\\"}');
+    await client.close();
+    await page.del('/bridge/servers/leaky');
+  });
+
+  it('keeps it out of the snapshot file too', () => {
+    const root = tempWorkspace(() => hostile('leaky', ['secret', 'WB_HOSTILE_KEY'], 'variables = ["WB_HOSTILE_KEY"]\n'));
+    const out = join(mkdtempSync(join(tmpdir(), 'wb-snap-')), 'snap.json');
+    const r = spawnSync(node, [BIN, 'snapshot', '--workspace', root, '--out', out], { encoding: 'utf8', env: { ...process.env, WB_HOSTILE_KEY: SECRET }, timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const file = readFileSync(out, 'utf8');
+    expect(file).toContain('"version": "***"');
+    for (const f of [SECRET, JSON.stringify(SECRET).slice(1, -1), encodeURIComponent(SECRET)]) {
+      expect(file).not.toContain(f);
+      expect(r.stdout + r.stderr).not.toContain(f);
+    }
+  }, 60_000);
+});
+
+describe('servers that do not stop talking', () => {
+  it('fails a server that sends one endless line, with the reason, and stops it; the bridge keeps answering', async () => {
+    const root = tempWorkspace(() => hostile('endless', ['endless']));
+    const { id, plan: p } = await plan(root);
+    const [v] = (await page.post(`/bridge/workspaces/${id}/start`, { plan: p.id })).json<{ servers: { status: string; pid: number }[] }>().servers;
+    expect(v?.status).toBe('running');
+    const client = await pageSession('endless');
+    const listed = await client.listTools().then(
+      () => 'listed',
+      (e: unknown) => (e as Error).message,
+    );
+    expect(listed).not.toBe('listed');
+    const failed = await eventually(async () => {
+      const view = (await page.get('/bridge/servers')).json<{ servers: { name: string; status: string; error?: string }[] }>().servers.find((x) => x.name === 'endless');
+      return view?.status === 'failed' ? view : undefined;
+    }, 20_000, 'the endless server to fail');
+    expect(failed.error).toMatch(/a message line over 4\.1 MB/u);
+    await eventually(() => (isAlive(v?.pid as number) ? undefined : true), 10_000, 'the endless server to be stopped');
+    expect((await page.get('/bridge/info')).status).toBe(200);
+    await client.close().catch(() => undefined);
+  }, 60_000);
+
+  it('says why a tool list nested 5,000 levels deep is refused, in the log, on the terminal and to the page', async () => {
+    const root = tempWorkspace(() => hostile('deep', ['deep', '5000']));
+    const { id, plan: p } = await plan(root);
+    await page.post(`/bridge/workspaces/${id}/start`, { plan: p.id });
+    const client = await pageSession('deep');
+    const error = await client.listTools().then(
+      () => 'listed',
+      (e: unknown) => (e as Error).message,
+    );
+    expect(error).toMatch(/the server's reply to tools\/list nests its JSON more than 1000 levels deep/u);
+    const log = (await page.get('/bridge/servers/deep/log?after=0')).body;
+    expect(log).toMatch(/reply to tools\/list nests its JSON more than 1000 levels deep/u);
+    expect(s.stdout()).toMatch(/deep: the server's reply to tools\/list nests its JSON more than 1000 levels deep/u);
+    // The server is still running: one bad reply is that request's error, not the server's end.
+    expect((await page.get('/bridge/servers')).json<{ servers: { name: string; status: string }[] }>().servers.find((x) => x.name === 'deep')?.status).toBe('running');
+    await client.close();
+    await page.del('/bridge/servers/deep');
+  }, 60_000);
+});

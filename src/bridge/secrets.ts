@@ -1,0 +1,130 @@
+// The one place secrets are masked. Every value the bridge holds that a user would not
+// want shown (an environment value given to a server, a header value, an API key, the
+// bridge's own codes and tokens) is registered here once, and everything that leaves
+// the bridge passes `mask` or `maskDeep` on its way out: each HTTP reply (bridge.ts
+// `send`), each MCP message to the page (facade.ts), each log entry (log.ts), each
+// terminal line and each file written (snapshot.ts). A server can put a secret in
+// any field (serverInfo.version, a tool's description, an error) and in any form: the
+// raw text, JSON-escaped, URL-encoded or base64, so each form is masked. Text is cut
+// only after it is masked, so a cut never leaves a secret's first characters.
+//
+// To keep a new secret out of everything the bridge says: `masker.register(value)`.
+
+/** Shorter values are not masked: they would mask common words. */
+const MIN_CHARS = 4;
+/** A derived form (base64 middle, encodings) must be at least this long to be worth masking. */
+const MIN_FORM_CHARS = 6;
+export const MASK = '***';
+
+const reEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+
+/** The stable part of `bytes`' base64 when it starts `offset` bytes (0-2) into a longer text. */
+function base64Middle(bytes: Buffer, offset: number): string {
+  const b64 = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64').replace(/=+$/u, '');
+  // The first group mixes in the bytes before the secret; the last, the bytes after it.
+  const start = offset === 0 ? 0 : 4;
+  return b64.slice(start, Math.floor((offset + bytes.length) / 3) * 4);
+}
+
+/** Every form in which `value` may appear in text the bridge sends. */
+export function formsOf(value: string): string[] {
+  const forms = new Set<string>([value]);
+  forms.add(JSON.stringify(value).slice(1, -1));
+  forms.add(encodeURIComponent(value));
+  forms.add(encodeURIComponent(value).replace(/%20/gu, '+'));
+  forms.add(encodeURI(value));
+  const bytes = Buffer.from(value, 'utf8');
+  for (let offset = 0; offset < 3; offset++) {
+    const middle = base64Middle(bytes, offset);
+    forms.add(middle);
+    forms.add(middle.replace(/\+/gu, '-').replace(/\//gu, '_'));
+  }
+  return [...forms].filter((f) => f === value || f.length >= MIN_FORM_CHARS);
+}
+
+export class Masker {
+  private readonly values = new Set<string>();
+  private pattern: RegExp | undefined;
+
+  /** Masks `value` (and its encoded forms) in everything from now on. Short or empty values are ignored. */
+  register(value: string | undefined): void {
+    if (value === undefined || value.length < MIN_CHARS || this.values.has(value)) return;
+    this.values.add(value);
+    this.pattern = undefined;
+  }
+
+  registerAll(values: Iterable<string>): void {
+    for (const v of values) this.register(v);
+  }
+
+  get size(): number {
+    return this.values.size;
+  }
+
+  private regex(): RegExp | undefined {
+    if (this.values.size === 0) return undefined;
+    if (!this.pattern) {
+      const forms = new Set<string>();
+      for (const v of this.values) for (const f of formsOf(v)) forms.add(f);
+      // Longest first, so no tail of a longer secret is left behind a shorter one.
+      this.pattern = new RegExp([...forms].sort((a, b) => b.length - a.length).map(reEscape).join('|'), 'gu');
+    }
+    return this.pattern;
+  }
+
+  /** `text` with every registered secret, in every form, replaced by `***`. */
+  mask(text: string): string {
+    const re = this.regex();
+    return re ? text.replace(re, MASK) : text;
+  }
+
+  /** `mask`, then cut to `max` characters (the cut never splits a secret: it is gone already). */
+  cut(text: string, max: number): string {
+    const masked = this.mask(text);
+    return masked.length > max ? `${masked.slice(0, max)}… (${masked.length} characters)` : masked;
+  }
+
+  /**
+   * `mask` through a JSON value: every string and every key. Iterative, so a value nested
+   * thousands deep masks without a stack overflow; `__proto__` stays an own key.
+   */
+  maskDeep<T>(value: T): T {
+    if (this.regex() === undefined) return value;
+    return this.walk(value) as T;
+  }
+
+  private walk(root: unknown): unknown {
+    const wrap: { v: unknown } = { v: root };
+    const stack: [Record<string | number, unknown>, string | number][] = [[wrap as unknown as Record<string, unknown>, 'v']];
+    while (stack.length > 0) {
+      const [holder, key] = stack.pop() as [Record<string | number, unknown>, string | number];
+      const v = holder[key];
+      if (typeof v === 'string') holder[key] = this.mask(v);
+      else if (Array.isArray(v)) {
+        const copy = v.slice();
+        holder[key] = copy;
+        for (let i = 0; i < copy.length; i++) stack.push([copy as unknown as Record<number, unknown>, i]);
+      } else if (typeof v === 'object' && v !== null) {
+        const copy: Record<string, unknown> = {};
+        for (const [k, x] of Object.entries(v)) Object.defineProperty(copy, this.mask(k), { value: x, enumerable: true, writable: true, configurable: true });
+        holder[key] = copy;
+        for (const k of Object.keys(copy)) stack.push([copy, k]);
+      }
+    }
+    return wrap.v;
+  }
+}
+
+/**
+ * What to mask of the headers a user gave: each value, and the credentials after an auth scheme
+ * (`Bearer TOKEN` → TOKEN too), since a server that echoes the token alone leaks it as surely.
+ */
+export function headerSecrets(headers: Readonly<Record<string, string>>): string[] {
+  const out: string[] = [];
+  for (const v of Object.values(headers)) {
+    out.push(v);
+    const m = /^[A-Za-z][A-Za-z0-9._~+/-]*\s+(\S.*)$/u.exec(v.trim());
+    if (m) out.push(m[1] as string);
+  }
+  return out;
+}
