@@ -6,7 +6,7 @@
 // (timeout, cancel), a closed port, CORS (the last two alike: unreachable).
 import type { StepDoc } from '../src/core/scenario/doc';
 import { writeScenario } from '../src/core/scenario/doc';
-import { test, expect, dropNetworkErrors, startBigList, startTiny, freePort } from './mcpServers';
+import { test, expect, dropNetworkErrors, startBigList, startTiny, freePort, EVERYTHING_TOOLS } from './mcpServers';
 
 const SCREENS = process.env.WORKBENCH_SCREENS ?? '/tmp/wb-screens';
 
@@ -18,8 +18,8 @@ test('connect, list, import, search, promote; stop the server and its tools leav
     await workbench.runCommand('import.live');
     await imp.connect(everything.url);
     await expect(imp.liveStatus()).toHaveAttribute('data-status', 'running');
-    await expect(imp.liveStatus()).toContainText(/13 tools in 1 page/u);
-    await expect(imp.counts()).toContainText('13 tools');
+    await expect(imp.liveStatus()).toContainText(`${EVERYTHING_TOOLS} tools in 1 page`);
+    await expect(imp.counts()).toContainText(`${EVERYTHING_TOOLS} tools`);
     await expect(imp.tool('echo')).toBeVisible();
   });
 
@@ -33,7 +33,7 @@ test('connect, list, import, search, promote; stop the server and its tools leav
     const snap = await workbench.snapshot();
     const server = snap.doc.servers.find((s) => s.name === 'everything');
     expect(server).toMatchObject({ status: 'running', url: everything.url });
-    expect(server?.tools).toHaveLength(13);
+    expect(server?.tools).toHaveLength(EVERYTHING_TOOLS);
     const echo = snap.sets.rows.find((r) => r.name === 'echo');
     expect(echo).toMatchObject({ availability: 'discoverable', permitted: true, searchable: true, offered: false, server: 'everything' });
   });
@@ -41,7 +41,7 @@ test('connect, list, import, search, promote; stop the server and its tools leav
   await test.step('the servers tab shows it running', async () => {
     await workbench.servers.show();
     await expect(workbench.servers.status('everything')).toHaveAttribute('data-status', 'running');
-    await expect(workbench.servers.status('everything')).toContainText('13 tools');
+    await expect(workbench.servers.status('everything')).toContainText(`${EVERYTHING_TOOLS} tools`);
   });
 
   await test.step('a scripted turn searches, promotes echo, and calls it', async () => {
@@ -72,15 +72,15 @@ test('connect, list, import, search, promote; stop the server and its tools leav
     await workbench.servers.card('everything').scrollIntoViewIfNeeded();
     await expect(status).toHaveAttribute('data-status', 'failed', { timeout: 15_000 });
     await expect(status).toContainText('failed: unreachable');
-    await expect(workbench.servers.card('everything').getByTestId('server-offline-effect')).toContainText('its 13 configured tools leave the permitted set');
+    await expect(workbench.servers.card('everything').getByTestId('server-offline-effect')).toContainText(`its ${EVERYTHING_TOOLS} configured tools leave the permitted set`);
     await expect.poll(async () => (await workbench.snapshot()).doc.servers.find((s) => s.name === 'everything')?.status).toBe('offline');
     const snap = await workbench.snapshot();
     const rows = snap.sets.rows.filter((r) => r.server === 'everything');
-    expect(rows.length).toBe(13);
+    expect(rows.length).toBe(EVERYTHING_TOOLS);
     expect(rows.filter((r) => r.permitted)).toEqual([]);
     expect(rows.find((r) => r.name === 'echo')?.serverStatus).toBe('server-offline');
     // The tools stay in the scenario (its last list), only unavailable.
-    expect(snap.doc.servers.find((s) => s.name === 'everything')?.tools).toHaveLength(13);
+    expect(snap.doc.servers.find((s) => s.name === 'everything')?.tools).toHaveLength(EVERYTHING_TOOLS);
     for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
       await page.setViewportSize(size);
       await page.screenshot({ path: `${SCREENS}/servers-failed-${size.width}.png` });

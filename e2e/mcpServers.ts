@@ -20,6 +20,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * How many tools server-everything lists to the page. It registers some tools only
+ * for a client that declares the capability they need: the page declares
+ * elicitation and sampling (issue 27), so trigger-elicitation-request and
+ * trigger-sampling-request join the 13 it lists to any client.
+ */
+export const EVERYTHING_TOOLS = 15;
+
 export interface EverythingServer {
   readonly url: string;
   readonly port: number;
