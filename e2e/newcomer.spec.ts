@@ -84,3 +84,76 @@ for (const size of [
     });
   });
 }
+
+test('keyboard only: Tab indents in the layer editor, Esc then Tab leaves it, Ctrl+M makes Tab move focus through every panel and back', async ({ workbench, page }, info) => {
+  test.setTimeout(120_000);
+  const layers = workbench.layers;
+  await workbench.open();
+  await layers.waitForEditor();
+  const text = () => page.evaluate(() => window.__layerEditor?.value() ?? '');
+  /** Presses `key` until `done` holds (at most `max` times); returns the regions the focus passed through. */
+  const pressUntil = async (key: string, done: (f: { region: string; inEditor: boolean }) => boolean, max = 400): Promise<string[]> => {
+    const seen: string[] = [];
+    for (let i = 0; i < max; i++) {
+      await page.keyboard.press(key);
+      const f = await workbench.focusRegion();
+      if (seen[seen.length - 1] !== f.region) seen.push(f.region);
+      if (done(f)) return seen;
+    }
+    throw new Error(`${key} ${max} times did not get there; passed ${seen.join(' → ')}`);
+  };
+
+  await test.step('Tab from the top of the page reaches the layer editor', async () => {
+    await pressUntil('Tab', (f) => f.inEditor, 120);
+  });
+  const before = await text();
+  await test.step('in the editor Tab indents (the default), and the line under it says how to leave', async () => {
+    await expect(layers.keysLine()).toBeVisible();
+    await expect(layers.keysLine()).toContainText('Tab indents');
+    await expect(layers.keysLine()).toContainText('Esc then Tab');
+    await expect(layers.keysLine()).toContainText('Ctrl+M');
+    await page.keyboard.press('Tab');
+    expect(await layers.editorHasFocus()).toBe(true);
+    expect(await text()).not.toBe(before);
+    await page.keyboard.press('Control+z');
+    await expect.poll(text).toBe(before);
+  });
+  await test.step('Esc then Tab leaves the editor, Shift+Tab comes back, Esc then Shift+Tab leaves backwards', async () => {
+    await page.keyboard.press('Escape');
+    await expect(layers.keysLine()).toContainText('Tab now leaves the editor');
+    await page.keyboard.press('Tab');
+    const out = await workbench.focusRegion();
+    expect(out.inEditor, `focus left the editor (now in ${out.region})`).toBe(false);
+    await page.keyboard.press('Shift+Tab');
+    expect(await layers.editorHasFocus()).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Shift+Tab');
+    const back = await workbench.focusRegion();
+    expect(back).toEqual({ region: 'Layers', inEditor: false });
+    expect(await text()).toBe(before);
+    await page.keyboard.press('Tab');
+    expect(await layers.editorHasFocus()).toBe(true);
+  });
+  await test.step('Ctrl+M: Tab moves focus, as the line says; every panel is reached, and back', async () => {
+    await page.keyboard.press('Control+m');
+    await expect(layers.keysLine()).toContainText('Tab moves focus');
+    await screenshotsAtTwoSizes(page, info, 'layer-editor-keys');
+    const forward = await pressUntil('Tab', (f) => f.region === 'Dock');
+    expect(forward).toEqual(expect.arrayContaining(['Timeline', 'Sets', 'Dock']));
+    expect(forward.indexOf('Timeline')).toBeLessThan(forward.indexOf('Sets'));
+    const backward = await pressUntil('Shift+Tab', (f) => f.inEditor);
+    expect(backward).toEqual(expect.arrayContaining(['Sets', 'Timeline']));
+    await page.keyboard.press('Shift+Tab');
+    expect(await workbench.focusRegion()).toEqual({ region: 'Layers', inEditor: false });
+    await pressUntil('Shift+Tab', (f) => f.region === 'header', 40);
+    expect(await text()).toBe(before);
+  });
+  await test.step('Ctrl+M again: Tab indents again', async () => {
+    await pressUntil('Tab', (f) => f.inEditor, 120);
+    await page.keyboard.press('Control+m');
+    await expect(layers.keysLine()).toContainText('Tab indents');
+    await page.keyboard.press('Tab');
+    expect(await layers.editorHasFocus()).toBe(true);
+    expect(await text()).not.toBe(before);
+  });
+});
