@@ -19,8 +19,9 @@ export interface Serve {
   stop(): Promise<void>;
 }
 
-export function startServe(): Promise<Serve> {
-  const proc = spawn(process.execPath, [join(ROOT, 'cli-bin', 'tool-workbench.cjs'), 'serve', '--port', '0', '--no-open', '--no-build'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+/** `port`: 0 (the default) lets the system pick one. */
+export function startServe(port = 0): Promise<Serve> {
+  const proc = spawn(process.execPath, [join(ROOT, 'cli-bin', 'tool-workbench.cjs'), 'serve', '--port', String(port), '--no-open', '--no-build'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const exited = new Promise<void>((ok) => proc.once('exit', () => ok()));

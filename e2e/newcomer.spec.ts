@@ -4,6 +4,8 @@
 // paragraph for someone who never heard of RFD 108, at 1024×768 and 1440×900.
 import { test, expect } from './fixtures';
 import { screenshotsAtTwoSizes } from './screens';
+import { jpWorkspace, serverBin, startServe } from './bridgeServe';
+import type { Serve } from './bridgeServe';
 
 test('a step that failed before any request offers no model actions, and says why', async ({ workbench, page }, info) => {
   const sim = workbench.simulator;
@@ -156,4 +158,63 @@ test('keyboard only: Tab indents in the layer editor, Esc then Tab leaves it, Ct
     expect(await layers.editorHasFocus()).toBe(true);
     expect(await text()).not.toBe(before);
   });
+});
+
+const workspaceWithServer = () =>
+  jpWorkspace((root) => ({
+    '.jp/config.toml': `config_load_paths = [".jp/personas"]\n\n[providers.mcp.fs]\ntype = "stdio"\ncommand = "node"\narguments = [${JSON.stringify(serverBin('filesystem'))}, ${JSON.stringify(`${root}/data`)}]\n`,
+    '.jp/personas/dev.toml': '[conversation.tools.read_text_file]\nsource = "mcp.fs"\nenable = "discoverable"\n',
+  }));
+
+test.describe('the folder route that can start servers', () => {
+  let serve: Serve | undefined;
+  test.afterEach(async ({ page }) => {
+    await page.close();
+    await serve?.stop();
+    serve = undefined;
+  });
+
+  test('served by the bridge, the path comes first and says why; a picked folder says its servers cannot start', async ({ workbench, page }, info) => {
+    test.setTimeout(120_000);
+    serve = await startServe(4621);
+    const root = workspaceWithServer();
+    const ws = workbench.workspace;
+    await workbench.bridge.open(serve.url);
+    await ws.show();
+    await test.step('the path field comes before the picker, with the reason', async () => {
+      await expect(ws.pathField()).toBeVisible();
+      const path = await ws.pathField().boundingBox();
+      const picker = await ws.pickerButton().boundingBox();
+      expect(path && picker && path.y < picker.y, 'the path field is above the picker').toBe(true);
+      await expect(ws.pathReason()).toContainText('start its MCP servers');
+      await expect(ws.pickerLimits()).toContainText('cannot start');
+      // Keyboard order agrees with what is seen: the path field is the first field of the section.
+      const firstField = await ws.root.evaluate((el) => el.querySelector('input:not([type="hidden"]):not([hidden]), button')?.getAttribute('data-testid'));
+      expect(firstField).toBe('workspace-path');
+      await screenshotsAtTwoSizes(page, info, 'workspace-bridge-route');
+    });
+    await test.step('a folder opened with the picker: its server cannot start, and the page points to the path', async () => {
+      await ws.openFolder(`${root}/.jp`);
+      await expect(ws.pickedNote()).toContainText('1 MCP server');
+      await expect(ws.pickedNote()).toContainText('by its path');
+      await expect(page.getByTestId('workspace-start-servers')).toHaveCount(0);
+    });
+    await test.step('opened by its path, it can start its servers', async () => {
+      await workbench.bridge.openWorkspace(root);
+      await ws.pickPersona('dev');
+      await expect(ws.pickedNote()).toHaveCount(0);
+      await expect(page.getByTestId('workspace-start-servers')).toBeEnabled();
+    });
+  });
+});
+
+test('served without the bridge, the picker says plainly what it cannot do, before a folder is opened', async ({ workbench, page }, info) => {
+  const ws = workbench.workspace;
+  await workbench.open();
+  await ws.show();
+  await expect(ws.pickerLimits()).toBeVisible();
+  await expect(ws.pickerLimits()).toContainText('cannot start');
+  await expect(ws.pickerLimits()).toContainText('npm start');
+  await expect(ws.pathField()).toHaveCount(0);
+  await screenshotsAtTwoSizes(page, info, 'workspace-picker-route');
 });
