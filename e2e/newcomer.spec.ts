@@ -3,6 +3,8 @@
 // simulator that does not offer model actions on a step that never sent a request, and a plain
 // paragraph for someone who never heard of RFD 108, at 1024×768 and 1440×900.
 import { test, expect } from './fixtures';
+import { EVERYTHING_TOOLS, startEverything } from './mcpServers';
+import type { EverythingServer } from './mcpServers';
 import { screenshotsAtTwoSizes } from './screens';
 import { jpWorkspace, serverBin, startServe } from './bridgeServe';
 import type { Serve } from './bridgeServe';
@@ -217,4 +219,55 @@ test('served without the bridge, the picker says plainly what it cannot do, befo
   await expect(ws.pickerLimits()).toContainText('npm start');
   await expect(ws.pathField()).toHaveCount(0);
   await screenshotsAtTwoSizes(page, info, 'workspace-picker-route');
+});
+
+test.describe('one step to connect an HTTP server', () => {
+  let serve: Serve | undefined;
+  let everything: EverythingServer | undefined;
+  test.afterEach(async ({ page }) => {
+    await page.close();
+    await serve?.stop();
+    await everything?.stop();
+    serve = undefined;
+    everything = undefined;
+  });
+
+  test('"Reach an HTTP server" connects, lists and imports in one flow, and says when a name was taken', async ({ workbench, page }, info) => {
+    test.setTimeout(150_000);
+    serve = await startServe(4631);
+    everything = await startEverything(4632);
+    const bridge = workbench.bridge;
+    const importer = workbench.importer;
+    await bridge.open(serve.url);
+    const serverNames = async () => (await workbench.snapshot()).doc.servers.map((s) => s.name);
+    const before = await serverNames();
+
+    await test.step('one flow: the bridge connects, the tools are listed, then imported', async () => {
+      await bridge.fillHttp(everything?.url ?? '');
+      await bridge.connectHttp();
+      await expect(importer.dialog()).toContainText(`${EVERYTHING_TOOLS} tools`);
+      await expect(importer.renamed()).toHaveCount(0);
+      await screenshotsAtTwoSizes(page, info, 'reach-http-listed');
+      await bridge.importHttp();
+      await expect(workbench.banner()).toContainText(`Imported ${EVERYTHING_TOOLS} tools of mcp-servers_everything`);
+      expect(await serverNames()).toEqual([...before, 'mcp-servers_everything']);
+      const snap = await workbench.snapshot();
+      expect(snap.doc.servers.find((s) => s.name === 'mcp-servers_everything')?.url).toBe(everything?.url);
+      // Its tools are in the catalogue (discoverable: permitted and searchable), not only listed.
+      expect(snap.sets.rows.find((r) => r.name === 'echo')?.permitted).toBe(true);
+      await expect(bridge.status('mcp-servers_everything')).toHaveText('running');
+    });
+
+    await test.step('the same server again: the taken name is said before the import and after it', async () => {
+      await bridge.fillHttp(everything?.url ?? '');
+      await bridge.connectHttp();
+      await expect(importer.renamed()).toContainText('mcp-servers_everything is already a server of this scenario');
+      await expect(importer.renamed()).toContainText('mcp-servers_everything_2');
+      await screenshotsAtTwoSizes(page, info, 'reach-http-renamed');
+      await bridge.importHttp();
+      await expect(workbench.banner()).toContainText('renamed');
+      await expect(workbench.banner()).toContainText('mcp-servers_everything_2');
+      expect(await serverNames()).toEqual([...before, 'mcp-servers_everything', 'mcp-servers_everything_2']);
+    });
+  });
 });

@@ -101,4 +101,14 @@ export class ImportPage {
     await this.dialog().getByRole('button', { name: 'Cancel', exact: true }).last().click();
     await this.dialog().waitFor({ state: 'detached' });
   }
+
+  /** Said when a server's name is taken in the scenario and the import gives it another. */
+  renamed(): Locator {
+    return this.dialog().getByTestId('import-server-renamed');
+  }
+
+  /** Said when a live server lists no tools. */
+  noTools(): Locator {
+    return this.dialog().getByTestId('import-no-tools');
+  }
 }
