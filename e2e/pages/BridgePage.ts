@@ -133,7 +133,7 @@ export class BridgePage {
 
   /** "Save snapshot (.json)" in the Servers panel's bridge bar: the file it downloads. */
   async saveSnapshot(): Promise<Download> {
-    await this.page.getByRole('tab', { name: 'Servers' }).click();
+    await this.page.getByRole('tab', { name: 'Servers', exact: true }).click();
     const [download] = await Promise.all([this.page.waitForEvent('download'), this.page.getByTestId('bridge-snapshot').click()]);
     return download;
   }

@@ -11,7 +11,7 @@ export class ImportPage {
   }
 
   async openFromServersTab(): Promise<void> {
-    await this.page.getByRole('tab', { name: 'Servers' }).click();
+    await this.page.getByRole('tab', { name: 'Servers', exact: true }).click();
     await this.page.getByTestId('servers-import').click();
     await this.dialog().waitFor();
   }
@@ -21,7 +21,7 @@ export class ImportPage {
    * user does; asked again if the dialog (a lazily loaded part) has not shown within a few seconds.
    */
   async openLiveFromServersTab(): Promise<void> {
-    await this.page.getByRole('tab', { name: 'Servers' }).click();
+    await this.page.getByRole('tab', { name: 'Servers', exact: true }).click();
     await this.page.getByTestId('servers-connect-live').waitFor();
     await expect(async () => {
       if (!(await this.dialog().isVisible())) await this.page.getByTestId('servers-connect-live').click();
