@@ -34,22 +34,17 @@ type TabKey = 'indent' | 'leave' | 'move';
 
 const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'Meta']);
 
+const KEYS_TEXT: Record<TabKey, string> = {
+  indent: 'Tab indents · Esc then Tab leaves · Ctrl+M: Tab moves focus',
+  leave: 'Tab now leaves the editor · Shift+Tab: backwards',
+  move: 'Tab moves focus · Ctrl+M: Tab indents again',
+};
+
+/** One line of fixed height whatever it says: a change of mode must not resize the editor under the cursor. */
 function KeysLine({ mode }: { readonly mode: TabKey }) {
   return (
-    <p className="layer-editor-keys" data-testid="layer-editor-keys" data-mode={mode} aria-live="polite">
-      {mode === 'move' ? (
-        <>
-          <strong>Tab moves focus</strong> · <kbd>Ctrl+M</kbd>: Tab indents again
-        </>
-      ) : mode === 'leave' ? (
-        <>
-          <strong>Tab now leaves the editor</strong> (<kbd>Shift+Tab</kbd>: backwards) · any other key: Tab indents
-        </>
-      ) : (
-        <>
-          Tab indents · <kbd>Esc</kbd> then <kbd>Tab</kbd>: leave · <kbd>Ctrl+M</kbd>: Tab moves focus
-        </>
-      )}
+    <p className="layer-editor-keys" data-testid="layer-editor-keys" data-mode={mode} aria-live="polite" title={KEYS_TEXT[mode]}>
+      {KEYS_TEXT[mode]}
     </p>
   );
 }
