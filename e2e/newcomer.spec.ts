@@ -52,6 +52,9 @@ for (const size of [
       for (const word of ['permitted', 'offered', 'searchable']) await expect(welcome.locator('strong', { hasText: word })).toBeVisible();
       await expect(welcome).toContainText('The demo');
       await expect(welcome).toContainText('failed deploy');
+      // Short enough to leave the panels their room: two lines at 1440 px, three at 1024.
+      const lines = await welcome.locator('p').evaluate((p) => Math.round(p.getBoundingClientRect().height / parseFloat(getComputedStyle(p).lineHeight)));
+      expect(lines).toBeLessThanOrEqual(size.width >= 1440 ? 2 : 3);
       // All of it is on screen: not cut off, not ellipsized.
       const clipped = await welcome.locator('p').evaluate((p) => p.scrollHeight > p.clientHeight + 1 || p.scrollWidth > p.clientWidth + 1);
       expect(clipped, 'the paragraph is not clipped').toBe(false);

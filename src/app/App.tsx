@@ -61,12 +61,13 @@ function useShortcuts() {
 
 /**
  * The dock's first height, in percent of the window below the header: about 380 px, so the simulator's
- * form and log show without scrolling at 900 px, between a third and 45% (the panels above keep the rest).
+ * form and log show without scrolling at 900 px, between a third and 45% (47% while the first screen's
+ * paragraph shows; the panels above keep the rest).
  */
 function dockShare(welcome: boolean): number {
-  // The first screen's paragraph takes about three lines more than the one-line description it replaces.
-  const h = typeof window === 'undefined' ? 900 : window.innerHeight - 40 - (welcome ? 70 : 0);
-  return Math.round(Math.min(welcome ? 48 : 45, Math.max(33, (380 / Math.max(h, 1)) * 100)));
+  // The first screen's paragraph (two lines at 1440 px, three at 1024) stands where the one-line description goes.
+  const h = typeof window === 'undefined' ? 900 : window.innerHeight - 40 - (welcome ? 25 : 0);
+  return Math.round(Math.min(welcome ? 47 : 45, Math.max(33, (380 / Math.max(h, 1)) * 100)));
 }
 
 export function App() {

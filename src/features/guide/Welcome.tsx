@@ -25,10 +25,9 @@ export function dismissWelcome(): void {
 export function WhatItIsFor() {
   return (
     <>
-      The workbench shows which tools a language model is sent with each request, and what that costs. A tool is <strong>permitted</strong> if the model may call
-      it, <strong>offered</strong> if its definition is sent up front in every request (tokens each time), and <strong>searchable</strong> if it is permitted but
-      not sent: the model finds it with <code>search_tools</code>, then it is offered. The demo is a conversation about a failed deploy: five tools are offered,
-      the GitHub and Sentry ones are found by search. Select a timeline row to see every tool&apos;s sets at that moment.
+      The workbench shows which tools a language model is sent with each request, and what that costs. <strong>Permitted</strong>: the model may call the tool.{' '}
+      <strong>Offered</strong>: its definition is sent up front in every request (tokens each time). <strong>Searchable</strong>: permitted but not sent; the model
+      finds it with <code>search_tools</code>, then it is offered. The demo is a conversation about a failed deploy: search finds the GitHub and Sentry tools.
     </>
   );
 }
