@@ -9,7 +9,7 @@ export const LLAMACPP = defineProvider({
   id: 'llamacpp',
   words: 'llama.cpp',
   // llama.cpp's server takes an optional --api-key; LLAMACPP_API_KEY is sent when set.
-  reply: chatWire('LLAMACPP_API_KEY', 'LLAMACPP_BASE_URL', 'http://127.0.0.1:8080/v1'),
+  reply: chatWire('LLAMACPP_API_KEY', 'LLAMACPP_BASE_URL', 'http://127.0.0.1:8080/v1', false),
   render: renderChat({
     tool: (def) =>
       functionTool([

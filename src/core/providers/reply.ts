@@ -76,6 +76,8 @@ export interface ReplyWire {
   /** The environment variable the provider's own SDK reads its key from (undefined: no key, a local server). */
   readonly keyVariable: string | undefined;
   readonly keyHeader: KeyHeader;
+  /** A request without a key is refused before it is sent (false: a local server, where a key is optional). */
+  readonly keyRequired: boolean;
   /** The environment variable of the base URL, and the base URL without it. */
   readonly baseVariable: string;
   readonly defaultBase: string;
@@ -260,6 +262,7 @@ export const ANTHROPIC_MAX_TOKENS = 4096;
 export const ANTHROPIC_WIRE: ReplyWire = {
   keyVariable: 'ANTHROPIC_API_KEY',
   keyHeader: 'x-api-key',
+  keyRequired: true,
   baseVariable: 'ANTHROPIC_BASE_URL',
   defaultBase: 'https://api.anthropic.com',
   headers: { 'anthropic-version': '2023-06-01' },
@@ -270,6 +273,7 @@ export const ANTHROPIC_WIRE: ReplyWire = {
 export const OPENAI_WIRE: ReplyWire = {
   keyVariable: 'OPENAI_API_KEY',
   keyHeader: 'bearer',
+  keyRequired: true,
   baseVariable: 'OPENAI_BASE_URL',
   defaultBase: 'https://api.openai.com/v1',
   headers: {},
@@ -281,6 +285,7 @@ export const OPENAI_WIRE: ReplyWire = {
 export const GOOGLE_WIRE: ReplyWire = {
   keyVariable: 'GEMINI_API_KEY',
   keyHeader: 'x-goog-api-key',
+  keyRequired: true,
   baseVariable: 'GEMINI_BASE_URL',
   defaultBase: 'https://generativelanguage.googleapis.com',
   headers: {},
@@ -288,10 +293,11 @@ export const GOOGLE_WIRE: ReplyWire = {
   parse: parseGemini,
 };
 
-export function chatWire(keyVariable: string | undefined, baseVariable: string, defaultBase: string): ReplyWire {
+export function chatWire(keyVariable: string, baseVariable: string, defaultBase: string, keyRequired = true): ReplyWire {
   return {
     keyVariable,
-    keyHeader: keyVariable === undefined ? 'none' : 'bearer',
+    keyHeader: 'bearer',
+    keyRequired,
     baseVariable,
     defaultBase,
     headers: {},
@@ -303,6 +309,7 @@ export function chatWire(keyVariable: string | undefined, baseVariable: string, 
 export const OLLAMA_WIRE: ReplyWire = {
   keyVariable: undefined,
   keyHeader: 'none',
+  keyRequired: false,
   baseVariable: 'OLLAMA_HOST',
   defaultBase: 'http://127.0.0.1:11434',
   headers: {},
