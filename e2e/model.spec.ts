@@ -3,8 +3,8 @@
 // search promotes the tool, the model calls it (a simulated result), then replies; the page itself
 // talks only to its own origin, and no key reaches the page's storage.
 import { test, expect } from './fixtures';
-import { startFakeProvider } from '../src/bridge/fixtures/fakeProvider';
-import type { FakeProvider, Received, Scripted } from '../src/bridge/fixtures/fakeProvider';
+import { startFakeProvider } from './fakeProvider';
+import type { FakeProvider, Received, Scripted } from './fakeProvider';
 import { startServe } from './bridgeServe';
 import type { Serve } from './bridgeServe';
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelAnswerView, ModelProviderView } from '../bridge-protocol';
-import { startFakeProvider } from './fixtures/fakeProvider';
-import type { FakeProvider } from './fixtures/fakeProvider';
+import { startFakeProvider } from '../../e2e/fakeProvider';
+import type { FakeProvider } from '../../e2e/fakeProvider';
 import { pageClient, raw, startServe } from './testServe';
 import type { Running } from './testServe';
 

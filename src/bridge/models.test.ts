@@ -4,8 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { providerOf } from '../core/providers/registry';
 import type { ProviderId } from '../core/providers/types';
-import { startFakeProvider } from './fixtures/fakeProvider';
-import type { FakeProvider, Scripted } from './fixtures/fakeProvider';
+import { startFakeProvider } from '../../e2e/fakeProvider';
+import type { FakeProvider, Scripted } from '../../e2e/fakeProvider';
 import { ModelKeys, sendToModel } from './models';
 import { exchangeLine, readRecording, Recording, requestHash } from './recording';
 import { Masker } from './secrets';

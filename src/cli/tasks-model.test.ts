@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeProvider } from '../bridge/fixtures/fakeProvider';
-import type { FakeProvider, Received, Scripted } from '../bridge/fixtures/fakeProvider';
+import { startFakeProvider } from '../../e2e/fakeProvider';
+import type { FakeProvider, Received, Scripted } from '../../e2e/fakeProvider';
 import type { Io } from './main';
 import { modelTasksCommand } from './tasks-model';
 
