@@ -48,9 +48,9 @@ usage:
       every tool discoverable. --limit 1..50: search_tools' limit (default 3); --categories: the
       categories section in the system prompt; --cost: tokens and money against every permitted tool
       on; --json: every task's record. None of the policies is a real model.
-  tool-workbench tasks --scenario FILE --tasks FILE.jsonl --model PROVIDER:MODEL [--record FILE] [--replay FILE]
-      [--max-usd N] [--concurrency N] [--max-cycles N] [--yes] [--json]
-      The same task set played by your real model: each request is JP's rendered body, sent with the key
+      With --model PROVIDER:MODEL [--record FILE] [--replay FILE] [--max-usd N] [--concurrency N]
+      [--max-cycles N] [--yes] [--json] (no --policy, --limit, --categories or --cost):
+      the same task set played by your real model: each request is JP's rendered body, sent with the key
       in this terminal's environment (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY,
       OPENROUTER_API_KEY, CEREBRAS_API_KEY; base URLs ANTHROPIC_BASE_URL, OPENAI_BASE_URL, OLLAMA_HOST,
       LLAMACPP_BASE_URL...). Prints an estimate first and sends only with --yes. --record FILE: every

@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startFakeProvider } from '../../e2e/fakeProvider';
 import type { FakeProvider, Received, Scripted } from '../../e2e/fakeProvider';
 import type { Io } from './main';
+import { main } from './main';
 import { modelTasksCommand } from './tasks-model';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -121,6 +122,12 @@ describe('tasks --model PROVIDER:MODEL', () => {
     const io = capture();
     expect(await run(args, io, {})).toBe(2);
     expect(io.stderr()).toContain(message);
+  });
+
+  it('tasks --help names --model and its options', () => {
+    const io = capture();
+    expect(main(['tasks', '--help'], io)).toBe(0);
+    for (const flag of ['--model PROVIDER:MODEL', '--record FILE', '--replay FILE', '--max-usd N', '--concurrency N', '--yes']) expect(io.stdout()).toContain(flag);
   });
 
   it('a replay of another task set says what is missing and sends nothing', async () => {
