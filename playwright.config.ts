@@ -12,7 +12,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  // CI also keeps every test's duration (and each attempt's) in a JSON file, so a slower run can be
+  // compared test by test with an earlier one.
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'playwright-report/durations.json' }]] : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 1440, height: 900 },
