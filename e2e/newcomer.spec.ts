@@ -181,7 +181,7 @@ test.describe('the folder route that can start servers', () => {
 
   test('served by the bridge, the path comes first and says why; a picked folder says its servers cannot start', async ({ workbench, page }, info) => {
     test.setTimeout(120_000);
-    serve = await startServe(4621);
+    serve = await startServe({}, [], 4621);
     const root = workspaceWithServer();
     const ws = workbench.workspace;
     await workbench.bridge.open(serve.url);
@@ -237,7 +237,7 @@ test.describe('one step to connect an HTTP server', () => {
 
   test('"Reach an HTTP server" connects, lists and imports in one flow, and says when a name was taken', async ({ workbench, page }, info) => {
     test.setTimeout(150_000);
-    serve = await startServe(4631);
+    serve = await startServe({}, [], 4631);
     everything = await startEverything(4632);
     const bridge = workbench.bridge;
     const importer = workbench.importer;
