@@ -58,6 +58,7 @@ export type { HiddenChar } from './workspace/hidden';
 export type { McpLaunchSpec, McpLaunchSpecs, McpLaunchProblem, ChecksumAlgorithm } from './workspace/mcp-servers';
 export type { WorkspaceFiles, WorkspaceLoad, WorkspaceOptions } from './workspace/load';
 export { comparePaths } from './workspace/glob';
+export { workspaceStarterSteps, workspaceToolNames } from './workspace/starter';
 export { setTokens, approximateTokenCounter } from './providers/cost';
 export * from './import/index';
 export { nextAutoAction, paramsOf, SEARCH_LIMIT, MAX_CYCLES } from './model/auto';
