@@ -250,6 +250,23 @@ availability = { deploy = "on", prs = "off" }
     expect(j.expectations).toEqual([expect.objectContaining({ where: 'step 1', key: 'availability', pass: true })]);
   });
 
+  it('--json and --bodies keep stdout pure JSON and put the pass/fail line (and each failure) on stderr (issue 24.10)', () => {
+    for (const flag of ['--json', '--bodies']) {
+      const ok = run(['check', flag, 'j.toml'], { 'j.toml': text });
+      expect(ok.code).toBe(0);
+      expect(() => JSON.parse(ok.out) as unknown).not.toThrow();
+      expect(ok.err).toBe('1 passed, 0 failed\n');
+      const bad = run(['check', flag, 'b.toml'], { 'b.toml': FAILING });
+      expect(bad.code).toBe(1);
+      expect(bad.err.split('\n')).toEqual([
+        'b.toml: step 1 cycle 1: tool_choice: expected "none", got "auto"',
+        'b.toml: step 1: availability: expected {"deploy":"off"}, got {"deploy":"on"}',
+        '2 passed, 2 failed',
+        '',
+      ]);
+    }
+  });
+
   it('several files give an array; a failure still exits 1', () => {
     const r = run(['check', 'j.toml', '--json', 'b.toml'], { 'j.toml': text, 'b.toml': FAILING });
     expect(r.code).toBe(1);

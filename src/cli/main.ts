@@ -18,10 +18,13 @@ usage:
       Run scenario files and their expectations. Prints one line per failed expectation, then
       "N passed, N failed". Exit 0 when all pass, 1 when an expectation fails, 2 when a file is bad.
       What the chosen provider would refuse or lose goes to stderr, one line per finding.
-      --json prints the whole derived timeline instead; --bodies adds each request's rendered body.
+      --json prints the whole derived timeline on stdout instead (the failures and the "N passed,
+      N failed" line go to stderr); --bodies adds each request's rendered body.
   tool-workbench eval --catalogue FILE --queries FILE.jsonl [--ranking bm25|substring] [--k 1,5,10]
       Search quality: recall@k, MRR and the misses of each ranking, side by side. The catalogue is a
       tools/list JSON or a JP config TOML; queries are {"query": "...", "relevant": ["tool", ...]} lines.
+      A note under the table counts the queries a ranking returned nothing for (substring needs
+      every word of the query in one tool, so sentence-long queries find nothing there).
   tool-workbench import FILE --server NAME [--policy on|discoverable|per-server] [--keep N] [--off-destructive]
       Import an MCP catalogue (a tools/list JSON, or the multi-server form) and print the generated
       layer: one [conversation.tools.NAME] per tool with source = "mcp.SERVER.TOOL". Policies: every
