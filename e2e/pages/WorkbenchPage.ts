@@ -21,6 +21,7 @@ import { FindabilityPage } from './FindabilityPage';
 import { BridgePage } from './BridgePage';
 import { TasksPage } from './TasksPage';
 import { HistoryPage } from './HistoryPage';
+import { CostPage } from './CostPage';
 
 export class WorkbenchPage {
   constructor(readonly page: Page) {}
@@ -95,6 +96,10 @@ export class WorkbenchPage {
 
   get tasks(): TasksPage {
     return new TasksPage(this.page);
+  }
+
+  get cost(): CostPage {
+    return new CostPage(this.page);
   }
 
   get history(): HistoryPage {
