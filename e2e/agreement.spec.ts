@@ -34,3 +34,31 @@ test('one count of tools: About, the sets panel and the Cost tab read the same c
     expect(discoverable).toBe(snap.timeline.positions[0]?.counts.discoverable);
   });
 });
+
+test('one cache word with its reason: the timeline, the inspector and the Cost tab agree (issue 24.6)', async ({ workbench, page }) => {
+  await workbench.open();
+  const snap = await workbench.snapshot();
+  // Step 1's third request repeats the second's bytes, but 545 tokens are below Anthropic's minimum.
+  const id = snap.timeline.requests.findIndex((r) => r.step === 1 && r.cycle === 3);
+  expect(snap.timeline.requests[id]?.cache.status).toBe('hit');
+  const status = 'prefix reused · below the 1,024-token minimum: 0 cached';
+
+  await test.step('the timeline row says "0 cached", the whole status in its title', async () => {
+    const row = workbench.timeline.rowsOfKind('request').nth(id);
+    const fact = row.locator('.tl-fact', { hasText: 'cached' });
+    await expect(fact).toHaveText('0 cached');
+    await expect(fact).toHaveAttribute('title', new RegExp(`^${status}`, 'u'));
+    await expect(row).not.toContainText(/\bhit\b/u);
+  });
+
+  await test.step('the inspector says the same status', async () => {
+    await workbench.requests.open();
+    await workbench.requests.select(id);
+    await expect(workbench.requests.cacheWord()).toHaveText(status);
+  });
+
+  await test.step('the Cost tab reads 0 cached tokens for the same conversation', async () => {
+    await workbench.cost.open();
+    await expect(page.getByTestId('cost-variant-as-configured-read')).toHaveText('0 tok');
+  });
+});

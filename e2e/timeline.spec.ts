@@ -65,8 +65,9 @@ test('rows show the core positions with their marks', async ({ workbench }) => {
     const req = tl.rowsOfKind('request').nth(1);
     await expect(req).toContainText('8 tools');
     await expect(req).toContainText('KB');
-    await expect(req).toContainText('miss');
-    await expect(tl.rowsOfKind('request').nth(2)).toContainText('hit');
+    await expect(req).toContainText('0 cached');
+    await expect(req.locator('.tl-fact', { hasText: 'cached' })).toHaveAttribute('title', /^prefix changed · /u);
+    await expect(tl.rowsOfKind('request').nth(2).locator('.tl-fact', { hasText: 'cached' })).toHaveAttribute('title', /^prefix reused · /u);
   });
   await test.step('search calls show "n of total" and how many are usable', async () => {
     const call = tl.rowsOfKind('call').first();
