@@ -40,9 +40,16 @@ export class LayersPage {
     }, name);
   }
 
-  /** Focuses the editor (Monaco 0.57 has no textarea in Chromium: click the lines). */
+  /**
+   * Focuses the editor (Monaco 0.57 has no textarea in Chromium: click the text). Clicks the middle of
+   * the editor's own box, not of `.view-lines`: that element is as tall and wide as the whole layer, so
+   * the middle of its part inside the window can fall outside the editor (on the line under it), and
+   * Playwright's retry then calls scrollIntoView on it, which scrolls Monaco's overflow:hidden
+   * `.editor-scrollable` sideways; Monaco resets only the vertical part, so every later pointer position
+   * is off by that scroll.
+   */
   async focusEditor(): Promise<void> {
-    await this.editor().locator('.view-lines').click();
+    await this.editor().click();
   }
 
   async setCursor(line: number, column: number): Promise<void> {
@@ -80,6 +87,12 @@ export class LayersPage {
   async hover(line: number, column: number): Promise<void> {
     const p = await this.page.evaluate(([l, c]) => window.__layerEditor?.pointAt(l, c), [line, column] as const);
     if (!p) throw new Error(`no point at ${line}:${column}`);
+    // pointAt knows Monaco's scroll only; a scroll of its DOM by the browser would move the text under the pointer.
+    const native = await this.page.evaluate(() => {
+      const el = document.querySelector('[data-testid="layer-editor"] .editor-scrollable');
+      return el ? { left: el.scrollLeft, top: el.scrollTop } : undefined;
+    });
+    if (native && (native.left !== 0 || native.top !== 0)) throw new Error(`the browser scrolled the editor's DOM (${native.left}, ${native.top}): Monaco's positions no longer match the page`);
     await this.page.mouse.move(p.x, p.y - 30);
     await this.page.mouse.move(p.x, p.y, { steps: 4 });
   }
