@@ -56,7 +56,8 @@ export interface ServerView {
   readonly endpoint: string;
 }
 
-export type LogStream = 'stderr' | 'request' | 'response' | 'notification' | 'bridge';
+/** `stdout`: a line a stdio server wrote that is no JSON-RPC message (skipped, kept here). */
+export type LogStream = 'stderr' | 'stdout' | 'request' | 'response' | 'notification' | 'bridge';
 
 /** One line of a server's log (`GET /bridge/servers/NAME/log?after=SEQ`), secrets masked. */
 export interface LogEntry {

@@ -347,7 +347,9 @@ export class Upstream {
         void this.shutdown();
       }
     });
-    const transport = this.observe(new ChildTransport(child));
+    const stdio = new ChildTransport(child);
+    stdio.onNoise = (line) => this.log.add('stdout', line);
+    const transport = this.observe(stdio);
     const client = this.newClient();
     this.client = client;
     this.observed = transport;
