@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, PingRequestSchema, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Notification, Request, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Masker } from './secrets';
 import type { Upstream } from './upstream';
@@ -113,6 +113,8 @@ export class Facade {
     });
     const session: PageSession = { transport, server };
     server.fallbackRequestHandler = async (request, extra) => this.forward(session, request, extra) as never;
+    // The page's ping is the server's to answer: the bridge answering it would hide a hung server.
+    server.setRequestHandler(PingRequestSchema, async (request, extra) => this.forward(session, request, extra) as never);
     server.fallbackNotificationHandler = async (n) => up.notify(n);
     // The choke point towards the page: every message (initialize's serverInfo included) masked.
     const send = transport.send.bind(transport);

@@ -1,12 +1,18 @@
 // Real servers as JP runs them (issue 28), against hostile servers written for these tests
-// (fixtures/hostile.mjs) driven by the bridge's own Upstream: noise on stdout, a hung server.
+// (fixtures/hostile.mjs), driven by the bridge's own Upstream and through a running
+// `tool-workbench serve` as the page reaches it: noise on stdout, a hung server, one name per
+// server, sessions kept apart.
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerView } from '../bridge-protocol';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { terminalOf } from './log';
 import { Masker } from './secrets';
-import { eventually, FIXTURES } from './testServe';
-import { Upstream } from './upstream';
+import { eventually, FIXTURES, pageClient, startServe, tempWorkspace } from './testServe';
+import type { Running } from './testServe';
+import { nextPingDelay, PING_AT_MOST_EVERY_MS, Upstream } from './upstream';
 
 const spec = (name: string, args: readonly string[]): McpLaunchSpec => ({
   name,
@@ -41,4 +47,88 @@ describe('noise on stdout', () => {
     const stdout = up.logSince(0).filter((e) => e.stream === 'stdout').map((e) => e.text);
     expect(stdout).toEqual(['noise: handling initialize', 'booting the noisy server', '{"level":"info","msg":"ready"}', 'noise: handling tools/list']);
   });
+});
+
+/** Stops the process (SIGSTOP) and lets it go on again when the test ends, so the stop can end it. */
+function freeze(pid: number): () => void {
+  process.kill(pid, 'SIGSTOP');
+  return () => {
+    try {
+      process.kill(pid, 'SIGCONT');
+    } catch {
+      // already gone
+    }
+  };
+}
+
+describe('a hung stdio server', () => {
+  it('is seen failed once it stops answering pings (SIGSTOP)', async () => {
+    const up = upstream('hangs', ['asks']);
+    await up.start();
+    expect(up.status).toBe('running');
+    const thaw = freeze(up.view().pid as number);
+    try {
+      const error = await eventually(() => (up.status === 'failed' ? up.error : undefined), 30_000, 'the hung server to be seen');
+      expect(error).toMatch(/the server stopped answering \(ping: .*timed out/iu);
+    } finally {
+      thaw();
+    }
+  }, 60_000);
+
+  it('pings half as often while the server keeps answering, and never less than every 3 s', () => {
+    const series = [1500];
+    for (let i = 0; i < 5; i++) series.push(nextPingDelay(series.at(-1) as number));
+    expect(series).toEqual([1500, 3000, 3000, 3000, 3000, 3000]);
+    expect(PING_AT_MOST_EVERY_MS).toBe(3000);
+  });
+});
+
+let s: Running;
+let page: ReturnType<typeof pageClient>;
+const node = process.execPath;
+const hostileToml = (name: string, args: readonly string[]) =>
+  `[providers.mcp.${name}]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = ${JSON.stringify([join(FIXTURES, 'hostile.mjs'), ...args])}\n`;
+
+/** Opens the workspace, plans and confirms it: the started servers' views. */
+async function startWorkspace(root: string): Promise<{ id: string; servers: ServerView[] }> {
+  const id = (await page.post('/bridge/workspaces', { path: root })).json<{ workspace: { id: string } }>().workspace.id;
+  const plan = (await page.post(`/bridge/workspaces/${id}/plan`, {})).json<{ plan: { id: string } }>().plan;
+  return { id, servers: (await page.post(`/bridge/workspaces/${id}/start`, { plan: plan.id })).json<{ servers: ServerView[] }>().servers };
+}
+
+async function pageSession(name: string, options: { logging?: boolean } = {}): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${s.port}/bridge/servers/${encodeURIComponent(name)}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${s.token}`, Origin: `http://127.0.0.1:${s.port}` } },
+  });
+  const client = new Client({ name: 'test-page', version: '1' }, options.logging ? {} : {});
+  await client.connect(transport);
+  return client;
+}
+
+describe('through the bridge', () => {
+  beforeAll(async () => {
+    s = await startServe();
+    page = pageClient(s);
+  }, 90_000);
+
+  afterAll(async () => {
+    s.proc.kill('SIGTERM');
+    await s.exited;
+  }, 30_000);
+
+  it("passes the page's ping to the server itself: a hung server's ping fails", async () => {
+    const root = tempWorkspace(() => hostileToml('frozen', ['asks']));
+    const { servers } = await startWorkspace(root);
+    const v = servers.find((x) => x.name === 'frozen');
+    expect(v?.status).toBe('running');
+    const client = await pageSession('frozen');
+    await client.ping();
+    const thaw = freeze(v?.pid as number);
+    try {
+      await expect(client.ping()).rejects.toThrow();
+    } finally {
+      thaw();
+      await client.close().catch(() => undefined);
+    }
+  }, 60_000);
 });

@@ -63,6 +63,21 @@ export interface ForwardOptions {
 }
 
 const PING_EVERY_MS = 1500;
+/**
+ * While a server keeps answering, its pings thin out to one every this often: half the traffic of
+ * one every 1.5 s, and an HTTP server that went away is still seen within 5 s (bench/bridge.ts).
+ */
+export const PING_AT_MOST_EVERY_MS = 3000;
+/**
+ * How long a ping waits. A stdio server gets longer than an HTTP one: it may be busy on one thread
+ * for a moment, and a server that misses it is stopped (a SIGSTOPped one never answers).
+ */
+const PING_TIMEOUT_MS = { http: PING_EVERY_MS, stdio: 5000 } as const;
+
+/** The wait before the next ping: doubled after each answer, up to PING_AT_MOST_EVERY_MS. */
+export function nextPingDelay(previous: number): number {
+  return Math.min(previous * 2, PING_AT_MOST_EVERY_MS);
+}
 const CALL_TIMEOUT_MS = 5 * 60_000;
 /** "No limit" (startup_timeout_secs = 0) as the SDK needs a number: about 24 days. */
 const NO_LIMIT_MS = 2 ** 31 - 1;
@@ -160,7 +175,8 @@ export class Upstream {
   private transportKind: 'stdio' | 'streamable' | 'sse' | undefined;
   private refusal: string | undefined;
   private startedAt: number | undefined;
-  private pinger: ReturnType<typeof setInterval> | undefined;
+  private pinger: ReturnType<typeof setTimeout> | undefined;
+  private pingDelay = PING_EVERY_MS;
   private stopping = false;
   private readonly listeners = new Set<() => void>();
   /** Notifications from the server (tools/list_changed, ...), for the page's sessions. */
@@ -369,6 +385,8 @@ export class Upstream {
       throw new Error(`Server initialization error: ${cmd}, error: ${this.explainRefusal(m)}${stderr()}`);
     }
     spawned.catch(() => undefined);
+    // A hung server (SIGSTOP, a deadlock) keeps its pipes open: only asking it shows it is gone.
+    this.schedulePing(PING_EVERY_MS);
   }
 
   /** A refused protocol version: what the server answered, kept for the page. */
@@ -420,16 +438,25 @@ export class Upstream {
     } catch (e) {
       throw new Error(this.explainRefusal(messageOf(e)));
     }
-    // A server that keeps no event stream open is only seen gone on the next request: ask often.
-    this.pinger = setInterval(() => void this.ping(), PING_EVERY_MS);
+    // A server that keeps no event stream open is only seen gone on the next request: ask.
+    this.schedulePing(PING_EVERY_MS);
+  }
+
+  private schedulePing(delay: number): void {
+    this.pingDelay = delay;
+    if (this.pinger) clearTimeout(this.pinger);
+    this.pinger = setTimeout(() => void this.ping(), delay);
     this.pinger.unref();
   }
 
+  /** Pings the server itself; each answer lets the next ping wait longer, a page's request brings it back. */
   private async ping(): Promise<void> {
     const client = this.client;
-    if (!client || this.status !== 'running') return;
+    if (!client || this.status === 'stopped' || this.status === 'failed') return;
+    if (this.status !== 'running') return this.schedulePing(PING_EVERY_MS);
     try {
-      await client.ping({ timeout: PING_EVERY_MS });
+      await client.ping({ timeout: PING_TIMEOUT_MS[this.source.kind] });
+      if (this.client === client && this.status === 'running') this.schedulePing(nextPingDelay(this.pingDelay));
     } catch (e) {
       if (this.client !== client || this.status !== 'running' || this.stopping) return;
       this.log.add('bridge', `no answer to ping: ${messageOf(e)}`);
@@ -449,6 +476,8 @@ export class Upstream {
     const client = this.client;
     if (!client || this.status !== 'running') throw new Error(`the server ${this.name} is ${this.status}`);
     const { signal, onProgress } = options;
+    // The page is using the server: a hang should show soon.
+    if (this.pingDelay > PING_EVERY_MS) this.schedulePing(PING_EVERY_MS);
     let result: Record<string, unknown>;
     try {
       result = (await client.request({ method, ...(params !== undefined ? { params } : {}) }, ResultSchema, {
@@ -487,7 +516,7 @@ export class Upstream {
   }
 
   private async shutdown(): Promise<void> {
-    if (this.pinger) clearInterval(this.pinger);
+    if (this.pinger) clearTimeout(this.pinger);
     this.pinger = undefined;
     const client = this.client;
     const observed = this.observed;
