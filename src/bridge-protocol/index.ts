@@ -26,7 +26,13 @@ export type ServerStatus = 'starting' | 'running' | 'failed' | 'stopped';
 
 /** What the page sees of one server the bridge holds (`GET /bridge/servers`): never a secret. */
 export interface ServerView {
+  /** Its name in the bridge (its endpoint's path): `fs-2` when another workspace's `fs` is held too. */
   readonly name: string;
+  /**
+   * The name the workspace declares it under (`[providers.mcp.NAME]`): the scenario's name for it,
+   * which `source = "mcp.NAME"` names, whatever the bridge calls it.
+   */
+  readonly declaredAs?: string;
   readonly kind: 'stdio' | 'http';
   readonly status: ServerStatus;
   readonly error?: string;

@@ -116,6 +116,15 @@ describe('through the bridge', () => {
     await s.exited;
   }, 30_000);
 
+  it("tells the page the workspace's name for a server the bridge holds under another (two workspaces' fs)", async () => {
+    const a = await startWorkspace(tempWorkspace(() => hostileToml('fs', ['asks'])));
+    expect(a.servers.map((v) => [v.name, v.declaredAs, v.status])).toEqual([['fs', 'fs', 'running']]);
+    await page.post(`/bridge/workspaces/${a.id}/stop`);
+    const b = await startWorkspace(tempWorkspace(() => hostileToml('fs', ['asks'])));
+    expect(b.servers.map((v) => [v.name, v.declaredAs, v.status])).toEqual([['fs-2', 'fs', 'running']]);
+    await page.post(`/bridge/workspaces/${b.id}/stop`);
+  }, 60_000);
+
   it("passes the page's ping to the server itself: a hung server's ping fails", async () => {
     const root = tempWorkspace(() => hostileToml('frozen', ['asks']));
     const { servers } = await startWorkspace(root);

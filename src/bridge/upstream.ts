@@ -228,6 +228,7 @@ export class Upstream {
     const src = this.source;
     return {
       name: this.name,
+      ...(src.kind === 'stdio' ? { declaredAs: src.spec.name } : {}),
       kind: src.kind,
       status: this.status,
       ...(this.error !== undefined ? { error: this.error } : {}),

@@ -80,7 +80,9 @@ export async function startConfirmed(store: WorkbenchStore, queryClient?: QueryC
   if (!c) return;
   store.getState().setBridgeConfirm(undefined);
   const views = await bridgeApi.startPlan(c.workspace, { plan: c.planId, ...(hiddenConfirmed ? { hiddenConfirmed } : {}) });
-  for (const v of views) applyBridgeServer(store, v);
+  // The workspace's name for each server is the scenario's (`source = "mcp.fs"`), even when the
+  // bridge holds another workspace's `fs` and calls this one `fs-2`.
+  for (const v of views) applyBridgeServer(store, v, { as: v.declaredAs ?? v.name });
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 
@@ -111,8 +113,8 @@ export async function stopWorkspaceServers(store: WorkbenchStore, queryClient?: 
   const w = store.getState().bridgeWorkspace;
   if (!w) return;
   const mine = (await bridgeApi.servers()).filter((v) => v.kind === 'stdio' && v.from === `workspace ${w.jpDir}`);
-  for (const v of mine) store.getState().setLiveWanted(v.name, false);
-  for (const v of await bridgeApi.stopWorkspace(w.id)) store.getState().updateServer(v.name, { status: 'offline' });
+  for (const v of mine) store.getState().setLiveWanted(v.declaredAs ?? v.name, false);
+  for (const v of await bridgeApi.stopWorkspace(w.id)) store.getState().updateServer(v.declaredAs ?? v.name, { status: 'offline' });
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 
