@@ -5,6 +5,8 @@
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerView } from '../bridge-protocol';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
@@ -96,13 +98,48 @@ async function startWorkspace(root: string): Promise<{ id: string; servers: Serv
   return { id, servers: (await page.post(`/bridge/workspaces/${id}/start`, { plan: plan.id })).json<{ servers: ServerView[] }>().servers };
 }
 
-async function pageSession(name: string, options: { logging?: boolean } = {}): Promise<Client> {
+async function pageSession(name: string): Promise<Client & { heard: string[]; protocol: () => string | undefined }> {
   const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${s.port}/bridge/servers/${encodeURIComponent(name)}/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${s.token}`, Origin: `http://127.0.0.1:${s.port}` } },
   });
-  const client = new Client({ name: 'test-page', version: '1' }, options.logging ? {} : {});
+  const heard: string[] = [];
+  const client = Object.assign(new Client({ name: 'test-page', version: '1' }), { heard, protocol: () => transport.protocolVersion });
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void heard.push(`log ${n.params.level} ${String(n.params.data)}`));
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard.push('tools changed'));
   await client.connect(transport);
   return client;
+}
+
+/**
+ * A page session opened by hand, to know for certain when its event stream (GET) is open: every
+ * notification the bridge sends it outside a request arrives there.
+ */
+async function rawSession(name: string): Promise<{ heard: () => string; close: () => void }> {
+  const path = `/bridge/servers/${encodeURIComponent(name)}/mcp`;
+  const headers = { authorization: `Bearer ${s.token}`, origin: `http://127.0.0.1:${s.port}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+  const post = (body: unknown, session?: string) =>
+    new Promise<string | undefined>((ok, fail) => {
+      const r = request({ host: '127.0.0.1', port: s.port, method: 'POST', path, headers: { ...headers, ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2024-11-05' } : {}) } }, (res) => {
+        res.resume();
+        res.on('end', () => ok(res.headers['mcp-session-id'] as string | undefined));
+      });
+      r.on('error', fail);
+      r.end(JSON.stringify(body));
+    });
+  const session = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+  let text = '';
+  const open = await new Promise<{ close: () => void }>((ok, fail) => {
+    const r = request({ host: '127.0.0.1', port: s.port, method: 'GET', path, headers: { ...headers, 'mcp-session-id': session as string, 'mcp-protocol-version': '2024-11-05' } }, (res) => {
+      expect(res.statusCode).toBe(200);
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      ok({ close: () => r.destroy() });
+    });
+    r.on('error', fail);
+    r.end();
+  });
+  return { heard: () => text, close: open.close };
 }
 
 describe('through the bridge', () => {
@@ -140,4 +177,47 @@ describe('through the bridge', () => {
       await client.close().catch(() => undefined);
     }
   }, 60_000);
+
+  describe('sessions kept apart', () => {
+    it('sends the log and list-changed notifications of a call to the session that made it, and to no other', async () => {
+      await startWorkspace(tempWorkspace(() => hostileToml('old', ['old'])));
+      const other = await rawSession('old');
+      const caller = await pageSession('old');
+      try {
+        await caller.callTool({ name: 'shout', arguments: { what: 'mine' } });
+        expect(caller.heard).toEqual(['log warning shouted "mine"', 'tools changed']);
+        // A whole request of the other session after it: anything sent its way earlier is in by now.
+        await caller.callTool({ name: 'level', arguments: {} });
+        expect(other.heard()).not.toContain('shouted');
+        expect(other.heard()).not.toContain('list_changed');
+      } finally {
+        other.close();
+        await caller.close();
+      }
+    }, 60_000);
+
+    it("passes the page's logging/setLevel to the server, and holds back what is below the session's level", async () => {
+      const page1 = await pageSession('old');
+      try {
+        await page1.setLoggingLevel('error');
+        const r = await page1.callTool({ name: 'level', arguments: {} });
+        expect(r.content).toEqual([{ type: 'text', text: 'error' }]);
+        await page1.callTool({ name: 'shout', arguments: { what: 'quiet' } });
+        expect(page1.heard).toEqual(['tools changed']);
+      } finally {
+        await page1.close();
+      }
+    }, 60_000);
+
+    it('announces a 2024-11-05-only server to the page with its real protocol version', async () => {
+      const page1 = await pageSession('old');
+      try {
+        expect(page1.protocol()).toBe('2024-11-05');
+        const v = (await page.get('/bridge/servers')).json<{ servers: ServerView[] }>().servers.find((x) => x.name === 'old');
+        expect(v?.protocolVersion).toBe('2024-11-05');
+      } finally {
+        await page1.close();
+      }
+    }, 60_000);
+  });
 });

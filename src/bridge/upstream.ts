@@ -260,6 +260,11 @@ export class Upstream {
     return this.client?.getServerVersion();
   }
 
+  /** The protocol version the server and the bridge agreed on. */
+  get protocolVersion(): string | undefined {
+    return this.observed?.protocolVersion;
+  }
+
   get instructions(): string | undefined {
     return this.client?.getInstructions();
   }
