@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerView } from '../bridge-protocol';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
@@ -82,6 +86,94 @@ describe('a hung stdio server', () => {
     for (let i = 0; i < 5; i++) series.push(nextPingDelay(series.at(-1) as number));
     expect(series).toEqual([1500, 3000, 3000, 3000, 3000, 3000]);
     expect(PING_AT_MOST_EVERY_MS).toBe(3000);
+  });
+});
+
+/**
+ * An HTTP MCP server written for these tests: it wants `Authorization: Bearer good` (401 with a
+ * WWW-Authenticate otherwise), or answers every POST with `status` when given one. It records every
+ * request's method, to tell whether the client fell back to the older HTTP+SSE transport (a GET).
+ */
+async function httpServer(options: { status?: number } = {}): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
+  const seen: string[] = [];
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    seen.push(req.method ?? '');
+    if (options.status !== undefined) {
+      res.writeHead(options.status, { 'content-type': 'text/plain' }).end('no');
+      return;
+    }
+    if (req.headers.authorization !== 'Bearer good') {
+      res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"', 'content-type': 'application/json' }).end('{"error":"invalid_token"}');
+      return;
+    }
+    const server = new Server({ name: 'guarded', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'secret_tool', inputSchema: { type: 'object' } }] }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+  const http: HttpServer = createServer((req, res) => void handle(req, res));
+  const port = await new Promise<number>((ok) => http.listen(0, '127.0.0.1', () => ok((http.address() as { port: number }).port)));
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    seen,
+    close: () =>
+      new Promise<void>((ok) => {
+        http.closeAllConnections();
+        http.close(() => ok());
+      }),
+  };
+}
+
+function httpUpstream(url: string, headers: Record<string, string> = {}): Upstream {
+  const masker = new Masker();
+  const up = new Upstream('remote', { kind: 'http', url, headers, transport: 'auto' }, { terminal: terminalOf(() => undefined, masker), masker });
+  started.push(up);
+  return up;
+}
+
+describe('errors say what happened', () => {
+  it('says a 401 is the server wanting authorization, and does not take it for an old HTTP+SSE server', async () => {
+    const guarded = await httpServer();
+    try {
+      const up = httpUpstream(guarded.url);
+      await up.start();
+      expect(up.status).toBe('failed');
+      expect(up.error).toMatch(/^401: the server wants authorization/u);
+      expect(up.error).toContain('Bearer resource_metadata=');
+      expect(guarded.seen).not.toContain('GET');
+      const good = httpUpstream(guarded.url, { Authorization: 'Bearer good' });
+      await good.start();
+      expect(good.status).toBe('running');
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it.each([400, 404, 405])('falls back to the older HTTP+SSE transport when the initialize POST gets %i (the spec says so)', async (status) => {
+    const old = await httpServer({ status });
+    try {
+      const up = httpUpstream(old.url);
+      await up.start();
+      expect(up.status).toBe('failed');
+      expect(old.seen).toEqual(['POST', 'GET']);
+      expect(up.error).toMatch(new RegExp(`^Streamable HTTP: ${status}: .*; the older HTTP\\+SSE transport: ${status}: `, 'u'));
+    } finally {
+      await old.close();
+    }
+  });
+
+  it.each([403, 406, 415, 422])('does not fall back on %i, and says the status', async (status) => {
+    const other = await httpServer({ status });
+    try {
+      const up = httpUpstream(other.url);
+      await up.start();
+      expect(up.status).toBe('failed');
+      expect(other.seen).toEqual(['POST']);
+      expect(up.error).toMatch(new RegExp(`^${status}: `, 'u'));
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -164,6 +164,20 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** An HTTP refusal, said as what happened: its status first, then what the server said. */
+function httpFailure(e: unknown, challenge: string | undefined): string {
+  const code = (e as { code?: unknown }).code;
+  const m = messageOf(e);
+  const said = challenge !== undefined ? ` (WWW-Authenticate: ${challenge})` : '';
+  if (code === 401) return `401: the server wants authorization${said}; give its header (e.g. Authorization: Bearer ...) when connecting: ${m}`;
+  if (code === 403) return `403: the server refuses these credentials${said}: ${m}`;
+  if (typeof code === 'number' && code >= 400 && code < 600) return `${code}: ${m}`;
+  // The SSE transport says its status only in its text.
+  const sse = /Non-200 status code \((\d{3})\)/u.exec(m);
+  if (sse) return httpFailure(Object.assign(new Error(m), { code: Number(sse[1]) }), challenge);
+  return m;
+}
+
 export class Upstream {
   status: UpstreamStatus = 'starting';
   error: string | undefined;
@@ -415,11 +429,18 @@ export class Upstream {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${url.protocol} is not supported: give an http: or https: URL`);
     this.say(`connecting ${this.name}: ${src.url}${Object.keys(src.headers).length > 0 ? ` with headers ${Object.keys(src.headers).join(', ')}` : ''}`);
     const requestInit: RequestInit = { headers: { ...src.headers } };
+    // What the server said with a refusal (WWW-Authenticate names how to authorize), for the error.
+    let challenge: string | undefined;
+    const watchedFetch: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (res.status === 401 || res.status === 403) challenge = res.headers.get('www-authenticate') ?? undefined;
+      return res;
+    };
     const attempt = async (kind: 'streamable' | 'sse') => {
       const inner: Transport =
         kind === 'streamable'
-          ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 } })
-          : new SSEClientTransport(url, { requestInit });
+          ? new StreamableHTTPClientTransport(url, { requestInit, fetch: watchedFetch, reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 } })
+          : new SSEClientTransport(url, { requestInit, fetch: watchedFetch });
       const transport = this.observe(inner);
       const client = this.newClient();
       this.client = client;
@@ -434,15 +455,22 @@ export class Upstream {
           await attempt('streamable');
         } catch (e) {
           const code = (e as { code?: unknown }).code;
-          // The MCP spec's backwards compatibility: a 4xx to the POST means an old HTTP+SSE server.
-          if (src.transport === 'streamable' || !(typeof code === 'number' && code >= 400 && code < 500)) throw e;
-          this.log.add('bridge', `Streamable HTTP answered ${code}; trying the older HTTP+SSE transport`);
+          const answered = this.observed?.initializeReply !== undefined;
+          // The MCP spec's backwards compatibility (2025-11-25, basic/transports, "Backwards
+          // Compatibility"): only a 400, 404 or 405 to the POST of the InitializeRequest means an
+          // old HTTP+SSE server. A 401 is a server wanting authorization, not an old one.
+          if (src.transport === 'streamable' || answered || !(code === 400 || code === 404 || code === 405)) throw new Error(httpFailure(e, challenge));
+          this.log.add('bridge', `Streamable HTTP answered ${code} to initialize; trying the older HTTP+SSE transport, as the MCP spec says`);
           await this.client?.close().catch(() => undefined);
-          await attempt('sse');
+          try {
+            await attempt('sse');
+          } catch (old) {
+            throw new Error(`Streamable HTTP: ${httpFailure(e, challenge)}; the older HTTP+SSE transport: ${httpFailure(old, challenge)}`);
+          }
         }
       }
     } catch (e) {
-      throw new Error(this.explainRefusal(messageOf(e)));
+      throw new Error(this.explainRefusal(src.transport === 'sse' ? httpFailure(e, challenge) : messageOf(e)));
     }
     // A server that keeps no event stream open is only seen gone on the next request: ask.
     this.schedulePing(PING_EVERY_MS);
