@@ -353,8 +353,8 @@ export class Bridge {
     await this.askTerminal(`Start ${what}?\n${plan.servers.map((s) => `  ${s.name}: ${s.commandLine}  [in ${s.cwd}]`).join('\n')}`);
     const started = plan.specs.map((spec) => {
       const name = this.uniqueName(spec.name, (e) => e.workspace === workspace);
-      const src: UpstreamSource = { kind: 'stdio', spec, cwd: w.root, from: `workspace ${w.jpDir}` };
-      const up = new Upstream(name, src, this.context, spec.optional);
+      const src: UpstreamSource = { kind: 'stdio', spec, cwd: plan.cwd, from: `workspace ${w.jpDir}` };
+      const up = new Upstream(name, src, this.context, spec.optional, plan.servers.find((s) => s.name === spec.name)?.jpStarts ?? true);
       up.startedBy = `plan ${plan.id}, confirmed by ${how}`;
       return this.add(name, up, workspace);
     });
