@@ -2,6 +2,7 @@
 // (fixtures/hostile.mjs), driven by the bridge's own Upstream and through a running
 // `tool-workbench serve` as the page reaches it: noise on stdout, a hung server, one name per
 // server, sessions kept apart.
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -16,7 +17,7 @@ import type { ServerView } from '../bridge-protocol';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { terminalOf } from './log';
 import { Masker } from './secrets';
-import { eventually, FIXTURES, pageClient, startServe, tempWorkspace } from './testServe';
+import { BIN, eventually, FIXTURES, pageClient, ROOT, startServe, tempWorkspace } from './testServe';
 import type { Running } from './testServe';
 import { nextPingDelay, PING_AT_MOST_EVERY_MS, Upstream } from './upstream';
 
@@ -310,6 +311,46 @@ describe('through the bridge', () => {
       } finally {
         await page1.close();
       }
+    }, 60_000);
+  });
+
+  describe('start what JP starts', () => {
+    // fs: used by an enabled tool. broken: would fail, but only an off tool uses it. where: no tool names it.
+    const workspace = () =>
+      tempWorkspace(
+        () =>
+          hostileToml('fs', ['where']) +
+          '[providers.mcp.broken]\ntype = "stdio"\ncommand = "/nonexistent/server"\n' +
+          '[conversation.tools.read]\nsource = "mcp.fs"\nenable = true\n' +
+          '[conversation.tools.fix]\nsource = "mcp.broken"\nenable = false\n',
+      );
+
+    it('starts only the servers of enabled tools, and says why another is left alone', async () => {
+      const id = (await page.post('/bridge/workspaces', { path: workspace() })).json<{ workspace: { id: string } }>().workspace.id;
+      const plan = (await page.post(`/bridge/workspaces/${id}/plan`, {})).json<{ plan: { id: string; servers: { name: string }[]; notStarted: { server: string; reason: string }[] } }>().plan;
+      expect(plan.servers.map((x) => x.name)).toEqual(['fs']);
+      expect(plan.notStarted).toEqual([{ server: 'broken', reason: 'no enabled tool uses it (fix is off)' }]);
+      const started = (await page.post(`/bridge/workspaces/${id}/start`, { plan: plan.id })).json<{ servers: ServerView[] }>().servers;
+      expect(started.map((v) => [v.declaredAs, v.status])).toEqual([['fs', 'running']]);
+      await page.post(`/bridge/workspaces/${id}/stop`);
+    }, 60_000);
+
+    it("runs a server in JP's working directory (where the workbench runs), not the workspace root", async () => {
+      const root = workspace();
+      const { id, servers } = await startWorkspace(root);
+      const v = servers.find((x) => x.declaredAs === 'fs');
+      expect(v?.cwd).toBe(ROOT);
+      expect(v?.instructions).toBe(`running in ${ROOT}`);
+      await page.post(`/bridge/workspaces/${id}/stop`);
+    }, 60_000);
+
+    it('snapshot leaves out a server JP would not start instead of saying JP would abort', () => {
+      const root = workspace();
+      const r = spawnSync(node, [BIN, 'snapshot', '--workspace', root, '--out', join(root, 'snap.json')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('broken: not started, as JP would not start it: no enabled tool uses it (fix is off)');
+      expect(r.stdout).not.toContain('/nonexistent/server');
     }, 60_000);
   });
 });

@@ -160,6 +160,10 @@ class Observed implements Transport {
   }
 }
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -206,6 +210,8 @@ export class Upstream {
     readonly source: UpstreamSource,
     private readonly context: UpstreamContext,
     readonly optional = false,
+    /** False: JP would not start it (no tool names it yet); started to list its tools, its failure aborts nothing. */
+    readonly jpStarts = true,
   ) {
     this.log = new LogRing(context.masker);
     if (source.kind === 'http') context.masker.registerAll(headerSecrets(source.headers));
@@ -247,11 +253,13 @@ export class Upstream {
       status: this.status,
       ...(this.error !== undefined ? { error: this.error } : {}),
       optional: this.optional,
+      ...(this.jpStarts ? {} : { jpStarts: false }),
       ...(src.kind === 'stdio'
         ? { from: src.from, commandLine: commandLine(src.spec), cwd: src.cwd, variables: src.spec.variables, missingVariables: this.missing }
         : { url: src.url, headerNames: Object.keys(src.headers) }),
       ...(this.transportKind ? { transport: this.transportKind } : {}),
-      ...(info && this.status === 'running' ? { serverInfo: { name: info.name, version: info.version, ...(typeof info.title === 'string' ? { title: info.title } : {}) } } : {}),
+      ...(info && this.status === 'running' ? { serverInfo: this.rawServerInfo ?? { name: info.name, version: info.version } } : {}),
+      ...(this.status === 'running' && this.initializeResult && isRecord(this.initializeResult.capabilities) ? { capabilities: this.initializeResult.capabilities } : {}),
       ...(this.observed?.protocolVersion && this.status === 'running' ? { protocolVersion: this.observed.protocolVersion } : {}),
       ...(this.refusal !== undefined ? { refusal: this.refusal } : {}),
       ...(this.status === 'running' && this.instructions ? { instructions: this.instructions } : {}),
@@ -260,6 +268,12 @@ export class Upstream {
       lastLog: this.log.last,
       endpoint: this.endpoint,
     };
+  }
+
+  /** serverInfo whole, as the server sent it, when it sent a name and a version. */
+  private get rawServerInfo(): ServerView['serverInfo'] {
+    const info = this.initializeResult?.serverInfo;
+    return isRecord(info) && typeof info.name === 'string' && typeof info.version === 'string' ? (info as ServerView['serverInfo']) : undefined;
   }
 
   logSince(seq: number): LogEntry[] {
@@ -272,6 +286,13 @@ export class Upstream {
 
   get serverInfo(): { name: string; version: string } | undefined {
     return this.client?.getServerVersion();
+  }
+
+  /** The server's reply to `initialize` as it sent it (the SDK's parse keeps only the fields it knows). */
+  get initializeResult(): Readonly<Record<string, unknown>> | undefined {
+    const reply = this.observed?.initializeReply;
+    const result = reply && 'result' in reply ? (reply.result as unknown) : undefined;
+    return typeof result === 'object' && result !== null && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
   }
 
   /** The protocol version the server and the bridge agreed on. */
@@ -298,7 +319,8 @@ export class Upstream {
     } catch (e) {
       const message = messageOf(e);
       this.log.add('bridge', message);
-      this.say(`${this.name}: ${this.optional ? 'optional server failed to start; skipped' : 'failed'}: ${message.split('\n')[0] ?? ''}`);
+      const what = !this.jpStarts ? 'failed to start (JP would not start it: no tool names it; nothing would abort)' : this.optional ? 'optional server failed to start; skipped' : 'failed';
+      this.say(`${this.name}: ${what}: ${message.split('\n')[0] ?? ''}`);
       await this.shutdown();
       this.set('failed', message);
     }

@@ -21,7 +21,7 @@ describe('bridgeSnapshot', () => {
   const view = (name: string, extra: Partial<BridgeServer> = {}): BridgeServer => ({ name, kind: 'http', status: 'running', optional: false, lastLog: 0, endpoint: `/bridge/servers/${name}/mcp`, ...extra });
   const tool = (name: string) => ({ name, description: `${name} things.`, inputSchema: { type: 'object' } });
 
-  it('holds the bridged servers only, as the scenario names them, with serverInfo and protocol version from the bridge', () => {
+  it('holds the bridged servers only, as the scenario names them, with serverInfo (whole) and protocol version from the bridge', () => {
     vi.stubGlobal('location', { origin: 'http://127.0.0.1:4173' });
     try {
       const store = createWorkbenchStore(EMPTY_DOC);
@@ -36,7 +36,7 @@ describe('bridgeSnapshot', () => {
       expect(snap.servers).toEqual(['notes', 'plain']);
       const [entry] = JSON.parse(snap.text) as [{ tools: Record<string, unknown> }];
       expect(entry.tools).toEqual({
-        notes: { serverInfo: { name: 'notes-server', version: '2.1.0' }, protocolVersion: '2025-11-25', tools: [expect.objectContaining({ name: 'notes_read' })] },
+        notes: { serverInfo: { name: 'notes-server', version: '2.1.0', title: 'Notes' }, protocolVersion: '2025-11-25', tools: [expect.objectContaining({ name: 'notes_read' })] },
         plain: { tools: [expect.objectContaining({ name: 'plain_read' })] },
       });
       expect(snap.toml).toBe('[servers.notes]\ncatalogue = "snapshot.json#notes"\n\n[servers.plain]\ncatalogue = "snapshot.json#plain"\n');
@@ -61,7 +61,7 @@ describe('one name per server', () => {
       s.ensureServer({ name: 'fs', status: 'offline', tools: [] });
       s.linkBridge('fs', 'http://127.0.0.1:4173/bridge/servers/fs/mcp');
       s.setBridgeWorkspace({ id: 'b', root: '/b', jpDir: '/b/.jp' });
-      s.setBridgeConfirm({ planId: 'p', workspace: 'b', jpDir: '/b/.jp', servers: [], problems: [], hidden: [] });
+      s.setBridgeConfirm({ planId: 'p', workspace: 'b', jpDir: '/b/.jp', servers: [], problems: [], notStarted: [], hidden: [] });
       await startConfirmed(store);
       const after = store.getState();
       expect(after.doc.servers.map((x) => x.name)).toEqual(['fs']);

@@ -35,8 +35,10 @@ export function applyBridgeServer(store: WorkbenchStore, view: BridgeServer, opt
   if (view.status === 'failed') {
     const first = view.error ?? 'it failed to start';
     s.showBanner(
-      'error',
-      view.optional
+      view.jpStarts === false ? 'info' : 'error',
+      view.jpStarts === false
+        ? `MCP server ${name} failed to start; JP would not start it (no tool names it), so nothing would abort: ${first}`
+        : view.optional
         ? `Optional MCP server ${name} failed to start; JP would warn and go on without its tools: ${first}`
         : `MCP server ${name} failed to start; JP would abort the command with: ${first}`,
     );
@@ -66,6 +68,7 @@ export async function askToStartServers(store: WorkbenchStore): Promise<void> {
     ...(plan.persona !== undefined ? { persona: plan.persona } : {}),
     servers: plan.servers,
     problems: plan.problems.map((p) => `${p.layer !== undefined ? `${p.layer}: ` : ''}${p.message}`),
+    notStarted: plan.notStarted,
     hidden: plan.hidden,
   });
 }
@@ -174,8 +177,10 @@ export function bridgeSnapshot(store: WorkbenchStore, views: readonly BridgeServ
     return {
       name: x.name,
       tools: x.tools,
-      ...(v?.serverInfo ? { serverInfo: { name: v.serverInfo.name, version: v.serverInfo.version } } : {}),
+      ...(v?.serverInfo ? { serverInfo: v.serverInfo } : {}),
       ...(v?.protocolVersion !== undefined ? { protocolVersion: v.protocolVersion } : {}),
+      ...(v?.instructions !== undefined ? { instructions: v.instructions } : {}),
+      ...(v?.capabilities ? { capabilities: v.capabilities } : {}),
     };
   });
   const snap = snapshotCatalogue(`snapshot of ${s.bridgeWorkspace?.root ?? 'the bridge'}`, 'The tool lists of servers reached through the workbench bridge, saved from the page.', entries);
