@@ -64,6 +64,12 @@ export interface ForwardOptions {
 
 const PING_EVERY_MS = 1500;
 /**
+ * A stream the server ends before its reply is resumed, as the spec's Streamable HTTP "Resumability
+ * and Redelivery" says: a GET with Last-Event-ID after the server's `retry` (else 1 s, then 2 s),
+ * three times at most; then the server is failed, so no call waits out its 5 minutes.
+ */
+const RESUME = { maxRetries: 3, initialReconnectionDelay: 1000, maxReconnectionDelay: 4000, reconnectionDelayGrowFactor: 2 } as const;
+/**
  * While a server keeps answering, its pings thin out to one every this often: half the traffic of
  * one every 1.5 s, and an HTTP server that went away is still seen within 5 s (bench/bridge.ts).
  */
@@ -339,6 +345,14 @@ export class Upstream {
     };
     client.setRequestHandler(CreateMessageRequestSchema, (r, extra) => ask(r, extra.signal));
     client.setRequestHandler(ElicitRequestSchema, (r, extra) => ask(r, extra.signal));
+    client.onerror = (e) => {
+      // The resumption gave up: whatever waited on that stream would wait out its timeout.
+      if (/Maximum reconnection attempts/u.test(e.message) && this.status === 'running' && !this.stopping) {
+        this.log.add('bridge', e.message);
+        this.set('failed', `the server's event stream ended and could not be resumed (${e.message})`);
+        void this.shutdown();
+      }
+    };
     client.onclose = () => {
       if (this.status === 'running' && !this.stopping) {
         this.log.add('bridge', 'the connection closed');
@@ -461,7 +475,7 @@ export class Upstream {
     const attempt = async (kind: 'streamable' | 'sse') => {
       const inner: Transport =
         kind === 'streamable'
-          ? new StreamableHTTPClientTransport(url, { requestInit, fetch: watchedFetch, reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 } })
+          ? new StreamableHTTPClientTransport(url, { requestInit, fetch: watchedFetch, reconnectionOptions: RESUME })
           : new SSEClientTransport(url, { requestInit, fetch: watchedFetch });
       const transport = this.observe(inner);
       const client = this.newClient();
