@@ -366,13 +366,23 @@ export class Bridge {
   private async connectHttp(body: Record<string, unknown>): Promise<ServerView> {
     const { url, name: named, headers = {}, transport = 'auto' } = readConnect(body);
     const same = (e: Entry) => e.upstream.source.kind === 'http' && e.upstream.source.url === url;
-    const provisional = this.uniqueName(named !== undefined ? serverSlug(named) : `connecting-${this.servers.size + 1}`, same);
+    // Unnamed until it answers: named after its address meanwhile, so connecting to the same URL
+    // again replaces the earlier failure instead of piling up connecting-N entries (each expires too).
+    const provisional = this.uniqueName(named !== undefined ? serverSlug(named) : `connecting-${serverSlug(hostOf(url))}`, same);
     const up = new Upstream(provisional, { kind: 'http', url, headers, transport }, this.context);
     await up.start();
     // Named after the server itself, before any page session exists.
     if (named === undefined && up.status === 'running') up.name = this.uniqueName(serverSlug(up.serverInfo?.name ?? 'server'), same);
     this.add(up.name, up);
     return up.view();
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'server';
   }
 }
 

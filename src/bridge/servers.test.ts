@@ -314,6 +314,14 @@ describe('through the bridge', () => {
     }, 60_000);
   });
 
+  it('keeps one entry for a URL that fails to connect again and again, not a pile of connecting-N', async () => {
+    const dead = await httpServer({ status: 500 });
+    await dead.close();
+    for (let i = 0; i < 3; i++) expect((await page.post('/bridge/servers', { url: dead.url })).json<{ server: ServerView }>().server.status).toBe('failed');
+    const mine = (await page.get('/bridge/servers')).json<{ servers: ServerView[] }>().servers.filter((v) => v.url === dead.url);
+    expect(mine.map((v) => v.status)).toEqual(['failed']);
+  }, 60_000);
+
   describe('start what JP starts', () => {
     // fs: used by an enabled tool. broken: would fail, but only an off tool uses it. where: no tool names it.
     const workspace = () =>

@@ -67,7 +67,7 @@ export function ServersTable({ ok, form, dispatch }: { readonly ok: Ready; reado
           </tr>
         </thead>
         <tbody>
-          {ok.servers.map((s, i) => (
+          {ok.servers.flatMap((s, i) => [
             <tr key={i}>
               <td>
                 <input
@@ -95,10 +95,16 @@ export function ServersTable({ ok, form, dispatch }: { readonly ok: Ready; reado
               <td className="about" title={s.description}>
                 {s.key !== undefined && s.key !== s.name ? <code>{s.key}</code> : null} {s.category ? `[${s.category}] ` : ''}
                 {s.description}
-                {s.about && <AboutServer about={s.about} />}
               </td>
-            </tr>
-          ))}
+            </tr>,
+            s.about && (
+              <tr key={`${i} about`} className="server-about-row">
+                <td colSpan={perServer ? 4 : 3}>
+                  <AboutServer about={s.about} />
+                </td>
+              </tr>
+            ),
+          ])}
         </tbody>
       </table>
     </section>
