@@ -14,6 +14,8 @@ import { EMPTY_CONFIG, EMPTY_DEFAULTS } from '../config/read';
 import type { DeltaSource, EffectiveEnable, EffectiveField, PartialConfig, PartialEnable, RunMode, Sourced, ToolConfig, ToolDefaults } from '../config/types';
 import type { Resolution, SimServer } from '../catalogue/resolve';
 import { resolveTool } from '../catalogue/resolve';
+import { PositionSets } from './position-sets';
+import type { Sets } from './sets';
 
 export interface ToolState {
   readonly name: string;
@@ -64,6 +66,11 @@ export interface ConfigPosition {
   /** Bumped whenever a change can alter a definition (docs, parameters, source, servers). */
   readonly catalogueVersion: number;
   readonly defaults: ToolDefaults;
+  /**
+   * Tools promoted under `promoted_position = "append"` up to this position, in commit order: the
+   * offered set's tail. Part of the position, so the sets at a position need nothing from the turn loop.
+   */
+  readonly appended: readonly string[];
 }
 
 function sameDefinitionInputs(a: ToolConfig, b: ToolConfig, runA: RunMode, runB: RunMode): boolean {
@@ -123,6 +130,9 @@ export class StreamEngine {
   private registered = false;
   private catalogueVersion = 0;
   private deltaCount = 0;
+  /** The appended promotions at the newest position; replaced, never mutated, so positions share it. */
+  private appended: readonly string[] = [];
+  private readonly setsByPosition = new PositionSets(this);
   /** Running counts at the newest position, mutated in place; each position keeps a copy. */
   private readonly counts = { configured: 0, discoverable: 0, on: 0, off: 0 };
   /**
@@ -258,12 +268,18 @@ export class StreamEngine {
     return { ...delta, tools: tools ?? delta.tools, defaults: { ...delta.defaults, enable: defaultsEnable } };
   }
 
-  /** Appends a config delta as a new position. A delta that changes nothing appends nothing and returns undefined. */
-  applyDelta(incoming: PartialConfig, event: Omit<Extract<PositionEvent, { kind: 'delta' }>, 'delta' | 'kind'>): ConfigPosition | undefined {
+  /**
+   * Appends a config delta as a new position. A delta that changes nothing appends nothing and returns
+   * undefined. `append`: tools this delta promotes under `promoted_position = "append"`; they join the
+   * position's `appended` tail (once each) when the delta is committed.
+   */
+  applyDelta(incoming: PartialConfig, event: Omit<Extract<PositionEvent, { kind: 'delta' }>, 'delta' | 'kind'>, append: readonly string[] = []): ConfigPosition | undefined {
     const delta = this.withoutNoOps(incoming);
     const touchesDefaults = Object.keys(delta.defaults).some((k) => k !== 'enable') || delta.defaults.enable.availability !== undefined || delta.defaults.enable.allowToggle !== undefined;
     if (delta.tools.size === 0 && !touchesDefaults) return undefined;
     this.deltaCount += 1;
+    const fresh = append.filter((n, i) => !this.appended.includes(n) && append.indexOf(n) === i);
+    if (fresh.length > 0) this.appended = [...this.appended, ...fresh];
     let changes: ToolChange[] = [];
     if (!touchesDefaults) {
       for (const [name, t] of delta.tools) {
@@ -464,12 +480,47 @@ export class StreamEngine {
       counts: { ...this.counts },
       catalogueVersion: this.catalogueVersion,
       defaults: this.defaults,
+      appended: this.appended,
     };
     this.positionList.push(position);
     return position;
   }
 
-  /** Every tool's state at a position, in config order. Replayed from the nearest snapshot. */
+  /** Every tool's state at a position, in config order. */
+  *orderedStatesAt(index: number): Iterable<ToolState> {
+    if (index >= this.positionList.length - 1) {
+      yield* this.currentStates();
+      return;
+    }
+    const states = this.statesAt(index);
+    // Replayed maps keep config order; check rather than trust it (a sort is the slow path).
+    let last = -1;
+    let sorted = true;
+    for (const s of states.values()) {
+      if (s.order < last) {
+        sorted = false;
+        break;
+      }
+      last = s.order;
+    }
+    if (sorted) yield* states.values();
+    else yield* [...states.values()].sort((a, b) => a.order - b.order);
+  }
+
+  /**
+   * The sets at a position for an invocation that forces `forced` (none: a plain one): the one answer
+   * requests, steps, the timeline and every view read (position-sets.ts).
+   */
+  setsAt(index: number, forced?: string): Sets {
+    return this.setsByPosition.at(index, forced);
+  }
+
+  /** setsAt with the offered set in config order, appended promotions in place (the JSON's positions). */
+  setsInConfigOrderAt(index: number): Sets {
+    return this.setsByPosition.inConfigOrderAt(index);
+  }
+
+  /** Every tool's state at a position (a map in config order). Replayed from the nearest snapshot. */
   statesAt(index: number): ReadonlyMap<string, ToolState> {
     const last = this.positionList.length - 1;
     if (index >= last) return this.states;

@@ -17,7 +17,6 @@ import { substring } from '../search/substring';
 import type { Ranker } from '../search/types';
 import { StreamEngine } from '../stream/engine';
 import type { ToolState } from '../stream/engine';
-import { computeSets } from '../stream/sets';
 import type { Sets } from '../stream/sets';
 import { IndexCache } from './caches';
 import type { LayerCache } from './caches';
@@ -26,7 +25,6 @@ import { warnUnresolvable } from './conversation';
 import type { Conversation } from './conversation';
 import type { DefinitionCache } from './definitions';
 import { RunCatalogue } from './lookups';
-import { statesInOrder } from './request';
 import type { Timeline } from './timeline';
 import { runTurn } from './turn';
 import { UnresolvableWarnings } from './warnings';
@@ -108,7 +106,6 @@ function start(input: RunInput): { conv: Conversation; diagnostics: Diagnostic[]
     calls: [],
     steps: [],
     messages: [],
-    appended: [],
     announced: undefined,
     derived: { key: '', value: undefined },
   };
@@ -140,8 +137,6 @@ function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep, time:
   const position = engine.current.index;
   if (error !== undefined) entries[entry] = { kind: 'step', step: stepNo, command: step.command, position, error, commandSpan: step.commandSpan };
   const registered = engine.isRegistered;
-  const appended = conv.appended.slice();
-  let sets: Sets | undefined;
   conv.steps.push({
     step: stepNo,
     entry,
@@ -152,7 +147,7 @@ function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep, time:
     ...(error !== undefined ? { error } : {}),
     layers: conv.layers,
     get sets(): Sets {
-      return (sets ??= computeSets(statesInOrder(engine, position), { registered, appended }));
+      return engine.setsAt(position);
     },
   });
 }
@@ -165,7 +160,7 @@ export function runScenario(input: RunInput): Timeline {
     time += step.elapsed ?? 0;
     applyStep(conv, i + 1, step, time);
   });
-  const { engine, appended } = conv;
+  const { engine } = conv;
   return {
     name: input.scenario.name,
     policy: conv.policy,
@@ -179,7 +174,7 @@ export function runScenario(input: RunInput): Timeline {
     loadEntry,
     engine,
     statesAt: (p) => engine.statesAt(p),
-    setsAt: (p) => computeSets(engine.statesAt(p).values(), { registered: engine.positions[p]?.registered ?? false, appended }),
+    setsAt: (p) => engine.setsAt(p),
   };
 }
 
