@@ -85,7 +85,7 @@ function missingSources(engine: StreamEngine, layers: readonly Layer[]): Diagnos
 }
 
 /** The start of the conversation: the layers loaded, the servers and the stream's base position. */
-function start(input: RunInput): { conv: Conversation; diagnostics: Diagnostic[] } {
+export function startConversation(input: RunInput): { conv: Conversation; diagnostics: Diagnostic[] } {
   const { scenario } = input;
   input.definitionCache?.startRun();
   const layers: Layer[] = [...(input.workspaceLayers ?? []), ...scenario.layers];
@@ -153,16 +153,32 @@ function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep, time:
 }
 
 export function runScenario(input: RunInput): Timeline {
-  const { conv, diagnostics } = start(input);
+  const { conv, diagnostics } = startConversation(input);
   const loadEntry = conv.entries.length - 1;
-  let time = 0;
-  input.scenario.steps.forEach((step, i) => {
+  playSteps(conv, input.scenario.steps, 0, input.scenario.steps.length);
+  return timelineOf(conv, input.scenario.name, diagnostics, loadEntry);
+}
+
+/**
+ * Plays steps `from` (0-based) up to `to` (exclusive) of a conversation that has played the steps
+ * before `from`; `after` is called after each step (the incremental derivation keeps checkpoints).
+ */
+export function playSteps(conv: Conversation, steps: readonly ScenarioStep[], from: number, to: number, after?: (stepsPlayed: number, time: number) => void): void {
+  let time = conv.steps.at(-1)?.time ?? 0;
+  for (let i = from; i < to; i++) {
+    const step = steps[i];
+    if (!step) break;
     time += step.elapsed ?? 0;
     applyStep(conv, i + 1, step, time);
-  });
+    after?.(i + 1, time);
+  }
+}
+
+/** The timeline of a conversation as played so far. */
+export function timelineOf(conv: Conversation, name: string, diagnostics: readonly Diagnostic[], loadEntry: number): Timeline {
   const { engine } = conv;
   return {
-    name: input.scenario.name,
+    name,
     policy: conv.policy,
     diagnostics,
     finalLayers: conv.layers,
