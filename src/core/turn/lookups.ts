@@ -57,7 +57,11 @@ export class RunCatalogue {
 
   /** A lookup of definitions in the states of one position, the builtins' included. */
   definitionsAt(position: number): (name: string) => ToolDefinition | undefined {
-    const states = this.engine.statesAt(position);
+    // No definition changed since the position (promotions and directives move availability only): the
+    // newest states answer, without replaying the position's states (a copy of every tool's).
+    const engine = this.engine;
+    const sameCatalogue = engine.positions[position]?.catalogueVersion === engine.current.catalogueVersion;
+    const states: Pick<ReadonlyMap<string, ToolState>, 'get'> = sameCatalogue ? { get: (name) => engine.state(name) } : engine.statesAt(position);
     return (name) => {
       if (name === DESCRIBE_TOOLS) return describeToolsDefinition;
       if (name === SEARCH_TOOLS) return searchToolsDefinition;
