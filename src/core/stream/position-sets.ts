@@ -91,15 +91,19 @@ interface Move {
  */
 function moveColumn(prev: Column, moves: readonly Move[], servers?: readonly (string | undefined)[]): { column: Column; servers?: (string | undefined)[] } {
   if (moves.length === 0) return servers ? { column: prev, servers: servers as (string | undefined)[] } : { column: prev };
-  const names: string[] = [];
-  const orders: number[] = [];
-  const outServers: (string | undefined)[] | undefined = servers ? [] : undefined;
+  let size = prev.names.length;
+  for (const m of moves) size += (m.is ? 1 : 0) - (m.was ? 1 : 0);
+  // Sized once: a promotion moves one tool out of a column of thousands, copied in one pass.
+  const names = new Array<string>(size);
+  const orders = new Array<number>(size);
+  const outServers: (string | undefined)[] | undefined = servers ? new Array<string | undefined>(size) : undefined;
   let i = 0;
+  let o = 0;
   const copyTo = (end: number): void => {
-    for (; i < end; i++) {
-      names.push(prev.names[i] ?? '');
-      orders.push(prev.orders[i] ?? 0);
-      outServers?.push(servers?.[i]);
+    for (; i < end; i++, o++) {
+      names[o] = prev.names[i] ?? '';
+      orders[o] = prev.orders[i] ?? 0;
+      if (outServers) outServers[o] = servers?.[i];
     }
   };
   for (const m of moves) {
@@ -108,9 +112,10 @@ function moveColumn(prev: Column, moves: readonly Move[], servers?: readonly (st
     // The tool's old entry (same order) is dropped; its new one, if any, takes its place.
     if (m.was && i < prev.orders.length && prev.orders[i] === m.order) i++;
     if (m.is) {
-      names.push(m.name);
-      orders.push(m.order);
-      outServers?.push(m.server);
+      names[o] = m.name;
+      orders[o] = m.order;
+      if (outServers) outServers[o] = m.server;
+      o++;
     }
   }
   copyTo(prev.orders.length);
