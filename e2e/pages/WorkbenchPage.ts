@@ -1,6 +1,6 @@
 // The root page object: navigation, the test hook, and the panels' page objects.
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import type { WorkbenchSnapshot } from '../../src/app/testHook';
 import { SetsPage } from './SetsPage';
 import { TimelinePage } from './TimelinePage';
@@ -21,9 +21,17 @@ import { FindabilityPage } from './FindabilityPage';
 import { BridgePage } from './BridgePage';
 import { TasksPage } from './TasksPage';
 import { HistoryPage } from './HistoryPage';
+import { CostPage } from './CostPage';
+
+/** Browser contexts in which the app has been opened: their storage may hold saved work. */
+const visited = new WeakSet<BrowserContext>();
 
 export class WorkbenchPage {
-  constructor(readonly page: Page) {}
+  constructor(readonly page: Page) {
+    // A page of this context that loads anything (a share link, a second tab) may leave saved work.
+    const context = page.context();
+    if (!visited.has(context)) context.once('request', () => visited.add(context));
+  }
 
   get layers(): LayersPage {
     return new LayersPage(this.page);
@@ -97,14 +105,24 @@ export class WorkbenchPage {
     return new TasksPage(this.page);
   }
 
+  get cost(): CostPage {
+    return new CostPage(this.page);
+  }
+
   get history(): HistoryPage {
     return new HistoryPage(this.page);
   }
 
   /** Opens the app on a clean profile (no autosaved work) unless told to keep it. */
   async open(options: { keepSaved?: boolean } = {}): Promise<void> {
+    // Playwright gives every test a new, empty browser context: a page that has never been
+    // anywhere, alone in a context nothing has loaded the app in, has no saved work to clear, so
+    // the app is booted once instead of twice (booting it was most of an open).
+    const context = this.page.context();
+    const fresh = this.page.url() === 'about:blank' && context.pages().length === 1 && !visited.has(context);
+    visited.add(context);
     await this.page.goto('/');
-    if (!options.keepSaved) {
+    if (!options.keepSaved && !fresh) {
       await this.page.evaluate(async () => {
         await new Promise<void>((resolve) => {
           const req = indexedDB.deleteDatabase('tool-workbench');

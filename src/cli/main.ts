@@ -18,10 +18,13 @@ usage:
       Run scenario files and their expectations. Prints one line per failed expectation, then
       "N passed, N failed". Exit 0 when all pass, 1 when an expectation fails, 2 when a file is bad.
       What the chosen provider would refuse or lose goes to stderr, one line per finding.
-      --json prints the whole derived timeline instead; --bodies adds each request's rendered body.
+      --json prints the whole derived timeline on stdout instead (the failures and the "N passed,
+      N failed" line go to stderr); --bodies adds each request's rendered body.
   tool-workbench eval --catalogue FILE --queries FILE.jsonl [--ranking bm25|substring] [--k 1,5,10]
       Search quality: recall@k, MRR and the misses of each ranking, side by side. The catalogue is a
       tools/list JSON or a JP config TOML; queries are {"query": "...", "relevant": ["tool", ...]} lines.
+      A note under the table counts the queries a ranking returned nothing for (substring needs
+      every word of the query in one tool, so sentence-long queries find nothing there).
   tool-workbench import FILE --server NAME [--policy on|discoverable|per-server] [--keep N] [--off-destructive]
       Import an MCP catalogue (a tools/list JSON, or the multi-server form) and print the generated
       layer: one [conversation.tools.NAME] per tool with source = "mcp.SERVER.TOOL". Policies: every
@@ -44,10 +47,20 @@ usage:
       words), auto (the auto model, the default) or categories (searches only when the request names
       a category of the system prompt). Prints one line per silent miss (a needed tool was discoverable
       and never reached the model), then "tasks N: met up front A, met by search B, silent misses C,
-      impossible D; searched in S of N; search rate R". FILE is a scenario, or a catalogue (.json) with
-      every tool discoverable. --limit 1..50: search_tools' limit (default 3); --categories: the
+      impossible D; searched in S of N tasks; search rate R (searched in H of the K tasks a search
+      would have helped)": the first ratio is over every task, the search rate over the tasks met by
+      search or silently missed. FILE is a scenario, or a catalogue (.json) with every tool discoverable. --limit 1..50: search_tools' limit (default 3); --categories: the
       categories section in the system prompt; --cost: tokens and money against every permitted tool
       on; --json: every task's record. None of the policies is a real model.
+      With --model PROVIDER:MODEL [--record FILE] [--replay FILE] [--max-usd N] [--concurrency N]
+      [--max-cycles N] [--yes] [--json] (no --policy, --limit, --categories or --cost):
+      the same task set played by your real model: each request is JP's rendered body, sent with the key
+      in this terminal's environment (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY,
+      OPENROUTER_API_KEY, CEREBRAS_API_KEY; base URLs ANTHROPIC_BASE_URL, OPENAI_BASE_URL, OLLAMA_HOST,
+      LLAMACPP_BASE_URL...). Prints an estimate first and sends only with --yes. --record FILE: every
+      exchange as a JSON line (never a key); on an existing file the run resumes. --replay FILE: no
+      network, the same outcomes. --max-usd: stop sending at that billed cost. Prints the silent misses,
+      the calibration table (billed tokens beside the cost model per request) and the summary line.
   tool-workbench serve [--port N] [--no-open]
       Serve the workbench and its local bridge on 127.0.0.1: the page then starts a JP workspace's
       stdio MCP servers (after you confirm them) and reaches HTTP ones. --help for the options.
@@ -105,6 +118,8 @@ export function mainAsync(argv: readonly string[], io: Io = nodeIo): Promise<num
   const [command, ...rest] = argv;
   // __watchdog: the process serve and snapshot start beside them (src/bridge/watchdog.ts), not a user's command.
   if (command === '__watchdog') return import('../bridge/watchdog').then((w) => w.runWatchdog());
+  // tasks with --model waits for a real model's replies (or a recording's).
+  if (command === 'tasks' && rest.includes('--model') && !rest.some((a) => a === '--help' || a === '-h')) return import('./tasks-model').then((m) => m.modelTasksCommand(rest, io)).catch((e: unknown) => internalError(e, io));
   const long = command === 'serve' ? serveCommand : command === 'snapshot' ? snapshotCommand : undefined;
   return long?.(rest, io).catch((e: unknown) => internalError(e, io));
 }
