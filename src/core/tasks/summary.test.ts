@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_HEADER, resultsCsv, resultsJsonl, runNotes, silentMissLines, summarize, summaryLine } from './summary';
 import type { RunLabels } from './summary';
-import type { NeededTool, Outcome, TaskResult, TaskRun } from './types';
+import type { NeededTool, Outcome, TaskResult } from './types';
 
 let nextIndex = 0;
 function result(outcome: Outcome, more: Partial<TaskResult> = {}): TaskResult {
