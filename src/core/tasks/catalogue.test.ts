@@ -8,19 +8,23 @@ import { allDiscoverableDoc } from './catalogue';
 import { runTasks } from './run';
 
 const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object' } });
-const TOOLS_LIST = JSON.stringify({ tools: [tool('create_issue', 'Create an issue in a repository.'), tool('list_issues', 'List the issues of a repository.'), tool('list_issues', 'A second copy.')] });
+const destructive = { ...tool('delete_repo', 'Delete a repository.'), annotations: { destructiveHint: true } };
+const TOOLS_LIST = JSON.stringify({ tools: [tool('create_issue', 'Create an issue in a repository.'), tool('list_issues', 'List the issues of a repository.'), tool('list_issues', 'A second copy.'), destructive] });
 
 describe('allDiscoverableDoc', () => {
   it('a tools/list reply: every tool discoverable on the server named by the caller, the duplicate a warning', () => {
     const r = allDiscoverableDoc(TOOLS_LIST, 'gh.json', 'github');
     if (!r.ok) throw new Error(r.errors.join('; '));
     expect(r.doc.name).toBe('gh.json, every tool discoverable');
-    expect(r.doc.servers.map((s) => [s.name, s.status, s.tools?.map((t) => t.name)])).toEqual([['github', 'running', ['create_issue', 'list_issues']]]);
+    expect(r.doc.servers.map((s) => [s.name, s.status, s.tools?.map((t) => t.name)])).toEqual([['github', 'running', ['create_issue', 'list_issues', 'delete_repo']]]);
     expect(r.doc.layers).toHaveLength(1);
     const text = r.doc.layers[0]?.text ?? '';
     expect(text).toContain('[conversation.tools.create_issue]\nsource = "mcp.github.create_issue"\nenable = "discoverable"');
     expect(text).toContain('[conversation.tools.list_issues]\nsource = "mcp.github.list_issues"\nenable = "discoverable"');
+    // A destructive tool too: a task set asks whether search finds it, so nothing starts off.
+    expect(text).toContain('[conversation.tools.delete_repo]\nsource = "mcp.github.delete_repo"\nenable = "discoverable"');
     expect(text).not.toMatch(/enable = "(on|off)"/u);
+    expect(text).toContain('# Now 0 on, 3 discoverable, 0 off.');
     expect(r.doc.steps).toEqual([]);
     expect(r.warnings).toHaveLength(1);
     expect(r.warnings[0]).toMatch(/list_issues.*the first is kept$/u);

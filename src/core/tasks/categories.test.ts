@@ -106,7 +106,9 @@ describe('the section', () => {
     expect(lines([a, t('gh_pull', 'Merge a branch.')])).toEqual(['- gh (2 tools): issue, open, pull, merge, branch']);
     expect(lines([t('solo', 'One.'), t('zeta', 'Zed.')])).toEqual(['- other (2 tools): solo, zeta, zed']);
     expect(lines([t('solo', 'One.', {}, { server: 's1' }), t('zeta', 'Zed.')])).toEqual(['- s1 (1 tool): solo', '- other (1 tool): zeta, zed']);
+    expect(lines([t('solo', 'One.', {}, { server: 's2' }), t('zeta', 'Zed.')])).toEqual(['- s2 (1 tool): solo', '- other (1 tool): zeta, zed']);
     expect(lines([t('solo', 'One.', { groups: 'g' }), t('zeta', 'Zed.')])).toEqual(['- g (1 tool): solo', '- other (1 tool): zeta, zed']);
+    expect(lines([t('solo', 'One.', { groups: 'h' }), t('zeta', 'Zed.')])).toEqual(['- h (1 tool): solo', '- other (1 tool): zeta, zed']);
     expect(lines([a, b])).toEqual(['- gh (2 tools): open, issue, pull, request']);
   });
 

@@ -57,12 +57,18 @@ describe('the reason beside each outcome', () => {
     expect(o.queries).toEqual([long, 'sentry']);
     expect(o.reason).toMatch(/^deploy_staging was discoverable and search_tools answered with an error \(query is too long/u);
     expect(o.reason).not.toContain('sentry_list_issues');
+    // The failed search need not be the first one.
+    const second = outcome(['deploy_staging', 'sentry_list_issues'], [[search('sentry')], [search(long)]]);
+    expect(second.reason).toMatch(/^deploy_staging was discoverable and search_tools answered with an error \(query is too long/u);
   });
 
   it('returned but not promoted (allow_toggle never under never_blocks_promotion): found, unavailable', () => {
     const o = outcome(['locked'], [[search('locked')]], { never_blocks_promotion: true });
     expect(o).toMatchObject({ outcome: 'silent-miss', reason: 'locked came back at rank 1 but was not promoted (found, unavailable)' });
     expect(o.needed[0]).toMatchObject({ rank: 1, foundBy: 'locked', promoted: false, reached: false });
+    // A failed search in the same turn does not change why a returned tool was missed.
+    const withFailure = outcome(['locked'], [['{ tool = "search_tools", args = { query = "' + 'x'.repeat(1001) + '" } }'], [search('locked')]], { never_blocks_promotion: true });
+    expect(withFailure.reason).toBe('locked came back at rank 1 but was not promoted (found, unavailable)');
   });
 });
 
@@ -73,6 +79,10 @@ describe('what the rules read', () => {
     expect(o.queries).toEqual(['deploy', 'production']);
     const later = outcome(['deploy_prod'], [[search('sentry')], [search('production')]]);
     expect(later.needed[0]).toMatchObject({ rank: 1, foundBy: 'production' });
+    // A tool never promoted stays searchable: two searches return it, the first one's rank is kept.
+    const twice = outcome(['locked'], [[search('deploy')], [search('locked')]], { never_blocks_promotion: true });
+    expect(twice.needed[0]).toMatchObject({ rank: 3, foundBy: 'deploy', promoted: false });
+    expect(twice.reason).toBe('locked came back at rank 3 but was not promoted (found, unavailable)');
   });
 
   it('only the task\'s own turn counts: an earlier turn\'s search and call are not the task\'s', () => {
@@ -91,8 +101,10 @@ describe('what the rules read', () => {
   });
 
   it('a task naming a tool by its MCP server name resolves to the configured tool; an unknown name stays as given', () => {
-    const servers = '[servers.srv]\ntools = [ { name = "PDF&URLTool", description = "Read a PDF at a URL.", inputSchema = { type = "object" } } ]\n';
-    const t = run({ policy: { ranking: 'substring' }, layer: layer({ ...TOOLS, pdf_url: { source: '"mcp.srv.PDF&URLTool"', summary: 'Read a PDF at a URL.' } }), body: DOWN + servers + turn('jp q go', []) });
+    const servers = '[servers.srv]\ntools = [ { name = "PDF&URLTool", description = "Read a PDF at a URL.", inputSchema = { type = "object" } }, { name = "read_file", description = "Read a remote file.", inputSchema = { type = "object" } } ]\n';
+    // remote_read imports the server's read_file; the configured read_file is a local tool of that name.
+    const tools = { ...TOOLS, pdf_url: { source: '"mcp.srv.PDF&URLTool"', summary: 'Read a PDF at a URL.' }, remote_read: { source: '"mcp.srv.read_file"' } };
+    const t = run({ policy: { ranking: 'substring' }, layer: layer(tools), body: DOWN + servers + turn('jp q go', []) });
     const o = taskOutcome(t, 1, { query: 'go', relevant: ['PDF&URLTool', 'NoSuchTool', 'read_file'] });
     expect(o.needed.map((n) => [n.name, n.asked, n.state])).toEqual([['pdf_url', 'PDF&URLTool', 'discoverable'], ['NoSuchTool', undefined, 'unknown'], ['read_file', undefined, 'offered']]);
     expect(o.reason).toBe('the catalogue has no NoSuchTool');

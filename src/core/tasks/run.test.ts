@@ -1,6 +1,7 @@
 // Running a task set: the task's turn as a scenario step and as a document step, the switches of a
 // run (categories, search limit, move cap, unknown policy), and a priced run against all-on.
 import { describe, expect, it } from 'vitest';
+import { costOfTimeline } from '../cost/conversation';
 import { approximateTokenCounter } from '../providers/cost';
 import { DEFAULT_PRICE_TABLE } from '../providers/prices';
 import { parseScenario } from '../scenario/parse';
@@ -61,6 +62,7 @@ describe('the switches of a run', () => {
     const on = scenarioOf({ policy: { ranking: 'bm25', categories_prompt: true } });
     expect(prepareTasks(on, runner, { policy: 'auto' }).scenario.policy.categories_prompt).toBe(false);
     expect(prepareTasks(scenarioOf(), runner, { policy: 'auto', categories: true }).scenario.policy.categories_prompt).toBe(true);
+    expect(runTasks(scenarioOf(), runner, [DEPLOY], { policy: 'categories', categories: true }).categories).toBe(true);
     const run = runTasks(on, runner, [DEPLOY], { policy: 'categories' });
     expect(run.categories).toBe(false);
     // The categories policy without the section in the prompt never searches.
@@ -131,12 +133,17 @@ describe('a priced run', () => {
     expect(run.section.tokens).toBe(approximateTokenCounter.count(run.section.text));
   });
 
-  it('a task is priced on its own turn only: the scenario\'s earlier turns do not add to it', () => {
-    const alone = runTasks(scenarioOf(), runner, [tasks[1] ?? DEPLOY], { policy: 'auto', cost }).results[0]?.tokens;
-    const after = runTasks(scenarioOf({ body: turn('jp q first read a long file please', [[]]) }), runner, [tasks[1] ?? DEPLOY], { policy: 'auto', cost }).results[0]?.tokens;
-    expect(after?.allOnTokens).toBeGreaterThan(0);
-    // The same turn after an earlier turn: the history adds input, but not the earlier turn's own requests.
-    expect(after?.tokens).toBeLessThan(2 * (alone?.tokens ?? 0));
+  it('a task is priced on its own turn only: the input and output of its requests, not the earlier turns\'', () => {
+    const scenario = scenarioOf({ body: turn('jp q first read a long file please', [[]]) });
+    const p = prepareTasks(scenario, runner, { policy: 'auto', cost });
+    const played = playTask(p, DEPLOY);
+    // Priced, the turn ends with the policy's own reply text (its output tokens count).
+    expect(played.scenario.steps.at(-1)?.cycles.at(-1)?.reply).toBe((played.moves.at(-1) as { text?: string } | undefined)?.text);
+    const own = costOfTimeline(played.timeline, cost).requests.filter((r) => r.step === 2);
+    expect(own).toHaveLength(3);
+    const tokens = runTasks(scenario, runner, [DEPLOY], { policy: 'auto', cost }).results[0]?.tokens;
+    expect(tokens?.tokens).toBe(own.reduce((a, r) => a + r.figures.input + r.output, 0));
+    expect(tokens?.money).toBeCloseTo(own.reduce((a, r) => a + r.money.total, 0), 12);
   });
 
   it('a turn that did not start is not priced; without cost options nothing is', () => {
