@@ -47,6 +47,11 @@ describe('provenance', () => {
     expect(provenance(t.engine, 'admin', 3).steps).toHaveLength(1);
   });
 
+  it('a layer edit that changes a tool is a step of its own, even from the same layer', () => {
+    const edited = run({ policy: { ranking: 'substring' }, layer: layer({ x: { enable: '"on"', summary: 'Ex.' } }), body: '[[steps]]\ncommand = "jp config set conversation.tools.x.enable=off"\n' });
+    expect(provenance(edited.engine, 'x', 1).text).toBe('layer workspace → layer workspace → off');
+  });
+
   it('a position past the end reads the end; a name no layer configures is "not configured"', () => {
     expect(text('a', 99)).toBe(text('a', 5));
     expect(provenance(t.engine, 'nope', 5)).toEqual({ steps: [], text: 'not configured' });

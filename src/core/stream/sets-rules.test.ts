@@ -41,6 +41,10 @@ describe('the forced tool', () => {
   it('locked off means off and allow_toggle never, both', () => {
     const byName = new Map([...states()].map((s) => [s.name, s]));
     expect(['read', 'locked', 'plain_off', 'deploy'].map((n) => isLockedOff(byName.get(n) ?? (undefined as never)))).toEqual([false, true, false, false]);
+    // On but never toggled: not locked off, and forcing it changes nothing.
+    const pinned = new StreamEngine([loadLayer({ name: 'w', text: '[conversation.tools.pinned]\nsource = "local"\nenable = { availability = "on", allow_toggle = "never" }\n' })], new Map());
+    expect([...pinned.currentStates()].map(isLockedOff)).toEqual([false]);
+    expect(computeSets(pinned.currentStates(), { registered: false, forced: 'pinned' }).offered).toEqual(['pinned', 'describe_tools']);
   });
 
   it('a forced discoverable tool is offered, never searchable', () => {
