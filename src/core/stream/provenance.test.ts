@@ -52,6 +52,12 @@ describe('provenance', () => {
     expect(provenance(edited.engine, 'x', 1).text).toBe('layer workspace → layer workspace → off');
   });
 
+  it('a tool that gets its own enable, with the availability \'*\' gave it, shows where it now comes from', () => {
+    const own = run({ policy: { ranking: 'substring' }, layer: layer({ c: { summary: 'Gamma.' } }), body: '[[steps]]\ncommand = "jp config set conversation.tools.c.enable=discoverable"\n' });
+    expect(provenance(own.engine, 'c', 0).text).toBe("'*' in layer workspace → discoverable");
+    expect(provenance(own.engine, 'c', 1).text).toBe("'*' in layer workspace → layer workspace → discoverable");
+  });
+
   it('a position past the end reads the end; a name no layer configures is "not configured"', () => {
     expect(text('a', 99)).toBe(text('a', 5));
     expect(provenance(t.engine, 'nope', 5)).toEqual({ steps: [], text: 'not configured' });
