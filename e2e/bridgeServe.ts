@@ -19,8 +19,9 @@ export interface Serve {
   stop(): Promise<void>;
 }
 
-export function startServe(): Promise<Serve> {
-  const proc = spawn(process.execPath, [join(ROOT, 'cli-bin', 'tool-workbench.cjs'), 'serve', '--port', '0', '--no-open', '--no-build'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+/** `env`: added to this process's environment (a model provider's key and base URL, issue 26); `extra`: more arguments. */
+export function startServe(env: Readonly<Record<string, string>> = {}, extra: readonly string[] = []): Promise<Serve> {
+  const proc = spawn(process.execPath, [join(ROOT, 'cli-bin', 'tool-workbench.cjs'), 'serve', '--port', '0', '--no-open', '--no-build', ...extra], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const exited = new Promise<void>((ok) => proc.once('exit', () => ok()));

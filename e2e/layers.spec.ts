@@ -264,7 +264,8 @@ test.describe('layer editors', () => {
       [1024, 768],
     ] as const) {
       await page.setViewportSize({ width, height });
-      await page.waitForTimeout(300);
+      // Two frames: the resized layout is painted (a fixed pause only guessed at it).
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await page.screenshot({ path: `test-results/layers-${width}x${height}.png` });
       await workbench.layers.panel().screenshot({ path: `test-results/layers-panel-${width}x${height}.png` });
     }

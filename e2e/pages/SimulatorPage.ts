@@ -59,6 +59,23 @@ export class SimulatorPage {
     await this.note().filter({ hasText: 'Auto model' }).waitFor({ timeout: 30_000 });
   }
 
+  /** "Ask the model": the turn played by the user's model through the bridge (a key typed here goes to the bridge only). */
+  async askModel(model: string, key?: string): Promise<void> {
+    await this.page.getByTestId('sim-model').fill(model);
+    if (key !== undefined) await this.page.getByTestId('sim-model-key').fill(key);
+    await this.page.getByTestId('sim-ask-model').click();
+    await this.askNote().waitFor({ timeout: 30_000 });
+  }
+
+  askNote(): Locator {
+    return this.page.getByTestId('sim-ask-note');
+  }
+
+  /** What each request of the model's turn did. */
+  askCycles(): Locator {
+    return this.page.getByTestId('sim-ask-cycles').locator('li');
+  }
+
   async recordExpectations(): Promise<void> {
     await this.page.getByTestId('sim-record').click();
     await this.note().filter({ hasText: 'Recorded' }).waitFor();

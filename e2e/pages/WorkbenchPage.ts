@@ -1,6 +1,6 @@
 // The root page object: navigation, the test hook, and the panels' page objects.
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import type { WorkbenchSnapshot } from '../../src/app/testHook';
 import { SetsPage } from './SetsPage';
 import { TimelinePage } from './TimelinePage';
@@ -22,8 +22,15 @@ import { BridgePage } from './BridgePage';
 import { TasksPage } from './TasksPage';
 import { HistoryPage } from './HistoryPage';
 
+/** Browser contexts in which the app has been opened: their storage may hold saved work. */
+const visited = new WeakSet<BrowserContext>();
+
 export class WorkbenchPage {
-  constructor(readonly page: Page) {}
+  constructor(readonly page: Page) {
+    // A page of this context that loads anything (a share link, a second tab) may leave saved work.
+    const context = page.context();
+    if (!visited.has(context)) context.once('request', () => visited.add(context));
+  }
 
   get layers(): LayersPage {
     return new LayersPage(this.page);
@@ -103,8 +110,14 @@ export class WorkbenchPage {
 
   /** Opens the app on a clean profile (no autosaved work) unless told to keep it. */
   async open(options: { keepSaved?: boolean } = {}): Promise<void> {
+    // Playwright gives every test a new, empty browser context: a page that has never been
+    // anywhere, alone in a context nothing has loaded the app in, has no saved work to clear, so
+    // the app is booted once instead of twice (booting it was most of an open).
+    const context = this.page.context();
+    const fresh = this.page.url() === 'about:blank' && context.pages().length === 1 && !visited.has(context);
+    visited.add(context);
     await this.page.goto('/');
-    if (!options.keepSaved) {
+    if (!options.keepSaved && !fresh) {
       await this.page.evaluate(async () => {
         await new Promise<void>((resolve) => {
           const req = indexedDB.deleteDatabase('tool-workbench');

@@ -4,6 +4,8 @@
 // module adds no code to the page and no node to the bridge's readers.
 import type { HiddenChar } from '../core/workspace/hidden';
 import type { McpLaunchProblem } from '../core/workspace/mcp-servers';
+import type { ModelReply } from '../core/providers/reply';
+import type { ProviderId } from '../core/providers/types';
 
 /**
  * `POST /bridge/session` with `{ "code": "..." }` (the code in the address `serve` printed, spent by
@@ -139,4 +141,48 @@ export interface Replies {
   readonly plan: { readonly plan: PlanView };
   /** Any refusal or failure (4xx, 5xx). */
   readonly error: { readonly error: string };
+  /** `GET /bridge/models`, `POST /bridge/models/key`: each provider's key source and base URL (never a key). */
+  readonly models: { readonly providers: readonly ModelProviderView[] };
+  /** `POST /bridge/models/ask`: the model's reply, or why there is none. */
+  readonly modelAnswer: ModelAnswerView;
+}
+
+// ── Issue 26: the user's real model, reached through the bridge (src/bridge/models.ts) ──
+
+/** Where a provider's key comes from: this process's environment, typed in the page (memory only), none. */
+export type ModelKeySource = 'environment' | 'page' | 'none' | 'not needed';
+
+export interface ModelProviderView {
+  readonly provider: ProviderId;
+  readonly words: string;
+  readonly keyVariable?: string;
+  readonly keySource: ModelKeySource;
+  readonly baseVariable: string;
+  readonly base: string;
+}
+
+/** `POST /bridge/models/key`: a key for this bridge's memory only ('' forgets it). */
+export interface ModelKeyRequest {
+  readonly provider: ProviderId;
+  readonly key: string;
+}
+
+/** `POST /bridge/models/ask`: JP's rendered body for one request, exactly as the page rendered it. */
+export interface ModelAskRequest {
+  readonly provider: ProviderId;
+  readonly model: string;
+  readonly body: unknown;
+  /** Where the request belongs, for the recording: a task (0-based) and its turn's cycle (1-based). */
+  readonly task?: number;
+  readonly cycle?: number;
+}
+
+export interface ModelAnswerView {
+  /** The provider's HTTP status (0: no reply came). */
+  readonly status: number;
+  readonly reply?: ModelReply;
+  readonly error?: string;
+  /** The recorded request's hash. */
+  readonly hash: string;
+  readonly attempts: number;
 }

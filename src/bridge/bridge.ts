@@ -10,6 +10,8 @@ import { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION } from '@modelcont
 import type { BridgeInfo, ConnectHttpRequest, Replies, ServerView } from '../bridge-protocol';
 import { serverSlug } from '../core/import/names';
 import { Facade } from './facade';
+import { ModelDesk, ModelRouteError } from './modelRoutes';
+import type { SendOptions } from './models';
 import type { Terminal } from './log';
 import type { Masker } from './secrets';
 import { EXCHANGE_PATH, refusal } from './security';
@@ -38,6 +40,12 @@ export interface BridgeOptions {
   readonly watchdog?: Watchdog;
   /** `serve --confirm-in-terminal`: asks y/N on the terminal before any process starts. */
   readonly askInTerminal?: (question: string) => Promise<boolean>;
+  /** Where the user's model keys and base URLs come from (default: this process's environment). */
+  readonly modelEnv?: Readonly<Record<string, string | undefined>>;
+  /** `serve --record FILE`: every exchange with the user's model appended to FILE. */
+  readonly record?: string;
+  /** The sender's options (tests: no waiting before a retry). */
+  readonly modelSend?: SendOptions;
 }
 
 class HttpError extends Error {
@@ -105,9 +113,11 @@ export class Bridge {
   private open = 0;
   private idleTimer: ReturnType<typeof setInterval> | undefined;
   private readonly expireTimer: ReturnType<typeof setInterval>;
+  private readonly models: ModelDesk;
 
   constructor(private readonly options: BridgeOptions) {
     this.workspaces = new Workspaces(options.expireMs);
+    this.models = new ModelDesk({ env: options.modelEnv ?? process.env, masker: options.masker, terminal: options.terminal, ...(options.record !== undefined ? { record: options.record } : {}), ...(options.modelSend ? { send: options.modelSend } : {}) });
     this.context = { terminal: options.terminal, masker: options.masker, ...(options.watchdog ? { watchdog: options.watchdog } : {}) };
     this.http = createServer((req, res) => void this.handle(req, res));
     if (options.idleStopMs > 0) {
@@ -211,7 +221,7 @@ export class Bridge {
     try {
       await this.route(method, url, req, res, door.session);
     } catch (e) {
-      if (e instanceof HttpError) this.send(res, e.status, { error: e.message });
+      if (e instanceof HttpError || e instanceof ModelRouteError) this.send(res, e.status, { error: e.message });
       else if (e instanceof HiddenUnconfirmed) this.send(res, 409, { error: e.message });
       else if (e instanceof WorkspaceError) this.send(res, 400, { error: e.message });
       else {
@@ -291,6 +301,12 @@ export class Bridge {
         res.writeHead(204).end();
         return;
       }
+    }
+    if (a === 'models') {
+      // The user's real model (issue 26): modelRoutes.ts.
+      if (b === undefined && is('GET', 1)) return send(200, { providers: this.models.providers() });
+      if (b === 'key' && is('POST', 2)) return send(200, { providers: this.models.setKey(await readBody(req)) });
+      if (b === 'ask' && is('POST', 2)) return send(200, await this.models.ask(await readBody(req), requestText(method, url.pathname, session)));
     }
     if (a === 'workspaces') {
       if (b === undefined && method === 'POST') {

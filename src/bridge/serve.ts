@@ -25,6 +25,8 @@ export interface ServeOptions {
   /** Plans wait this long for their confirmation; failed connections are dropped after it. */
   readonly expireSecs: number;
   readonly confirmInTerminal: boolean;
+  /** `--record FILE`: every exchange with the user's model, appended (issue 26). */
+  readonly record?: string;
 }
 
 export interface ServeIo {
@@ -119,6 +121,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     idleStopMs: options.idleStopSecs * 1000,
     expireMs: options.expireSecs * 1000,
     watchdog,
+    ...(options.record !== undefined ? { record: options.record } : {}),
     ...(options.confirmInTerminal ? { askInTerminal: (q: string) => input.ask(q, (t) => io.out(`${t}\n`)) } : {}),
   });
   let port: number;

@@ -48,6 +48,15 @@ usage:
       every tool discoverable. --limit 1..50: search_tools' limit (default 3); --categories: the
       categories section in the system prompt; --cost: tokens and money against every permitted tool
       on; --json: every task's record. None of the policies is a real model.
+      With --model PROVIDER:MODEL [--record FILE] [--replay FILE] [--max-usd N] [--concurrency N]
+      [--max-cycles N] [--yes] [--json] (no --policy, --limit, --categories or --cost):
+      the same task set played by your real model: each request is JP's rendered body, sent with the key
+      in this terminal's environment (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY,
+      OPENROUTER_API_KEY, CEREBRAS_API_KEY; base URLs ANTHROPIC_BASE_URL, OPENAI_BASE_URL, OLLAMA_HOST,
+      LLAMACPP_BASE_URL...). Prints an estimate first and sends only with --yes. --record FILE: every
+      exchange as a JSON line (never a key); on an existing file the run resumes. --replay FILE: no
+      network, the same outcomes. --max-usd: stop sending at that billed cost. Prints the silent misses,
+      the calibration table (billed tokens beside the cost model per request) and the summary line.
   tool-workbench serve [--port N] [--no-open]
       Serve the workbench and its local bridge on 127.0.0.1: the page then starts a JP workspace's
       stdio MCP servers (after you confirm them) and reaches HTTP ones. --help for the options.
@@ -105,6 +114,8 @@ export function mainAsync(argv: readonly string[], io: Io = nodeIo): Promise<num
   const [command, ...rest] = argv;
   // __watchdog: the process serve and snapshot start beside them (src/bridge/watchdog.ts), not a user's command.
   if (command === '__watchdog') return import('../bridge/watchdog').then((w) => w.runWatchdog());
+  // tasks with --model waits for a real model's replies (or a recording's).
+  if (command === 'tasks' && rest.includes('--model') && !rest.some((a) => a === '--help' || a === '-h')) return import('./tasks-model').then((m) => m.modelTasksCommand(rest, io)).catch((e: unknown) => internalError(e, io));
   const long = command === 'serve' ? serveCommand : command === 'snapshot' ? snapshotCommand : undefined;
   return long?.(rest, io).catch((e: unknown) => internalError(e, io));
 }

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Io } from './main';
 
-export const SERVE_USAGE = `usage: tool-workbench serve [--port N] [--no-open] [--no-build] [--idle-stop SECONDS] [--expire SECONDS] [--confirm-in-terminal]
+export const SERVE_USAGE = `usage: tool-workbench serve [--port N] [--no-open] [--no-build] [--idle-stop SECONDS] [--expire SECONDS] [--confirm-in-terminal] [--record FILE]
   Serves the workbench and its local bridge on one loopback origin, http://127.0.0.1:4173 (or the
   next free port), and prints the address with a one-time code as the first line (the page trades
   it for a session; press Enter for a new address). The bridge starts a JP workspace's stdio MCP
@@ -18,6 +18,11 @@ export const SERVE_USAGE = `usage: tool-workbench serve [--port N] [--no-open] [
   --expire S             a plan must be confirmed within S seconds, and a failed connection is
                          dropped after S seconds (default 60)
   --confirm-in-terminal  also ask y/N here before any server process starts
+  --record FILE          append every exchange with your model (the page's "Ask the model", the Tasks
+                         tab) to FILE as JSON lines, never a key; tool-workbench tasks --replay reads it
+  Your model's keys come from this terminal's environment (ANTHROPIC_API_KEY, OPENAI_API_KEY,
+  GEMINI_API_KEY, OPENROUTER_API_KEY, CEREBRAS_API_KEY; base URLs ANTHROPIC_BASE_URL, OPENAI_BASE_URL,
+  OLLAMA_HOST, LLAMACPP_BASE_URL...) or from the page, kept in this process's memory only.
 `;
 
 export const SNAPSHOT_USAGE = `usage: tool-workbench snapshot --workspace DIR [--persona NAME] --out FILE
@@ -59,7 +64,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     io.out(SERVE_USAGE);
     return 0;
   }
-  const p = parse(args, ['--port', '--idle-stop', '--expire'], ['--no-open', '--no-build', '--confirm-in-terminal']);
+  const p = parse(args, ['--port', '--idle-stop', '--expire', '--record'], ['--no-open', '--no-build', '--confirm-in-terminal']);
   const port = typeof p === 'string' ? p : count(p.values.get('--port'), '--port', 65535);
   const idle = typeof p === 'string' ? undefined : count(p.values.get('--idle-stop'), '--idle-stop', 86400);
   const expire = typeof p === 'string' ? undefined : count(p.values.get('--expire'), '--expire', 86400);
@@ -78,6 +83,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       idleStopSecs: typeof idle === 'number' ? idle : 120,
       expireSecs: typeof expire === 'number' ? expire : 60,
       confirmInTerminal: p.set.has('--confirm-in-terminal'),
+      ...(p.values.get('--record') !== undefined ? { record: p.values.get('--record') as string } : {}),
     },
     io,
   );

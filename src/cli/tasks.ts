@@ -60,7 +60,7 @@ function parseArgs(args: readonly string[]): Options | string {
 type Loaded = { ok: true; scenario: Scenario; run: (s: Scenario) => Timeline; warnings: string[] } | { ok: false; error: string };
 
 /** A scenario file, or a catalogue file (.json) with every tool discoverable; and how to run it. */
-function load(file: string, text: string, io: Io): Loaded {
+export function load(file: string, text: string, io: Io): Loaded {
   let scenarioText = text;
   const warnings: string[] = [];
   if (file.toLowerCase().endsWith('.json')) {

@@ -8,7 +8,7 @@
 // anywhere else (a static host, `vite preview`), there is no bridge, and the page
 // says that stdio servers need `npm start`.
 import { queryOptions } from '@tanstack/react-query';
-import type { BridgeInfo, ConnectHttpRequest, LogEntry, OpenedWorkspace, PlanView, Replies, ServerView, SessionRequest, StartPlanRequest } from '../bridge-protocol';
+import type { BridgeInfo, ConnectHttpRequest, LogEntry, ModelAskRequest, ModelKeyRequest, OpenedWorkspace, PlanView, Replies, ServerView, SessionRequest, StartPlanRequest } from '../bridge-protocol';
 
 const TOKEN_KEY = 'tool-workbench.bridge-session';
 /** Where an earlier version kept a token for the whole origin; removed on sight. */
@@ -144,6 +144,10 @@ export const bridgeApi = {
     call<Replies['plan']>('POST', `workspaces/${encodeURIComponent(workspace)}/plan`, persona !== undefined ? { persona } : {}).then((r) => r.plan),
   startPlan: (workspace: string, request: StartPlanRequest) => call<Replies['servers']>('POST', `workspaces/${encodeURIComponent(workspace)}/start`, request).then((r) => r.servers),
   stopWorkspace: (workspace: string) => call<Replies['servers']>('POST', `workspaces/${encodeURIComponent(workspace)}/stop`).then((r) => r.servers),
+  // The user's real model (issue 26): the bridge sends, the page never reaches a provider itself.
+  models: () => call<Replies['models']>('GET', 'models').then((r) => r.providers),
+  setModelKey: (request: ModelKeyRequest) => call<Replies['models']>('POST', 'models/key', request).then((r) => r.providers),
+  askModel: (request: ModelAskRequest) => call<Replies['modelAnswer']>('POST', 'models/ask', request),
 };
 
 /** The absolute URL of a server's endpoint on this origin (what the page's MCP client connects to). */

@@ -1,5 +1,6 @@
 // Anthropic's Messages API as JP's anthropic.rs renders it (jp-today §8), with and without RFD 105's
 // tool directives: two descriptors over one renderer.
+import { ANTHROPIC_WIRE } from './reply';
 import { parametersMap } from '../catalogue/schema';
 import type { JsonObject } from '../catalogue/schema';
 import type { ToolDefinition } from '../catalogue/types';
@@ -191,6 +192,7 @@ export const ANTHROPIC = defineProvider({
   id: 'anthropic',
   ...SHARED,
   render: (input) => render(input, false),
+  reply: ANTHROPIC_WIRE,
   prices: 'anthropic',
   forced: { source: FORCED, absent: forcedAbsent },
   cache: { ...CACHE, summary: 'Explicit breakpoints: JP marks the last tool, so the tools array is cached when it reaches the model\'s minimum; a promotion changes the array and the next request writes it again.' },
@@ -200,6 +202,7 @@ export const ANTHROPIC_DIRECTIVES = defineProvider({
   id: 'anthropic-directives',
   ...SHARED,
   render: (input) => render(input, true),
+  reply: ANTHROPIC_WIRE,
   prices: 'anthropic',
   forced: {
     source: { document: 'Anthropic Messages API, tool_choice {type: "tool", name} (@anthropic-ai/sdk 1.10.0 ToolChoiceTool); a name not in tools is answered "Tool not found in provided tools" (issue 18)', read: '2026-12' },

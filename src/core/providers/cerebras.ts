@@ -1,4 +1,5 @@
 // Cerebras' chat completions as JP's cerebras.rs renders them (jp-today §8).
+import { chatWire } from './reply';
 import { strictParameters } from '../catalogue/schema';
 import { chatSdk, functionTool, namedChoice, renderChat } from './chat-completions';
 import { defineProvider, noChoiceWithoutTools, READ_ON } from './descriptor';
@@ -8,6 +9,7 @@ const DOCS = { document: 'Cerebras Inference docs, "Prompt Caching"', url: 'http
 export const CEREBRAS = defineProvider({
   id: 'cerebras',
   words: 'Cerebras',
+  reply: chatWire('CEREBRAS_API_KEY', 'CEREBRAS_BASE_URL', 'https://api.cerebras.ai/v1'),
   render: renderChat({
     tool: (def) =>
       functionTool([

@@ -7,6 +7,7 @@
 // without an import cycle; rules.ts, cache-rules.ts, request-rules.ts and render.ts read the registry.
 import type { CacheRules } from './cache-rules';
 import type { KeywordRule, NameRule, ProviderDiagnostic, RuleSource } from './rules';
+import type { ReplyWire } from './reply';
 import type { RenderParts, Sections } from './wire';
 import type { ConversationMessage, ToolChoice } from './types';
 import type { ToolDefinition } from '../catalogue/types';
@@ -58,8 +59,8 @@ export interface ProviderDescriptor<Id extends string = string, Prices extends s
   // ── The request as JP sends it ──
   /** The request's sections and body, from JP's inputs (wire.ts has the shared message loop). */
   readonly render: (input: RenderParts) => Sections;
-  // Issue 26 adds the other direction here: `parseReply`, the provider's reply (or stream) read back
-  // into JP's events, beside `render`.
+  /** The other direction (issue 26): the envelope a rendered body is sent in, and the reply read back (reply.ts). */
+  readonly reply: ReplyWire;
 
   // ── What the provider refuses or loses (rules.ts, request-rules.ts) ──
   /** Tool names: the characters and length the provider takes, or where it publishes none. */
@@ -103,6 +104,7 @@ const PARTS: Readonly<Record<keyof ProviderDescriptor, (v: unknown) => boolean>>
   id: (v) => typeof v === 'string' && v !== '',
   words: (v) => typeof v === 'string' && v !== '',
   render: (v) => typeof v === 'function',
+  reply: (v) => typeof v === 'object' && v !== null && typeof (v as ReplyWire).parse === 'function' && typeof (v as ReplyWire).request === 'function',
   names: (v) => typeof v === 'object' && v !== null && ('allowed' in v || 'unpublished' in v),
   schemaKeywords: (v) => v === undefined || (typeof v === 'object' && v !== null && 'keywords' in v),
   forced: (v) => typeof v === 'object' && v !== null && 'source' in v,

@@ -1,4 +1,5 @@
 // Google's Gemini API as JP's google.rs renders it (jp-today §8).
+import { GOOGLE_WIRE } from './reply';
 import { parametersSchema } from '../catalogue/schema';
 import type { JsonObject } from '../catalogue/schema';
 import { defineProvider, noChoiceWithoutTools, READ_ON, sdkFields } from './descriptor';
@@ -117,6 +118,7 @@ export const GOOGLE = defineProvider({
   id: 'google',
   words: 'Gemini',
   render,
+  reply: GOOGLE_WIRE,
   names: {
     allowed: /^[a-zA-Z0-9_.:-]$/,
     first: /^[a-zA-Z_]$/,

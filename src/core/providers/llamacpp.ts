@@ -1,4 +1,5 @@
 // llama.cpp's server (OpenAI-compatible chat completions) as JP's llamacpp.rs renders it (jp-today §8).
+import { chatWire } from './reply';
 import { strictParameters } from '../catalogue/schema';
 import { chatSdk, functionTool, renderChat } from './chat-completions';
 import { defineProvider, READ_ON } from './descriptor';
@@ -7,6 +8,8 @@ import { LOCAL_CACHE, RFD_LOCAL } from './local-runtime';
 export const LLAMACPP = defineProvider({
   id: 'llamacpp',
   words: 'llama.cpp',
+  // llama.cpp's server takes an optional --api-key; LLAMACPP_API_KEY is sent when set.
+  reply: chatWire('LLAMACPP_API_KEY', 'LLAMACPP_BASE_URL', 'http://127.0.0.1:8080/v1', false),
   render: renderChat({
     tool: (def) =>
       functionTool([

@@ -1,4 +1,5 @@
 // Ollama's chat API as JP's ollama.rs renders it (jp-today §8).
+import { OLLAMA_WIRE } from './reply';
 import { parametersMap } from '../catalogue/schema';
 import type { JsonObject } from '../catalogue/schema';
 import { defineProvider, READ_ON, sdkFields } from './descriptor';
@@ -105,6 +106,7 @@ export const OLLAMA = defineProvider({
   id: 'ollama',
   words: 'Ollama',
   render,
+  reply: OLLAMA_WIRE,
   names: { unpublished: { document: 'no rule for tool names in the ollama 0.6.4 types or the Ollama API docs: nothing is checked', read: '2026-12' } },
   schemaKeywords: undefined,
   forced: {

@@ -1,4 +1,5 @@
 // OpenAI's Responses API as JP's openai.rs renders it (jp-today §8).
+import { OPENAI_WIRE } from './reply';
 import { strictParameters } from '../catalogue/schema';
 import type { JsonObject } from '../catalogue/schema';
 import { toJson } from '../json/serde';
@@ -120,6 +121,7 @@ export const OPENAI = defineProvider({
   id: 'openai',
   words: 'OpenAI',
   render,
+  reply: OPENAI_WIRE,
   names: OPENAI_NAMES,
   schemaKeywords: STRICT_KEYWORDS,
   // JP always sends `tools` to OpenAI, even empty, with the function choice (openai.rs:580-581): refused.

@@ -1,4 +1,5 @@
 // OpenRouter's chat API as JP's openrouter.rs renders it (jp-today §8).
+import { chatWire } from './reply';
 import { strictParameters } from '../catalogue/schema';
 import { chatSdk, functionTool, namedChoice, renderChat } from './chat-completions';
 import { defineProvider, noChoiceWithoutTools, READ_ON } from './descriptor';
@@ -9,6 +10,7 @@ const DOCS = { document: 'OpenRouter docs, "Prompt Caching"', url: 'https://open
 export const OPENROUTER = defineProvider({
   id: 'openrouter',
   words: 'OpenRouter',
+  reply: chatWire('OPENROUTER_API_KEY', 'OPENROUTER_BASE_URL', 'https://openrouter.ai/api/v1'),
   render: renderChat({
     tool: (def) =>
       functionTool([

@@ -11,7 +11,7 @@ import { PROVIDER_WORDS } from './rules';
 import { makeTool } from './test-helpers';
 import { TOKENIZER_NOTES } from './tool-tokens';
 
-const PARTS = ['id', 'words', 'render', 'names', 'schemaKeywords', 'forced', 'emptyContent', 'checks', 'cache', 'prices', 'tokenizer', 'sdk'] as const;
+const PARTS = ['id', 'words', 'render', 'reply', 'names', 'schemaKeywords', 'forced', 'emptyContent', 'checks', 'cache', 'prices', 'tokenizer', 'sdk'] as const;
 
 describe('the registry of provider descriptors', () => {
   it.each(PROVIDERS.map((p) => [p.id, p] as const))('%s: the descriptor has every part', (_id, d) => {

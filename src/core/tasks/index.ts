@@ -10,3 +10,7 @@ export { summarize, summaryLine, silentMissLines, runNotes, resultsJsonl, result
 export { OUTCOMES, OUTCOME_LABELS, POLICY_NAMES } from './types';
 export type { Outcome, NeededState, NeededTool, TaskResult, TaskRun, TaskSummary, TaskTokens, PolicyName, Task } from './types';
 export { allDiscoverableDoc } from './catalogue';
+export { playModelTurn, modelStep, modelCycles, modelMoves, simulateEveryCall, MODEL_MAX_CYCLES } from './model-play';
+export type { AskModel, ModelAnswer, ModelRequest, ModelCycle, ModelTurn, PlayedCall, CallKind, CallAnswer, ResolveCall, StopReason } from './model-play';
+export { runModelTasks, runModelTask, forProvider } from './model-run';
+export type { ModelTaskRun, ModelTaskResult, ModelRunOptions, CalibrationRow } from './model-run';

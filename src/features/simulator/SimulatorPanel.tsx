@@ -9,6 +9,8 @@ import { useDeriveClient } from '../../derive/queries';
 import { useCommands } from '../../commands/context';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { Actions } from './Actions';
+import { AskModelBar, AskModelResult } from './AskModel';
+import type { AskOutcome } from './askModel';
 import { autoTurn, recordStep } from './actions';
 import { TurnLog } from './TurnLog';
 import { followedStep, openTurn, requestOf } from './turn';
@@ -56,6 +58,8 @@ export function SimulatorPanel() {
   const [busy, setBusy] = useState(false);
   const [played, setPlayed] = useState<Played | undefined>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);
+  const [asked, setAsked] = useState<AskOutcome | undefined>(undefined);
+  const provider = useWorkbench((s) => s.doc.policy.provider);
   const stepNo = followedStep(view, selected, doc.steps.length);
   const step = doc.steps[stepNo - 1];
   const open = stepNo > 0 ? openTurn(doc, stepNo - 1) : undefined;
@@ -102,9 +106,11 @@ export function SimulatorPanel() {
         <button type="button" onClick={() => void record()} disabled={!step} data-testid="sim-record" title="Write the results shown for this step as its expectations">
           Record expectations
         </button>
+        <AskModelBar stepIndex={open ? open.stepIndex : undefined} provider={provider} onOutcome={setAsked} />
       </div>
-      {(played || note) && (
+      {(played || note || asked) && (
         <div className="sim-notes">
+          {asked && <AskModelResult outcome={asked} />}
           {played && <Decisions played={played} />}
           {note && (
             <p className="sim-note" role="status" data-testid="sim-note">

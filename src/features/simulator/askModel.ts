@@ -1,0 +1,74 @@
+// "Ask the model" (issue 26): the open turn played by the user's real model, through the bridge. Each
+// cycle sends the rendered body the Requests panel shows for it (the same bytes JP would send), and the
+// reply's tool calls become the cycle's calls: search_tools and describe_tools run in the workbench and
+// promote as for a hand-made call; any other call is answered by the scenario's simulated server, shown
+// as simulated, and its result can be edited in the step like any call's. Stops at the reply, at the
+// cycle cap, or at an error (the cycles before it stay in the document).
+import type { QueryClient } from '@tanstack/react-query';
+import type { CallDoc, Plain } from '../../core';
+import type { ModelAnswerView, ModelAskRequest } from '../../bridge-protocol';
+import type { ProviderId } from '../../core/providers/types';
+import type { BilledUsage } from '../../core/providers/reply';
+import type { DeriveClient } from '../../derive/client';
+import type { WorkbenchStore } from '../../state/store';
+import { currentView, reply } from './actions';
+import { openTurn, requestOf } from './turn';
+
+const WORKBENCH_TOOLS = new Set(['search_tools', 'describe_tools']);
+
+export interface AskedCall {
+  readonly name: string;
+  readonly args: { readonly [key: string]: Plain };
+  /** 'workbench': run here (search, promotion); 'simulated': the scenario's simulated server answers. */
+  readonly kind: 'workbench' | 'simulated';
+}
+
+export interface AskedCycle {
+  readonly cycle: number;
+  readonly text: string;
+  readonly calls: readonly AskedCall[];
+  readonly usage?: BilledUsage;
+}
+
+export type AskOutcome =
+  | { readonly ok: true; readonly stepNo: number; readonly cycles: readonly AskedCycle[]; readonly stopped: string }
+  | { readonly ok: false; readonly reason: string };
+
+export type AskApi = (request: ModelAskRequest) => Promise<ModelAnswerView>;
+
+export const ASK_MAX_CYCLES = 8;
+
+/** The open cycle answered with all of a reply's calls at once (parallel calls share a cycle); the next cycle opens. */
+function withCalls(store: WorkbenchStore, stepIndex: number, calls: readonly CallDoc[]): boolean {
+  const open = openTurn(store.getState().doc, stepIndex);
+  if (!open) return false;
+  const cycles = open.step.cycles.length === 0 ? [{ calls: [] }] : open.step.cycles;
+  const last = cycles[cycles.length - 1] as (typeof cycles)[number];
+  store.getState().updateStep(stepIndex, { ...open.step, cycles: [...cycles.slice(0, -1), { ...last, calls: [...calls] }, { calls: [] }] });
+  return true;
+}
+
+/** Plays the open turn of `stepIndex` with `model` (the scenario's provider renders every request). */
+export async function askModelTurn(store: WorkbenchStore, client: DeriveClient, queryClient: QueryClient, stepIndex: number, model: string, ask: AskApi, maxCycles = ASK_MAX_CYCLES): Promise<AskOutcome> {
+  const stepNo = stepIndex + 1;
+  const cycles: AskedCycle[] = [];
+  for (;;) {
+    const open = openTurn(store.getState().doc, stepIndex);
+    if (!open) return cycles.length === 0 ? { ok: false, reason: `Step ${stepNo} is not awaiting the model.` } : { ok: true, stepNo, cycles, stopped: 'the model replied' };
+    if (cycles.length >= maxCycles) return { ok: true, stepNo, cycles, stopped: `${maxCycles} requests reached (the cycle cap)` };
+    const view = await currentView(store, client, queryClient);
+    const id = requestOf(view, stepNo, open.cycle);
+    if (id === undefined) return { ok: false, reason: `Step ${stepNo} sent no request for cycle ${open.cycle} (see the step's error).` };
+    const detail = await client.call('request', { revision: view.revision, id });
+    const answer = await ask({ provider: detail.provider as ProviderId, model, body: JSON.parse(detail.bodyJson) as unknown, cycle: open.cycle });
+    if (!answer.reply) return cycles.length === 0 ? { ok: false, reason: answer.error ?? 'the model sent no reply' } : { ok: true, stepNo, cycles, stopped: answer.error ?? 'the model sent no reply' };
+    const r = answer.reply;
+    const calls: AskedCall[] = r.calls.map((c) => ({ name: c.name, args: JSON.parse(JSON.stringify(c.args)) as { [key: string]: Plain }, kind: WORKBENCH_TOOLS.has(c.name) ? 'workbench' : 'simulated' }));
+    cycles.push({ cycle: open.cycle, text: r.text, calls, ...(r.usage ? { usage: r.usage } : {}) });
+    if (calls.length === 0) {
+      reply(store, stepIndex, r.text);
+      return { ok: true, stepNo, cycles, stopped: 'the model replied' };
+    }
+    withCalls(store, stepIndex, calls.map((c) => ({ tool: c.name, args: { ...c.args } })));
+  }
+}
