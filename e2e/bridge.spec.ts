@@ -230,3 +230,36 @@ test('served without the bridge, the page says stdio servers need npm start', as
   await workbench.servers.show();
   await expect(page.getByTestId('bridge-absent')).toContainText('npm start');
 });
+
+test('the bridge keeps the page\'s servers while the page is open on another document (issue 24.3)', async ({ workbench, page }) => {
+  test.setTimeout(120_000);
+  // A 3-second idle stop: the page's heartbeat must reach the bridge well within it, whatever it shows.
+  const serve = await startServe({}, ['--idle-stop', '3']);
+  try {
+    const root = workspace();
+    const bridge = workbench.bridge;
+    await bridge.open(serve.url);
+    await bridge.openWorkspace(root);
+    await workbench.workspace.pickPersona('dev');
+    await bridge.askToStart();
+    await bridge.confirmStart();
+    await expect(bridge.workspaceServer('fs').getByTestId('bridge-status')).toHaveText('running', { timeout: 20_000 });
+
+    await test.step('another document, and a tab that polls nothing of the bridge', async () => {
+      await workbench.runCommand('file.demo');
+      await workbench.simulator.open();
+      await expect(page.getByTestId('workspace-panel')).toHaveCount(0);
+    });
+
+    await test.step('four idle periods later the servers still run', async () => {
+      // Waiting out the bridge's idle stop is the behaviour under test, not a time assertion.
+      await page.waitForTimeout(12_000);
+      expect(serve.stdout()).not.toContain('no page for');
+      const token = await bridge.sessionToken();
+      const listed = await page.evaluate(async (t) => (await fetch('/bridge/servers', { headers: { authorization: `Bearer ${t}` } })).json() as Promise<{ servers: { name: string; status: string }[] }>, token);
+      expect(listed.servers.find((s) => s.name === 'fs')?.status).toBe('running');
+    });
+  } finally {
+    await serve.stop();
+  }
+});

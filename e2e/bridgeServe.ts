@@ -19,7 +19,7 @@ export interface Serve {
   stop(): Promise<void>;
 }
 
-/** `env`: added to this process's environment (a model provider's key and base URL, issue 26); `extra`: more arguments. */
+/** `env`: added to this process's environment (a model provider's key and base URL, issue 26); `extra`: more `serve` arguments, e.g. a short `--idle-stop`. */
 export function startServe(env: Readonly<Record<string, string>> = {}, extra: readonly string[] = []): Promise<Serve> {
   const proc = spawn(process.execPath, [join(ROOT, 'cli-bin', 'tool-workbench.cjs'), 'serve', '--port', '0', '--no-open', '--no-build', ...extra], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';

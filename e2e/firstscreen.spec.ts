@@ -169,7 +169,7 @@ test('at 1024 px a request row keeps its kind, tool count, offered cost and cach
   await visible('cycle 2');
   await visible('8 tools');
   await visible('2.4 KB');
-  await visible('miss');
+  await visible('0 cached');
   await workbench.header.setProvider('anthropic-directives');
   await visible('8 offered');
   await visible('2.4 KB');

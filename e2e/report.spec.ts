@@ -94,7 +94,7 @@ test('the workbench saves the same report from the RFD view', async ({ workbench
   const seen = await openOffline(page, path);
   await expect(page.getByRole('heading', { level: 3, name: 'Demo: why did the last deploy fail?' })).toBeVisible();
   await expect(page.locator('#rfd')).toContainText('28 of 28 rows agree');
-  await expect(page.locator('table').filter({ hasText: 'offered, tokens' })).toContainText('cache hit');
+  await expect(page.locator('table').filter({ hasText: 'offered, tokens' })).toContainText('prefix reused · below the 1,024-token minimum: 0 cached');
   // Each request priced in the provider's prompt-cache model, with a total in dollars.
   await expect(page.locator('table').filter({ hasText: 'prompt-cache model' }).locator('tfoot')).toContainText(/all requests.*\$\d+\.\d{4}/u);
   expect(seen.requests).toEqual([]);

@@ -15,7 +15,7 @@ test('a promotion busts the prefix cache: the inspector shows the miss and where
   await test.step('the first request: a miss (the conversation starts), with its cost and tool_choice', async () => {
     await req.select(0);
     await expect(req.title()).toHaveText('Request 1 of 3');
-    await expect(req.cacheWord()).toHaveText('cache miss');
+    await expect(req.cacheWord()).toHaveText('first request · 0 cached');
     await expect(req.page.getByTestId('request-tool-choice')).toContainText('auto');
     await expect(req.cost()).toContainText('offered');
     await expect(req.cost()).toContainText('saving');
@@ -24,7 +24,7 @@ test('a promotion busts the prefix cache: the inspector shows the miss and where
   await test.step('after the promotion: a miss in the tools array, first difference marked', async () => {
     await req.next();
     await expect(req.title()).toHaveText('Request 2 of 3');
-    await expect(req.cacheWord()).toHaveText('cache miss');
+    await expect(req.cacheWord()).toHaveText(/^prefix changed · /u);
     await expect(req.page.getByTestId('request-cache')).toContainText('tools array differs');
     await expect(req.difference()).toContainText('in the tools array');
     await expect(req.difference().locator('mark')).toHaveCount(2);
@@ -40,7 +40,7 @@ test('a promotion busts the prefix cache: the inspector shows the miss and where
   });
   await test.step('the next request of the turn keeps the cache', async () => {
     await req.next();
-    await expect(req.cacheWord()).toHaveText('cache hit');
+    await expect(req.cacheWord()).toHaveText(/^prefix reused · /u);
     await expect(req.difference()).toHaveCount(0);
   });
 });
@@ -58,7 +58,7 @@ test('Anthropic directives mode keeps the cache across a promotion, with tool_ad
   });
   await test.step('the request after the promotion: a cache hit, the promotion as a tool_addition block', async () => {
     await req.select(1);
-    await expect(req.cacheWord()).toHaveText('cache hit');
+    await expect(req.cacheWord()).toHaveText(/^prefix reused · /u);
     await expect(req.directiveBlocks()).toHaveCount(2);
     const added = req.directiveBlocks().nth(1);
     await expect(added).toContainText('tool_addition');

@@ -32,6 +32,8 @@ test('load a task set, run two policies, open a silent miss in its turn, export 
     await expect(tasks.summary()).toContainText('18 tasks', SLOW);
     await expect(tasks.filter('silent-miss')).toContainText('silent miss 11');
     await expect(tasks.summary()).toContainText('searched in 0 of 18');
+    // Each ratio names what it divides (issue 24.7): all the tasks, then the ones a search would have helped.
+    await expect(tasks.rate()).toHaveText('searched in 0 of 18 tasks · search rate 0% (searched in 0 of the 11 tasks a search would have helped)');
     await expect(page.getByTestId('tk-unknown')).toContainText('slack_post_message (1 task)');
     await expect(tasks.rows().first()).toBeVisible();
   });

@@ -65,8 +65,9 @@ test('rows show the core positions with their marks', async ({ workbench }) => {
     const req = tl.rowsOfKind('request').nth(1);
     await expect(req).toContainText('8 tools');
     await expect(req).toContainText('KB');
-    await expect(req).toContainText('miss');
-    await expect(tl.rowsOfKind('request').nth(2)).toContainText('hit');
+    await expect(req).toContainText('0 cached');
+    await expect(req.locator('.tl-fact', { hasText: 'cached' })).toHaveAttribute('title', /^prefix changed · /u);
+    await expect(tl.rowsOfKind('request').nth(2).locator('.tl-fact', { hasText: 'cached' })).toHaveAttribute('title', /^prefix reused · /u);
   });
   await test.step('search calls show "n of total" and how many are usable', async () => {
     const call = tl.rowsOfKind('call').first();
@@ -269,3 +270,44 @@ for (const size of [
     expect(spill).toBeLessThanOrEqual(0);
   });
 }
+
+test('undo of a deleted step belongs to its document: a replacement clears it, and the bar goes away on its own (issue 24.1)', async ({ workbench, page }) => {
+  const tl = workbench.timeline;
+  await page.clock.install();
+  await workbench.open();
+  const demoSteps = (await workbench.snapshot()).doc.steps.length;
+  expect(await workbench.loadScenario(FAILING, 'failing.toml')).toBe(true);
+  await expect(tl.rowsOfKind('step')).toHaveCount(2);
+
+  await test.step('delete a step of the loaded document', async () => {
+    await tl.rowsOfKind('step').first().click();
+    await tl.press('Delete');
+    await expect(tl.deletedBanner()).toContainText('Step 1 deleted');
+  });
+
+  await test.step('switch back to the demo through Recent documents: no undo of the other document is offered', async () => {
+    await workbench.history.open();
+    await workbench.history.restore('Demo: why did the last deploy fail?');
+    await expect(tl.rowsOfKind('step')).toHaveCount(demoSteps);
+    await expect(tl.deletedBanner()).toBeHidden();
+    // The palette's undo is bound the same way: it leaves the demo as it is.
+    await workbench.runCommand('timeline.undoDelete');
+    expect((await workbench.snapshot()).doc.steps.length).toBe(demoSteps);
+  });
+
+  await test.step('an edit after the deletion retires the undo too (it would insert into another revision)', async () => {
+    await tl.rowsOfKind('step').last().click();
+    await tl.press('Delete');
+    await expect(tl.deletedBanner()).toBeVisible();
+    await tl.addStep("jp q 'something else'");
+    await expect(tl.deletedBanner()).toBeHidden();
+  });
+
+  await test.step('the bar goes away on its own', async () => {
+    await tl.rowsOfKind('step').last().click();
+    await tl.press('Delete');
+    await expect(tl.deletedBanner()).toBeVisible();
+    await page.clock.runFor(30_000);
+    await expect(tl.deletedBanner()).toBeHidden();
+  });
+});

@@ -217,3 +217,21 @@ test('a workspace file is read-only until edited; the edit applies, downloads un
     await expect(ws.fileMode()).toHaveText('read-only');
   });
 });
+
+test('opening a user\'s own workspace adds no invented turn: no call to a tool it does not have, no red errors (issue 24.4)', async ({ workbench }) => {
+  const ws = workbench.workspace;
+  const zip = zipSync({
+    'mine/.jp/config.toml': strToU8('[conversation.tools.notes_search]\nsource = "local"\nsummary = "Search my notes."\nenable = "on"\n\n[conversation.tools.notes_add]\nsource = "local"\nsummary = "Add a note."\nenable = "discoverable"\n'),
+  });
+  await workbench.open();
+  await ws.openZip('mine.zip', Buffer.from(zip));
+  await expect(workbench.banner()).toContainText('Opened the workspace');
+  const snap = await workbench.snapshot();
+  const own = new Set(['notes_search', 'notes_add', 'describe_tools', 'search_tools']);
+  const calls = snap.timeline.entries.filter((e) => e.kind === 'call');
+  expect(calls.map((e) => e.label.split('(')[0] ?? '').filter((tool) => !own.has(tool))).toEqual([]);
+  expect(calls.filter((e) => e.callStatus !== 'ok').map((e) => e.label)).toEqual([]);
+  expect(snap.timeline.entries.filter((e) => e.error !== undefined).map((e) => e.error)).toEqual([]);
+  // The empty timeline teaches the first step instead.
+  if (snap.doc.steps.length === 0) await expect(workbench.timeline.root.getByRole('button', { name: /first/iu })).toBeVisible();
+});

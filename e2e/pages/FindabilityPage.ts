@@ -22,6 +22,11 @@ export class FindabilityPage {
     return this.page.getByTestId('fnd-rankings').locator('tbody tr');
   }
 
+  /** "N hard to find · N thinly described · N unreachable". */
+  counts(): Locator {
+    return this.page.getByTestId('fnd-counts');
+  }
+
   hardTool(name: string): Locator {
     return this.page.getByTestId('fnd-hard').locator(`tr[data-tool="${name}"]`);
   }

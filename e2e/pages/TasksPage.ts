@@ -34,6 +34,11 @@ export class TasksPage {
     return this.page.getByTestId('tk-summary');
   }
 
+  /** The two ratios of a run, each with its denominator. */
+  rate(): Locator {
+    return this.page.getByTestId('tk-rate');
+  }
+
   /** The filter chip of an outcome; its count is the run's. */
   filter(outcome: string): Locator {
     return this.page.getByTestId(`tk-filter-${outcome}`);

@@ -21,6 +21,7 @@ import { FindabilityPage } from './FindabilityPage';
 import { BridgePage } from './BridgePage';
 import { TasksPage } from './TasksPage';
 import { HistoryPage } from './HistoryPage';
+import { CostPage } from './CostPage';
 
 /** Browser contexts in which the app has been opened: their storage may hold saved work. */
 const visited = new WeakSet<BrowserContext>();
@@ -102,6 +103,10 @@ export class WorkbenchPage {
 
   get tasks(): TasksPage {
     return new TasksPage(this.page);
+  }
+
+  get cost(): CostPage {
+    return new CostPage(this.page);
   }
 
   get history(): HistoryPage {

@@ -19,7 +19,7 @@ import { createWorkerClient } from '../derive/client';
 import { DeriveContext } from '../derive/queries';
 import { deriveOnEdit } from '../derive/prefetch';
 import { CommandsContext } from '../commands/context';
-import { adoptBridgeCode } from '../live/bridge';
+import { adoptBridgeCode, startBridgeHeartbeat } from '../live/bridge';
 import './styles.css';
 
 // react-query tells the panels about a finished query in a setTimeout(0) by default: a task of its
@@ -30,6 +30,8 @@ notifyManager.setScheduler((cb) => queueMicrotask(cb));
 async function boot() {
   // Before anything reads the address: `#code=` is the bridge's, not a share link (its exchange runs meanwhile).
   void adoptBridgeCode();
+  // Keeps the bridge's servers while this tab is open, whatever document it shows.
+  startBridgeHeartbeat();
   const tab = tabId();
   const channel = openTabChannel();
   const [resumed, savedWorkspace] = await Promise.all([resumeSaved(tab), loadSavedWorkspace()]);

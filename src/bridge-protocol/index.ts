@@ -22,6 +22,11 @@ export interface BridgeInfo {
   readonly version: string;
   readonly protocolVersions: readonly string[];
   readonly latestProtocolVersion: string;
+  /**
+   * After this many seconds without a request from any page the bridge stops its servers (0: never).
+   * Each open tab sends a heartbeat well within it, whatever document it shows (issue 24.3).
+   */
+  readonly idleStopSecs?: number;
 }
 
 export type ServerStatus = 'starting' | 'running' | 'failed' | 'stopped';

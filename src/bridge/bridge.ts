@@ -261,7 +261,7 @@ export class Bridge {
     const [a, b, c] = parts;
     const is = (m: string, n: number) => method === m && parts.length === n;
     if (a === 'info' && is('GET', 1)) {
-      const info: BridgeInfo = { app: 'tool-catalogue-workbench', version: this.options.version, protocolVersions: SUPPORTED_PROTOCOL_VERSIONS, latestProtocolVersion: LATEST_PROTOCOL_VERSION };
+      const info: BridgeInfo = { app: 'tool-catalogue-workbench', version: this.options.version, protocolVersions: SUPPORTED_PROTOCOL_VERSIONS, latestProtocolVersion: LATEST_PROTOCOL_VERSION, idleStopSecs: this.options.idleStopMs / 1000 };
       send(200, info);
       return;
     }

@@ -1,6 +1,8 @@
 // `tool-workbench check` through `main` with an in-memory Io: exit statuses, the
 // printed lines, `--json`, and file errors with their positions.
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from './main';
 import type { Io } from './main';
@@ -250,6 +252,23 @@ availability = { deploy = "on", prs = "off" }
     expect(j.expectations).toEqual([expect.objectContaining({ where: 'step 1', key: 'availability', pass: true })]);
   });
 
+  it('--json and --bodies keep stdout pure JSON and put the pass/fail line (and each failure) on stderr (issue 24.10)', () => {
+    for (const flag of ['--json', '--bodies']) {
+      const ok = run(['check', flag, 'j.toml'], { 'j.toml': text });
+      expect(ok.code).toBe(0);
+      expect(() => JSON.parse(ok.out) as unknown).not.toThrow();
+      expect(ok.err).toBe('1 passed, 0 failed\n');
+      const bad = run(['check', flag, 'b.toml'], { 'b.toml': FAILING });
+      expect(bad.code).toBe(1);
+      expect(bad.err.split('\n')).toEqual([
+        'b.toml: step 1 cycle 1: tool_choice: expected "none", got "auto"',
+        'b.toml: step 1: availability: expected {"deploy":"off"}, got {"deploy":"on"}',
+        '2 passed, 2 failed',
+        '',
+      ]);
+    }
+  });
+
   it('several files give an array; a failure still exits 1', () => {
     const r = run(['check', 'j.toml', '--json', 'b.toml'], { 'j.toml': text, 'b.toml': FAILING });
     expect(r.code).toBe(1);
@@ -314,5 +333,18 @@ command = "jp q 'status'"
     const jb = JSON.parse(bodies.out) as { requests: { body: { tools: { name: string }[] } }[] };
     expect(jb.requests[0]?.body.tools.map((t) => t.name)).toEqual(['git.status', 'scale', 'describe_tools']);
     expect(bodies.out).toContain('"default": 1.0');
+  });
+});
+
+describe('tool-workbench check --json: one cache word with its reason (issue 24.6)', () => {
+  it('the demo\'s reused prefix below Anthropic\'s 1,024-token minimum reads "prefix reused · below the 1,024-token minimum: 0 cached"; the old fields stay', () => {
+    const demo = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../app/demo-scenario.toml'), 'utf8');
+    const r = run(['check', '--json', 'demo.toml'], { 'demo.toml': demo });
+    const j = JSON.parse(r.out) as { requests: { step: number; cycle: number; cache: { status: string; reason: string; summary: string; cached_tokens: number }; prompt_cache: { cache_read_tokens: number } }[] };
+    const third = j.requests.find((q) => q.step === 1 && q.cycle === 3);
+    expect(third?.cache).toMatchObject({ status: 'hit', summary: 'prefix reused · below the 1,024-token minimum: 0 cached', cached_tokens: 0 });
+    expect(third?.cache.reason).toMatch(/^previous request is a prefix/u);
+    for (const q of j.requests) expect(q.cache.cached_tokens).toBe(q.prompt_cache.cache_read_tokens);
+    expect(j.requests[0]?.cache.summary).toBe('first request · 0 cached');
   });
 });

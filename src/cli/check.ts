@@ -68,6 +68,8 @@ export function checkFiles(args: readonly string[], io: Io): number {
     if (json && report.timeline) {
       const cost = costOfTimeline(report.timeline, { table: DEFAULT_PRICE_TABLE, counter: o200kCounter });
       timelines.push({ file, ...(timelineToJson(report.timeline, report.expectations, { bodies, cost }) as object) });
+      // stdout stays one JSON value for scripts; a person reads the failures and the pass/fail line on stderr.
+      for (const failure of report.failures) io.err(line(failure));
     } else for (const failure of report.failures) io.out(line(failure));
     // Warnings and provider findings never fail a check, but a designer should see them: on stderr,
     // out of the report's way.
@@ -81,8 +83,10 @@ export function checkFiles(args: readonly string[], io: Io): number {
   // Counts of nothing would read as a result: with no file checked, the errors above are the whole answer.
   if (checked > 0) {
     // serde_json's output (json/serde.ts), so a body's floats read as JP writes them.
-    if (json) io.out(block(toJson(files.length === 1 ? timelines[0] : timelines, true)));
-    else io.out(line(`${passed} passed, ${failed} failed`));
+    if (json) {
+      io.out(block(toJson(files.length === 1 ? timelines[0] : timelines, true)));
+      io.err(line(`${passed} passed, ${failed} failed`));
+    } else io.out(line(`${passed} passed, ${failed} failed`));
   }
   return bad ? 2 : failed > 0 ? 1 : 0;
 }

@@ -54,6 +54,8 @@ describe('tool-workbench eval on MetaTool (../shared/data/search-eval/metatool)'
     const { header, rows } = table(io.stdout());
     expect(header).toEqual(['ranking', 'recall@1', 'recall@5', 'recall@10', 'MRR', 'misses']);
     expect([...rows.keys()]).toEqual(['substring', 'bm25']);
+    // The README's own example: substring's zeros come with their reason (issue 24.9).
+    expect(io.stdout()).toContain('note: substring returned no tool for 2062 of 2062 queries: it returns a tool only when every word of the query appears');
     const bm25 = rows.get('bm25') as Row;
     const substring = rows.get('substring') as Row;
     for (const r of [bm25, substring]) {

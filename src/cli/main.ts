@@ -18,10 +18,13 @@ usage:
       Run scenario files and their expectations. Prints one line per failed expectation, then
       "N passed, N failed". Exit 0 when all pass, 1 when an expectation fails, 2 when a file is bad.
       What the chosen provider would refuse or lose goes to stderr, one line per finding.
-      --json prints the whole derived timeline instead; --bodies adds each request's rendered body.
+      --json prints the whole derived timeline on stdout instead (the failures and the "N passed,
+      N failed" line go to stderr); --bodies adds each request's rendered body.
   tool-workbench eval --catalogue FILE --queries FILE.jsonl [--ranking bm25|substring] [--k 1,5,10]
       Search quality: recall@k, MRR and the misses of each ranking, side by side. The catalogue is a
       tools/list JSON or a JP config TOML; queries are {"query": "...", "relevant": ["tool", ...]} lines.
+      A note under the table counts the queries a ranking returned nothing for (substring needs
+      every word of the query in one tool, so sentence-long queries find nothing there).
   tool-workbench import FILE --server NAME [--policy on|discoverable|per-server] [--keep N] [--off-destructive]
       Import an MCP catalogue (a tools/list JSON, or the multi-server form) and print the generated
       layer: one [conversation.tools.NAME] per tool with source = "mcp.SERVER.TOOL". Policies: every
@@ -44,8 +47,9 @@ usage:
       words), auto (the auto model, the default) or categories (searches only when the request names
       a category of the system prompt). Prints one line per silent miss (a needed tool was discoverable
       and never reached the model), then "tasks N: met up front A, met by search B, silent misses C,
-      impossible D; searched in S of N; search rate R". FILE is a scenario, or a catalogue (.json) with
-      every tool discoverable. --limit 1..50: search_tools' limit (default 3); --categories: the
+      impossible D; searched in S of N tasks; search rate R (searched in H of the K tasks a search
+      would have helped)": the first ratio is over every task, the search rate over the tasks met by
+      search or silently missed. FILE is a scenario, or a catalogue (.json) with every tool discoverable. --limit 1..50: search_tools' limit (default 3); --categories: the
       categories section in the system prompt; --cost: tokens and money against every permitted tool
       on; --json: every task's record. None of the policies is a real model.
       With --model PROVIDER:MODEL [--record FILE] [--replay FILE] [--max-usd N] [--concurrency N]

@@ -23,7 +23,7 @@ function capture(files: Record<string, string> = {}): Io & { stdout: () => strin
   };
 }
 
-const SUMMARY = /^tasks (\d+): met up front (\d+), met by search (\d+), silent misses (\d+), impossible (\d+); searched in (\d+) of (\d+); search rate (\d\.\d\d)$/u;
+const SUMMARY = /^tasks (\d+): met up front (\d+), met by search (\d+), silent misses (\d+), impossible (\d+); searched in (\d+) of (\d+) tasks?; search rate (\d\.\d\d) \(searched in \d+ of the \d+ tasks? a search would have helped\)$/u;
 
 function summaryOf(stdout: string): number[] {
   const last = stdout.trimEnd().split('\n').pop() ?? '';

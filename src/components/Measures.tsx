@@ -1,6 +1,8 @@
 // Numbers with units and outcome words, the same in every panel: definition
 // costs in bytes (and tokens), cache hit or miss as a word, a search result's
 // status as a word.
+import { cacheStatus } from '../core';
+import type { CacheStatus } from '../core';
 import './measures.css';
 
 const nf = new Intl.NumberFormat('en-US');
@@ -25,6 +27,20 @@ export function CacheWord({ status, reason }: { readonly status: 'hit' | 'miss';
   return (
     <span className={`word cache-${status}`} title={reason} data-cache={status}>
       cache {status}
+    </span>
+  );
+}
+
+/**
+ * A request's one cache status (issue 24.6): the core's words, "prefix reused · below the 1,024-token
+ * minimum: 0 cached", the same in the timeline, the inspector, the simulator and the report. Before the
+ * cost model has run, only the prefix comparison is stated.
+ */
+export function CacheStatusWord({ cmp, said }: { readonly cmp: { readonly status: 'hit' | 'miss'; readonly reason: string }; readonly said: CacheStatus | undefined }) {
+  const s = said ?? cacheStatus(cmp);
+  return (
+    <span className={`word cache-${s.tone}`} title={`prefix comparison: ${cmp.reason}`} data-cache={cmp.status} data-testid="cache-status">
+      {s.text}
     </span>
   );
 }

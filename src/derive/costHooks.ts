@@ -1,6 +1,7 @@
 // Hooks for the cost views: react-query queries over the cost methods, keyed by revision, the price
 // table and the chosen model, so an edited price re-prices without re-deriving the timeline.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { CacheStatus } from '../core';
 import { chosenModel, usePrices } from '../state/prices';
 import { useTimeline } from './hooks';
 import { deriveKeys, useDeriveClient } from './queries';
@@ -26,6 +27,15 @@ export function useCosts(enabled = true, compare = true) {
     gcTime: 30_000,
     placeholderData: keepPreviousData,
   });
+}
+
+/**
+ * Each request's cache status (by request id) at the chosen model: the timeline, the inspector and the
+ * simulator show these, so they agree with the Cost tab's figures. Undefined until the cost model ran.
+ */
+export function useCacheStatuses(): readonly CacheStatus[] | undefined {
+  const { data } = useCosts(true, false);
+  return data?.requests.map((r) => r.status);
 }
 
 export function useBreakEven(discoveries: number, enabled = true) {

@@ -1,7 +1,7 @@
 // The worker side of costProtocol.ts: the core's cost model over the newest timelines. The
 // counterfactual and the variants run the scenario again with the host's own runner (its workspace
 // layers and shared indexes), in the worker, never on the main thread.
-import { DEFAULT_MESSAGE_TOKENS, TokenMemo, breakEven, catalogueSizes, compareDiscovery, costOfTimeline, modelsFor, parseScenario, writeScenario } from '../core';
+import { DEFAULT_MESSAGE_TOKENS, TokenMemo, breakEven, cacheStatus, catalogueSizes, compareDiscovery, costOfTimeline, modelsFor, parseScenario, writeScenario } from '../core';
 import type { ConversationCost, PriceTable, Scenario, ScenarioDoc, Timeline, TokenCounter } from '../core';
 import { createTokenCounter } from '../core/providers/tokens';
 import type { BreakEvenView, CostMethods, CostView } from './costProtocol';
@@ -65,7 +65,7 @@ export class CostHost implements CostMethods {
       summary: own.rules.summary,
       undocumented: own.rules.undocumented,
       citations: own.rules.citations,
-      requests: own.requests.map((r) => ({ id: r.id, step: r.step, cycle: r.cycle, at: r.at, input: r.figures.input, cacheRead: r.figures.cacheRead, cacheWrite: r.figures.cacheWrite, uncached: r.figures.uncached, output: r.output, usd: r.money.total, reason: r.figures.reason })),
+      requests: own.requests.map((r) => ({ id: r.id, step: r.step, cycle: r.cycle, at: r.at, input: r.figures.input, cacheRead: r.figures.cacheRead, cacheWrite: r.figures.cacheWrite, uncached: r.figures.uncached, output: r.output, usd: r.money.total, reason: r.figures.reason, status: cacheStatus(src.timeline.requests[r.id]?.cache() ?? { status: 'miss', reason: 'first request' }, r.figures, own.effective.minTokens) })),
       totals: own.totals,
       variants: cmp.variants.map((v) => ({ id: v.id, label: v.label, totals: v.cost.totals })),
       saving: { usd: cmp.saving.money, tokens: cmp.saving.tokens, uncached: cmp.saving.uncached, cacheRead: cmp.saving.cacheRead },

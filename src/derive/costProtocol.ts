@@ -1,7 +1,7 @@
 // The derive methods behind the cost views (issue 13): what each request costs in the provider's prompt
 // cache, the conversation against the all-on counterfactual, and the break-even sweep. Priced with the
 // price table the UI keeps (sent with each call), counted with o200k_base.
-import type { CostTotals, PriceTable } from '../core';
+import type { CacheStatus, CostTotals, PriceTable } from '../core';
 
 export interface RequestCostView {
   readonly id: number;
@@ -15,6 +15,8 @@ export interface RequestCostView {
   readonly output: number;
   readonly usd: number;
   readonly reason: string;
+  /** The one cache status every panel shows (issue 24.6): the prefix comparison with the tokens read. */
+  readonly status: CacheStatus;
 }
 
 export interface CostView {

@@ -50,12 +50,14 @@ export class FindabilityHost implements FindabilityMethods {
       const status = tool.status;
       if (tool.server !== undefined) {
         const list = notes.get(tool.server) ?? [];
-        list.push({ name: tool.name, status, reason: tool.reasons[0]?.text ?? '', beatenBy: tool.beatenBy });
+        list.push({ name: tool.name, status, word: tool.word, reason: tool.reasons[0]?.text ?? '', beatenBy: tool.beatenBy });
         notes.set(tool.server, list);
       }
       const at = declared.get(tool.name);
       if (!at) continue;
-      const headline = status === 'unreachable' ? `search_tools does not return \`${tool.name}\` within the top ${report.limit} for any of its own words` : `\`${tool.name}\` is hard to find with search_tools (${pct(tool.score)} of its queries find it in the top ${report.limit})`;
+      const headline = status === 'unreachable' ? `search_tools does not return \`${tool.name}\` within the top ${report.limit} for any of its own words` : tool.word === 'thinly described'
+          ? `\`${tool.name}\` is thinly described: search_tools finds it by its own words (${pct(tool.score)} of its queries, best rank ${tool.best ?? 'none'}), but a task in other words will miss it`
+          : `\`${tool.name}\` is hard to find with search_tools (${pct(tool.score)} of its queries find it in the top ${report.limit})`;
       const beaten = tool.beatenBy.length > 0 ? ` Tools that beat it: ${tool.beatenBy.join(', ')}.` : '';
       diagnostics.push({
         severity: 'info',

@@ -1,7 +1,7 @@
 // The derive method behind the findability panel, the layer editor's findability diagnostics and
 // the servers panel's notes (issue 17). It extends `Methods` in protocol.ts; the host forwards it
 // to findabilityHost.ts.
-import type { Diagnostic, FindabilityComparison, FindabilityReport } from '../core';
+import type { Diagnostic, FindabilityComparison, FindabilityReport, FindabilityWord } from '../core';
 
 /** Where a tool is declared, for diagnostics, quick fixes and "go to declaration". */
 export interface ToolDeclaration {
@@ -20,7 +20,7 @@ export interface FindabilityFixView extends ToolDeclaration {
 /** The hard-to-find tools of one MCP server, for its note in the servers panel. */
 export interface ServerFindabilityNote {
   readonly server: string;
-  readonly tools: readonly { readonly name: string; readonly status: 'hard' | 'unreachable'; readonly reason: string; readonly beatenBy: readonly string[] }[];
+  readonly tools: readonly { readonly name: string; readonly status: 'hard' | 'unreachable'; readonly word: FindabilityWord; readonly reason: string; readonly beatenBy: readonly string[] }[];
 }
 
 export interface FindabilityView {

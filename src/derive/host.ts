@@ -16,6 +16,7 @@ import {
   summarizeCheck,
   approximateTokenCounter,
   recordableExpectations,
+  toolCount,
 } from '../core';
 import type { CheckReport, ExpectationResult, PriceTable, RecordedStep, RfdTable, Scenario, Timeline, TimelineEntry, Origin, ScenarioDoc, TokenCounter } from '../core';
 import type { EntryView, Methods, ProvenanceView, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
@@ -169,7 +170,7 @@ export class DeriveHost implements Methods {
     }
     if (!timeline) {
       const wsView = this.workspace.view(doc, ws, undefined);
-      return { revision, name: doc.name, policy: doc.policy, diagnostics: [], entries: [], positions: [], requests: [], expectations: [], passed: 0, failed: 0, problemEntries: [], scenarioErrors, millis: Date.now() - started, ...(wsView ? { workspace: wsView } : {}) };
+      return { revision, name: doc.name, policy: doc.policy, diagnostics: [], entries: [], positions: [], tools: toolCount(0, false), requests: [], expectations: [], passed: 0, failed: 0, problemEntries: [], scenarioErrors, millis: Date.now() - started, ...(wsView ? { workspace: wsView } : {}) };
     }
     const t = timeline;
     let prevOffered = new Set<string>();
@@ -199,6 +200,7 @@ export class DeriveHost implements Methods {
       diagnostics: t.diagnostics,
       entries,
       positions: t.positions.map((p) => ({ index: p.index, registered: p.registered, counts: { ...p.counts } })),
+      tools: toolCount(t.positions.at(-1)?.counts.configured ?? 0, t.positions.at(-1)?.registered ?? false),
       requests,
       expectations,
       passed: summary.passed,
@@ -258,6 +260,7 @@ export class DeriveHost implements Methods {
       rows,
       counts: { configured: sets.configured.length, permitted: sets.permitted.length, offered: sets.offered.length, searchable: sets.searchable.length },
       registered,
+      tools: toolCount(t.positions[p]?.counts.configured ?? 0, registered),
     };
   }
 

@@ -1,7 +1,7 @@
 // The messages between the UI and the derive worker, which hosts the core. The
 // worker keeps the newest timeline; the UI asks for views of it (rows of the
 // sets at a position, one request's rendering, a search) by revision.
-import type { Diagnostic, PriceTable, RecordedStep, RfdTable, ScenarioDoc, Policy, SearchOutcome } from '../core';
+import type { Diagnostic, PriceTable, RecordedStep, RfdTable, ScenarioDoc, Policy, SearchOutcome, ToolCount } from '../core';
 import type { CacheDifference, LabMethods } from './labProtocol';
 import type { WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspaceProtocol';
 import type { ServersMethods } from './serversProtocol';
@@ -81,6 +81,8 @@ export interface TimelineView {
   readonly diagnostics: readonly Diagnostic[];
   readonly entries: readonly EntryView[];
   readonly positions: readonly PositionView[];
+  /** The scenario's tools at its last position: the one count every panel shows (issue 24.5). */
+  readonly tools: ToolCount;
   readonly requests: readonly RequestView[];
   readonly expectations: readonly ExpectationView[];
   /** The check's one count (the core's summarizeCheck), shown alike by the header and the timeline. */
@@ -132,6 +134,8 @@ export interface SetsView {
   readonly rows: readonly SetsRow[];
   readonly counts: { configured: number; permitted: number; offered: number; searchable: number };
   readonly registered: boolean;
+  /** `counts.configured` in the words of TimelineView.tools. */
+  readonly tools: ToolCount;
 }
 
 export interface RequestDetail {

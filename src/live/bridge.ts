@@ -194,6 +194,31 @@ export function bridgeServersQuery(enabled: boolean) {
   });
 }
 
+/**
+ * The page's heartbeat (issue 24.3): the bridge stops its servers when no page has been seen for its
+ * idle time, and a page showing another document (or a dock tab that polls nothing) sent no request,
+ * so the servers stopped under an open page. Every tab with a session now asks `/bridge/info` four
+ * times per idle period, whatever it shows; a closed tab stops beating, and the idle stop still frees
+ * the servers of a page that went away. Returns the stop function.
+ */
+export function startBridgeHeartbeat(): () => void {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let stopped = false;
+  void (async () => {
+    await adopting;
+    if (bridgeToken() === undefined) return;
+    const info = await bridgeApi.info().catch(() => undefined);
+    const idle = info?.idleStopSecs ?? 120;
+    if (stopped || idle <= 0) return;
+    const every = Math.min(30_000, Math.max(500, (idle * 1000) / 4));
+    timer = setInterval(() => void bridgeApi.info().catch(() => undefined), every);
+  })();
+  return () => {
+    stopped = true;
+    if (timer !== undefined) clearInterval(timer);
+  };
+}
+
 export function isBridgeInfo(v: BridgeInfo | { readonly missing: string } | undefined): v is BridgeInfo {
   return v !== undefined && 'protocolVersions' in v;
 }

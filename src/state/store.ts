@@ -49,6 +49,28 @@ export interface DocSlice {
   appendCycle(stepIndex: number, cycle: CycleDoc): void;
   /** Replaces the last cycle of a step. */
   replaceLastCycle(stepIndex: number, cycle: CycleDoc): void;
+  /**
+   * The last deleted step, bound to the revision its deletion made: any later change of the
+   * document (an edit, a replacement) retires it, so undo never inserts into another document.
+   */
+  stepUndo: StepUndo | undefined;
+  /** Removes a step and remembers it for undo. */
+  deleteStep(index: number): void;
+  /** Puts the deleted step back, only while the document is still the revision the deletion made. */
+  undoStepDelete(): void;
+  dismissStepUndo(): void;
+}
+
+export interface StepUndo {
+  readonly step: StepDoc;
+  readonly index: number;
+  /** The document's revision right after the deletion; the undo is offered only at that revision. */
+  readonly revision: number;
+}
+
+/** The step undo the document still accepts (none once the document changed since the deletion). */
+export function liveStepUndo(s: { readonly stepUndo: StepUndo | undefined; readonly revision: number }): StepUndo | undefined {
+  return s.stepUndo !== undefined && s.stepUndo.revision === s.revision ? s.stepUndo : undefined;
 }
 
 export interface SelectionSlice {
@@ -100,7 +122,8 @@ const docSlice =
       replaceDoc: (doc, why) => {
         const kept = get().keepInHistory(get().doc, why);
         // A shared link's "restore your previous work" is about the document this one replaces.
-        set((s) => ({ doc, revision: s.revision + 1, selectedEntry: undefined, selectedLayer: 0, sharedPrevious: undefined }));
+        // Undo entries belong to the document they came from: a replacement drops them.
+        set((s) => ({ doc, revision: s.revision + 1, selectedEntry: undefined, selectedLayer: 0, sharedPrevious: undefined, stepUndo: undefined, lastImport: undefined }));
         return kept;
       },
       setName: (name) => edit((d) => ({ ...d, name })),
@@ -139,6 +162,24 @@ const docSlice =
       appendCycle: (stepIndex, cycle) => edit((d) => ({ ...d, steps: d.steps.map((s, i) => (i === stepIndex ? { ...s, cycles: [...s.cycles, cycle] } : s)) })),
       replaceLastCycle: (stepIndex, cycle) =>
         edit((d) => ({ ...d, steps: d.steps.map((s, i) => (i === stepIndex ? { ...s, cycles: [...s.cycles.slice(0, -1), cycle] } : s)) })),
+      stepUndo: undefined,
+      deleteStep: (index) => {
+        const step = get().doc.steps[index];
+        if (!step) return;
+        edit((d) => ({ ...d, steps: d.steps.filter((_, i) => i !== index) }));
+        set((s) => ({ stepUndo: { step, index, revision: s.revision } }));
+      },
+      undoStepDelete: () => {
+        const entry = liveStepUndo(get());
+        set({ stepUndo: undefined });
+        if (!entry) return;
+        edit((d) => {
+          const steps = [...d.steps];
+          steps.splice(Math.min(entry.index, steps.length), 0, entry.step);
+          return { ...d, steps };
+        });
+      },
+      dismissStepUndo: () => set({ stepUndo: undefined }),
     };
   };
 

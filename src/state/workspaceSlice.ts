@@ -4,7 +4,7 @@
 // autosaved on their own (workspacePersistence.ts) and go to the derive worker with the document
 // (`workspaceInput`), which loads them with the core's `loadWorkspace`.
 import type { StoreApi } from 'zustand/vanilla';
-import { DEFAULT_POLICY } from '../core';
+import { DEFAULT_POLICY, workspaceStarterSteps } from '../core';
 import type { ScenarioDoc } from '../core';
 import type { WorkspaceInput } from '../derive/workspaceProtocol';
 import type { Replacement } from './history';
@@ -69,24 +69,18 @@ export const SCENARIO_LAYER_TEXT = `# Scenario layers stack above the workspace'
 # enable = "discoverable"
 `;
 
-/** A new scenario around a workspace folder, with a demo turn a developer persona can play. */
-export function workspaceDoc(source: string): ScenarioDoc {
+/**
+ * A new scenario around a workspace folder. Its steps come from the workspace's own tools (JP's
+ * worked example only where every tool it calls is configured); a user's own folder starts empty.
+ */
+export function workspaceDoc(source: string, files: Readonly<Record<string, string>> = {}): ScenarioDoc {
   return {
     name: 'JP workspace',
     description: `Opened from ${source}. The workspace's files are the lowest layers; pick a persona, then try "Make discoverable".`,
     policy: DEFAULT_POLICY,
     layers: [{ name: 'scenario', text: SCENARIO_LAYER_TEXT }],
     servers: [],
-    steps: [
-      {
-        command: "jp q 'Fix the failing test in jp_config'",
-        cycles: [
-          { calls: [{ tool: 'cargo_test', args: { package: 'jp_config' }, result: 'test merge::tests::persona_after_workspace ... FAILED' }] },
-          { calls: [{ tool: 'fs_read_file', args: { path: 'crates/jp_config/src/merge.rs' }, result: 'pub fn merge(...) { ... }' }] },
-          { calls: [], reply: 'The persona was merged before the workspace; fixed the order and the test passes.' },
-        ],
-      },
-    ],
+    steps: workspaceStarterSteps(files),
     workspace: { path: '.jp' },
   };
 }
@@ -134,7 +128,8 @@ export function workspaceSlice<S extends State>(set: StoreApi<S>['setState'], ge
           workspace: { source, files, edited: {}, editable: [], tabs, version: nextVersion() },
           workspaceFile: undefined,
           revision: s.revision + 1,
-          ...(keepDoc ? {} : { doc: workspaceDoc(source), selectedEntry: undefined, selectedLayer: 0 }),
+          // A new document: the undo entries of the one it replaces go with it.
+          ...(keepDoc ? {} : { doc: workspaceDoc(source, files), selectedEntry: undefined, selectedLayer: 0, stepUndo: undefined, lastImport: undefined }),
         };
       });
     },

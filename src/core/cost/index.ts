@@ -15,3 +15,5 @@ export { cacheStep, effectiveRules, priceRequest, cachedLength, EMPTY_CACHE } fr
 export type { CacheFigures, EffectiveRules, RequestMoney, Segment, PromptShape, CacheState } from '../providers/cache-model';
 export { DEFAULT_PRICE_TABLE, modelFor, modelsFor, validatePriceTable, priceDateLabel } from '../providers/prices';
 export type { ModelPrice, PriceTable, PriceTableCheck } from '../providers/prices';
+export { cacheStatus } from './cache-status';
+export type { CacheStatus } from './cache-status';

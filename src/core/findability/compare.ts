@@ -5,7 +5,7 @@ import type { FindabilityChange, FindabilityComparison, FindabilityReport, Finda
 
 const RANK: Record<FindabilityStatus, number> = { unreachable: 0, hard: 1, findable: 2 };
 
-const brief = (t: ToolFindability) => ({ status: t.status, score: t.score, best: t.best });
+const brief = (t: ToolFindability) => ({ status: t.status, word: t.word, score: t.score, best: t.best });
 
 /** Lower is better; a tool no query returns is worst. */
 const bestOf = (b: number | null) => b ?? Number.POSITIVE_INFINITY;

@@ -31,11 +31,12 @@ export function formatFindability(report: FindabilityReport, options: { hardest?
   ]);
   lines.push('', ...table([header, ...rows]), '(* the scenario\'s ranking; score: the share of a tool\'s queries that return it within the limit, averaged)');
   const byName = new Map(report.tools.map((t) => [t.name, t]));
-  lines.push('', `hard to find (${report.hardest.length}), hardest first:`);
+  // "hardest" holds every tool at risk: hard to find, thinly described or unreachable; each line says which.
+  lines.push('', `at risk (${report.hardest.length}), hardest first:`);
   for (const name of report.hardest.slice(0, shown)) {
     const t = byName.get(name);
     if (!t) continue;
-    lines.push(`  ${name}${t.server ? ` (${t.server})` : ''}: ${t.status}, score ${pct(t.score)}, best rank ${t.best ?? 'none'}`);
+    lines.push(`  ${name}${t.server ? ` (${t.server})` : ''}: ${t.word}, score ${pct(t.score)}, best rank ${t.best ?? 'none'}`);
     for (const r of t.reasons) lines.push(`    - ${r.text}`);
     if (t.fix) lines.push(`    fix: ${t.fix.title}`);
   }
@@ -50,7 +51,7 @@ export function formatFindability(report: FindabilityReport, options: { hardest?
 export function formatComparison(c: FindabilityComparison): string {
   const lines = [`before: findable ${c.before.findable} of ${c.before.tools}; after: findable ${c.after.findable} of ${c.after.tools}; ${c.changes.length} tools changed`];
   for (const ch of c.changes) {
-    const side = (s: typeof ch.before) => (s ? `${s.status} ${pct(s.score)} best ${s.best ?? 'none'}` : 'absent');
+    const side = (s: typeof ch.before) => (s ? `${s.word} ${pct(s.score)} best ${s.best ?? 'none'}` : 'absent');
     lines.push(`  ${ch.direction.padEnd(7)} ${ch.name}: ${side(ch.before)} → ${side(ch.after)}`);
   }
   return lines.join('\n');

@@ -39,6 +39,8 @@ describe('a tool with an empty description', () => {
     const t = report(docs).tools.find((x) => x.name === 'notify');
     expect(t?.queries).toEqual([{ kind: 'name', text: 'notify', ranks: [1], beatenBy: [] }]);
     expect(t?.status).toBe('hard');
+    // Its own name finds it first every time: the word agrees with those figures (issue 24.8).
+    expect([t?.score, t?.best, t?.word]).toEqual([1, 1, 'thinly described']);
     expect(t?.reasons[0]?.code).toBe('no-description');
     expect(t?.fix).toEqual({ kind: 'add-summary', title: expect.stringMatching(/^Add a summary/u), summary: 'Notify.' });
   });
@@ -48,7 +50,7 @@ describe('a tool with an empty description', () => {
     expect(report(after).tools.find((x) => x.name === 'notify')?.status).toBe('findable');
     const c = compareFindability(report(docs), report(after));
     expect(c.changes).toEqual([
-      { name: 'notify', before: { status: 'hard', score: 1, best: 1 }, after: { status: 'findable', score: 1, best: 1 }, direction: 'better' },
+      { name: 'notify', before: { status: 'hard', word: 'thinly described', score: 1, best: 1 }, after: { status: 'findable', word: 'findable', score: 1, best: 1 }, direction: 'better' },
     ]);
   });
 });
@@ -143,6 +145,8 @@ describe('tasks', () => {
       ['deploy', 1],
     ]);
     expect(t?.status).toBe('hard');
+    // A task misses it: hard to find is the word, even with its own words finding it.
+    expect(t?.word).toBe('hard to find');
     expect(t?.reasons.find((x) => x.code === 'task-words')?.words).toEqual(['roll', 'main']);
     expect(t?.fix).toEqual({ kind: 'add-words', title: 'Add the words its tasks use to the summary: roll, main', summary: 'Deploy a branch to the staging environment (roll, main).' });
     expect(r.tasks).toBe(2);
@@ -166,6 +170,6 @@ describe('the catalogue score and its text', () => {
     expect(r.rankings[0]?.atK).toEqual([{ k: 1, tools: 2 }, { k: 5, tools: 2 }, { k: 10, tools: 2 }]);
     const text = formatFindability(r);
     expect(text).toContain('findable in the top 10: 2 of 2');
-    expect(text).toContain('hard to find (0)');
+    expect(text).toContain('at risk (0)');
   });
 });

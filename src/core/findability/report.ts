@@ -19,7 +19,7 @@ import type { OwnQuery } from './queries';
 import { explain } from './reasons';
 import { MIN_DESCRIPTION_WORDS, toolWords } from './tool-words';
 import type { Asked, ToolWords } from './tool-words';
-import type { FindabilityInput, FindabilityReport, FindabilityStatus, QueryResult, RankingScore, RankingSummary, ToolFindability } from './types';
+import type { FindabilityInput, FindabilityReport, FindabilityStatus, FindabilityWord, QueryResult, RankingScore, RankingSummary, ToolFindability } from './types';
 
 export const DEFAULT_FINDABILITY_LIMIT = 10;
 /** Below this share of its queries found within the limit, a reachable tool is hard to find. */
@@ -62,10 +62,12 @@ function mostOften(lists: readonly (readonly string[])[]): string[] {
   return [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([n]) => n);
 }
 
-function statusOf(score: RankingScore, words: ToolWords, queries: readonly OwnQuery[], asked: readonly Asked[], limit: number): FindabilityStatus {
-  if (score.found === 0) return 'unreachable';
+function statusOf(score: RankingScore, words: ToolWords, queries: readonly OwnQuery[], asked: readonly Asked[], limit: number): { status: FindabilityStatus; word: FindabilityWord } {
+  if (score.found === 0) return { status: 'unreachable', word: 'unreachable' };
   const taskMissed = queries.some((q, i) => q.kind === 'task' && !((asked[i]?.rank ?? Infinity) <= limit));
-  return words.describedBy < MIN_DESCRIPTION_WORDS || score.score < HARD_SCORE || taskMissed ? 'hard' : 'findable';
+  if (score.score < HARD_SCORE || taskMissed) return { status: 'hard', word: 'hard to find' };
+  // Its own words find it: only the thin description puts it at risk, and the word says that.
+  return words.describedBy < MIN_DESCRIPTION_WORDS ? { status: 'hard', word: 'thinly described' } : { status: 'findable', word: 'findable' };
 }
 
 const STATUS_ORDER: Record<FindabilityStatus, number> = { unreachable: 0, hard: 1, findable: 2 };
@@ -101,11 +103,11 @@ export function findabilityReport(input: FindabilityInput): FindabilityReport {
     const results: QueryResult[] = queries.map((q, i) => ({ kind: q.kind, text: q.text, ranks: perRanker.map((a) => a[i]?.rank ?? null), beatenBy: active[i]?.above ?? [] }));
     const rankings = perRanker.map((a) => rankingScore(a.map((x) => x.rank), limit));
     const score = rankings[activeAt] as RankingScore;
-    const status = statusOf(score, w, queries, active, limit);
+    const { status, word } = statusOf(score, w, queries, active, limit);
     const missed = active.filter((a) => !(a.rank !== null && a.rank <= limit));
     const beatenBy = mostOften(missed.length > 0 ? missed.map((a) => a.above) : active.map((a) => a.above));
     const server = input.servers?.get(doc.name);
-    const base = { name: doc.name, order: doc.order, ...(server !== undefined ? { server } : {}), status, score: score.score, best: score.best, rankings, queries: results, beatenBy };
+    const base = { name: doc.name, order: doc.order, ...(server !== undefined ? { server } : {}), status, word, score: score.score, best: score.best, rankings, queries: results, beatenBy };
     if (status === 'findable') return { ...base, reasons: [] };
     const missedQueries = results.filter((_, i) => !((active[i]?.rank ?? Infinity) <= limit));
     const { reasons, fix } = explain({ words: w, holders, queries: results, missed: missedQueries, beatenBy, all: words, taskWords });

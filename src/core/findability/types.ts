@@ -35,6 +35,13 @@ export interface QueryResult {
 
 export type FindabilityStatus = 'findable' | 'hard' | 'unreachable';
 
+/**
+ * The word shown for a status, agreeing with the figures beside it (issue 24.8): a tool its own
+ * words find (score at least HARD_SCORE, no task missing it) but whose description is too thin is
+ * "thinly described", not "hard to find".
+ */
+export type FindabilityWord = 'findable' | 'hard to find' | 'thinly described' | 'unreachable';
+
 export type ReasonCode = 'no-description' | 'short-description' | 'shared-words' | 'parameter-words' | 'task-words' | 'outranked';
 
 export interface Reason {
@@ -68,6 +75,8 @@ export interface ToolFindability {
   readonly server?: string;
   /** Under the scenario's ranking. */
   readonly status: FindabilityStatus;
+  /** What the panels and the command line call it. */
+  readonly word: FindabilityWord;
   readonly score: number;
   readonly best: number | null;
   /** Per ranking, in FindabilityReport.rankings order. */
@@ -116,8 +125,8 @@ export interface FindabilityReport {
 
 export interface FindabilityChange {
   readonly name: string;
-  readonly before?: { readonly status: FindabilityStatus; readonly score: number; readonly best: number | null };
-  readonly after?: { readonly status: FindabilityStatus; readonly score: number; readonly best: number | null };
+  readonly before?: { readonly status: FindabilityStatus; readonly word: FindabilityWord; readonly score: number; readonly best: number | null };
+  readonly after?: { readonly status: FindabilityStatus; readonly word: FindabilityWord; readonly score: number; readonly best: number | null };
   /** 'better', 'worse' or 'changed' (same status, other ranks); 'added' and 'removed' for tools only on one side. */
   readonly direction: 'better' | 'worse' | 'changed' | 'added' | 'removed';
 }

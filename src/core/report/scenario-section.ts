@@ -4,6 +4,8 @@
 // actual values. Read from the core's check report; nothing is recomputed but token counts and prices.
 import type { ToolDefinition } from '../catalogue/types';
 import { costOfTimeline } from '../cost/conversation';
+import type { ConversationCost } from '../cost/conversation';
+import { cacheStatus } from '../cost/cache-status';
 import type { PriceTable } from '../providers/prices';
 import type { TokenCounter } from '../providers/cost';
 import { setTokens } from '../providers/cost';
@@ -53,16 +55,24 @@ function stepsTable(t: Timeline): string {
 </table>`;
 }
 
-function costTable(t: Timeline, counter: TokenCounter): string {
+function costTable(t: Timeline, counter: TokenCounter, table: PriceTable): string {
+  // The cache column is the one status of every panel: the byte comparison with the cache model's reading.
+  let cost: ConversationCost | undefined;
+  try {
+    cost = costOfTimeline(t, { table, counter });
+  } catch {
+    cost = undefined;
+  }
   let offeredBytes = 0;
   let offeredTokens = 0;
   const rows = t.requests.map((r, i) => {
     const c = r.cache();
+    const status = cacheStatus(c, cost?.requests[r.id]?.figures, cost?.effective.minTokens);
     const ot = tokensOf(r, r.sets.offered, counter);
     const pt = tokensOf(r, r.sets.permitted, counter);
     offeredBytes += r.cost.offered;
     offeredTokens += ot;
-    return `<tr><td class="num">${i + 1}</td><td class="where">step ${r.step} · cycle ${r.cycle}</td><td class="num">${r.array.length}</td><td class="num">${figure(r.cost.offered)} B</td><td class="num">${figure(ot)}</td><td class="num">${figure(r.cost.permitted)} B</td><td class="num">${figure(pt)}</td><td><span class="${c.status === 'hit' ? 'good' : 'bad'}">cache ${c.status}</span> <span class="muted">${esc(c.reason)}</span></td></tr>`;
+    return `<tr><td class="num">${i + 1}</td><td class="where">step ${r.step} · cycle ${r.cycle}</td><td class="num">${r.array.length}</td><td class="num">${figure(r.cost.offered)} B</td><td class="num">${figure(ot)}</td><td class="num">${figure(r.cost.permitted)} B</td><td class="num">${figure(pt)}</td><td><span class="${status.tone === 'hit' ? 'good' : 'bad'}">${esc(status.text)}</span> <span class="muted">${esc(c.reason)}</span></td></tr>`;
   });
   return `<table>
 <caption>Each request's definition cost (JP's estimate: name, description and schema in UTF-8 bytes; tokens by ${esc(counter.id)})</caption>
@@ -121,7 +131,7 @@ export function scenarioSection(report: CheckReport, id: string, counter: TokenC
     parts.push(problemsTable(report));
     parts.push(stepsTable(t));
     if (t.requests.length > 0) {
-      parts.push(costTable(t, counter));
+      parts.push(costTable(t, counter, prices));
       parts.push(moneyTable(t, counter, prices));
       const svg = chartSvg(timelineCostSeries(t), { width: 760, height: 300, title: `Definition cost per request: ${name}`, inline: true });
       parts.push(`<figure class="chart">${svg}<figcaption>Offered against permitted definition cost, in bytes, request by request; markers show the deltas before a request.</figcaption></figure>`);

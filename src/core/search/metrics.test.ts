@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatEvalReport, parseEvalQueries, recallAtK, reciprocalRank, runEval } from './metrics';
 import type { EvalQuery } from './metrics';
 import { doc } from './test-docs';
+import { substring } from './substring';
 import type { Ranker, SearchDocument } from './types';
 
 describe('recall@k and reciprocal rank', () => {
@@ -60,6 +61,30 @@ describe('runEval and formatEvalReport', () => {
     expect(text).toContain('want z; got a, b, c, …');
     expect(text).toContain('got nothing');
     expect(lines.every((line) => line.length < 140)).toBe(true);
+  });
+});
+
+describe('a ranking that returns nothing (issue 24.9)', () => {
+  const docs: SearchDocument[] = [doc('research_finder', 0), doc('seo_tool', 1)];
+  const sentences: EvalQuery[] = [
+    { query: 'Can you help me find research papers on this topic?', relevant: ['research_finder'] },
+    { query: 'What are the best content strategies for my business?', relevant: ['seo_tool'] },
+  ];
+
+  it('counts the queries each ranking returned no tool for', () => {
+    const report = runEval(docs, sentences, [substring, fixed('abc', ['research_finder'])]);
+    expect(report.rankings.map((r) => r.empty)).toEqual([2, 0]);
+    // The same substring ranking finds a tool from a keyword: the zeros above are the queries, not a bug.
+    expect(runEval(docs, [{ query: 'research', relevant: ['research_finder'] }], [substring]).rankings[0]?.recall[0]).toBe(1);
+  });
+
+  it('says so under the table, with the reason for substring', () => {
+    const lines = formatEvalReport(runEval(docs, sentences, [substring, fixed('abc', ['research_finder'])])).split('\n');
+    const note = lines.filter((l) => l.startsWith('note: '));
+    expect(note).toHaveLength(1);
+    expect(note[0]).toMatch(/^note: substring returned no tool for 2 of 2 queries: it returns a tool only when every word of the query appears in that tool's texts/u);
+    expect(note[0]).toContain('not a bug');
+    expect(note[0]).toContain('median 10 words');
   });
 });
 

@@ -26,10 +26,14 @@ export interface RankingReport {
   readonly recall: readonly number[];
   readonly mrr: number;
   readonly misses: readonly EvalMiss[];
+  /** Queries the ranking returned no tool at all for (a miss by silence, not by ranking). */
+  readonly empty: number;
 }
 
 export interface EvalReport {
   readonly queries: number;
+  /** The median length of the queries in words: a substring ranking's zeros are read against it. */
+  readonly medianWords: number;
   readonly ks: readonly number[];
   readonly rankings: readonly RankingReport[];
 }
@@ -65,8 +69,10 @@ export function runEval(
     const recallSums = sortedKs.map(() => 0);
     let rrSum = 0;
     const misses: EvalMiss[] = [];
+    let empty = 0;
     for (const q of queries) {
       const ranked = index.search(q.query, { filter: all }).map((hit) => hit.name);
+      if (ranked.length === 0) empty += 1;
       sortedKs.forEach((k, i) => {
         recallSums[i] = (recallSums[i] ?? 0) + recallAtK(ranked, q.relevant, k);
       });
@@ -76,9 +82,10 @@ export function runEval(
       }
     }
     const n = queries.length || 1;
-    return { id: ranker.id, label: ranker.label, recall: recallSums.map((s) => s / n), mrr: rrSum / n, misses };
+    return { id: ranker.id, label: ranker.label, recall: recallSums.map((s) => s / n), mrr: rrSum / n, misses, empty };
   });
-  return { queries: queries.length, ks: sortedKs, rankings };
+  const words = queries.map((q) => q.query.split(/\s+/u).filter((w) => w !== '').length).sort((a, b) => a - b);
+  return { queries: queries.length, medianWords: words[Math.floor(words.length / 2)] ?? 0, ks: sortedKs, rankings };
 }
 
 /** Parses JSON Lines of `{"query": string, "relevant": [string, ...]}`; bad lines become errors. */
@@ -125,6 +132,17 @@ export function formatEvalReport(report: EvalReport): string {
   return formatEvalLines(report).join('\n');
 }
 
+/**
+ * Why a ranking returned nothing. For substring this is its contract, not a bug (issue 24.9): every
+ * whitespace-separated word of the query must appear in one tool's texts, which a sentence-long
+ * natural-language query never satisfies; its zeros measure the query style, not the catalogue.
+ */
+function emptyNote(r: RankingReport, report: EvalReport): string {
+  const head = `note: ${r.id} returned no tool for ${r.empty} of ${report.queries} queries`;
+  if (r.id !== 'substring') return `${head}.`;
+  return `${head}: it returns a tool only when every word of the query appears in that tool's texts (RFD 108's substring search), and these queries are sentences (median ${report.medianWords} words). This is not a bug: substring cannot rank natural-language queries; try it with keywords, or read bm25.`;
+}
+
 /** formatEvalReport's lines, for a shell that prints (and escapes) each one. */
 export function formatEvalLines(report: EvalReport): string[] {
   const lines: string[] = [];
@@ -136,6 +154,8 @@ export function formatEvalLines(report: EvalReport): string[] {
     String(r.misses.length),
   ]);
   lines.push(`${report.queries} queries`, ...table([header, ...rows]));
+  const notes = report.rankings.filter((r) => r.empty > 0).map((r) => emptyNote(r, report));
+  if (notes.length > 0) lines.push('', ...notes);
   const kMax = report.ks[report.ks.length - 1] ?? 10;
   for (const r of report.rankings) {
     lines.push('', `misses of ${r.id} (no relevant tool in the top ${kMax}): ${r.misses.length}`);

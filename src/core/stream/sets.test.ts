@@ -6,7 +6,7 @@ import { loadLayer } from '../config/layer';
 import type { SimServer } from '../catalogue/resolve';
 import { assertPass, cycle, layer, policy, scenario, step, timelineOf } from '../scenario/test-helpers';
 import { StreamEngine } from './engine';
-import { computeSets } from './sets';
+import { computeSets, toolCount } from './sets';
 
 const SERVERS = `
 [servers.gh]
@@ -339,5 +339,23 @@ describe('StreamEngine: incremental positions equal positions derived from scrat
     const engine = new StreamEngine([loadLayer({ name: 'w', text: `[conversation.tools.a]\n` })], servers);
     expect(engine.applyDelta(loadLayer({ name: 'd', text: '' }).config, { sources: ['cfg'], detail: '', step: 1 })).toBeUndefined();
     expect(engine.positions).toHaveLength(1);
+  });
+});
+
+describe('the one count of a scenario\'s tools (issue 24.5)', () => {
+  it('the catalogue\'s tools plus the builtins registered with them, with one label', () => {
+    expect(toolCount(32, true)).toEqual({ total: 34, catalogue: 32, builtins: ['describe_tools', 'search_tools'], label: '34 tools: 32 from the catalogue + 2 builtins' });
+    expect(toolCount(2, false).label).toBe('3 tools: 2 from the catalogue + 1 builtin');
+  });
+
+  it('agrees with the configured set at every position of a run', () => {
+    const t = timelineOf(scenario(
+      layer(`[conversation.tools.a]\nsource = "local"\n[conversation.tools.b]\nsource = "local"\nenable = "off"\n`),
+      step("jp q --cfg conversation.tools.b.enable=discoverable 'two'", '', cycle({ reply: 'x' })),
+    ));
+    t.positions.forEach((p, i) => {
+      const sets = computeSets(t.statesAt(i).values(), { registered: p.registered });
+      expect(toolCount(p.counts.configured, p.registered).total).toBe(sets.configured.length);
+    });
   });
 });

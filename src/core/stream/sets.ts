@@ -25,6 +25,24 @@ export function builtinNames(registered: boolean): string[] {
   return registered ? [DESCRIBE_TOOLS, SEARCH_TOOLS] : [DESCRIBE_TOOLS];
 }
 
+/** How many tools a scenario has, in the one set of words every panel uses (issue 24.5). */
+export interface ToolCount {
+  /** The configured set: the catalogue's tools and the builtins. */
+  readonly total: number;
+  /** Every [conversation.tools.NAME] of the layers (local and MCP tools, whatever their availability). */
+  readonly catalogue: number;
+  readonly builtins: readonly string[];
+  /** "34 tools: 32 from the catalogue + 2 builtins". */
+  readonly label: string;
+}
+
+/** The one count of a scenario's tools: its configured tools plus the builtins registered with them. */
+export function toolCount(catalogue: number, registered: boolean): ToolCount {
+  const builtins = builtinNames(registered);
+  const total = catalogue + builtins.length;
+  return { total, catalogue, builtins, label: `${total} tools: ${catalogue} from the catalogue + ${builtins.length} builtin${builtins.length === 1 ? '' : 's'}` };
+}
+
 export function isLockedOff(s: ToolState): boolean {
   return s.enable.availability.value === 'off' && s.enable.allowToggle.value === 'never';
 }

@@ -6,7 +6,7 @@ export { POLICIES } from './policies';
 export type { TaskPolicy, PolicyContext } from './policies';
 export { categoriesOf, categoryToolsAt, matchingCategory, namePrefix, CATEGORIES_HEADING } from './categories';
 export type { CategoriesSection, Category, CategoryTool } from './categories';
-export { summarize, summaryLine, silentMissLines, runNotes, resultsJsonl, resultsCsv, CSV_HEADER } from './summary';
+export { summarize, summaryLine, searchRatios, silentMissLines, runNotes, resultsJsonl, resultsCsv, CSV_HEADER } from './summary';
 export { OUTCOMES, OUTCOME_LABELS, POLICY_NAMES } from './types';
 export type { Outcome, NeededState, NeededTool, TaskResult, TaskRun, TaskSummary, TaskTokens, PolicyName, Task } from './types';
 export { allDiscoverableDoc } from './catalogue';

@@ -22,6 +22,7 @@ export function summarize(results: readonly TaskResult[], labels: RunLabels): Ta
     counts,
     searched: results.filter((r) => r.searched).length,
     helpedBySearch: helped.length,
+    searchedWhenHelpful: helped.filter((r) => r.searched).length,
     searchRate: helped.length === 0 ? 0 : helped.filter((r) => r.searched).length / helped.length,
     ...(labels.priced !== undefined && priced.length > 0
       ? { tokens: { tokens: sum((r) => r.tokens?.tokens ?? 0), allOnTokens: sum((r) => r.tokens?.allOnTokens ?? 0), money: sum((r) => r.tokens?.money ?? 0), allOnMoney: sum((r) => r.tokens?.allOnMoney ?? 0), priced: labels.priced } }
@@ -33,11 +34,25 @@ export function summarize(results: readonly TaskResult[], labels: RunLabels): Ta
 }
 
 const rate = (x: number): string => x.toFixed(2);
+const tasksWord = (n: number): string => (n === 1 ? 'task' : 'tasks');
 
-/** `tasks N: met up front A, met by search B, silent misses C, impossible D; searched in S of N; search rate R` */
+/**
+ * The run's two ratios, each naming what it divides (issue 24.7): the share of all tasks whose turn
+ * searched, and the search rate, over the tasks a search would have helped (met by search or silently
+ * missed). The panel and the command line print these same words; `percent` formats the rate.
+ */
+export function searchRatios(s: TaskSummary, percent: (x: number) => string = rate): { readonly searched: string; readonly rate: string } {
+  return {
+    searched: `searched in ${s.searched} of ${s.tasks} ${tasksWord(s.tasks)}`,
+    rate: `search rate ${percent(s.searchRate)} (searched in ${s.searchedWhenHelpful} of the ${s.helpedBySearch} ${tasksWord(s.helpedBySearch)} a search would have helped)`,
+  };
+}
+
+/** `tasks N: met up front A, met by search B, silent misses C, impossible D; searched in S of N tasks; search rate R (searched in H of the K tasks a search would have helped)` */
 export function summaryLine(s: TaskSummary): string {
   const c = s.counts;
-  return `tasks ${s.tasks}: met up front ${c['met-up-front']}, met by search ${c['met-by-search']}, silent misses ${c['silent-miss']}, impossible ${c.impossible}; searched in ${s.searched} of ${s.tasks}; search rate ${rate(s.searchRate)}`;
+  const r = searchRatios(s);
+  return `tasks ${s.tasks}: met up front ${c['met-up-front']}, met by search ${c['met-by-search']}, silent misses ${c['silent-miss']}, impossible ${c.impossible}; ${r.searched}; ${r.rate}`;
 }
 
 const clip = (text: string, width: number): string => {

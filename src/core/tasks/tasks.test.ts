@@ -12,7 +12,7 @@ import { categoriesOf, matchingCategory, namePrefix } from './categories';
 import { taskOutcome } from './outcome';
 import { auto, categories, never, request } from './policies';
 import { runTasks } from './run';
-import { resultsCsv, resultsJsonl, summaryLine } from './summary';
+import { resultsCsv, resultsJsonl, searchRatios, summaryLine } from './summary';
 import type { PolicyName, TaskRun } from './types';
 
 const TOOLS: Record<string, ToolSpec> = {
@@ -233,9 +233,15 @@ describe('the summary and exports', () => {
       { query: 'Deploy the main branch to staging', relevant: ['deploy_staging'] },
       { query: 'Lint the code please', relevant: ['lint'] },
     ]);
-    expect(summaryLine(r.summary)).toBe('tasks 3: met up front 1, met by search 1, silent misses 0, impossible 1; searched in 2 of 3; search rate 1.00');
+    // Each ratio names its denominator (issue 24.7): all tasks, then the tasks a search would have helped.
+    expect(summaryLine(r.summary)).toBe('tasks 3: met up front 1, met by search 1, silent misses 0, impossible 1; searched in 2 of 3 tasks; search rate 1.00 (searched in 1 of the 1 task a search would have helped)');
+    expect(r.summary.searchedWhenHelpful).toBe(1);
     const n = play('never', [{ query: 'Deploy the main branch to staging', relevant: ['deploy_staging'] }]);
-    expect(summaryLine(n.summary)).toBe('tasks 1: met up front 0, met by search 0, silent misses 1, impossible 0; searched in 0 of 1; search rate 0.00');
+    expect(summaryLine(n.summary)).toBe('tasks 1: met up front 0, met by search 0, silent misses 1, impossible 0; searched in 0 of 1 task; search rate 0.00 (searched in 0 of the 1 task a search would have helped)');
+    expect(searchRatios(n.summary, (x) => `${Math.round(x * 100)}%`)).toEqual({
+      searched: 'searched in 0 of 1 task',
+      rate: 'search rate 0% (searched in 0 of the 1 task a search would have helped)',
+    });
   });
 
   it('exports JSONL (one object a task) and CSV (quoted, formulas defused)', () => {

@@ -82,6 +82,8 @@ export interface TaskSummary {
    */
   readonly searchRate: number;
   readonly helpedBySearch: number;
+  /** searchRate's numerator: the tasks a search would have helped whose turn did search. */
+  readonly searchedWhenHelpful: number;
   readonly tokens?: { readonly tokens: number; readonly allOnTokens: number; readonly money: number; readonly allOnMoney: number; readonly priced: string };
 }
 

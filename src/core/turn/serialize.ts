@@ -7,6 +7,7 @@ import { computeSets } from '../stream/sets';
 import type { ExpectationResult } from '../scenario/expectations';
 import type { Timeline } from './timeline';
 import type { ConversationCost } from '../cost/conversation';
+import { cacheStatus } from '../cost/cache-status';
 
 function originText(o: Origin): string {
   switch (o.kind) {
@@ -27,6 +28,13 @@ function requestCostJson(cost: ConversationCost | undefined, id: number): unknow
   if (!c) return undefined;
   const f = c.figures;
   return { input_tokens: f.input, cache_read_tokens: f.cacheRead, cache_write_tokens: f.cacheWrite, uncached_tokens: f.uncached, output_tokens: c.output, seconds: c.at, usd: c.money.total, why: f.reason };
+}
+
+/** The byte comparison, and the one status every panel shows: "prefix reused · below the 1,024-token minimum: 0 cached". */
+function cacheJson(cmp: ReturnType<Timeline['requests'][number]['cache']>, cost: ConversationCost | undefined, id: number): unknown {
+  const figures = cost?.requests[id]?.figures;
+  const status = cacheStatus(cmp, figures, cost?.effective.minTokens);
+  return { ...cmp, summary: status.text, ...(status.cached !== undefined ? { cached_tokens: status.cached } : {}) };
 }
 
 /** The timeline and the checker's results over it. */
@@ -63,7 +71,8 @@ export function timelineToJson(t: Timeline, expectations: readonly ExpectationRe
     servers: r.sets.servers,
     array: r.array,
     overhead_chars: r.cost,
-    cache: r.cache(),
+    // `summary` and `cached_tokens` extend the comparison with the cache model's figures (issue 24.6).
+    cache: cacheJson(r.cache(), cost, r.id),
     provider_findings: r.findings().map((d) => ({ severity: d.severity, rule: d.rule, message: d.message, ...(d.tool !== undefined ? { tool: d.tool } : {}), source: d.source.document })),
     ...(options.bodies ? { body: r.rendered().body } : {}),
     ...(cost ? { prompt_cache: requestCostJson(cost, r.id) } : {}),

@@ -3,6 +3,7 @@
 // directives), the net saving, where discovery breaks even, and the dated price table, editable.
 import { useMemo, useState } from 'react';
 import { useBreakEven, useCosts } from '../../derive/costHooks';
+import { useTimeline } from '../../derive/hooks';
 import type { CostTotals } from '../../core';
 import type { CostView } from '../../derive/costProtocol';
 import { downloadBlob, svgToPng } from '../../components/download';
@@ -55,6 +56,7 @@ function Comparison({ view }: { readonly view: CostView }) {
 function BreakEven() {
   const [discoveries, setDiscoveries] = useState(1);
   const { data, isFetching, error } = useBreakEven(discoveries);
+  const tools = useTimeline().data?.tools;
   const name = useWorkbench((s) => s.doc.name);
   const svg = useMemo(() => (data ? breakEvenSvg(data, `${name}: where discovery pays (${data.model}, ${data.priced})`) : undefined), [data, name]);
   const file = name.toLowerCase().replace(/[^a-z0-9]+/gu, '-').replace(/^-|-$/gu, '') || 'scenario';
@@ -75,7 +77,7 @@ function BreakEven() {
       {data && (
         <>
           <p className="muted" data-testid="breakeven-summary">
-            Synthetic conversations over this catalogue&apos;s own definition sizes ({data.catalogue} discoverable tools; each turn calls one tool; {discoveries === 1 ? 'the first turn searches' : `the first ${discoveries} turns search`} before calling it). {data.breakEven.map((b) => `${b.turns} turn${b.turns === 1 ? '' : 's'}: ${b.size !== undefined ? `pays from ${b.size} tools` : 'never pays here'}`).join(' · ')}.
+            Synthetic conversations over this catalogue&apos;s own definition sizes ({data.catalogue} discoverable{tools ? ` of its ${tools.label}` : ' tools'}; each turn calls one tool; {discoveries === 1 ? 'the first turn searches' : `the first ${discoveries} turns search`} before calling it). {data.breakEven.map((b) => `${b.turns} turn${b.turns === 1 ? '' : 's'}: ${b.size !== undefined ? `pays from ${b.size} tools` : 'never pays here'}`).join(' · ')}.
           </p>
           {/* Shown as an image: the scenario's name in the title can never become markup. */}
           <div className="cost-chart" data-testid="breakeven-chart">

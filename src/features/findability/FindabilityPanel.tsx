@@ -78,7 +78,7 @@ export function FindabilityPanel() {
           findable in the top {report.limit}: {active?.findable ?? 0} of {report.tools.length}
         </strong>
         <span data-testid="fnd-counts">
-          {report.tools.filter((t) => t.status === 'hard').length} hard to find · {report.tools.filter((t) => t.status === 'unreachable').length} unreachable
+          {report.tools.filter((t) => t.word === 'hard to find').length} hard to find · {report.tools.filter((t) => t.word === 'thinly described').length} thinly described · {report.tools.filter((t) => t.word === 'unreachable').length} unreachable
         </span>
         <span className="muted">
           under {active?.label ?? report.ranking}, the scenario&apos;s ranking{report.tasks > 0 ? `; ${report.tasks} tasks asked` : ''}

@@ -48,8 +48,8 @@ export function Comparison({ label, comparison }: { readonly label: string; read
               <tr key={c.name} data-tool={c.name} data-direction={c.direction}>
                 <td><code>{c.name}</code></td>
                 <td className={`word fnd-${c.direction}`}>{c.direction}</td>
-                <td>{c.before ? <><FindabilityBadge status={c.before.status} /> {score(c.before)}</> : 'absent'}</td>
-                <td>{c.after ? <><FindabilityBadge status={c.after.status} /> {score(c.after)}</> : 'absent'}</td>
+                <td>{c.before ? <><FindabilityBadge status={c.before.status} word={c.before.word} /> {score(c.before)}</> : 'absent'}</td>
+                <td>{c.after ? <><FindabilityBadge status={c.after.status} word={c.after.word} /> {score(c.after)}</> : 'absent'}</td>
               </tr>
             ))}
           </tbody>

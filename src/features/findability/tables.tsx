@@ -83,7 +83,7 @@ export function HardTools({ report, actions }: { readonly report: FindabilityRep
               <ToolName name={t.name} />
               {t.server !== undefined && <div className="muted fnd-server">server {t.server}</div>}
             </td>
-            <td><FindabilityBadge status={t.status} /></td>
+            <td><FindabilityBadge status={t.status} word={t.word} /></td>
             <td className="num" title={`${t.rankings.map((r, i) => `${report.rankings[i]?.id}: ${r.found} of ${r.queries}`).join('; ')}`}>
               {pct(t.score)} <span className="muted">best {rank(t.best)}</span>
             </td>
@@ -122,7 +122,7 @@ export function AllTools({ report }: { readonly report: FindabilityReport }) {
           {report.tools.map((t) => (
             <tr key={t.name} data-tool={t.name}>
               <td><ToolName name={t.name} /></td>
-              <td><FindabilityBadge status={t.status} /></td>
+              <td><FindabilityBadge status={t.status} word={t.word} /></td>
               {t.rankings.map((r, i) => (
                 <td key={report.rankings[i]?.id ?? i} className="num">{rank(r.best)} <span className="muted">{r.found}/{r.queries}</span></td>
               ))}

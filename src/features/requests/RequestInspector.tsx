@@ -9,9 +9,9 @@ import { useSelectedRequest, useTokens } from '../../derive/labHooks';
 import type { CacheDifference } from '../../derive/labProtocol';
 import type { RequestView } from '../../derive/protocol';
 import { useWorkbench } from '../../state/context';
-import { CacheWord, formatBytes, formatCount, formatPercent, JoinedChip } from '../../components/Measures';
+import { CacheStatusWord, formatBytes, formatCount, formatPercent, JoinedChip } from '../../components/Measures';
 import './requests.css';
-import { useCosts } from '../../derive/costHooks';
+import { useCacheStatuses, useCosts } from '../../derive/costHooks';
 
 const JsonViewer = lazy(() => import('./JsonViewer'));
 
@@ -96,6 +96,7 @@ export function RequestInspector() {
   const selectEntry = useWorkbench((s) => s.selectEntry);
   const { data: detail, isFetching } = useRequestDetail(id);
   const { data: tokens } = useTokens(id !== undefined);
+  const statuses = useCacheStatuses();
   if (!view) return <div className="empty">Deriving…</div>;
   if (view.requests.length === 0) return <div className="empty">No requests yet. Add a jp q step (Simulator tab) and its first request appears here.</div>;
   if (id === undefined) return <div className="empty">The selected row comes before the first request. Select a request row in the timeline, or use the buttons below.<br /><button type="button" onClick={() => goTo(view.entries, 0, selectEntry)}>Show the first request</button></div>;
@@ -115,7 +116,7 @@ export function RequestInspector() {
         </div>
         <section className="req-cache" aria-label="Prefix cache" data-testid="request-cache">
           <div>
-            <CacheWord status={r.cache.status} reason={r.cache.reason} /> <span>{id === 0 ? 'the first request of the conversation' : `against request ${id}`}: {r.cache.reason}</span>
+            <CacheStatusWord cmp={r.cache} said={statuses?.[id]} /> <span>{id === 0 ? 'the first request of the conversation' : `against request ${id}`}: {r.cache.reason}</span>
           </div>
           {detail?.difference && <Difference d={detail.difference} />}
           <CacheBreakdown id={id} />

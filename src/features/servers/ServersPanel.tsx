@@ -126,7 +126,7 @@ function FindabilityNote({ note }: { readonly note: ServerFindabilityNote }) {
       <ul>
         {note.tools.slice(0, 20).map((t) => (
           <li key={t.name} data-tool={t.name}>
-            <code>{t.name}</code> <FindabilityBadge status={t.status} /> {t.reason}
+            <code>{t.name}</code> <FindabilityBadge status={t.status} word={t.word} /> {t.reason}
             {t.beatenBy.length > 0 && <span className="muted"> — beaten by {t.beatenBy.slice(0, 3).join(', ')}</span>}
           </li>
         ))}

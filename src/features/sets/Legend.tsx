@@ -2,6 +2,7 @@
 // badge means in the RFD's words (the first screen explains itself).
 import { useId, useState } from 'react';
 import { AvailabilityBadge } from '../../components/Availability';
+import type { ToolCount } from '../../core';
 
 export const SET_MEANINGS = {
   permitted: 'The model may call it: availability on or discoverable (or forced with -u), and its MCP server is running. describe_tools and the executor read this set.',
@@ -23,9 +24,9 @@ export interface Counts {
   readonly searchable: number;
 }
 
-function Count({ chip, word, n }: { readonly chip?: string; readonly word: keyof typeof SET_MEANINGS; readonly n: number }) {
+function Count({ chip, word, n, label }: { readonly chip?: string; readonly word: keyof typeof SET_MEANINGS; readonly n: number; readonly label?: string }) {
   return (
-    <span title={SET_MEANINGS[word]} data-set={word}>
+    <span title={label !== undefined ? `${label}. ${SET_MEANINGS[word]}` : SET_MEANINGS[word]} data-set={word} {...(label !== undefined ? { 'data-label': label } : {})}>
       {chip && (
         <span className="chip in" aria-hidden="true">
           {chip}
@@ -36,7 +37,7 @@ function Count({ chip, word, n }: { readonly chip?: string; readonly word: keyof
   );
 }
 
-export function SetCounts({ counts, registered }: { readonly counts: Counts; readonly registered: boolean }) {
+export function SetCounts({ counts, registered, tools }: { readonly counts: Counts; readonly registered: boolean; readonly tools?: ToolCount }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   return (
@@ -45,7 +46,7 @@ export function SetCounts({ counts, registered }: { readonly counts: Counts; rea
         <Count chip="P" word="permitted" n={counts.permitted} />
         <Count chip="O" word="offered" n={counts.offered} />
         <Count chip="S" word="searchable" n={counts.searchable} />
-        <Count word="configured" n={counts.configured} />
+        <Count word="configured" n={counts.configured} {...(tools ? { label: tools.label } : {})} />
         {!registered && <span className="st-unregistered" title="No tool is discoverable here, so search_tools is not registered">search_tools not registered</span>}
         <button type="button" className="st-legend-btn" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)} data-testid="sets-legend-toggle">
           {open ? 'Hide legend' : 'Legend'}

@@ -346,7 +346,7 @@ export function SetsPanel() {
         <span className="spacer" />
         <Updating on={updating} />
       </div>
-      {counts && <SetCounts counts={counts} registered={data?.registered ?? true} />}
+      {counts && <SetCounts counts={counts} registered={data?.registered ?? true} {...(data?.tools ? { tools: data.tools } : {})} />}
       <div className="st-tools">
         <input
           ref={searchRef}

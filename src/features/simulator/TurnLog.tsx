@@ -1,16 +1,18 @@
 // The turn the simulator follows, as derived: its requests (with what joined the offered set), calls
 // with their search results, deltas and the reply.
 import type { EntryView, RequestView, TimelineView } from '../../derive/protocol';
-import { CacheWord, formatBytes, JoinedChip, SearchStatus } from '../../components/Measures';
+import { CacheStatusWord, formatBytes, JoinedChip, SearchStatus } from '../../components/Measures';
+import type { CacheStatus } from '../../core';
+import { useCacheStatuses } from '../../derive/costHooks';
 import { stepEntries } from './turn';
 
-function RequestRow({ r, promotedBefore }: { readonly r: RequestView | undefined; readonly promotedBefore: boolean }) {
+function RequestRow({ r, promotedBefore, said }: { readonly r: RequestView | undefined; readonly promotedBefore: boolean; readonly said?: CacheStatus | undefined }) {
   if (!r) return null;
   return (
     <div className="sim-row sim-request" data-request={r.id} data-cycle={r.cycle}>
       <span className="sim-kind">request</span>
       <span>
-        cycle {r.cycle}: {r.offered.length} tools offered · {formatBytes(r.cost.offered)} of definitions · <CacheWord status={r.cache.status} reason={r.cache.reason} />
+        cycle {r.cycle}: {r.offered.length} tools offered · {formatBytes(r.cost.offered)} of definitions · <CacheStatusWord cmp={r.cache} said={said} />
       </span>
       {r.added.length > 0 && (
         <div className="sim-joined" data-testid="sim-joined">
@@ -61,12 +63,13 @@ export function TurnLog({ view, stepNo, open }: { readonly view: TimelineView; r
   const entries = stepEntries(view, stepNo);
   const lastReply = open ? entries.filter((e) => e.kind === 'reply').at(-1)?.index : undefined;
   let sawPromotion = false;
+  const statuses = useCacheStatuses();
   return (
     <div className="sim-log" data-testid="sim-log">
       {entries.map((e) => {
         if (e.kind === 'step') return <div key={e.index} className={`sim-row sim-step ${e.error ? 'is-error' : ''}`}><code>{e.label}</code>{e.error && <span className="sim-error"> {e.error}</span>}</div>;
         if (e.kind === 'request') {
-          const row = <RequestRow key={e.index} r={e.request !== undefined ? view.requests[e.request] : undefined} promotedBefore={sawPromotion} />;
+          const row = <RequestRow key={e.index} r={e.request !== undefined ? view.requests[e.request] : undefined} promotedBefore={sawPromotion} said={e.request !== undefined ? statuses?.[e.request] : undefined} />;
           sawPromotion = false;
           return row;
         }

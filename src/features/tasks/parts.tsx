@@ -2,7 +2,7 @@
 // summary and comparison. Untrusted text (requests, tool names) renders as text only.
 import { useState } from 'react';
 import type { DragEvent } from 'react';
-import { OUTCOMES, OUTCOME_LABELS, POLICY_NAMES, resultsCsv, resultsJsonl } from '../../core';
+import { OUTCOMES, OUTCOME_LABELS, POLICY_NAMES, resultsCsv, resultsJsonl, searchRatios } from '../../core';
 import type { Outcome, PolicyName, TaskRun } from '../../core';
 import { downloadBlob } from '../../components/download';
 import { readFileText } from '../../components/readText';
@@ -90,6 +90,7 @@ const pct = (x: number): string => `${Math.round(x * 100)}%`;
 export function RunSummary({ finished }: { readonly finished: FinishedRun }) {
   const { run } = finished;
   const s = run.summary;
+  const ratios = searchRatios(s, pct);
   const hidden = useTaskStore((st) => st.hidden);
   return (
     <div className="tk-summary" data-testid="tk-summary">
@@ -102,7 +103,7 @@ export function RunSummary({ finished }: { readonly finished: FinishedRun }) {
           </button>
         ))}
         <span className="tk-rate" data-testid="tk-rate">
-          searched in {s.searched} of {s.tasks} · search rate {pct(s.searchRate)} ({s.helpedBySearch} turn{s.helpedBySearch === 1 ? '' : 's'} a search would have helped)
+          {ratios.searched} · {ratios.rate}
         </span>
       </div>
       <div className="tk-note">

@@ -1,12 +1,23 @@
 // The timeline's foot: the undo of a deleted step, the selected step's Edit and Delete, and the
 // command field that adds or edits a step.
+import { useEffect } from 'react';
 import type { StepDoc } from '../../core';
 import { CommandField } from './CommandField';
 import type { StepEditor } from './useStepEditor';
 
+/** How long the undo bar stays without being used. */
+const UNDO_SHOWN_MS = 10_000;
+
 export function StepActions({ editor, steps, currentStep }: { readonly editor: StepEditor; readonly steps: readonly StepDoc[]; readonly currentStep: number | undefined }) {
   const { deleted, editing } = editor;
   const selectedStep = currentStep !== undefined ? steps[currentStep] : undefined;
+  const { dismissDeleted } = editor;
+  // The bar goes away on its own, and the deletion is final then (the palette's undo too).
+  useEffect(() => {
+    if (!deleted) return undefined;
+    const timer = setTimeout(dismissDeleted, UNDO_SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [deleted, dismissDeleted]);
   return (
     <div className="tl-foot">
       {deleted && (

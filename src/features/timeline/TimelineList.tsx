@@ -3,6 +3,8 @@
 import { memo, useMemo } from 'react';
 import type { KeyboardEvent, RefObject } from 'react';
 import type { EntryView, ExpectationView, TimelineView } from '../../derive/protocol';
+import type { CacheStatus } from '../../core';
+import { useCacheStatuses } from '../../derive/costHooks';
 import { FIRST_QUERY } from './CommandField';
 import { KIND_ICON, expectationMarks, expectationsByEntry, rowText, sourceMarks } from './rows';
 
@@ -14,10 +16,12 @@ interface RowProps {
   readonly editing: boolean;
   readonly onSelect: (entry: number) => void;
   readonly onEdit: (entry: EntryView) => void;
+  /** Each request's cache status (by request id), once the cost model has run. */
+  readonly statuses: readonly CacheStatus[] | undefined;
 }
 
-function TimelineRow({ entry: e, view, expectations, selected, editing, onSelect, onEdit }: RowProps) {
-  const t = rowText(e, view.requests);
+function TimelineRow({ entry: e, view, expectations, selected, editing, onSelect, onEdit, statuses }: RowProps) {
+  const t = rowText(e, view.requests, statuses);
   const fails = expectations.some((x) => !x.pass);
   return (
     <div
@@ -85,6 +89,7 @@ const NO_MARKS: readonly ExpectationView[] = [];
 // Memoized: typing in the command field re-renders the panel, not its rows.
 export const TimelineList = memo(function TimelineList({ view, selected, editing, empty, listRef, onSelect, onEditStep, onKeyDown, onStartFirst }: TimelineListProps) {
   const marks = useMemo(() => expectationsByEntry(view), [view]);
+  const statuses = useCacheStatuses();
   const select = (entry: number): void => {
     onSelect(entry);
     listRef.current?.focus();
@@ -112,6 +117,7 @@ export const TimelineList = memo(function TimelineList({ view, selected, editing
           editing={e.kind === 'step' && editing !== undefined && e.step === editing + 1}
           onSelect={select}
           onEdit={edit}
+          statuses={statuses}
         />
       ))}
       {empty && (

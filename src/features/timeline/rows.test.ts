@@ -32,9 +32,14 @@ describe('timeline rows', () => {
   it('says a request\'s tool count, bytes and cache word', () => {
     const req = demo.entries.find((e) => e.kind === 'request' && e.cycle === 2);
     const t = rowText(req!, demo.requests);
-    expect(t.facts.map((f) => f.text)).toEqual(['8 tools', '2.4 KB', 'miss', '+3 new']);
+    expect(t.facts.map((f) => f.text)).toEqual(['8 tools', '2.4 KB', 'prefix changed', '+3 new']);
     // What must stay readable in a narrow timeline: the tool count, the cost, the cache word.
-    expect(t.facts.filter((f) => f.optional === undefined).map((f) => f.text)).toEqual(['8 tools', '2.4 KB', 'miss']);
+    expect(t.facts.filter((f) => f.optional === undefined).map((f) => f.text)).toEqual(['8 tools', '2.4 KB', 'prefix changed']);
+    // With the cost model's reading, the short form of the one status, the whole status in its title (issue 24.6).
+    const said = { prefix: 'reused' as const, cached: 0, text: 'prefix reused · below the 1,024-token minimum: 0 cached', tone: 'miss' as const };
+    const withCost = rowText(req!, demo.requests, demo.requests.map(() => said));
+    expect(withCost.facts[2]).toMatchObject({ text: '0 cached', tone: 'miss' });
+    expect(withCost.facts[2]?.title).toContain('prefix reused · below the 1,024-token minimum: 0 cached');
   });
 
   it('in directives mode, labels the array size apart from the offered set and its cost', () => {
@@ -43,7 +48,7 @@ describe('timeline rows', () => {
     const view = new DeriveHost().derive({ doc: { ...parsed.doc, policy: { ...parsed.doc.policy, provider: 'anthropic-directives' } }, revision: 1 });
     const req = view.entries.find((e) => e.kind === 'request' && e.cycle === 1);
     const t = rowText(req!, view.requests);
-    expect(t.facts.map((f) => f.text)).toEqual(['5 offered', 'array 34', '1.2 KB', 'miss']);
+    expect(t.facts.map((f) => f.text)).toEqual(['5 offered', 'array 34', '1.2 KB', 'first request']);
     expect(t.facts[0]?.title).toContain('fixed catalogue');
   });
 

@@ -1,6 +1,8 @@
 // What a timeline row says, as plain data: the words, icons and marks the
 // panel renders. Pure and DOM-free so it is unit-tested; it only rephrases
 // what the core computed (EntryView, RequestView, ExpectationView).
+import { cacheStatus } from '../../core';
+import type { CacheStatus } from '../../core';
 import type { EntryView, ExpectationView, RequestView, TimelineView } from '../../derive/protocol';
 
 export interface SourceMark {
@@ -120,7 +122,15 @@ export function findingsFact(r: RequestView): RowText['facts'][number] | undefin
   return { text, tone: errors > 0 ? 'err' : 'warn', title: [head, ...r.findings.map((f) => `${f.severity}: ${f.message}`)].join('\n') };
 }
 
-export function rowText(e: EntryView, requests: readonly RequestView[]): RowText {
+/** A request's cache fact: the short form of the one status (issue 24.6), the whole status in its title. */
+function cacheFact(r: RequestView, said: CacheStatus | undefined): RowText['facts'][number] {
+  const s = said ?? cacheStatus(r.cache);
+  // A 1024 px timeline has room for the figure only; the prefix word and the reason are in the title.
+  const short = s.cached === undefined ? s.text : `${s.cached.toLocaleString('en-US')} cached`;
+  return { text: short, title: `${s.text} (prefix comparison: ${r.cache.reason})`, tone: s.tone };
+}
+
+export function rowText(e: EntryView, requests: readonly RequestView[], statuses?: readonly CacheStatus[]): RowText {
   switch (e.kind) {
     case 'base':
       return { text: 'base config', facts: [], title: 'The layers merged, before any step' };
@@ -151,12 +161,12 @@ export function rowText(e: EntryView, requests: readonly RequestView[]): RowText
           ]
         : [{ text: `${r.array.length} tool${r.array.length === 1 ? '' : 's'}`, title: sets }];
       facts.push({ text: formatBytes(r.cost.offered), title: `definition cost of the offered set: ${r.cost.offered} bytes (permitted set: ${r.cost.permitted} bytes)` });
-      facts.push({ text: r.cache.status, title: `prefix cache ${r.cache.status}: ${r.cache.reason}`, tone: r.cache.status });
+      facts.push(cacheFact(r, statuses?.[r.id]));
       if (r.added.length > 0) facts.push({ text: `+${r.added.length} new`, title: `newly offered: ${r.added.join(', ')}`, optional: 1 });
       const fact = findingsFact(r);
       if (fact) facts.push(fact);
       const forced = r.toolChoice !== 'auto' ? ` · tool_choice ${r.toolChoice}` : '';
-      return { text: `cycle ${e.cycle ?? r.cycle}`, suffix: `· request${forced}`, facts, title: `request ${r.id + 1}, cycle ${r.cycle} of step ${r.step}: ${r.offered.length} tools offered, ${formatBytes(r.cost.offered)} (${r.cost.offered} bytes); ${r.array.length} in the tools array\noffered: ${r.offered.join(', ')}\ncache: ${r.cache.status} (${r.cache.reason})` };
+      return { text: `cycle ${e.cycle ?? r.cycle}`, suffix: `· request${forced}`, facts, title: `request ${r.id + 1}, cycle ${r.cycle} of step ${r.step}: ${r.offered.length} tools offered, ${formatBytes(r.cost.offered)} (${r.cost.offered} bytes); ${r.array.length} in the tools array\noffered: ${r.offered.join(', ')}\ncache: ${(statuses?.[r.id] ?? cacheStatus(r.cache)).text} (${r.cache.reason})` };
     }
     case 'call': {
       const facts: RowText['facts'][number][] = [];

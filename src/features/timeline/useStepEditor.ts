@@ -6,6 +6,7 @@ import { useCallback, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import type { StepDoc } from '../../core';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
+import { liveStepUndo } from '../../state/store';
 import { FIRST_QUERY } from './CommandField';
 
 export interface DeletedStep {
@@ -42,7 +43,8 @@ export function useStepEditor(listRef: RefObject<HTMLDivElement | null>): StepEd
   const [editing, setEditing] = useState<number | undefined>(undefined);
   const field = editing !== undefined ? editText : draft;
   const setField = useCallback((v: string) => (editing !== undefined ? setEditText(v) : setDraft(v)), [editing, setDraft]);
-  const [deleted, setDeleted] = useState<DeletedStep | undefined>(undefined);
+  // The store keeps the deletion bound to its document's revision; a stale one is never offered.
+  const deleted = useWorkbench(liveStepUndo);
 
   const startEdit = useCallback(
     (stepIndex: number) => {
@@ -65,8 +67,7 @@ export function useStepEditor(listRef: RefObject<HTMLDivElement | null>): StepEd
     (stepIndex: number) => {
       const s = store.getState().doc.steps[stepIndex];
       if (!s) return;
-      store.getState().removeStep(stepIndex);
-      setDeleted({ step: s, index: stepIndex });
+      store.getState().deleteStep(stepIndex);
       if (editing !== undefined) {
         setEditing(undefined);
         setEditText('');
@@ -75,13 +76,9 @@ export function useStepEditor(listRef: RefObject<HTMLDivElement | null>): StepEd
     [store, editing],
   );
 
-  const undoDelete = useCallback(() => {
-    if (!deleted) return;
-    store.getState().addStep(deleted.step, deleted.index);
-    setDeleted(undefined);
-  }, [deleted, store]);
+  const undoDelete = useCallback(() => store.getState().undoStepDelete(), [store]);
 
-  const dismissDeleted = useCallback(() => setDeleted(undefined), []);
+  const dismissDeleted = useCallback(() => store.getState().dismissStepUndo(), [store]);
 
   const submit = useCallback(
     (command: string) => {
