@@ -1,4 +1,4 @@
-// HTTP MCP servers reached through the local bridge (issue 19): from the Servers panel's form and
+// HTTP MCP servers reached through the local bridge (issue 19): from the Servers panel's one flow and
 // from the import dialog, against `tool-workbench serve` started here. server-everything, and a
 // server that sends no CORS headers and wants an Authorization header (CORS never matters through
 // the bridge; the header's value stays in it: never in autosave, a share link, a saved scenario, a

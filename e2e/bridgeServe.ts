@@ -19,9 +19,12 @@ export interface Serve {
   stop(): Promise<void>;
 }
 
-/** `env`: added to this process's environment (a model provider's key and base URL, issue 26); `extra`: more `serve` arguments, e.g. a short `--idle-stop`. */
-export function startServe(env: Readonly<Record<string, string>> = {}, extra: readonly string[] = []): Promise<Serve> {
-  const proc = spawn(process.execPath, [join(ROOT, 'cli-bin', 'tool-workbench.cjs'), 'serve', '--port', '0', '--no-open', '--no-build', ...extra], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * `env`: added to this process's environment (a model provider's key and base URL, issue 26); `extra`:
+ * more `serve` arguments, e.g. a short `--idle-stop`; `port`: 0 (the default) lets the system pick one.
+ */
+export function startServe(env: Readonly<Record<string, string>> = {}, extra: readonly string[] = [], port = 0): Promise<Serve> {
+  const proc = spawn(process.execPath, [join(ROOT, 'cli-bin', 'tool-workbench.cjs'), 'serve', '--port', String(port), '--no-open', '--no-build', ...extra], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const exited = new Promise<void>((ok) => proc.once('exit', () => ok()));

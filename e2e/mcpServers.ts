@@ -37,8 +37,8 @@ export interface EverythingServer {
 }
 
 /** Starts server-everything on a free loopback port and waits for "listening". */
-export async function startEverything(): Promise<EverythingServer> {
-  const port = await freePort();
+export async function startEverything(at?: number): Promise<EverythingServer> {
+  const port = at ?? (await freePort());
   const child: ChildProcess = spawn(process.execPath, ['node_modules/@modelcontextprotocol/server-everything/dist/index.js', 'streamableHttp'], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

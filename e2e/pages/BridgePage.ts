@@ -2,6 +2,7 @@
 // confirmation, the workspace's servers and their status, the Servers panel's bridge controls,
 // "Run on the server" in the simulator, the Servers panel's "Reach an HTTP server through the
 // bridge" form, a bridged server's controls and log, and "Save snapshot".
+import { expect } from '@playwright/test';
 import type { Download, Locator, Page } from '@playwright/test';
 
 export class BridgePage {
@@ -68,31 +69,48 @@ export class BridgePage {
     return (await result.textContent()) ?? '';
   }
 
-  /** The Servers panel's form: the bridge reaches an HTTP MCP server, with headers that stay in it. */
+  /**
+   * The Servers panel's "Reach an HTTP server through the bridge…": one flow in the import dialog that
+   * connects through the bridge (headers stay in it), lists the server's tools and imports them.
+   */
   async reachHttp(url: string, options: { readonly name?: string; readonly headers?: string } = {}): Promise<void> {
     await this.fillHttp(url, options);
-    await this.submitHttp();
+    await this.submitHttp(options);
   }
 
-  /** Opens the form and fills it, without connecting. */
-  async fillHttp(url: string, options: { readonly name?: string; readonly headers?: string } = {}): Promise<void> {
-    await this.page.getByRole('tab', { name: 'Servers' }).click();
+  /** Opens the flow from the Servers panel and fills it, without connecting. */
+  async fillHttp(url: string, options: { readonly headers?: string } = {}): Promise<void> {
+    await this.page.getByRole('tab', { name: 'Servers', exact: true }).click();
     await this.page.getByTestId('bridge-http-open').click();
     const form = this.httpForm();
-    await form.getByTestId('bridge-http-url').fill(url);
-    if (options.name !== undefined) await form.getByTestId('bridge-http-name').fill(options.name);
-    if (options.headers !== undefined) await form.getByTestId('bridge-http-headers').fill(options.headers);
+    await form.getByTestId('import-url').fill(url);
+    if (options.headers !== undefined) await form.getByTestId('import-headers').fill(options.headers);
   }
 
-  async submitHttp(): Promise<void> {
+  /** Connects: the bridge reaches the server and its tools are listed, ready to import. */
+  async connectHttp(): Promise<void> {
     const form = this.httpForm();
-    await form.getByTestId('bridge-http-connect').click();
-    // It closes once the bridge reached the server; an error stays in it.
+    await form.getByTestId('import-connect').click();
+    await expect(form.getByTestId('import-confirm')).toBeEnabled({ timeout: 30_000 });
+  }
+
+  /** Connects, then imports what it listed (under `name`, if given); the dialog closes. */
+  async submitHttp(options: { readonly name?: string } = {}): Promise<void> {
+    await this.connectHttp();
+    await this.importHttp(options);
+  }
+
+  async importHttp(options: { readonly name?: string } = {}): Promise<void> {
+    const form = this.httpForm();
+    if (options.name !== undefined) await form.getByTestId('import-server-name').first().fill(options.name);
+    await expect(form.getByTestId('import-confirm')).toBeEnabled({ timeout: 30_000 });
+    await form.getByTestId('import-confirm').click();
     await form.waitFor({ state: 'detached', timeout: 30_000 });
   }
 
+  /** The flow's dialog (the import dialog on its live-server tab, connecting through the bridge). */
   httpForm(): Locator {
-    return this.page.getByRole('form', { name: 'Reach an HTTP MCP server through the bridge' });
+    return this.page.getByTestId('import-dialog');
   }
 
   /** A scenario server's bridge controls in the Servers panel. */
@@ -115,7 +133,7 @@ export class BridgePage {
 
   /** "Save snapshot (.json)" in the Servers panel's bridge bar: the file it downloads. */
   async saveSnapshot(): Promise<Download> {
-    await this.page.getByRole('tab', { name: 'Servers' }).click();
+    await this.page.getByRole('tab', { name: 'Servers', exact: true }).click();
     const [download] = await Promise.all([this.page.waitForEvent('download'), this.page.getByTestId('bridge-snapshot').click()]);
     return download;
   }

@@ -39,4 +39,19 @@ export class GuidePage {
   legend(): Locator {
     return this.page.getByTestId('sets-legend');
   }
+
+  /** The first screen's plain paragraph: what the workbench is for, the three sets, what the demo shows. */
+  welcome(): Locator {
+    return this.page.getByRole('region', { name: 'What this workbench is for' });
+  }
+
+  async dismissWelcome(): Promise<void> {
+    await this.welcome().getByRole('button', { name: 'Got it' }).click();
+    await this.welcome().waitFor({ state: 'detached' });
+  }
+
+  /** The product's name in the header, as a user sees it. */
+  brand(): Locator {
+    return this.page.locator('header.header h1');
+  }
 }

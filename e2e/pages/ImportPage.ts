@@ -11,7 +11,7 @@ export class ImportPage {
   }
 
   async openFromServersTab(): Promise<void> {
-    await this.page.getByRole('tab', { name: 'Servers' }).click();
+    await this.page.getByRole('tab', { name: 'Servers', exact: true }).click();
     await this.page.getByTestId('servers-import').click();
     await this.dialog().waitFor();
   }
@@ -21,7 +21,7 @@ export class ImportPage {
    * user does; asked again if the dialog (a lazily loaded part) has not shown within a few seconds.
    */
   async openLiveFromServersTab(): Promise<void> {
-    await this.page.getByRole('tab', { name: 'Servers' }).click();
+    await this.page.getByRole('tab', { name: 'Servers', exact: true }).click();
     await this.page.getByTestId('servers-connect-live').waitFor();
     await expect(async () => {
       if (!(await this.dialog().isVisible())) await this.page.getByTestId('servers-connect-live').click();
@@ -100,5 +100,15 @@ export class ImportPage {
   async close(): Promise<void> {
     await this.dialog().getByRole('button', { name: 'Cancel', exact: true }).last().click();
     await this.dialog().waitFor({ state: 'detached' });
+  }
+
+  /** Said when a server's name is taken in the scenario and the import gives it another. */
+  renamed(): Locator {
+    return this.dialog().getByTestId('import-server-renamed');
+  }
+
+  /** Said when a live server lists no tools. */
+  noTools(): Locator {
+    return this.dialog().getByTestId('import-no-tools');
   }
 }

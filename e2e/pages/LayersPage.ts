@@ -112,4 +112,14 @@ export class LayersPage {
   layerIds(): Promise<readonly string[]> {
     return this.page.evaluate(() => window.__workbenchLayers?.layerIds() ?? []);
   }
+
+  /** The line under the editor that says what Tab does now (indent, or move focus) and how to leave. */
+  keysLine(): Locator {
+    return this.panel().getByTestId('layer-editor-keys');
+  }
+
+  /** Whether the keyboard focus is inside the layer editor. */
+  editorHasFocus(): Promise<boolean> {
+    return this.page.evaluate(() => document.activeElement?.closest('.monaco-editor') !== null && document.activeElement?.closest('[aria-label="Layers"]') !== null);
+  }
 }

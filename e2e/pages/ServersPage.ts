@@ -6,7 +6,7 @@ export class ServersPage {
   constructor(readonly page: Page) {}
 
   async show(): Promise<void> {
-    await this.page.getByRole('tab', { name: 'Servers' }).click();
+    await this.page.getByRole('tab', { name: 'Servers', exact: true }).click();
     await this.panel().waitFor();
   }
 

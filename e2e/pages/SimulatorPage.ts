@@ -127,4 +127,14 @@ export class SimulatorPage {
   openTurn(): Locator {
     return this.page.getByTestId('sim-open');
   }
+
+  /** Why the model's actions are disabled: the followed step did not start (no request to answer). */
+  blocked(): Locator {
+    return this.page.getByTestId('sim-blocked');
+  }
+
+  /** The model's actions (the response's modes and the auto model), as buttons and radios. */
+  actionControls(): Locator {
+    return this.page.getByRole('radiogroup', { name: "The model's response" }).getByRole('radio').or(this.page.getByTestId('sim-auto')).or(this.page.getByTestId('sim-ask-model'));
+  }
 }

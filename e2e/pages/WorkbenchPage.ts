@@ -190,4 +190,19 @@ export class WorkbenchPage {
   checkStatus() {
     return this.page.getByTestId('check-status');
   }
+
+  /**
+   * Where the keyboard focus is: the region of the screen holding it (header, Layers, Timeline, Sets,
+   * Dock, or "page" for none of them), and whether it is in the layer editor.
+   */
+  focusRegion(): Promise<{ region: string; inEditor: boolean }> {
+    return this.page.evaluate(() => {
+      const a = document.activeElement;
+      const region = a?.closest('header.header, [aria-label="Layers"], [aria-label="Timeline"], [aria-label="Sets"], [aria-label="Dock"], [aria-label="What this workbench is for"]');
+      return {
+        region: region ? (region.tagName === 'HEADER' ? 'header' : (region.getAttribute('aria-label') ?? 'page')) : 'page',
+        inEditor: a?.closest('[aria-label="Layers"] .monaco-editor') != null,
+      };
+    });
+  }
 }

@@ -136,4 +136,30 @@ export class WorkspacePage {
   editor(): Locator {
     return this.page.getByTestId('workspace-file-editor');
   }
+
+  // ---- the two routes to a folder: by its path (through the bridge) and the browser's picker ----
+
+  /** The path field (served by the bridge): the route that can start the workspace's servers. */
+  pathField(): Locator {
+    return this.root.getByTestId('workspace-path');
+  }
+
+  /** Why the path comes first (served by the bridge). */
+  pathReason(): Locator {
+    return this.root.getByTestId('workspace-path-why');
+  }
+
+  pickerButton(): Locator {
+    return this.root.getByRole('button', { name: /^Open folder…/u });
+  }
+
+  /** What the browser's picker cannot do, said where it is offered. */
+  pickerLimits(): Locator {
+    return this.root.getByTestId('workspace-picker-limits');
+  }
+
+  /** Said when a folder opened with the picker declares servers that only its path could start. */
+  pickedNote(): Locator {
+    return this.root.getByTestId('workspace-picked-not-started');
+  }
 }

@@ -1,5 +1,5 @@
 // The one screen: header, layers | timeline | sets, and the dock below.
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Split } from '../components/Split';
 import { useCommands } from '../commands/context';
 import { matchesShortcut } from '../commands/registry';
@@ -9,6 +9,7 @@ import { ScenarioAbout } from '../features/header/About';
 import { ShareButton, SharedBanner } from '../features/share/ShareControls';
 import { RfdButton, ReturnBanner } from '../features/rfd/RfdControls';
 import { GuideButtons } from '../features/guide/GuideButtons';
+import { Welcome, welcomeDismissed } from '../features/guide/Welcome';
 import { RecentButton, RecentDocuments } from '../features/history/RecentDocuments';
 import { TabConflictBanner } from '../features/history/TabConflictBanner';
 import { LayersPanel } from '../features/layers/LayersPanel';
@@ -60,17 +61,21 @@ function useShortcuts() {
 
 /**
  * The dock's first height, in percent of the window below the header: about 380 px, so the simulator's
- * form and log show without scrolling at 900 px, between a third and 45% (the panels above keep the rest).
+ * form and log show without scrolling at 900 px, between a third and 45% (47% while the first screen's
+ * paragraph shows; the panels above keep the rest).
  */
-function dockShare(): number {
-  const h = typeof window === 'undefined' ? 900 : window.innerHeight - 40;
-  return Math.round(Math.min(45, Math.max(33, (380 / Math.max(h, 1)) * 100)));
+function dockShare(welcome: boolean): number {
+  // The first screen's paragraph (two lines at 1440 px, three at 1024) stands where the one-line description goes.
+  const h = typeof window === 'undefined' ? 900 : window.innerHeight - 40 - (welcome ? 25 : 0);
+  return Math.round(Math.min(welcome ? 47 : 45, Math.max(33, (380 / Math.max(h, 1)) * 100)));
 }
 
 export function App() {
   useShortcuts();
-  const dock = dockShare();
+  const [welcome, setWelcome] = useState(() => !welcomeDismissed());
+  const [dock] = useState(() => dockShare(welcome));
   const page = useWorkbench((s) => s.page);
+  const setTourStep = useWorkbench((s) => s.setTourStep);
   return (
     <div className="app">
       <Header
@@ -84,7 +89,7 @@ export function App() {
         }
       />
       <div className="banners">
-        <ScenarioAbout />
+        {welcome ? <Welcome onTour={() => setTourStep(0)} onDismiss={() => setWelcome(false)} /> : <ScenarioAbout />}
         <TabConflictBanner />
         <Banner />
         <SharedBanner />

@@ -1,7 +1,7 @@
 // The worker side of serversProtocol.ts: previews of a catalogue import (read,
 // generated and run by the core, off the main thread) and the servers panel's
 // view of the current timeline. Everything is read from what the core computed.
-import { buildImport, discoverySavings, readCatalogue, readCatalogueValue, runScenario, serverNameFromFileName, tooDeepTool, DEFAULT_POLICY } from '../core';
+import { buildImport, discoverySavings, readCatalogue, readCatalogueValue, runScenario, serverNameFromFileName, serverSlug, tooDeepTool, DEFAULT_POLICY } from '../core';
 import type { Catalogue, CatalogueRead, McpToolEntry, ScenarioDoc, StartingPolicy, Timeline, TokenCounter } from '../core';
 import type { Scenario } from '../core/scenario/types';
 import { createTokenCounter } from '../core/providers/tokens';
@@ -98,6 +98,7 @@ export class ServersHost {
       servers: catalogue.servers.map((s, i) => ({
         ...(s.key !== undefined ? { key: s.key } : {}),
         name: scenarioNames[i] ?? 'server',
+        ...(names[i] !== undefined && serverSlug(names[i]) !== scenarioNames[i] ? { taken: serverSlug(names[i]) } : {}),
         tools: s.tools.length,
         ...(s.description !== undefined ? { description: s.description } : {}),
         ...(s.category !== undefined ? { category: s.category } : {}),

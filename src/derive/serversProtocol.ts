@@ -27,6 +27,8 @@ export interface ImportPreviewParams {
 export interface CatalogueServerView {
   readonly key?: string;
   readonly name: string;
+  /** The name asked for, when the scenario already has a server of that name (`name` is then another). */
+  readonly taken?: string;
   readonly tools: number;
   readonly description?: string;
   readonly category?: string;

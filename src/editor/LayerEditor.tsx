@@ -2,7 +2,8 @@
 // the first paint). One editor instance shows the selected layer's model; the
 // models, their link to the store and the markers live in the session
 // (session.ts), which outlives this component.
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { focusBeside } from './focus';
 import { useCommands } from '../commands/context';
 import { matchesShortcut } from '../commands/registry';
 import { useTimeline } from '../derive/hooks';
@@ -25,11 +26,38 @@ export interface LayerEditorProps {
 
 const HIGHLIGHT_MS = 2000;
 
+/**
+ * What Tab does in the editor now: `indent` (Monaco's default), `leave` (Esc was pressed: the next Tab
+ * or Shift+Tab leaves the editor, once), or `move` (tab-focus mode, Ctrl+M: Tab always moves focus).
+ */
+type TabKey = 'indent' | 'leave' | 'move';
+
+const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'Meta']);
+
+const KEYS_TEXT: Record<TabKey, string> = {
+  indent: 'Tab indents · Esc then Tab leaves · Ctrl+M: Tab moves focus',
+  leave: 'Tab now leaves the editor · Shift+Tab: backwards',
+  move: 'Tab moves focus · Ctrl+M: Tab indents again',
+};
+
+/** One line of fixed height whatever it says: a change of mode must not resize the editor under the cursor. */
+function KeysLine({ mode }: { readonly mode: TabKey }) {
+  return (
+    <p className="layer-editor-keys" data-testid="layer-editor-keys" data-mode={mode} aria-live="polite" title={KEYS_TEXT[mode]}>
+      {KEYS_TEXT[mode]}
+    </p>
+  );
+}
+
 export default function LayerEditor({ index, labelledBy }: LayerEditorProps) {
   const store = useWorkbenchStore();
   const commands = useCommands();
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const [tabKey, setTabKey] = useState<TabKey>('indent');
+  // Read by the key listener, which is installed once with the editor.
+  const tabKeyRef = useRef<TabKey>('indent');
+  tabKeyRef.current = tabKey;
   const layers = useWorkbench((s) => s.doc.layers);
   const reveal = useWorkbench((s) => s.revealRequest);
   const { data: timeline } = useTimeline();
@@ -67,17 +95,44 @@ export default function LayerEditor({ index, labelledBy }: LayerEditorProps) {
     // Ctrl/⌘+K is the workbench's command palette; in Monaco it starts chords. The palette wins,
     // before Monaco sees the key (so no chord is left waiting).
     const palette = commands.get('palette.open');
+    const node = host.current;
+    // The keyboard's way out (WCAG 2.1.2): Ctrl+M toggles Monaco's tab-focus mode; Esc then Tab leaves
+    // once. Esc still reaches Monaco first (it closes a suggestion or the find widget).
     const onKey = (e: KeyboardEvent) => {
       if (palette?.shortcut && matchesShortcut(e, palette.shortcut)) {
         e.preventDefault();
         e.stopPropagation();
         void palette.run({ store });
+        return;
       }
+      const mode = tabKeyRef.current;
+      if (e.key.toLowerCase() === 'm' && e.ctrlKey && !e.altKey && !e.metaKey && !e.shiftKey) {
+        e.preventDefault();
+        e.stopPropagation();
+        setTabKey(mode === 'move' ? 'indent' : 'move');
+        return;
+      }
+      if (mode === 'move' || MODIFIERS.has(e.key)) return;
+      if (e.key === 'Escape') {
+        setTabKey('leave');
+        return;
+      }
+      if (e.key === 'Tab' && mode === 'leave' && !e.ctrlKey && !e.altKey && !e.metaKey) {
+        e.preventDefault();
+        e.stopPropagation();
+        setTabKey('indent');
+        focusBeside(node, e.shiftKey ? 'before' : 'after');
+        return;
+      }
+      if (mode === 'leave') setTabKey('indent');
     };
-    const node = host.current;
+    const blur = ed.onDidBlurEditorWidget(() => {
+      if (tabKeyRef.current === 'leave') setTabKey('indent');
+    });
     node.addEventListener('keydown', onKey, true);
     return () => {
       node.removeEventListener('keydown', onKey, true);
+      blur.dispose();
       focus.dispose();
       uninstall();
       store.getState().detachLayerEditor(session.bridge);
@@ -86,6 +141,10 @@ export default function LayerEditor({ index, labelledBy }: LayerEditorProps) {
       editorRef.current = null;
     };
   }, [store, commands]);
+
+  useEffect(() => {
+    editorRef.current?.updateOptions({ tabFocusMode: tabKey === 'move' });
+  }, [tabKey]);
 
   // The selected layer (and a layer list that changed under it).
   useEffect(() => {
@@ -127,5 +186,10 @@ export default function LayerEditor({ index, labelledBy }: LayerEditorProps) {
   }, [store, reveal]);
   useEffect(() => () => highlight.current?.clear(), []);
 
-  return <div ref={host} className="layer-editor-host" data-testid="layer-editor" aria-labelledby={labelledBy} />;
+  return (
+    <div className="layer-editor">
+      <div ref={host} className="layer-editor-host" data-testid="layer-editor" aria-labelledby={labelledBy} />
+      <KeysLine mode={tabKey} />
+    </div>
+  );
 }

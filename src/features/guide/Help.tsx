@@ -2,10 +2,12 @@
 import { useEffect, useRef } from 'react';
 import readme from '../../../README.md?raw';
 import { useWorkbench } from '../../state/context';
-import { section } from './readme';
+import { forReaders, section } from './readme';
+import { WhatItIsFor } from './Welcome';
 import type { Run } from './readme';
 
-const TOUR_BLOCKS = section(readme, 'A short tour');
+// The README's tour without the source paths it names for contributors: Help is for a user.
+const TOUR_BLOCKS = forReaders(section(readme, 'A short tour'));
 
 function Runs({ runs }: { readonly runs: readonly Run[] }) {
   return (
@@ -35,7 +37,11 @@ export function Help({ onClose }: { readonly onClose: () => void }) {
           if (e.key === 'Escape') onClose();
         }}
       >
-        <h2 id="help-title">A short tour (from the README)</h2>
+        <h2 id="help-title">What the workbench is for</h2>
+        <p className="help-intro">
+          <WhatItIsFor />
+        </p>
+        <h3>A short tour</h3>
         <ul>
           {items.map((b, i) => (
             <li key={i}>

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DeriveHost, scenarioDocFromText } from '../../derive/host';
-import { section, runsOf } from './readme';
+import { forReaders, section, runsOf, withoutSourcePaths } from './readme';
 import { requestAfterPromotion, TOUR } from './steps';
 
 const demo = scenarioDocFromText(readFileSync(new URL('../../app/demo-scenario.toml', import.meta.url), 'utf8'));
@@ -37,5 +37,22 @@ describe("the README's tour for Help", () => {
     expect(blocks[0]?.runs[0]).toEqual({ text: 'Layers', bold: true });
     expect(section('# x\n## Other\n- a', 'A short tour')).toEqual([]);
     expect(runsOf('a **b** `c` d')).toEqual([{ text: 'a ' }, { text: 'b', bold: true }, { text: ' ' }, { text: 'c', code: true }, { text: ' d' }]);
+  });
+});
+
+describe('Help for a user', () => {
+  it('leaves out the source paths the README names for contributors', () => {
+    expect(withoutSourcePaths("the provider's prompt-cache model (src/core/providers/cache-rules.ts: breakpoints, minimums), priced")).toBe("the provider's prompt-cache model, priced");
+    expect(withoutSourcePaths('and `check --json` carries the figures (`npx tsx bench/cost.ts` prints them for the demo).')).toBe('and `check --json` carries the figures.');
+    expect(withoutSourcePaths('under the Content-Security-Policy (`src/app/csp.ts`).')).toBe('under the Content-Security-Policy.');
+    expect(withoutSourcePaths('no path here (a, b)')).toBe('no path here (a, b)');
+  });
+
+  it("keeps the README's tour readable without any path", () => {
+    const text = forReaders(section(readFileSync(new URL('../../../README.md', import.meta.url), 'utf8'), 'A short tour'))
+      .flatMap((b) => b.runs.map((r) => r.text))
+      .join(' ');
+    expect(text).toContain('Timeline');
+    expect(text).not.toMatch(/\b(?:src|bench)\/[\w/.-]+/u);
   });
 });

@@ -45,3 +45,22 @@ export function section(markdown: string, heading: string): Block[] {
   }
   return blocks.filter((b) => b.text !== '').map((b) => ({ kind: b.kind, runs: runsOf(b.text) }));
 }
+
+// A parenthesis that names a file of the repository, or a file named in the open (a path under src/,
+// bench/, e2e/ or scripts/, with an optional "npx tsx" before it and ":" after it).
+const PATH = String.raw`(?:npx tsx )?\b(?:src|bench|e2e|scripts)/[\w./-]+`;
+const PATH_PARENTHESIS = new RegExp(String.raw`\s*\([^()]*` + PATH + String.raw`[^()]*\)`, 'gu');
+const PATH_WORDS = new RegExp('`?' + PATH + '`?:?\\s*', 'gu');
+
+/** A line of the README for a user of the page: the source paths it names for contributors left out. */
+export function withoutSourcePaths(text: string): string {
+  return text.replace(PATH_PARENTHESIS, '').replace(PATH_WORDS, '').replace(/ {2,}/gu, ' ').replace(/ ([,.;])/gu, '$1');
+}
+
+/** The blocks without source paths (see withoutSourcePaths). */
+export function forReaders(blocks: readonly Block[]): Block[] {
+  return blocks.map((b) => {
+    const md = b.runs.map((r) => (r.bold ? `**${r.text}**` : r.code ? `\`${r.text}\`` : r.text)).join('');
+    return { kind: b.kind, runs: runsOf(withoutSourcePaths(md)) };
+  });
+}

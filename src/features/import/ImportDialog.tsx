@@ -62,7 +62,8 @@ function commit(store: WorkbenchStore, ok: Ready, linkBridged: (server: string) 
   if (first !== undefined) linkBridged(first);
   const n = result.tools.length;
   const servers = result.servers.map((x) => x.name);
-  const summary = `Imported ${formatCount(n)} tool${n === 1 ? '' : 's'} of ${servers.join(', ')} into layer ${result.layer.name}: ${result.counts.on} on, ${result.counts.discoverable} discoverable, ${result.counts.off} off.`;
+  const renamed = ok.servers.filter((x) => x.taken !== undefined).map((x) => `${x.taken ?? ''} was renamed ${x.name} (a server of that name is already in the scenario)`);
+  const summary = `Imported ${formatCount(n)} tool${n === 1 ? '' : 's'} of ${servers.join(', ')} into layer ${result.layer.name}: ${result.counts.on} on, ${result.counts.discoverable} discoverable, ${result.counts.off} off.${renamed.length > 0 ? ` ${renamed.join('; ')}.` : ''}`;
   s.commitImport(applyImport(s.doc, result), { layer: result.layer.name, servers }, summary);
   s.setDockTab('servers');
   s.showBanner('info', `${summary} Undo it from the Servers tab.`);
@@ -189,6 +190,12 @@ function ImportDialogBody({ source }: { readonly source: ImportSource }) {
             )}
           </section>
 
+          {form.tab === 'url' && live.tools.data?.tools.length === 0 && (
+            <p className="import-renamed" role="status" data-testid="import-no-tools">
+              The server answered but lists no tools: there is nothing to import. Check that the URL is its MCP endpoint (often ending in <code>/mcp</code>), and whether it
+              needs a header (an API key) to show its tools.
+            </p>
+          )}
           {errors.length > 0 && (
             <div className="import-errors" role="alert" data-testid="import-errors">
               <strong>Refused: nothing was imported, and your scenario is unchanged.</strong>

@@ -100,6 +100,13 @@ export function ServersTable({ ok, form, dispatch }: { readonly ok: Ready; reado
           ))}
         </tbody>
       </table>
+      {ok.servers.map((s, i) =>
+        s.taken !== undefined ? (
+          <p key={i} className="import-renamed" role="status" data-testid="import-server-renamed">
+            <code>{s.taken}</code> is already a server of this scenario: this one is imported as <code>{s.name}</code>. Type another name above to choose it.
+          </p>
+        ) : null,
+      )}
     </section>
   );
 }

@@ -1,16 +1,15 @@
 // Servers reached through the local bridge: the bridge's own view of each (its
 // status within seconds, serverInfo, the protocol version it negotiated, the
 // command or URL, Stop and Start), its log of stderr, requests and responses, and
-// the bar that reaches an HTTP server through the bridge or saves a snapshot.
+// the bar that reaches an HTTP server through the bridge (the import dialog's live tab) or saves a snapshot.
 import { Visible } from '../../components/Visible';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCommands } from '../../commands/context';
 import { bridgeApi, bridgeInfoQuery, bridgeKeys, bridgeServersQuery, endpointUrl, isBridgeInfo } from '../../live/bridge';
-import { connectThroughBridge, parseHeaderLines, startBridged, stopBridged } from '../../live/bridgeSession';
+import { startBridged, stopBridged } from '../../live/bridgeSession';
 import { useWorkbenchStore } from '../../state/context';
-import { HeaderLines } from '../../components/HeaderLines';
 
 function Log({ name }: { readonly name: string }) {
   const { data } = useQuery({ queryKey: bridgeKeys.log(name), queryFn: () => bridgeApi.log(name, 0), refetchInterval: 2000 });
@@ -82,51 +81,11 @@ export function BridgeControls({ name, endpoint, children }: { readonly name: st
   );
 }
 
-function HttpForm({ onDone }: { readonly onDone: () => void }) {
-  const store = useWorkbenchStore();
-  const queryClient = useQueryClient();
-  const [url, setUrl] = useState('');
-  const [name, setName] = useState('');
-  const [headers, setHeaders] = useState('');
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  const parsed = parseHeaderLines(headers);
-  return (
-    <form
-      className="bridge-http"
-      aria-label="Reach an HTTP MCP server through the bridge"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if ('error' in parsed) return;
-        setBusy(true);
-        setError(undefined);
-        void connectThroughBridge(store, { url: url.trim(), ...(name.trim() !== '' ? { name: name.trim() } : {}), headers: parsed.headers }, queryClient)
-          .then((v) => (v.status === 'running' ? onDone() : setError(v.error ?? `the server is ${v.status}`)))
-          .catch((x: unknown) => setError(x instanceof Error ? x.message : String(x)))
-          .finally(() => setBusy(false));
-      }}
-    >
-      <label>
-        URL <input className="mono" size={30} value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/mcp" data-testid="bridge-http-url" spellCheck={false} />
-      </label>
-      <label>
-        name <input value={name} onChange={(e) => setName(e.target.value)} placeholder="(from its serverInfo)" data-testid="bridge-http-name" />
-      </label>
-      <HeaderLines value={headers} onChange={setHeaders} {...('error' in parsed ? { error: parsed.error } : {})} testId="bridge-http-headers" />
-      {error && <p className="sim-error" role="alert" data-testid="bridge-http-error">{error}</p>}
-      <button type="submit" disabled={busy || url.trim() === '' || 'error' in parsed} data-testid="bridge-http-connect">
-        {busy ? 'Connecting…' : 'Connect through the bridge'}
-      </button>
-    </form>
-  );
-}
-
 /** The bridge's line in the servers panel: which protocol versions it speaks, and its actions. */
 export function BridgeBar() {
   const store = useWorkbenchStore();
   const registry = useCommands();
   const { data: info } = useQuery(bridgeInfoQuery);
-  const [adding, setAdding] = useState(false);
   if (!isBridgeInfo(info)) {
     return (
       <p className="muted bridge-absent" data-testid="bridge-absent">
@@ -145,13 +104,19 @@ export function BridgeBar() {
           {info.protocolVersions.length > 1 ? ` and ${info.protocolVersions.length - 1} earlier` : ''}
         </span>
       </span>
-      <button type="button" onClick={() => setAdding((x) => !x)} aria-expanded={adding} data-testid="bridge-http-open">
+      {/* One flow, the import dialog's: the bridge connects, the server's tools are listed, then imported
+          (a server reached and not imported had no tools in the catalogue, and a second connection to import it). */}
+      <button
+        type="button"
+        onClick={() => void registry.run('import.live', { store })}
+        title="Connect through the bridge (no CORS needed; headers stay in it), list the server's tools and import them"
+        data-testid="bridge-http-open"
+      >
         Reach an HTTP server through the bridge…
       </button>
       <button type="button" onClick={() => void registry.run('bridge.snapshot', { store })} data-testid="bridge-snapshot">
         Save snapshot (.json)
       </button>
-      {adding && <HttpForm onDone={() => setAdding(false)} />}
     </div>
   );
 }

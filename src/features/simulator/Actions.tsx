@@ -30,7 +30,8 @@ function ToolPicker({ tools, value, onChange }: { readonly tools: readonly Reque
   );
 }
 
-export function Actions({ open, request }: { readonly open: OpenTurn; readonly request: RequestView | undefined }) {
+/** `blocked`: the step did not start (no request); the panel disables these actions and says why. */
+export function Actions({ open, request, blocked = false }: { readonly open: OpenTurn; readonly request: RequestView | undefined; readonly blocked?: boolean }) {
   const store = useWorkbenchStore();
   const [mode, setMode] = useState<Mode>('search');
   const [query, setQuery] = useState('');
@@ -84,8 +85,8 @@ export function Actions({ open, request }: { readonly open: OpenTurn; readonly r
             <input data-testid="sim-search-limit" type="number" min={1} max={50} value={limit} onChange={(e) => setLimit(e.target.value)} aria-invalid={!limitOk} />
           </label>
           <button type="submit" disabled={!limitOk} data-testid="sim-search-submit">Call search_tools</button>
-          {!searchOffered && <p className="muted">search_tools is not offered in this request (no discoverable tool is registered); the call gets the executor&apos;s error.</p>}
-          {query.trim() === '' && <p className="muted">An empty query is an error result (&quot;query must not be empty&quot;), as the RFD says.</p>}
+          {!searchOffered && request !== undefined && <p className="muted">search_tools is not offered in this request (no discoverable tool is registered); the call gets the executor&apos;s error.</p>}
+          {query.trim() === '' && !blocked && <p className="muted">An empty query is an error result (&quot;query must not be empty&quot;), as the RFD says.</p>}
         </form>
       )}
       {mode === 'call' && (
@@ -105,7 +106,7 @@ export function Actions({ open, request }: { readonly open: OpenTurn; readonly r
             }} />
           </label>
           <p className="muted sim-tool-info" data-testid="sim-tool-info">
-            {tool.trim() === '' ? `${tools.filter((t) => t.offered).length} offered and ${tools.filter((t) => !t.offered).length} more permitted tools.`
+            {request === undefined ? 'The tools load with the request.' : tool.trim() === '' ? `${tools.filter((t) => t.offered).length} offered and ${tools.filter((t) => !t.offered).length} more permitted tools.`
               : picked ? `${picked.offered ? 'offered' : 'permitted, not offered (a discoverable tool runs when called)'}${picked.params.length > 0 ? ` · parameters: ${picked.params.map((p) => `${p.name}${p.required ? '*' : ''}: ${p.type}`).join(', ')}` : ' · no parameters'}`
               : 'not in the permitted set: the executor will answer that it is not available'}
           </p>
@@ -153,9 +154,11 @@ export function Actions({ open, request }: { readonly open: OpenTurn; readonly r
           <button type="submit" data-testid="sim-reply-submit">Reply and end the turn</button>
         </form>
       )}
-      <p className="muted sim-open" data-testid="sim-open">
-        Step {open.stepIndex + 1}, cycle {open.cycle} awaits the model · {JSON.stringify(open.query)}
-      </p>
+      {!blocked && (
+        <p className="muted sim-open" data-testid="sim-open">
+          Step {open.stepIndex + 1}, cycle {open.cycle} awaits the model · {JSON.stringify(open.query)}
+        </p>
+      )}
     </div>
   );
 }

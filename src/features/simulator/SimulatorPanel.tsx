@@ -65,6 +65,10 @@ export function SimulatorPanel() {
   const open = stepNo > 0 ? openTurn(doc, stepNo - 1) : undefined;
   const reqId = open && view ? requestOf(view, stepNo, open.cycle) : undefined;
   const request = reqId !== undefined ? view?.requests[reqId] : undefined;
+  // A jp q that failed at its start (a directive refused, a tool not found) sent no request: there is
+  // nothing for the model to answer, so its actions are disabled and the step's own error says why.
+  const startError = open ? view?.entries.find((e) => e.kind === 'step' && e.step === stepNo)?.error : undefined;
+  const blocked = startError !== undefined;
 
   const runAuto = async () => {
     setBusy(true);
@@ -94,19 +98,25 @@ export function SimulatorPanel() {
           {step ? (
             <>
               Step {stepNo} <code>{step.command}</code>
-              {open ? <span className="sim-awaits"> · cycle {open.cycle} awaits the model</span> : <span className="muted"> · not awaiting the model</span>}
+              {blocked ? (
+                <span className="sim-failed"> · did not start</span>
+              ) : open ? (
+                <span className="sim-awaits"> · cycle {open.cycle} awaits the model</span>
+              ) : (
+                <span className="muted"> · not awaiting the model</span>
+              )}
             </>
           ) : (
             'No steps yet.'
           )}
         </span>
-        <button type="button" onClick={() => void runAuto()} disabled={busy} data-testid="sim-auto" title="Play this turn (or the jp q typed in the step field) with the deterministic auto model; each decision shows its reason">
+        <button type="button" onClick={() => void runAuto()} disabled={busy || blocked} data-testid="sim-auto" title={blocked ? `Step ${stepNo} did not start, so no request awaits the model` : 'Play this turn (or the jp q typed in the step field) with the deterministic auto model; each decision shows its reason'}>
           {busy ? 'Auto model…' : 'Auto model'}
         </button>
         <button type="button" onClick={() => void record()} disabled={!step} data-testid="sim-record" title="Write the results shown for this step as its expectations">
           Record expectations
         </button>
-        <AskModelBar stepIndex={open ? open.stepIndex : undefined} provider={provider} onOutcome={setAsked} />
+        <AskModelBar stepIndex={open && !blocked ? open.stepIndex : undefined} provider={provider} onOutcome={setAsked} />
       </div>
       {(played || note || asked) && (
         <div className="sim-notes">
@@ -121,7 +131,17 @@ export function SimulatorPanel() {
       )}
       <div className="sim-body">
         <div className="sim-left" role="region" aria-label="The model's response" tabIndex={0}>
-          {open ? (
+          {open && blocked ? (
+            <div className="sim-blocked">
+              <p className="sim-error" role="status" data-testid="sim-blocked">
+                Step {stepNo} did not start: {startError}. JP stops before it sends any request, so there is no request for the model to answer: its actions are
+                disabled, and the sets stay as they were before the command. Edit the step under the timeline to try again.
+              </p>
+              <fieldset disabled className="sim-blocked-actions" aria-label="The model's actions (disabled: no request)">
+                <Actions key={open.stepIndex} open={open} request={undefined} blocked />
+              </fieldset>
+            </div>
+          ) : open ? (
             // Keyed by the turn, not the cycle: a real run on a server records a call (the next cycle
             // opens) and its result must stay on screen; following another turn starts afresh.
             <Actions key={open.stepIndex} open={open} request={request} />

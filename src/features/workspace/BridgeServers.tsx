@@ -29,7 +29,8 @@ export function StatusWord({ server }: { readonly server: BridgeServer | undefin
   );
 }
 
-function OpenByPath() {
+/** The path field: the route to a folder that can start its servers (the Workspace panel puts it first). */
+export function OpenByPath() {
   const store = useWorkbenchStore();
   const [path, setPath] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
@@ -88,7 +89,12 @@ export function BridgeServers() {
   }
   return (
     <section className="ws-bridge" aria-label="The workspace's MCP servers" data-testid="workspace-bridge">
-      <OpenByPath />
+      {!ours && declared > 0 && (
+        <p className="ws-note" role="note" data-testid="workspace-picked-not-started">
+          This folder was opened with the browser&apos;s picker, so its {declared} MCP server{declared === 1 ? '' : 's'} cannot start from here: open it by its path
+          (above) to start {declared === 1 ? 'it' : 'them'}.
+        </p>
+      )}
       {ours && (
         <>
           <div className="ws-head">

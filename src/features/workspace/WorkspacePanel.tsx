@@ -10,7 +10,9 @@ import { useTimeline } from '../../derive/hooks';
 import { useDiscoverable } from '../../derive/workspaceHooks';
 import type { DiscoverableView, WorkspaceView } from '../../derive/workspaceProtocol';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
-import { BridgeServers } from './BridgeServers';
+import { useQuery } from '@tanstack/react-query';
+import { bridgeInfoQuery, isBridgeInfo } from '../../live/bridge';
+import { BridgeServers, OpenByPath } from './BridgeServers';
 import { Saving } from './Saving';
 import { openWorkspaceFrom, readZipFile } from './open';
 import { readFileList } from './read';
@@ -69,6 +71,9 @@ function FolderSection({ ws }: { readonly ws: WorkspaceView | undefined }) {
     if (f) void openWorkspaceFrom(store, readZipFile(f));
     e.target.value = '';
   };
+  // Served by the bridge, a folder is opened by its path first: only then can its MCP servers start.
+  const { data: info } = useQuery(bridgeInfoQuery);
+  const bridged = isBridgeInfo(info);
   const personas = ws?.personas ?? [];
   const persona = docWorkspace?.persona;
   const errors = ws?.diagnostics.filter((d) => d.severity === 'error').length ?? 0;
@@ -76,15 +81,36 @@ function FolderSection({ ws }: { readonly ws: WorkspaceView | undefined }) {
     <section className="ws-col" aria-labelledby={`${personaId}-h`}>
       <div className="ws-head">
         <h3 id={`${personaId}-h`}>Workspace</h3>
-        <button type="button" onClick={() => run('workspace.openFolder')}>Open folder…</button>
-        <button type="button" onClick={() => zipInput.current?.click()}>Open .zip…</button>
         {folder && (
           <button type="button" onClick={() => run('workspace.close')} aria-label="Close the workspace folder">
             Close
           </button>
         )}
+      </div>
+      {bridged && (
+        <div className="ws-route ws-route-path">
+          <OpenByPath />
+          <p className="muted" data-testid="workspace-path-why">
+            By its path, the bridge reads the folder from this machine&apos;s disk, so it can start its MCP servers (after you confirm their command lines).
+          </p>
+        </div>
+      )}
+      <div className="ws-route">
+        <button type="button" onClick={() => run('workspace.openFolder')}>Open folder…</button>
+        <button type="button" onClick={() => zipInput.current?.click()}>Open .zip…</button>
         <input ref={folderInput} type="file" hidden onChange={onFolder} data-testid="workspace-folder-input" aria-label="Workspace folder" />
         <input ref={zipInput} type="file" hidden accept=".zip,application/zip" onChange={onZip} data-testid="workspace-zip-input" aria-label="Workspace zip" />
+        <p className="muted" data-testid="workspace-picker-limits">
+          {bridged ? (
+            <>The browser&apos;s picker reads only the folder&apos;s <code>.toml</code> files, in this browser: it cannot start the workspace&apos;s MCP servers.</>
+          ) : (
+            <>
+              The browser&apos;s picker (the only way in Firefox) reads only the folder&apos;s <code>.toml</code> files, in this browser: it cannot start the
+              workspace&apos;s MCP servers, so their tools show as offline. To start them, run <code>npm start</code> and open the folder by its path on the page it
+              opens.
+            </>
+          )}
+        </p>
       </div>
       {!folder && docWorkspace && (
         <p className="ws-note" role="note">

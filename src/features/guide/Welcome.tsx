@@ -1,0 +1,57 @@
+// The first screen's one plain paragraph, for someone who has never heard of RFD 108: what the
+// workbench is for, what the three sets mean, and what the demo shows. It stands where the scenario's
+// one-line description goes (the app shows that once it is put away). "Got it" puts it away for this
+// browser; Help (F1) shows it again.
+
+const DISMISSED = 'tool-workbench.welcome-dismissed';
+
+export function welcomeDismissed(): boolean {
+  try {
+    return localStorage.getItem(DISMISSED) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export function dismissWelcome(): void {
+  try {
+    localStorage.setItem(DISMISSED, '1');
+  } catch {
+    // Storage refused (a private window): it goes away for this visit only.
+  }
+}
+
+/** The paragraph itself, shared by the first screen and Help. */
+export function WhatItIsFor() {
+  return (
+    <>
+      The workbench shows which tools a language model is sent with each request, and what that costs. <strong>Permitted</strong>: the model may call the tool.{' '}
+      <strong>Offered</strong>: its definition is sent up front in every request (tokens each time). <strong>Searchable</strong>: permitted but not sent; the model
+      finds it with <code>search_tools</code>, then it is offered. The demo is a conversation about a failed deploy: search finds the GitHub and Sentry tools.
+    </>
+  );
+}
+
+export function Welcome({ onTour, onDismiss }: { readonly onTour: () => void; readonly onDismiss: () => void }) {
+  return (
+    <section className="welcome" role="region" aria-label="What this workbench is for" data-testid="welcome">
+      <p>
+        <WhatItIsFor />
+      </p>
+      <div className="welcome-buttons">
+        <button type="button" onClick={onTour}>
+          Take the tour
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            dismissWelcome();
+            onDismiss();
+          }}
+        >
+          Got it
+        </button>
+      </div>
+    </section>
+  );
+}
