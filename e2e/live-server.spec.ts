@@ -10,7 +10,7 @@ import { test, expect, dropNetworkErrors, startBigList, startTiny, freePort, EVE
 
 const SCREENS = process.env.WORKBENCH_SCREENS ?? '/tmp/wb-screens';
 
-test('connect, list, import, search, promote; stop the server and its tools leave', async ({ workbench, page, everything, consoleErrors }) => {
+test('connect, list, import, search, promote; stop the server and the recording stays', async ({ workbench, page, everything, consoleErrors }) => {
   const imp = workbench.importer;
   await workbench.open();
 

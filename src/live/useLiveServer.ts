@@ -1,5 +1,5 @@
 // One live server's queries and status, shared by the servers feature's sync and panel and by the
-// "stopped now" badge shown beside recorded results (src/components/LiveNow.tsx). The queries are
+// "stopped now" badge shown beside recorded results (LiveNow.tsx). The queries are
 // react-query's, keyed by URL: every component using them shares one connection.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ServerDoc } from '../core';

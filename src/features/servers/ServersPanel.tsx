@@ -18,7 +18,7 @@ import { cancelLive, disconnectLive } from '../../live/queries';
 import { confirmUrl, forgetUrl } from '../../live/confirmed';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { useLiveServer } from '../../live/useLiveServer';
-import { LiveNow } from '../../components/LiveNow';
+import { LiveNow } from '../../live/LiveNow';
 import { BridgeBar, BridgeControls } from './BridgeControls';
 import './servers.css';
 

@@ -4,7 +4,7 @@
 // written into the server (one document change, only when it differs). A server
 // that stops or fails never rewrites the document (issue 24.2): its recorded status
 // and tool list, and the steps' recorded searches and calls, replay as recorded, and
-// the live state shows beside them (src/components/LiveNow.tsx). Only the user's own
+// the live state shows beside them (src/live/LiveNow.tsx). Only the user's own
 // edit (the config, "Take offline") changes the recorded status. What changed between
 // two lists, and what that does to the prompt cache, is recorded for the servers panel.
 import { useEffect, useRef } from 'react';

@@ -1,7 +1,7 @@
 // The turn the simulator follows, as derived: its requests (with what joined the offered set), calls
 // with their search results, deltas and the reply.
 import type { EntryView, RequestView, TimelineView } from '../../derive/protocol';
-import { LiveNowOfTools } from '../../components/LiveNow';
+import { LiveNowOfTools } from '../../live/LiveNow';
 import { CacheStatusWord, formatBytes, JoinedChip, SearchStatus } from '../../components/Measures';
 import type { CacheStatus } from '../../core';
 import { useCacheStatuses } from '../../derive/costHooks';

@@ -1,11 +1,12 @@
 // A live server's state now, shown beside what the document recorded of it when the two differ
 // ("server stopped now"). The recording (its status, tool list, search results, call results) is the
-// document's and replays as recorded; a live event only ever shows here, never rewrites it.
+// document's and replays as recorded; a live event only ever shows here, never rewrites it. Kept in
+// src/live rather than src/components because it reads the store and the live queries.
 import type { ServerDoc } from '../core';
-import { useLiveServer } from '../live/useLiveServer';
-import type { LiveStatus } from '../live/queries';
+import { useLiveServer } from './useLiveServer';
+import type { LiveStatus } from './queries';
 import { useWorkbench } from '../state/context';
-import './live-status.css';
+import './live-now.css';
 
 /** The words for a live state that disagrees with the recorded status, or undefined when they agree (or nothing is known yet). */
 export function liveNowWords(recorded: ServerDoc['status'], live: LiveStatus): string | undefined {
