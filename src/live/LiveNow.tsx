@@ -11,7 +11,8 @@ import './live-now.css';
 /** The words for a live state that disagrees with the recorded status, or undefined when they agree (or nothing is known yet). */
 export function liveNowWords(recorded: ServerDoc['status'], live: LiveStatus): string | undefined {
   if (recorded === 'running' && live.kind === 'offline') return 'server stopped now';
-  if (recorded === 'running' && live.kind === 'failed') return `server failed now: ${live.message}`;
+  // The reason is the status line's (and the badge's tooltip): a badge stays one short phrase.
+  if (recorded === 'running' && live.kind === 'failed') return 'server failed now';
   if (recorded === 'offline' && live.kind === 'running') return 'server running now';
   return undefined;
 }
@@ -21,7 +22,12 @@ function Badge({ server, prefix }: { readonly server: ServerDoc; readonly prefix
   const words = liveNowWords(server.status, status);
   if (words === undefined) return null;
   return (
-    <span className="live-now" data-testid="live-now" data-server={server.name} title={`Live now; the document keeps what was recorded (${server.status})`}>
+    <span
+      className="live-now"
+      data-testid="live-now"
+      data-server={server.name}
+      title={`${status.kind === 'failed' ? `${status.message} ` : ''}Live now; the document keeps what was recorded (${server.status}).`}
+    >
       {prefix ? `${server.name}: ` : ''}
       {words}
     </span>
