@@ -6,11 +6,13 @@
 // (the file and its layers' texts, which a parse of the file alone only skips over as strings); the
 // ratio to the file alone is printed beside it. Peak memory (maximum resident set) of each process.
 //
-//   npx tsx bench/check-scale.ts [--tools N] [--runs N] [--shape local|mcp] [--instructions]
+//   npx tsx bench/check-scale.ts [--tools N] [--runs N] [--shape local|mcp] [--instructions] [--cli FILE]
 //
 // Defaults: 100,000 tools (issue 16), 5 interleaved runs, both shapes. `--instructions` also counts
 // instructions under valgrind's callgrind, which hold steady on a busy machine (slow: minutes).
-// `npm run bench` runs it with the defaults.
+// `npm run bench` runs it with the defaults. `--cli FILE` times another build of the CLI (a bundle copied
+// from an earlier commit's dist-cli/ into this checkout's dist-cli/, so it finds node_modules): the
+// before and after of a change on one loaded machine.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -174,7 +176,8 @@ function runShape(shape: Shape): CheckScaleResult {
   writeFileSync(file, text);
   console.log(`check scale, ${shape === 'local' ? 'local tools in one layer' : `MCP tools from ${SERVERS} simulated servers`}: ${file} (${(text.length / 1e6).toFixed(1)} MB, ${TOOLS} tools, ${TURNS} turns)`);
 
-  const bin = join(root, 'node_modules', '.bin', 'tool-workbench');
+  const cli = flag('--cli');
+  const bin = cli !== undefined ? resolve(cli) : join(root, 'node_modules', '.bin', 'tool-workbench');
   const smol = pathToFileURL(join(root, 'node_modules', 'smol-toml', 'dist', 'index.js')).href;
   const read = `require('node:fs').readFileSync(${q(file)}, 'utf8')`;
   // Parse the scenario file; and the file and each layer's text: all the TOML the scenario holds.

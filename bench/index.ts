@@ -16,6 +16,7 @@ import { run as hardening } from './hardening';
 import { run as providerBodies } from './provider-bodies';
 import { run as cost } from './cost';
 import { run as tasks } from './tasks';
+import { run as derivation } from './derivation';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -34,6 +35,7 @@ const modules: readonly [string, () => unknown][] = [
   ['provider-bodies', providerBodies],
   ['cost', cost],
   ['tasks', tasks],
+  ['derivation', derivation],
 ];
 
 let failed = 0;

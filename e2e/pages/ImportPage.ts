@@ -51,6 +51,11 @@ export class ImportPage {
     await this.page.dispatchEvent('body', 'drop', { dataTransfer });
   }
 
+  /** What the preview shows of each catalogue server itself (a snapshot's serverInfo, instructions, capabilities). */
+  serverAbout(): Locator {
+    return this.page.getByTestId('import-server-about');
+  }
+
   async paste(text: string): Promise<void> {
     await this.page.getByTestId('import-tab-paste').click();
     await this.page.getByTestId('import-paste').fill(text);

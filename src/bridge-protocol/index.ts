@@ -33,11 +33,19 @@ export type ServerStatus = 'starting' | 'running' | 'failed' | 'stopped';
 
 /** What the page sees of one server the bridge holds (`GET /bridge/servers`): never a secret. */
 export interface ServerView {
+  /** Its name in the bridge (its endpoint's path): `fs-2` when another workspace's `fs` is held too. */
   readonly name: string;
+  /**
+   * The name the workspace declares it under (`[providers.mcp.NAME]`): the scenario's name for it,
+   * which `source = "mcp.NAME"` names, whatever the bridge calls it.
+   */
+  readonly declaredAs?: string;
   readonly kind: 'stdio' | 'http';
   readonly status: ServerStatus;
   readonly error?: string;
   readonly optional: boolean;
+  /** False: a workspace's server JP would not start (no tool names it yet), started to list its tools. */
+  readonly jpStarts?: boolean;
   /** Where a stdio command came from ("workspace /x/.jp", "the command line"). */
   readonly from?: string;
   readonly commandLine?: string;
@@ -49,7 +57,10 @@ export interface ServerView {
   /** Names only: header values stay in the bridge. */
   readonly headerNames?: readonly string[];
   readonly transport?: 'stdio' | 'streamable' | 'sse';
-  readonly serverInfo?: { readonly name: string; readonly version: string; readonly title?: string };
+  /** Whole, as the server sent it: name, version, and title, description, icons, websiteUrl or any other field it gave. */
+  readonly serverInfo?: { readonly name: string; readonly version: string; readonly title?: string; readonly [field: string]: unknown };
+  /** What the server said it can do, as it sent it. */
+  readonly capabilities?: Readonly<Record<string, unknown>>;
   readonly protocolVersion?: string;
   /** The server's own reply to `initialize`, when it refused the protocol versions the bridge speaks. */
   readonly refusal?: string;
@@ -63,7 +74,8 @@ export interface ServerView {
   readonly endpoint: string;
 }
 
-export type LogStream = 'stderr' | 'request' | 'response' | 'notification' | 'bridge';
+/** `stdout`: a line a stdio server wrote that is no JSON-RPC message (skipped, kept here). */
+export type LogStream = 'stderr' | 'stdout' | 'request' | 'response' | 'notification' | 'bridge';
 
 /** One line of a server's log (`GET /bridge/servers/NAME/log?after=SEQ`), secrets masked. */
 export interface LogEntry {
@@ -87,7 +99,7 @@ export interface ConnectHttpRequest {
 /** A workspace opened by its path (`POST /bridge/workspaces`). */
 export interface OpenedWorkspace {
   readonly id: string;
-  /** The project folder: the servers' working directory (JP's workspace root). */
+  /** The project folder (JP's workspace root; the servers run in JP's working directory, PlanView.cwd). */
   readonly root: string;
   /** The `.jp` folder the files are read from. */
   readonly jpDir: string;
@@ -112,6 +124,11 @@ export interface PlannedServer {
   /** Names only: the values stay in the bridge's environment. */
   readonly variables: readonly string[];
   readonly optional: boolean;
+  /**
+   * JP starts it: an enabled (or discoverable) tool uses it. False for a server no tool names yet,
+   * started only to list its tools: its failure would abort nothing in JP.
+   */
+  readonly jpStarts: boolean;
   readonly startupTimeoutSecs: number;
   readonly checksum?: { readonly algorithm: string; readonly value: string };
 }
@@ -121,7 +138,12 @@ export interface PlanView {
   readonly id: string;
   readonly workspace: string;
   readonly persona?: string;
+  /** The servers to start: those of its enabled (and discoverable) tools, and those no tool names yet (to list their tools). */
   readonly servers: readonly PlannedServer[];
+  /** Declared servers left alone, as JP leaves them, each with why (none of the tools that use it is enabled). */
+  readonly notStarted: readonly { readonly server: string; readonly reason: string }[];
+  /** JP's working directory, where the servers run: the folder `tool-workbench` runs in, not the workspace root. */
+  readonly cwd: string;
   readonly problems: readonly McpLaunchProblem[];
   /** Hidden characters anywhere in the plan: it starts only with `hiddenConfirmed` (a second confirmation). */
   readonly hidden: readonly HiddenInPlan[];

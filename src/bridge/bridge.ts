@@ -369,8 +369,8 @@ export class Bridge {
     await this.askTerminal(`Start ${what}?\n${plan.servers.map((s) => `  ${s.name}: ${s.commandLine}  [in ${s.cwd}]`).join('\n')}`);
     const started = plan.specs.map((spec) => {
       const name = this.uniqueName(spec.name, (e) => e.workspace === workspace);
-      const src: UpstreamSource = { kind: 'stdio', spec, cwd: w.root, from: `workspace ${w.jpDir}` };
-      const up = new Upstream(name, src, this.context, spec.optional);
+      const src: UpstreamSource = { kind: 'stdio', spec, cwd: plan.cwd, from: `workspace ${w.jpDir}` };
+      const up = new Upstream(name, src, this.context, spec.optional, plan.servers.find((s) => s.name === spec.name)?.jpStarts ?? true);
       up.startedBy = `plan ${plan.id}, confirmed by ${how}`;
       return this.add(name, up, workspace);
     });
@@ -382,13 +382,23 @@ export class Bridge {
   private async connectHttp(body: Record<string, unknown>): Promise<ServerView> {
     const { url, name: named, headers = {}, transport = 'auto' } = readConnect(body);
     const same = (e: Entry) => e.upstream.source.kind === 'http' && e.upstream.source.url === url;
-    const provisional = this.uniqueName(named !== undefined ? serverSlug(named) : `connecting-${this.servers.size + 1}`, same);
+    // Unnamed until it answers: named after its address meanwhile, so connecting to the same URL
+    // again replaces the earlier failure instead of piling up connecting-N entries (each expires too).
+    const provisional = this.uniqueName(named !== undefined ? serverSlug(named) : `connecting-${serverSlug(hostOf(url))}`, same);
     const up = new Upstream(provisional, { kind: 'http', url, headers, transport }, this.context);
     await up.start();
     // Named after the server itself, before any page session exists.
     if (named === undefined && up.status === 'running') up.name = this.uniqueName(serverSlug(up.serverInfo?.name ?? 'server'), same);
     this.add(up.name, up);
     return up.view();
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'server';
   }
 }
 

@@ -7,21 +7,39 @@
 // the server reports on a request comes back on that request, under the page's
 // own progress token; and what the server asks of the client (sampling,
 // elicitation) is asked of the page session whose request is running, or of any
-// page session when none is. Every message to the page passes the masker. When the
+// page session when none is. Sessions are kept apart: what the server says while a
+// page request runs (a log line, a list changed) goes to that request's session
+// only; a log line outside a request goes to the sessions that set a logging level,
+// at or above it; a resource update to the sessions subscribed to it. A session's
+// logging/setLevel and its ping reach the server, and a page learns the protocol
+// version the server really speaks. Every message to the page passes the masker. When the
 // real server goes, its page sessions are closed, so the page sees it at once.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Notification, Request, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, InitializeRequestSchema, LoggingLevelSchema, McpError, PingRequestSchema, ResultSchema, SetLevelRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { InitializeRequest, InitializeResult, LoggingLevel, Notification, Request, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Masker } from './secrets';
 import type { Upstream } from './upstream';
 
 interface PageSession {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: Server;
+  /** The level its logging/setLevel asked for: log lines outside its requests reach it only then. */
+  level?: LoggingLevel;
+  /** The resource URIs it subscribed to. */
+  readonly subscriptions: Set<string>;
+}
+
+const SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options;
+
+/** Whether a log line of `level` is below what the session asked for (a level the spec does not know passes). */
+function below(level: unknown, wanted: LoggingLevel | undefined): boolean {
+  if (wanted === undefined) return false;
+  const i = SEVERITY.indexOf(level as LoggingLevel);
+  return i !== -1 && i < SEVERITY.indexOf(wanted);
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -42,7 +60,7 @@ export class Facade {
     this.unsubscribe = upstream.onChange(() => {
       if (upstream.status !== 'running') void this.closeAfterReplies();
     });
-    upstream.onNotification = (n) => this.broadcast(n);
+    upstream.onNotification = (n) => this.route(n);
     upstream.onServerRequest = (r, signal) => this.ask(r, signal);
   }
 
@@ -50,8 +68,33 @@ export class Facade {
     return this.sessions.size;
   }
 
-  private broadcast(n: Notification): void {
-    for (const s of this.sessions.values()) void s.transport.send({ jsonrpc: '2.0', method: n.method, ...(n.params !== undefined ? { params: n.params } : {}) }).catch(() => undefined);
+  /**
+   * One notification from the server, to the sessions it concerns. While page requests run it is
+   * taken to belong to the newest of them (the one the server is most likely working on; a stdio
+   * server's messages carry no request of their own), and goes on that request's stream.
+   */
+  private route(n: Notification): void {
+    const level = n.method === 'notifications/message' ? (n.params as { level?: unknown } | undefined)?.level : undefined;
+    const message = { jsonrpc: '2.0' as const, method: n.method, ...(n.params !== undefined ? { params: n.params } : {}) };
+    // Straight to the transport, as the server said it: the SDK's Server would drop what the server's capabilities do not declare.
+    const running = this.running.at(-1);
+    if (running) {
+      if (!below(level, running.session.level)) void running.session.transport.send(message, { relatedRequestId: running.extra.requestId }).catch(() => undefined);
+      return;
+    }
+    const send = (s: PageSession) => void s.transport.send(message).catch(() => undefined);
+    for (const s of this.sessions.values()) {
+      if (n.method === 'notifications/message' && (s.level === undefined || below(level, s.level))) continue;
+      if (n.method === 'notifications/resources/updated' && !s.subscriptions.has(String((n.params as { uri?: unknown } | undefined)?.uri))) continue;
+      send(s);
+    }
+  }
+
+  /** The level the server is asked for: the most verbose any session wants. */
+  private async setLevel(): Promise<void> {
+    const levels = [...this.sessions.values()].map((s) => s.level).filter((l): l is LoggingLevel => l !== undefined);
+    const most = levels.sort((a, b) => SEVERITY.indexOf(a) - SEVERITY.indexOf(b))[0];
+    if (most !== undefined) await this.upstream.forward('logging/setLevel', { level: most });
   }
 
   /** A server's request for the client: to the page whose request it serves (the newest running), else to any page session. */
@@ -111,8 +154,37 @@ export class Facade {
         this.sessions.set(id, session);
       },
     });
-    const session: PageSession = { transport, server };
+    const session: PageSession = { transport, server, subscriptions: new Set() };
     server.fallbackRequestHandler = async (request, extra) => this.forward(session, request, extra) as never;
+    // The page's ping is the server's to answer: the bridge answering it would hide a hung server.
+    server.setRequestHandler(PingRequestSchema, async (request, extra) => this.forward(session, request, extra) as never);
+    // The version the server speaks, not the newest the bridge's SDK does: a 2024-11-05-only server
+    // is one to the page too. (The SDK's own answer is kept for what it records of the client.)
+    const sdkInitialize = (server as unknown as { _oninitialize(r: InitializeRequest): Promise<InitializeResult> })._oninitialize.bind(server);
+    server.setRequestHandler(InitializeRequestSchema, async (request) => {
+      const result = await sdkInitialize(request);
+      return up.protocolVersion !== undefined ? { ...result, protocolVersion: up.protocolVersion } : result;
+    });
+    if (up.capabilities?.logging) {
+      server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+        session.level = request.params.level;
+        await this.setLevel();
+        return {};
+      });
+    }
+    if (up.capabilities?.resources?.subscribe) {
+      server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+        const result = await this.forward(session, request, extra);
+        session.subscriptions.add(request.params.uri);
+        return result as never;
+      });
+      server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
+        session.subscriptions.delete(request.params.uri);
+        // The server's subscription is the bridge's: it ends when no page session wants it.
+        if ([...this.sessions.values()].some((s) => s.subscriptions.has(request.params.uri))) return {};
+        return this.forward(session, request, extra) as never;
+      });
+    }
     server.fallbackNotificationHandler = async (n) => up.notify(n);
     // The choke point towards the page: every message (initialize's serverInfo included) masked.
     const send = transport.send.bind(transport);

@@ -152,7 +152,12 @@ describe('stdio servers started as JP starts them', () => {
 
   it('a failing required server carries the error JP aborts with; an optional one is marked optional', async () => {
     const views = await startWorkspace(
-      tempWorkspace(() => `${toml('broken', ['-e', 'process.stderr.write("cannot start: no config\\n"); process.exit(3)'])}\n${toml('maybe', ['-e', 'process.exit(4)'], 'optional = true\n')}`),
+      // Each used by an enabled tool: JP starts (and aborts for) only such servers.
+      tempWorkspace(
+        () =>
+          `${toml('broken', ['-e', 'process.stderr.write("cannot start: no config\\n"); process.exit(3)'])}\n${toml('maybe', ['-e', 'process.exit(4)'], 'optional = true\n')}` +
+          '[conversation.tools.fix]\nsource = "mcp.broken"\n[conversation.tools.guess]\nsource = "mcp.maybe"\n',
+      ),
     );
     const broken = views.find((v) => v.name === 'broken');
     expect(broken).toMatchObject({ status: 'failed', optional: false });

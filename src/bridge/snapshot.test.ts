@@ -9,6 +9,8 @@ import { listAllTools } from './snapshot';
 import { BIN, FIXTURES, ROOT, serverBin, tempWorkspace } from './testServe';
 
 const node = process.execPath;
+/** An enabled tool of `server`: JP starts (and aborts for) only the servers such a tool uses. */
+const uses = (server: string) => `[conversation.tools.${server}_tool]\nsource = "mcp.${server}"\n`;
 const run = (...args: string[]) => spawnSync(node, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
 
 describe('listAllTools', () => {
@@ -68,14 +70,14 @@ describe('tool-workbench snapshot', () => {
   it('fails with the error JP would abort with when a required server cannot start; leaves an optional one out', () => {
     const root = tempWorkspace(
       () =>
-        `[providers.mcp.gone]\ntype = "stdio"\ncommand = "/no/such/binary"\noptional = true\n[providers.mcp.mem]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = [${JSON.stringify(serverBin('memory'))}]\n`,
+        `[providers.mcp.gone]\ntype = "stdio"\ncommand = "/no/such/binary"\noptional = true\n[providers.mcp.mem]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = [${JSON.stringify(serverBin('memory'))}]\n${uses('gone')}${uses('mem')}`,
     );
     const ok = run('snapshot', '--workspace', root, '--out', join(root, 'a.json'));
     expect(ok.status).toBe(0);
     expect(ok.stderr).toMatch(/warning: optional MCP server gone failed to start and is left out: Cannot spawn process: \/no\/such\/binary/u);
     expect(parseMultiServerCatalogue(JSON.parse(readFileSync(join(root, 'a.json'), 'utf8'))).servers.map((s) => s.name)).toEqual(['mem']);
 
-    writeFileSync(join(root, '.jp', 'config.toml'), '[providers.mcp.gone]\ntype = "stdio"\ncommand = "/no/such/binary"\n');
+    writeFileSync(join(root, '.jp', 'config.toml'), `[providers.mcp.gone]\ntype = "stdio"\ncommand = "/no/such/binary"\n${uses('gone')}`);
     const bad = run('snapshot', '--workspace', root, '--out', join(root, 'b.json'));
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/MCP server gone failed to start; JP would abort with:\nCannot spawn process: \/no\/such\/binary/u);
@@ -92,4 +94,25 @@ describe('tool-workbench snapshot', () => {
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /u);
   });
+
+  it('keeps everything the server said: serverInfo whole, instructions, capabilities, non-standard tool fields, a missing description missing', () => {
+    const root = tempWorkspace(() => `[providers.mcp.rich]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = [${JSON.stringify(join(FIXTURES, 'hostile.mjs'))}, "rich"]\n`);
+    const out = join(root, 'rich.json');
+    const r = run('snapshot', '--workspace', root, '--out', out);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const [entry] = JSON.parse(readFileSync(out, 'utf8')) as [{ tools: { rich: Record<string, unknown> } }];
+    const rich = entry.tools.rich;
+    expect(rich.serverInfo).toEqual({ name: 'rich', version: '3.1.4', title: 'Rich Server', description: 'Says everything about itself.', icons: [{ src: 'https://example.com/rich.png', mimeType: 'image/png', sizes: ['48x48'] }], websiteUrl: 'https://example.com/rich', 'x-vendor': 'acme' });
+    expect(rich.instructions).toBe('Call plain before fancy.');
+    expect(rich.capabilities).toEqual({ tools: { listChanged: true }, logging: {}, experimental: { 'x-rich': { level: 2 } } });
+    expect(rich.tools).toEqual([
+      { name: 'plain', inputSchema: { type: 'object' } },
+      { name: 'fancy', description: 'Has extras.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, 'x-cost': 3, category: 'demo' },
+    ]);
+    const parsed = parseMultiServerCatalogue(JSON.parse(readFileSync(out, 'utf8')));
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.servers[0]?.serverInfo).toEqual(rich.serverInfo);
+    expect(parsed.servers[0]?.instructions).toBe('Call plain before fancy.');
+  }, 60_000);
 });

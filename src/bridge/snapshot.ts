@@ -66,17 +66,27 @@ export async function snapshot(options: SnapshotOptions, io: { out(text: string)
     throw e;
   }
   for (const p of plan.problems) err(`warning: ${p.layer !== undefined ? `${p.layer}: ` : ''}${p.message}\n`);
+  for (const n of plan.notStarted) terminal.line(`${n.server}: not started, as JP would not start it: ${n.reason}`);
   if (plan.specs.length === 0) {
-    err(`tool-workbench snapshot: ${jpDir} declares no [providers.mcp.*] server${options.persona !== undefined ? ` with persona ${options.persona}` : ''}\n`);
+    err(
+      plan.notStarted.length > 0
+        ? `tool-workbench snapshot: JP would start none of ${jpDir}'s MCP servers${options.persona !== undefined ? ` with persona ${options.persona}` : ''}: no enabled or discoverable tool uses one\n`
+        : `tool-workbench snapshot: ${jpDir} declares no [providers.mcp.*] server${options.persona !== undefined ? ` with persona ${options.persona}` : ''}\n`,
+    );
     return 2;
   }
   const context = { terminal, masker, watchdog };
-  const ups = plan.specs.map((spec) => new Upstream(spec.name, { kind: 'stdio', spec, cwd: root, from: 'the command line' }, context, spec.optional));
+  const jpStarts = (name: string) => plan.servers.find((s) => s.name === name)?.jpStarts ?? true;
+  const ups = plan.specs.map((spec) => new Upstream(spec.name, { kind: 'stdio', spec, cwd: plan.cwd, from: 'the command line' }, context, spec.optional, jpStarts(spec.name)));
   try {
     await Promise.all(ups.map((u) => u.start()));
     const servers: SnapshotServer[] = [];
     for (const u of ups) {
       if (u.status !== 'running') {
+        if (!u.jpStarts) {
+          err(`warning: MCP server ${u.name} failed to start and is left out; JP would not start it (no tool names it), so nothing would abort: ${u.error ?? ''}\n`);
+          continue;
+        }
         if (u.optional) {
           err(`warning: optional MCP server ${u.name} failed to start and is left out: ${u.error ?? ''}\n`);
           continue;
@@ -86,7 +96,16 @@ export async function snapshot(options: SnapshotOptions, io: { out(text: string)
       }
       const tools = await listAllTools(u);
       const v = u.view();
-      servers.push({ name: u.name, tools, ...(v.serverInfo ? { serverInfo: v.serverInfo } : {}), ...(v.protocolVersion !== undefined ? { protocolVersion: v.protocolVersion } : {}) });
+      // Everything the server said of itself, as it said it (not the SDK's parse of it).
+      const said = u.initializeResult;
+      servers.push({
+        name: u.name,
+        tools,
+        ...(v.serverInfo ? { serverInfo: v.serverInfo } : {}),
+        ...(v.protocolVersion !== undefined ? { protocolVersion: v.protocolVersion } : {}),
+        ...(typeof said?.instructions === 'string' ? { instructions: said.instructions } : {}),
+        ...(v.capabilities ? { capabilities: v.capabilities } : {}),
+      });
       terminal.line(`${u.name}: ${tools.length} tools from ${v.serverInfo?.name ?? u.name} ${v.serverInfo?.version ?? ''} (MCP ${v.protocolVersion ?? '?'})`);
     }
     const snap = snapshotCatalogue(

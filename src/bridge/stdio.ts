@@ -168,13 +168,20 @@ export class ChildTransport implements Transport {
     child.on('close', () => this.finish());
   }
 
-  /** One line from the server: one JSON-RPC message (where a later rule for other lines would go). */
+  /**
+   * Told each line on stdout that is no JSON-RPC message (a server's own log line, a banner): it is
+   * skipped and the server goes on, as the SDK's own client does; the owner keeps it in the log.
+   */
+  onNoise?: (line: string) => void;
+
+  /** One line from the server: one JSON-RPC message, or noise, skipped. */
   private onLine(line: string): void {
+    if (line.trim() === '') return;
     let message: JSONRPCMessage;
     try {
       message = deserializeMessage(line);
-    } catch (e) {
-      this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+    } catch {
+      this.onNoise?.(line);
       return;
     }
     try {

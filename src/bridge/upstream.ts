@@ -63,6 +63,27 @@ export interface ForwardOptions {
 }
 
 const PING_EVERY_MS = 1500;
+/**
+ * A stream the server ends before its reply is resumed, as the spec's Streamable HTTP "Resumability
+ * and Redelivery" says: a GET with Last-Event-ID after the server's `retry` (else 1 s, then 2 s),
+ * three times at most; then the server is failed, so no call waits out its 5 minutes.
+ */
+const RESUME = { maxRetries: 3, initialReconnectionDelay: 1000, maxReconnectionDelay: 4000, reconnectionDelayGrowFactor: 2 } as const;
+/**
+ * While a server keeps answering, its pings thin out to one every this often: half the traffic of
+ * one every 1.5 s, and an HTTP server that went away is still seen within 5 s (bench/bridge.ts).
+ */
+export const PING_AT_MOST_EVERY_MS = 3000;
+/**
+ * How long a ping waits. A stdio server gets longer than an HTTP one: it may be busy on one thread
+ * for a moment, and a server that misses it is stopped (a SIGSTOPped one never answers).
+ */
+const PING_TIMEOUT_MS = { http: PING_EVERY_MS, stdio: 5000 } as const;
+
+/** The wait before the next ping: doubled after each answer, up to PING_AT_MOST_EVERY_MS. */
+export function nextPingDelay(previous: number): number {
+  return Math.min(previous * 2, PING_AT_MOST_EVERY_MS);
+}
 const CALL_TIMEOUT_MS = 5 * 60_000;
 /** "No limit" (startup_timeout_secs = 0) as the SDK needs a number: about 24 days. */
 const NO_LIMIT_MS = 2 ** 31 - 1;
@@ -145,8 +166,26 @@ class Observed implements Transport {
   }
 }
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** An HTTP refusal, said as what happened: its status first, then what the server said. */
+function httpFailure(e: unknown, challenge: string | undefined): string {
+  const code = (e as { code?: unknown }).code;
+  const m = messageOf(e);
+  const said = challenge !== undefined ? ` (WWW-Authenticate: ${challenge})` : '';
+  if (code === 401) return `401: the server wants authorization${said}; give its header (e.g. Authorization: Bearer ...) when connecting: ${m}`;
+  if (code === 403) return `403: the server refuses these credentials${said}: ${m}`;
+  if (typeof code === 'number' && code >= 400 && code < 600) return `${code}: ${m}`;
+  // The SSE transport says its status only in its text.
+  const sse = /Non-200 status code \((\d{3})\)/u.exec(m);
+  if (sse) return httpFailure(Object.assign(new Error(m), { code: Number(sse[1]) }), challenge);
+  return m;
 }
 
 export class Upstream {
@@ -160,7 +199,8 @@ export class Upstream {
   private transportKind: 'stdio' | 'streamable' | 'sse' | undefined;
   private refusal: string | undefined;
   private startedAt: number | undefined;
-  private pinger: ReturnType<typeof setInterval> | undefined;
+  private pinger: ReturnType<typeof setTimeout> | undefined;
+  private pingDelay = PING_EVERY_MS;
   private stopping = false;
   private readonly listeners = new Set<() => void>();
   /** Notifications from the server (tools/list_changed, ...), for the page's sessions. */
@@ -176,6 +216,8 @@ export class Upstream {
     readonly source: UpstreamSource,
     private readonly context: UpstreamContext,
     readonly optional = false,
+    /** False: JP would not start it (no tool names it yet); started to list its tools, its failure aborts nothing. */
+    readonly jpStarts = true,
   ) {
     this.log = new LogRing(context.masker);
     if (source.kind === 'http') context.masker.registerAll(headerSecrets(source.headers));
@@ -212,15 +254,18 @@ export class Upstream {
     const src = this.source;
     return {
       name: this.name,
+      ...(src.kind === 'stdio' ? { declaredAs: src.spec.name } : {}),
       kind: src.kind,
       status: this.status,
       ...(this.error !== undefined ? { error: this.error } : {}),
       optional: this.optional,
+      ...(this.jpStarts ? {} : { jpStarts: false }),
       ...(src.kind === 'stdio'
         ? { from: src.from, commandLine: commandLine(src.spec), cwd: src.cwd, variables: src.spec.variables, missingVariables: this.missing }
         : { url: src.url, headerNames: Object.keys(src.headers) }),
       ...(this.transportKind ? { transport: this.transportKind } : {}),
-      ...(info && this.status === 'running' ? { serverInfo: { name: info.name, version: info.version, ...(typeof info.title === 'string' ? { title: info.title } : {}) } } : {}),
+      ...(info && this.status === 'running' ? { serverInfo: this.rawServerInfo ?? { name: info.name, version: info.version } } : {}),
+      ...(this.status === 'running' && this.initializeResult && isRecord(this.initializeResult.capabilities) ? { capabilities: this.initializeResult.capabilities } : {}),
       ...(this.observed?.protocolVersion && this.status === 'running' ? { protocolVersion: this.observed.protocolVersion } : {}),
       ...(this.refusal !== undefined ? { refusal: this.refusal } : {}),
       ...(this.status === 'running' && this.instructions ? { instructions: this.instructions } : {}),
@@ -229,6 +274,12 @@ export class Upstream {
       lastLog: this.log.last,
       endpoint: this.endpoint,
     };
+  }
+
+  /** serverInfo whole, as the server sent it, when it sent a name and a version. */
+  private get rawServerInfo(): ServerView['serverInfo'] {
+    const info = this.initializeResult?.serverInfo;
+    return isRecord(info) && typeof info.name === 'string' && typeof info.version === 'string' ? (info as ServerView['serverInfo']) : undefined;
   }
 
   logSince(seq: number): LogEntry[] {
@@ -241,6 +292,18 @@ export class Upstream {
 
   get serverInfo(): { name: string; version: string } | undefined {
     return this.client?.getServerVersion();
+  }
+
+  /** The server's reply to `initialize` as it sent it (the SDK's parse keeps only the fields it knows). */
+  get initializeResult(): Readonly<Record<string, unknown>> | undefined {
+    const reply = this.observed?.initializeReply;
+    const result = reply && 'result' in reply ? (reply.result as unknown) : undefined;
+    return typeof result === 'object' && result !== null && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
+  }
+
+  /** The protocol version the server and the bridge agreed on. */
+  get protocolVersion(): string | undefined {
+    return this.observed?.protocolVersion;
   }
 
   get instructions(): string | undefined {
@@ -262,7 +325,8 @@ export class Upstream {
     } catch (e) {
       const message = messageOf(e);
       this.log.add('bridge', message);
-      this.say(`${this.name}: ${this.optional ? 'optional server failed to start; skipped' : 'failed'}: ${message.split('\n')[0] ?? ''}`);
+      const what = !this.jpStarts ? 'failed to start (JP would not start it: no tool names it; nothing would abort)' : this.optional ? 'optional server failed to start; skipped' : 'failed';
+      this.say(`${this.name}: ${what}: ${message.split('\n')[0] ?? ''}`);
       await this.shutdown();
       this.set('failed', message);
     }
@@ -281,6 +345,14 @@ export class Upstream {
     };
     client.setRequestHandler(CreateMessageRequestSchema, (r, extra) => ask(r, extra.signal));
     client.setRequestHandler(ElicitRequestSchema, (r, extra) => ask(r, extra.signal));
+    client.onerror = (e) => {
+      // The resumption gave up: whatever waited on that stream would wait out its timeout.
+      if (/Maximum reconnection attempts/u.test(e.message) && this.status === 'running' && !this.stopping) {
+        this.log.add('bridge', e.message);
+        this.set('failed', `the server's event stream ended and could not be resumed (${e.message})`);
+        void this.shutdown();
+      }
+    };
     client.onclose = () => {
       if (this.status === 'running' && !this.stopping) {
         this.log.add('bridge', 'the connection closed');
@@ -347,7 +419,9 @@ export class Upstream {
         void this.shutdown();
       }
     });
-    const transport = this.observe(new ChildTransport(child));
+    const stdio = new ChildTransport(child);
+    stdio.onNoise = (line) => this.log.add('stdout', line);
+    const transport = this.observe(stdio);
     const client = this.newClient();
     this.client = client;
     this.observed = transport;
@@ -367,6 +441,8 @@ export class Upstream {
       throw new Error(`Server initialization error: ${cmd}, error: ${this.explainRefusal(m)}${stderr()}`);
     }
     spawned.catch(() => undefined);
+    // A hung server (SIGSTOP, a deadlock) keeps its pipes open: only asking it shows it is gone.
+    this.schedulePing(PING_EVERY_MS);
   }
 
   /** A refused protocol version: what the server answered, kept for the page. */
@@ -389,11 +465,18 @@ export class Upstream {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${url.protocol} is not supported: give an http: or https: URL`);
     this.say(`connecting ${this.name}: ${src.url}${Object.keys(src.headers).length > 0 ? ` with headers ${Object.keys(src.headers).join(', ')}` : ''}`);
     const requestInit: RequestInit = { headers: { ...src.headers } };
+    // What the server said with a refusal (WWW-Authenticate names how to authorize), for the error.
+    let challenge: string | undefined;
+    const watchedFetch: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (res.status === 401 || res.status === 403) challenge = res.headers.get('www-authenticate') ?? undefined;
+      return res;
+    };
     const attempt = async (kind: 'streamable' | 'sse') => {
       const inner: Transport =
         kind === 'streamable'
-          ? new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 } })
-          : new SSEClientTransport(url, { requestInit });
+          ? new StreamableHTTPClientTransport(url, { requestInit, fetch: watchedFetch, reconnectionOptions: RESUME })
+          : new SSEClientTransport(url, { requestInit, fetch: watchedFetch });
       const transport = this.observe(inner);
       const client = this.newClient();
       this.client = client;
@@ -408,26 +491,42 @@ export class Upstream {
           await attempt('streamable');
         } catch (e) {
           const code = (e as { code?: unknown }).code;
-          // The MCP spec's backwards compatibility: a 4xx to the POST means an old HTTP+SSE server.
-          if (src.transport === 'streamable' || !(typeof code === 'number' && code >= 400 && code < 500)) throw e;
-          this.log.add('bridge', `Streamable HTTP answered ${code}; trying the older HTTP+SSE transport`);
+          const answered = this.observed?.initializeReply !== undefined;
+          // The MCP spec's backwards compatibility (2025-11-25, basic/transports, "Backwards
+          // Compatibility"): only a 400, 404 or 405 to the POST of the InitializeRequest means an
+          // old HTTP+SSE server. A 401 is a server wanting authorization, not an old one.
+          if (src.transport === 'streamable' || answered || !(code === 400 || code === 404 || code === 405)) throw new Error(httpFailure(e, challenge));
+          this.log.add('bridge', `Streamable HTTP answered ${code} to initialize; trying the older HTTP+SSE transport, as the MCP spec says`);
           await this.client?.close().catch(() => undefined);
-          await attempt('sse');
+          try {
+            await attempt('sse');
+          } catch (old) {
+            throw new Error(`Streamable HTTP: ${httpFailure(e, challenge)}; the older HTTP+SSE transport: ${httpFailure(old, challenge)}`);
+          }
         }
       }
     } catch (e) {
-      throw new Error(this.explainRefusal(messageOf(e)));
+      throw new Error(this.explainRefusal(src.transport === 'sse' ? httpFailure(e, challenge) : messageOf(e)));
     }
-    // A server that keeps no event stream open is only seen gone on the next request: ask often.
-    this.pinger = setInterval(() => void this.ping(), PING_EVERY_MS);
+    // A server that keeps no event stream open is only seen gone on the next request: ask.
+    this.schedulePing(PING_EVERY_MS);
+  }
+
+  private schedulePing(delay: number): void {
+    this.pingDelay = delay;
+    if (this.pinger) clearTimeout(this.pinger);
+    this.pinger = setTimeout(() => void this.ping(), delay);
     this.pinger.unref();
   }
 
+  /** Pings the server itself; each answer lets the next ping wait longer, a page's request brings it back. */
   private async ping(): Promise<void> {
     const client = this.client;
-    if (!client || this.status !== 'running') return;
+    if (!client || this.status === 'stopped' || this.status === 'failed') return;
+    if (this.status !== 'running') return this.schedulePing(PING_EVERY_MS);
     try {
-      await client.ping({ timeout: PING_EVERY_MS });
+      await client.ping({ timeout: PING_TIMEOUT_MS[this.source.kind] });
+      if (this.client === client && this.status === 'running') this.schedulePing(nextPingDelay(this.pingDelay));
     } catch (e) {
       if (this.client !== client || this.status !== 'running' || this.stopping) return;
       this.log.add('bridge', `no answer to ping: ${messageOf(e)}`);
@@ -447,6 +546,8 @@ export class Upstream {
     const client = this.client;
     if (!client || this.status !== 'running') throw new Error(`the server ${this.name} is ${this.status}`);
     const { signal, onProgress } = options;
+    // The page is using the server: a hang should show soon.
+    if (this.pingDelay > PING_EVERY_MS) this.schedulePing(PING_EVERY_MS);
     let result: Record<string, unknown>;
     try {
       result = (await client.request({ method, ...(params !== undefined ? { params } : {}) }, ResultSchema, {
@@ -485,7 +586,7 @@ export class Upstream {
   }
 
   private async shutdown(): Promise<void> {
-    if (this.pinger) clearInterval(this.pinger);
+    if (this.pinger) clearTimeout(this.pinger);
     this.pinger = undefined;
     const client = this.client;
     const observed = this.observed;

@@ -12,6 +12,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { HiddenInPlan, OpenedWorkspace, PlanView } from '../bridge-protocol';
 import { hiddenIn } from '../core/workspace/hidden';
 import { loadLayer } from '../core/config/layer';
+import { mergeConfigs } from '../core/config/merge';
+import { EMPTY_CONFIG } from '../core/config/read';
+import { serversJpStarts } from '../core/workspace/servers-started';
 import { loadWorkspace, WORKSPACE_CODES } from '../core/workspace/load';
 import { commandLine, mcpLaunchSpecs } from '../core/workspace/mcp-servers';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
@@ -91,13 +94,25 @@ export class Workspaces {
     }
   }
 
-  /** The servers the workspace (with the persona) declares, computed from the files on disk now. */
-  plan(id: string, persona?: string): Plan {
+  /**
+   * The servers JP would start for the workspace (with the persona), computed from the files on disk
+   * now: those of its enabled and discoverable tools (serversJpStarts), to run in `cwd`, JP's working
+   * directory (the folder `tool-workbench` runs in, as `jp` would be run there).
+   */
+  plan(id: string, persona?: string, cwd = process.cwd()): Plan {
     const w = this.get(id);
     const loaded = loadWorkspace(this.files(id), { ...(persona !== undefined ? { persona } : {}), folderName: basename(w.jpDir) });
     const unknown = loaded.loadDiagnostics.find((d) => d.code === WORKSPACE_CODES.persona);
     if (unknown) throw new WorkspaceError(unknown.message);
-    const { servers: specs, problems } = mcpLaunchSpecs(loaded.layers.map(loadLayer));
+    const layers = loaded.layers.map(loadLayer);
+    const { servers: declared, problems } = mcpLaunchSpecs(layers);
+    const jp = serversJpStarts(layers.map((l) => l.config).reduce(mergeConfigs, EMPTY_CONFIG), declared.map((s) => s.name));
+    const starts = new Set(jp.started.map((s) => s.server));
+    // A server no tool names yet is started all the same, to list its tools (the only way to write
+    // their tables), but as one JP would not start: its failure aborts nothing. A server whose tools
+    // are all off is left alone, as JP leaves it.
+    const unnamed = new Set(jp.notStarted.filter((n) => !n.named).map((n) => n.server));
+    const specs = declared.filter((s) => starts.has(s.name) || unnamed.has(s.name));
     this.expire();
     const plan: Plan = {
       id: token(),
@@ -108,14 +123,17 @@ export class Workspaces {
         commandLine: commandLine(s),
         command: s.command,
         arguments: s.arguments,
-        cwd: w.root,
+        cwd,
         variables: s.variables,
         optional: s.optional,
+        jpStarts: starts.has(s.name),
         startupTimeoutSecs: s.startupTimeoutSecs,
         ...(s.checksum ? { checksum: s.checksum } : {}),
       })),
       problems,
-      hidden: hiddenInSpecs(specs, w.root),
+      notStarted: jp.notStarted.filter((n) => n.named).map(({ server, reason }) => ({ server, reason })),
+      cwd,
+      hidden: hiddenInSpecs(specs, cwd),
       expiresAt: this.clock() + this.ttlMs,
       specs,
     };

@@ -30,6 +30,8 @@ export { checkExpectations, recordableExpectations } from './scenario/expectatio
 export type { ExpectationResult, RecordedKeys, RecordedStep } from './scenario/expectations';
 export { runScenario, IndexCache, LayerCache, SYSTEM_PROMPT } from './turn/run';
 export { DefinitionCache } from './turn/definitions';
+export { Derivation, unchangedSteps } from './turn/derivation';
+export type { DerivationInput, DerivationStats, DeriveOptions } from './turn/derivation';
 export type { RunInput } from './turn/run';
 export type { Timeline, TimelineEntry, RequestRecord, CallRecord, StepRecord, CacheResult, SearchOutcome } from './turn/timeline';
 export { timelineToJson } from './turn/serialize';

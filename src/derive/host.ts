@@ -3,7 +3,6 @@
 // directly in tests. It only reads what the core computed.
 import {
   LineIndex,
-  computeSets,
   originLabel,
   provenance,
   scenarioDocFromText,
@@ -224,7 +223,7 @@ export class DeriveHost implements Methods {
     const p = Math.max(0, Math.min(position, t.positions.length - 1));
     const states = t.statesAt(p);
     const registered = t.positions[p]?.registered ?? false;
-    const sets = computeSets(states.values(), { registered });
+    const sets = t.setsAt(p);
     const permitted = new Set(sets.permitted);
     const offered = new Set(sets.offered);
     const searchable = new Set(sets.searchable);

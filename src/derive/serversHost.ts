@@ -102,6 +102,16 @@ export class ServersHost {
         tools: s.tools.length,
         ...(s.description !== undefined ? { description: s.description } : {}),
         ...(s.category !== undefined ? { category: s.category } : {}),
+        ...(s.serverInfo || s.protocolVersion !== undefined || s.instructions !== undefined || s.capabilities
+          ? {
+              about: {
+                ...(s.serverInfo ? { serverInfo: s.serverInfo } : {}),
+                ...(s.protocolVersion !== undefined ? { protocolVersion: s.protocolVersion } : {}),
+                ...(s.instructions !== undefined ? { instructions: s.instructions } : {}),
+                ...(s.capabilities ? { capabilities: s.capabilities } : {}),
+              },
+            }
+          : {}),
       })),
       result,
       savings,

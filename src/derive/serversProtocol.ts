@@ -32,6 +32,15 @@ export interface CatalogueServerView {
   readonly tools: number;
   readonly description?: string;
   readonly category?: string;
+  /** What the file holds of the server itself (a snapshot): shown as text, icons never fetched. */
+  readonly about?: ServerAbout;
+}
+
+export interface ServerAbout {
+  readonly serverInfo?: Readonly<Record<string, unknown>>;
+  readonly protocolVersion?: string;
+  readonly instructions?: string;
+  readonly capabilities?: Readonly<Record<string, unknown>>;
 }
 
 export type ImportPreview =

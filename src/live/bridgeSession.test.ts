@@ -2,7 +2,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EMPTY_DOC } from '../core';
 import { createWorkbenchStore } from '../state/store';
-import { bridgeSnapshot, parseHeaderLines } from './bridgeSession';
+import { bridgeApi } from './bridge';
+import { bridgeSnapshot, parseHeaderLines, startConfirmed, stopWorkspaceServers } from './bridgeSession';
 import type { BridgeServer } from './bridge';
 
 describe('parseHeaderLines', () => {
@@ -20,7 +21,7 @@ describe('bridgeSnapshot', () => {
   const view = (name: string, extra: Partial<BridgeServer> = {}): BridgeServer => ({ name, kind: 'http', status: 'running', optional: false, lastLog: 0, endpoint: `/bridge/servers/${name}/mcp`, ...extra });
   const tool = (name: string) => ({ name, description: `${name} things.`, inputSchema: { type: 'object' } });
 
-  it('holds the bridged servers only, as the scenario names them, with serverInfo and protocol version from the bridge', () => {
+  it('holds the bridged servers only, as the scenario names them, with serverInfo (whole) and protocol version from the bridge', () => {
     vi.stubGlobal('location', { origin: 'http://127.0.0.1:4173' });
     try {
       const store = createWorkbenchStore(EMPTY_DOC);
@@ -35,11 +36,45 @@ describe('bridgeSnapshot', () => {
       expect(snap.servers).toEqual(['notes', 'plain']);
       const [entry] = JSON.parse(snap.text) as [{ tools: Record<string, unknown> }];
       expect(entry.tools).toEqual({
-        notes: { serverInfo: { name: 'notes-server', version: '2.1.0' }, protocolVersion: '2025-11-25', tools: [expect.objectContaining({ name: 'notes_read' })] },
+        notes: { serverInfo: { name: 'notes-server', version: '2.1.0', title: 'Notes' }, protocolVersion: '2025-11-25', tools: [expect.objectContaining({ name: 'notes_read' })] },
         plain: { tools: [expect.objectContaining({ name: 'plain_read' })] },
       });
       expect(snap.toml).toBe('[servers.notes]\ncatalogue = "snapshot.json#notes"\n\n[servers.plain]\ncatalogue = "snapshot.json#plain"\n');
     } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('one name per server', () => {
+  const view = (name: string, extra: Partial<BridgeServer> = {}): BridgeServer => ({ name, kind: 'stdio', status: 'running', optional: false, lastLog: 0, endpoint: `/bridge/servers/${name}/mcp`, ...extra });
+
+  it("binds the workspace's name to the server the bridge started, whatever the bridge calls it (fs in workspace B while A's fs is known to the bridge)", async () => {
+    vi.stubGlobal('location', { origin: 'http://127.0.0.1:4173' });
+    // Workspace A's fs, stopped: the bridge still holds it as fs, so B's runs as fs-2.
+    const started = vi.spyOn(bridgeApi, 'startPlan').mockResolvedValue([view('fs-2', { declaredAs: 'fs', from: 'workspace /b/.jp' })]);
+    const servers = vi.spyOn(bridgeApi, 'servers').mockResolvedValue([view('fs', { declaredAs: 'fs', status: 'stopped', from: 'workspace /a/.jp' }), view('fs-2', { declaredAs: 'fs', from: 'workspace /b/.jp' })]);
+    const stopped = vi.spyOn(bridgeApi, 'stopWorkspace').mockResolvedValue([view('fs-2', { declaredAs: 'fs', status: 'stopped', from: 'workspace /b/.jp' })]);
+    try {
+      const store = createWorkbenchStore(EMPTY_DOC);
+      const s = store.getState();
+      s.ensureServer({ name: 'fs', status: 'offline', tools: [] });
+      s.linkBridge('fs', 'http://127.0.0.1:4173/bridge/servers/fs/mcp');
+      s.setBridgeWorkspace({ id: 'b', root: '/b', jpDir: '/b/.jp' });
+      s.setBridgeConfirm({ planId: 'p', workspace: 'b', jpDir: '/b/.jp', servers: [], problems: [], notStarted: [], hidden: [] });
+      await startConfirmed(store);
+      const after = store.getState();
+      expect(after.doc.servers.map((x) => x.name)).toEqual(['fs']);
+      expect(after.bridgeLinks.get('fs')).toBe('http://127.0.0.1:4173/bridge/servers/fs-2/mcp');
+      expect(after.liveWanted.get('fs')).toBe(true);
+      await stopWorkspaceServers(store);
+      expect(store.getState().liveWanted.get('fs')).toBe(false);
+      expect(store.getState().doc.servers.find((x) => x.name === 'fs')?.status).toBe('offline');
+      expect(store.getState().doc.servers.map((x) => x.name)).toEqual(['fs']);
+    } finally {
+      started.mockRestore();
+      servers.mockRestore();
+      stopped.mockRestore();
       vi.unstubAllGlobals();
     }
   });

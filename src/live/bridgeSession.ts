@@ -36,8 +36,10 @@ export function applyBridgeServer(store: WorkbenchStore, view: BridgeServer, opt
   if (view.status === 'failed') {
     const first = view.error ?? 'it failed to start';
     s.showBanner(
-      'error',
-      view.optional
+      view.jpStarts === false ? 'info' : 'error',
+      view.jpStarts === false
+        ? `MCP server ${name} failed to start; JP would not start it (no tool names it), so nothing would abort: ${first}`
+        : view.optional
         ? `Optional MCP server ${name} failed to start; JP would warn and go on without its tools: ${first}`
         : `MCP server ${name} failed to start; JP would abort the command with: ${first}`,
     );
@@ -67,6 +69,7 @@ export async function askToStartServers(store: WorkbenchStore): Promise<void> {
     ...(plan.persona !== undefined ? { persona: plan.persona } : {}),
     servers: plan.servers,
     problems: plan.problems.map((p) => `${p.layer !== undefined ? `${p.layer}: ` : ''}${p.message}`),
+    notStarted: plan.notStarted,
     hidden: plan.hidden,
   });
 }
@@ -81,7 +84,9 @@ export async function startConfirmed(store: WorkbenchStore, queryClient?: QueryC
   if (!c) return;
   store.getState().setBridgeConfirm(undefined);
   const views = await bridgeApi.startPlan(c.workspace, { plan: c.planId, ...(hiddenConfirmed ? { hiddenConfirmed } : {}) });
-  for (const v of views) applyBridgeServer(store, v);
+  // The workspace's name for each server is the scenario's (`source = "mcp.fs"`), even when the
+  // bridge holds another workspace's `fs` and calls this one `fs-2`.
+  for (const v of views) applyBridgeServer(store, v, { as: v.declaredAs ?? v.name });
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 
@@ -111,7 +116,7 @@ export async function stopWorkspaceServers(store: WorkbenchStore, queryClient?: 
   const w = store.getState().bridgeWorkspace;
   if (!w) return;
   const mine = (await bridgeApi.servers()).filter((v) => v.kind === 'stdio' && v.from === `workspace ${w.jpDir}`);
-  for (const v of mine) store.getState().setLiveWanted(v.name, false);
+  for (const v of mine) store.getState().setLiveWanted(v.declaredAs ?? v.name, false);
   await bridgeApi.stopWorkspace(w.id);
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
@@ -172,8 +177,10 @@ export function bridgeSnapshot(store: WorkbenchStore, views: readonly BridgeServ
     return {
       name: x.name,
       tools: x.tools,
-      ...(v?.serverInfo ? { serverInfo: { name: v.serverInfo.name, version: v.serverInfo.version } } : {}),
+      ...(v?.serverInfo ? { serverInfo: v.serverInfo } : {}),
       ...(v?.protocolVersion !== undefined ? { protocolVersion: v.protocolVersion } : {}),
+      ...(v?.instructions !== undefined ? { instructions: v.instructions } : {}),
+      ...(v?.capabilities ? { capabilities: v.capabilities } : {}),
     };
   });
   const snap = snapshotCatalogue(`snapshot of ${s.bridgeWorkspace?.root ?? 'the bridge'}`, 'The tool lists of servers reached through the workbench bridge, saved from the page.', entries);

@@ -29,6 +29,8 @@ export interface BridgeConfirm {
   readonly persona?: string;
   readonly servers: readonly PlannedServer[];
   readonly problems: readonly string[];
+  /** Declared servers JP would not start (none of the tools using them is enabled), with why. */
+  readonly notStarted: readonly { readonly server: string; readonly reason: string }[];
   /** Hidden characters in the plan: shown escaped, and confirmed a second time before it starts. */
   readonly hidden: readonly HiddenInPlan[];
 }

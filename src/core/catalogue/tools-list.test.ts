@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { mcpToolToSearchDocument, parseMultiServerCatalogue, parseToolsList, toolEntryJson } from './tools-list';
+import type { McpToolEntry } from './tools-list';
 
 const schema = { type: 'object', properties: {} };
 
@@ -16,8 +17,20 @@ describe('parseToolsList', () => {
     expect(errors).toEqual([]);
     expect(tools).toEqual([
       { name: 'a', description: 'First.', inputSchema: schema, annotations: { readOnlyHint: true }, title: 'A' },
-      { name: 'b', description: '', inputSchema: schema },
+      { name: 'b', description: '', noDescription: true, inputSchema: schema },
     ]);
+  });
+
+  it('writes a tool back as the server sent it: no description stays none, fields no spec names are kept (a __proto__ one as data)', () => {
+    const sent = [
+      { name: 'plain', inputSchema: schema },
+      JSON.parse('{"name":"fancy","description":"","inputSchema":{"type":"object"},"x-cost":3,"category":"demo","__proto__":{"polluted":true}}') as unknown,
+    ];
+    const { tools, errors } = parseToolsList({ tools: sent });
+    expect(errors).toEqual([]);
+    expect(tools.map(toolEntryJson)).toEqual(sent);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.hasOwn(toolEntryJson(tools[1] as McpToolEntry), '__proto__')).toBe(true);
   });
 
   const bad: { why: string; value: unknown; error: RegExp; kept?: string[] }[] = [

@@ -21,7 +21,14 @@ export interface McpToolEntry {
   readonly execution?: Readonly<Record<string, unknown>>;
   readonly icons?: readonly unknown[];
   readonly _meta?: Readonly<Record<string, unknown>>;
+  /** The server sent no description at all (`description` is then ''): written back without one. */
+  readonly noDescription?: true;
+  /** Fields no MCP revision names (`x-cost`, a vendor's `category`), kept as sent, in the server's order. */
+  readonly extra?: Readonly<Record<string, unknown>>;
 }
+
+/** The fields of a tool the MCP spec names; any other is kept in `extra`. */
+const KNOWN_TOOL_FIELDS = new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'execution', 'icons', '_meta']);
 
 /** The optional object fields of a tool kept as the server sent them (so import, diff and export lose none). */
 export const TOOL_OBJECT_FIELDS = ['annotations', 'outputSchema', 'execution', '_meta'] as const;
@@ -32,13 +39,14 @@ export function toolEntryJson(t: McpToolEntry): Record<string, unknown> {
     JSON.stringify({
       name: t.name,
       ...(t.title !== undefined ? { title: t.title } : {}),
-      description: t.description,
+      ...(t.noDescription ? {} : { description: t.description }),
       inputSchema: t.inputSchema,
       ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
       ...(t.annotations ? { annotations: t.annotations } : {}),
       ...(t.execution ? { execution: t.execution } : {}),
       ...(t.icons ? { icons: t.icons } : {}),
       ...(t._meta ? { _meta: t._meta } : {}),
+      ...t.extra,
     }),
   ) as Record<string, unknown>;
 }
@@ -57,6 +65,11 @@ export interface CatalogueServer {
   readonly entry: string;
   readonly description?: string;
   readonly category?: string;
+  /** What the server said of itself (a snapshot keeps all of it: title, description, icons, websiteUrl, ...). */
+  readonly serverInfo?: Readonly<Record<string, unknown>>;
+  readonly protocolVersion?: string;
+  readonly instructions?: string;
+  readonly capabilities?: Readonly<Record<string, unknown>>;
   readonly tools: McpToolEntry[];
 }
 
@@ -140,6 +153,14 @@ function parseTool(value: unknown, where: string, i: number, errors: string[]): 
   const icons = own(value, 'icons');
   if (Array.isArray(icons)) entry.icons = icons;
   else if (icons !== undefined && icons !== null) errors.push(`${named(where, i, name)}: icons must be an array, got ${describe(icons)}; ignored`);
+  if (rawDescription === undefined) entry.noDescription = true;
+  const extraKeys = Object.keys(value).filter((k) => !KNOWN_TOOL_FIELDS.has(k));
+  if (extraKeys.length > 0) {
+    const extra: Record<string, unknown> = {};
+    // defineProperty: a field called __proto__ is data, not the object's prototype.
+    for (const k of extraKeys) Object.defineProperty(extra, k, { value: value[k], enumerable: true, writable: true, configurable: true });
+    entry.extra = extra;
+  }
   return entry;
 }
 
@@ -203,11 +224,19 @@ export function parseMultiServerCatalogue(value: unknown): MultiServerParse {
         errors.push(`${at}: a server must be an object with a "tools" array, got ${describe(server)}`);
         continue;
       }
+      const serverInfo = own(server, 'serverInfo');
+      const protocolVersion = own(server, 'protocolVersion');
+      const instructions = own(server, 'instructions');
+      const capabilities = own(server, 'capabilities');
       servers.push({
         name: serverName,
         entry,
         ...(typeof description === 'string' ? { description } : {}),
         ...(typeof category === 'string' ? { category } : {}),
+        ...(isObject(serverInfo) ? { serverInfo } : {}),
+        ...(typeof protocolVersion === 'string' ? { protocolVersion } : {}),
+        ...(typeof instructions === 'string' ? { instructions } : {}),
+        ...(isObject(capabilities) ? { capabilities } : {}),
         tools: parseToolArray(own(server, 'tools'), `${at}.tools`, errors),
       });
     }

@@ -28,6 +28,11 @@ export interface ImportedServer {
   readonly key?: string;
   readonly description?: string;
   readonly category?: string;
+  /** What a snapshot holds of the server itself: serverInfo whole, protocol version, instructions, capabilities. */
+  readonly serverInfo?: Readonly<Record<string, unknown>>;
+  readonly protocolVersion?: string;
+  readonly instructions?: string;
+  readonly capabilities?: Readonly<Record<string, unknown>>;
   readonly tools: readonly McpToolEntry[];
 }
 
@@ -108,7 +113,7 @@ export function readCatalogueValue(value: unknown, bytes: number, what = 'the ca
         ok: true,
         catalogue: {
           form: 'multi-server',
-          servers: parsed.servers.map((s) => ({ key: s.name, ...(s.description !== undefined ? { description: s.description } : {}), ...(s.category !== undefined ? { category: s.category } : {}), tools: s.tools })),
+          servers: parsed.servers.map(({ name, entry: _entry, ...rest }) => ({ key: name, ...rest })),
           warnings,
           bytes,
         },

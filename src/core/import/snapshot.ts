@@ -8,8 +8,11 @@ export interface SnapshotServer {
   readonly name: string;
   /** The server's tools/list entries as it sent them. */
   readonly tools: readonly unknown[];
-  readonly serverInfo?: { readonly name: string; readonly version: string };
+  /** Whole, as the server sent it (name, version, title, description, icons, websiteUrl, and any other field). */
+  readonly serverInfo?: Readonly<Record<string, unknown>>;
   readonly protocolVersion?: string;
+  readonly instructions?: string;
+  readonly capabilities?: Readonly<Record<string, unknown>>;
 }
 
 export interface Snapshot {
@@ -28,8 +31,10 @@ export function snapshotCatalogue(name: string, description: string, servers: re
     warnings.push(...parsed.errors.map((e) => `${s.name}: ${e}`));
     Object.defineProperty(byServer, s.name, {
       value: {
-        ...(s.serverInfo ? { serverInfo: { name: s.serverInfo.name, version: s.serverInfo.version } } : {}),
+        ...(s.serverInfo ? { serverInfo: copy(s.serverInfo) } : {}),
         ...(s.protocolVersion !== undefined ? { protocolVersion: s.protocolVersion } : {}),
+        ...(s.instructions !== undefined ? { instructions: s.instructions } : {}),
+        ...(s.capabilities ? { capabilities: copy(s.capabilities) } : {}),
         tools: parsed.tools.map(toolEntryJson),
       },
       enumerable: true,
@@ -38,6 +43,10 @@ export function snapshotCatalogue(name: string, description: string, servers: re
     });
   }
   return { value: [{ name, description, tools: byServer }], warnings };
+}
+
+function copy(v: unknown): unknown {
+  return JSON.parse(JSON.stringify(v)) as unknown;
 }
 
 /** The `[servers.NAME]` tables that replay a snapshot file (FILE relative to the scenario). */

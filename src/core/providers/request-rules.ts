@@ -6,7 +6,6 @@
 import { isJsonObject } from '../catalogue/schema';
 import type { ToolDefinition } from '../catalogue/types';
 import { providerOf } from './registry';
-import { renderRequest } from './render';
 import { checkToolName, checkToolSchema } from './rules';
 import type { ProviderDiagnostic } from './rules';
 import type { ConversationMessage, ProviderId, ToolChoice } from './types';
@@ -36,8 +35,9 @@ function emptyContent(input: RequestCheckInput): ProviderDiagnostic[] {
   const { provider } = input;
   const { words, emptyContent: rule } = providerOf(provider);
   if (!rule || input.messages.length === 0) return [];
-  // Only the messages are rendered: an empty tools array keeps this cheap at any catalogue size.
-  const body = renderRequest({ provider, tools: [], toolChoice: { kind: 'auto' }, system: '', messages: input.messages }).body;
+  // Only the messages are rendered, and only to their body (not serialized to bytes): an empty tools
+  // array keeps this cheap at any catalogue size.
+  const body = providerOf(provider).render({ tools: [], toolChoice: { kind: 'auto' }, system: '', messages: input.messages }).body;
   const list = isJsonObject(body) ? body[rule.list] : undefined;
   if (!Array.isArray(list)) return [];
   const out: ProviderDiagnostic[] = [];

@@ -14,6 +14,8 @@ import { EMPTY_CONFIG, EMPTY_DEFAULTS } from '../config/read';
 import type { DeltaSource, EffectiveEnable, EffectiveField, PartialConfig, PartialEnable, RunMode, Sourced, ToolConfig, ToolDefaults } from '../config/types';
 import type { Resolution, SimServer } from '../catalogue/resolve';
 import { resolveTool } from '../catalogue/resolve';
+import { PositionSets } from './position-sets';
+import type { Sets } from './sets';
 
 export interface ToolState {
   readonly name: string;
@@ -64,6 +66,11 @@ export interface ConfigPosition {
   /** Bumped whenever a change can alter a definition (docs, parameters, source, servers). */
   readonly catalogueVersion: number;
   readonly defaults: ToolDefaults;
+  /**
+   * Tools promoted under `promoted_position = "append"` up to this position, in commit order: the
+   * offered set's tail. Part of the position, so the sets at a position need nothing from the turn loop.
+   */
+  readonly appended: readonly string[];
 }
 
 function sameDefinitionInputs(a: ToolConfig, b: ToolConfig, runA: RunMode, runB: RunMode): boolean {
@@ -123,6 +130,11 @@ export class StreamEngine {
   private registered = false;
   private catalogueVersion = 0;
   private deltaCount = 0;
+  /** The appended promotions at the newest position; replaced, never mutated, so positions share it. */
+  private appended: readonly string[] = [];
+  private readonly setsByPosition = new PositionSets(this);
+  /** What each position did to the base and the overlay, so a fork can rebuild them (forkAt). */
+  private history: { readonly index: number; readonly base?: PartialConfig; readonly delta?: PartialConfig; readonly touchesDefaults?: boolean }[] = [];
   /** Running counts at the newest position, mutated in place; each position keeps a copy. */
   private readonly counts = { configured: 0, discoverable: 0, on: 0, off: 0 };
   /**
@@ -142,6 +154,7 @@ export class StreamEngine {
     this.defaults = this.base.defaults;
     const changes = this.recomputeAll();
     this.push({ kind: 'base' }, changes);
+    this.history.push({ index: 0, base: this.base });
     this.snapshots.set(0, new Map(this.states));
   }
 
@@ -258,12 +271,18 @@ export class StreamEngine {
     return { ...delta, tools: tools ?? delta.tools, defaults: { ...delta.defaults, enable: defaultsEnable } };
   }
 
-  /** Appends a config delta as a new position. A delta that changes nothing appends nothing and returns undefined. */
-  applyDelta(incoming: PartialConfig, event: Omit<Extract<PositionEvent, { kind: 'delta' }>, 'delta' | 'kind'>): ConfigPosition | undefined {
+  /**
+   * Appends a config delta as a new position. A delta that changes nothing appends nothing and returns
+   * undefined. `append`: tools this delta promotes under `promoted_position = "append"`; they join the
+   * position's `appended` tail (once each) when the delta is committed.
+   */
+  applyDelta(incoming: PartialConfig, event: Omit<Extract<PositionEvent, { kind: 'delta' }>, 'delta' | 'kind'>, append: readonly string[] = []): ConfigPosition | undefined {
     const delta = this.withoutNoOps(incoming);
     const touchesDefaults = Object.keys(delta.defaults).some((k) => k !== 'enable') || delta.defaults.enable.availability !== undefined || delta.defaults.enable.allowToggle !== undefined;
     if (delta.tools.size === 0 && !touchesDefaults) return undefined;
     this.deltaCount += 1;
+    const fresh = append.filter((n, i) => !this.appended.includes(n) && append.indexOf(n) === i);
+    if (fresh.length > 0) this.appended = [...this.appended, ...fresh];
     let changes: ToolChange[] = [];
     if (!touchesDefaults) {
       for (const [name, t] of delta.tools) {
@@ -275,7 +294,7 @@ export class StreamEngine {
         const c = known && only ? this.moveEnable(known, t.enable) : this.recompute(name, known ? known.order : this.order.length - 1);
         if (c) changes.push(c);
       }
-      return this.push({ ...event, kind: 'delta', delta: this.deltaCount }, changes);
+      return this.logged(delta, false, this.push({ ...event, kind: 'delta', delta: this.deltaCount }, changes));
     }
     this.overlayDefaults = mergeDefaults(this.overlayDefaults, delta.defaults);
     this.defaults = mergeDefaults(this.base.defaults, this.overlayDefaults);
@@ -292,7 +311,12 @@ export class StreamEngine {
         if (c) changes.push(c);
       }
     } else changes = this.recomputeAll();
-    return this.push({ ...event, kind: 'delta', delta: this.deltaCount }, changes);
+    return this.logged(delta, true, this.push({ ...event, kind: 'delta', delta: this.deltaCount }, changes));
+  }
+
+  private logged(delta: PartialConfig, touchesDefaults: boolean, position: ConfigPosition): ConfigPosition {
+    this.history.push({ index: position.index, delta, touchesDefaults });
+    return position;
   }
 
   /** Layers are live (semantics 8.2): an edit of a layer applies to every later position. */
@@ -300,6 +324,7 @@ export class StreamEngine {
     this.base = layers.reduce((acc, l) => mergeConfigs(acc, l.config), EMPTY_CONFIG);
     this.defaults = mergeDefaults(this.base.defaults, this.overlayDefaults);
     const position = this.push(event, this.recomputeAll());
+    this.history.push({ index: position.index, base: this.base });
     // A layer edit may remove or reorder tools, which changes cannot replay: pin a full snapshot.
     this.snapshots.set(position.index, new Map(this.order.map((n) => [n, this.states.get(n) as ToolState])));
     this.pinned.add(position.index);
@@ -426,6 +451,10 @@ export class StreamEngine {
       if (c) changes.push(c);
     }
     if (reordered) {
+      // The newest states in config order too (a view iterates them as they are, like a replayed position's).
+      const states = [...this.states.values()].sort((a, b) => a.order - b.order);
+      this.states.clear();
+      for (const st of states) this.states.set(st.name, st);
       // Tools that swapped places cleared each other's marks on the way: mark the set afresh.
       this.discoverableByOrder.fill(0);
       for (const name of this.discoverableResolved) this.markOrder(this.states.get(name)?.order ?? 0, 1);
@@ -464,12 +493,102 @@ export class StreamEngine {
       counts: { ...this.counts },
       catalogueVersion: this.catalogueVersion,
       defaults: this.defaults,
+      appended: this.appended,
     };
     this.positionList.push(position);
     return position;
   }
 
-  /** Every tool's state at a position, in config order. Replayed from the nearest snapshot. */
+  /**
+   * A new engine that stands where this one stood at position `index`: the same positions up to it
+   * (shared, they are values), its states, overlay and appended promotions. What comes after is the
+   * fork's own; this engine is not changed. The incremental derivation (turn/derivation.ts) resumes a
+   * run from the first step an edit can affect with it.
+   */
+  forkAt(index: number): StreamEngine {
+    const fork = new StreamEngine([], this.servers);
+    fork.restore(this, index);
+    return fork;
+  }
+
+  private restore(parent: StreamEngine, index: number): void {
+    const p = parent.positionList[index];
+    if (!p) throw new Error(`no config position ${index}`);
+    this.positionList.length = 0;
+    this.positionList.push(...parent.positionList.slice(0, index + 1));
+    this.history = parent.history.filter((h) => h.index <= index);
+    this.base = EMPTY_CONFIG;
+    this.overlayDefaults = EMPTY_DEFAULTS;
+    this.overlayTools.clear();
+    // The overlay as applyDelta built it, delta by delta.
+    for (const h of this.history) {
+      if (h.base) this.base = h.base;
+      if (!h.delta) continue;
+      if (h.touchesDefaults) this.overlayDefaults = mergeDefaults(this.overlayDefaults, h.delta.defaults);
+      for (const [name, t] of h.delta.tools) this.overlay(name, t, enableOnly(t));
+    }
+    this.defaults = p.defaults;
+    this.states.clear();
+    this.order = [];
+    for (const s of parent.orderedStatesAt(index)) {
+      this.states.set(s.name, s);
+      this.order.push(s.name);
+    }
+    this.registered = p.registered;
+    // Never a version the parent gave another catalogue: caches keyed by it must miss.
+    this.catalogueVersion = parent.catalogueVersion + 1;
+    this.deltaCount = this.positionList.filter((x) => x.event.kind === 'delta').length;
+    Object.assign(this.counts, p.counts);
+    this.discoverableResolved.clear();
+    this.discoverableByOrder = new Uint8Array(Math.max(64, this.order.length));
+    for (const s of this.states.values()) {
+      if (s.enable.availability.value === 'discoverable' && s.resolution.ok) {
+        this.discoverableResolved.add(s.name);
+        this.markOrder(s.order, 1);
+      }
+    }
+    this.appended = p.appended;
+    this.snapshots.clear();
+    this.pinned.clear();
+    for (const [k, m] of parent.snapshots) if (k <= index) this.snapshots.set(k, m);
+    for (const k of parent.pinned) if (k <= index) this.pinned.add(k);
+  }
+
+  /** Every tool's state at a position, in config order. */
+  *orderedStatesAt(index: number): Iterable<ToolState> {
+    if (index >= this.positionList.length - 1) {
+      yield* this.currentStates();
+      return;
+    }
+    const states = this.statesAt(index);
+    // Replayed maps keep config order; check rather than trust it (a sort is the slow path).
+    let last = -1;
+    let sorted = true;
+    for (const s of states.values()) {
+      if (s.order < last) {
+        sorted = false;
+        break;
+      }
+      last = s.order;
+    }
+    if (sorted) yield* states.values();
+    else yield* [...states.values()].sort((a, b) => a.order - b.order);
+  }
+
+  /**
+   * The sets at a position for an invocation that forces `forced` (none: a plain one): the one answer
+   * requests, steps, the timeline and every view read (position-sets.ts).
+   */
+  setsAt(index: number, forced?: string): Sets {
+    return this.setsByPosition.at(index, forced);
+  }
+
+  /** setsAt with the offered set in config order, appended promotions in place (the JSON's positions). */
+  setsInConfigOrderAt(index: number): Sets {
+    return this.setsByPosition.inConfigOrderAt(index);
+  }
+
+  /** Every tool's state at a position (a map in config order). Replayed from the nearest snapshot. */
   statesAt(index: number): ReadonlyMap<string, ToolState> {
     const last = this.positionList.length - 1;
     if (index >= last) return this.states;

@@ -52,7 +52,9 @@ export function provenance(engine: StreamEngine, name: string, position: number)
       if (c.name !== name) continue;
       const step = stepOf(c.after, i);
       const last = steps[steps.length - 1];
-      if (!last || last.origin !== step.origin || last.availability !== step.availability) steps.push(step);
+      // A layer edit re-reads every layer, so an unchanged tool gets a new but identical origin: a step
+      // is new when what it says is (its label or its availability), not when its origin object is.
+      if (!last || originLabel(last.origin, last.from) !== originLabel(step.origin, step.from) || last.availability !== step.availability) steps.push(step);
     }
   }
   if (steps.length === 0) return { steps, text: 'not configured' };

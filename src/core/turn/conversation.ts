@@ -25,8 +25,6 @@ export interface Conversation {
   readonly steps: StepRecord[];
   /** The conversation as the provider sees it. */
   readonly messages: ConversationMessage[];
-  /** Tools promoted under `promoted_position = "append"`, in commit order. */
-  readonly appended: string[];
   /** The offered set last announced in directive blocks (Anthropic directives), once one was. */
   announced: ReadonlySet<string> | undefined;
   /** The system prompt, once the first request was sent (see systemPromptOf in request.ts). */

@@ -10,6 +10,21 @@ import type { StreamEngine, ToolState } from '../stream/engine';
 import type { IndexCache } from './caches';
 import type { DefinitionCache } from './definitions';
 
+/**
+ * One search document per definition object and order: a definition reused from the previous run
+ * (definitions.ts) brings its document back, so IndexCache sees the same objects and keeps its index
+ * without comparing texts.
+ */
+const documents = new WeakMap<ToolDefinition, SearchDocument>();
+
+function documentOf(d: ToolDefinition, order: number): SearchDocument {
+  const hit = documents.get(d);
+  if (hit && hit.order === order) return hit;
+  const doc = searchDocument(d, order);
+  documents.set(d, doc);
+  return doc;
+}
+
 export class RunCatalogue {
   /** The search documents of one catalogue version; availability changes never rebuild them. */
   private docsVersion = -1;
@@ -21,6 +36,11 @@ export class RunCatalogue {
     private readonly indexCache: IndexCache,
     private readonly definitionCache: DefinitionCache | undefined,
   ) {}
+
+  /** The rankers search_tools may use, by id (a resumed run keeps them). */
+  get rankerMap(): ReadonlyMap<string, Ranker> {
+    return this.rankers;
+  }
 
   /** A resolved tool's definition, the previous run's when its config is unchanged. */
   definitionOfState(s: ToolState | undefined): ToolDefinition | undefined {
@@ -37,7 +57,11 @@ export class RunCatalogue {
 
   /** A lookup of definitions in the states of one position, the builtins' included. */
   definitionsAt(position: number): (name: string) => ToolDefinition | undefined {
-    const states = this.engine.statesAt(position);
+    // No definition changed since the position (promotions and directives move availability only): the
+    // newest states answer, without replaying the position's states (a copy of every tool's).
+    const engine = this.engine;
+    const sameCatalogue = engine.positions[position]?.catalogueVersion === engine.current.catalogueVersion;
+    const states: Pick<ReadonlyMap<string, ToolState>, 'get'> = sameCatalogue ? { get: (name) => engine.state(name) } : engine.statesAt(position);
     return (name) => {
       if (name === DESCRIBE_TOOLS) return describeToolsDefinition;
       if (name === SEARCH_TOOLS) return searchToolsDefinition;
@@ -56,7 +80,7 @@ export class RunCatalogue {
         if (!this.definitionCache) docs.push(resolvedSearchDocument(s.resolution, s.order));
         else {
           const d = this.definitionCache.definition(s);
-          if (d) docs.push(searchDocument(d, s.order));
+          if (d) docs.push(documentOf(d, s.order));
         }
       }
       this.docs = docs;

@@ -521,6 +521,14 @@ describe('promoted_position = append: a request keeps the order it was sent with
     expect(t.requests.at(-1)?.sets.offered).toEqual(['a', 'c', 'describe_tools', 'search_tools', 'b']);
   });
 
+  it('the timeline answers the sets at a position as the request at that position has them (one answer, issue 23.0)', () => {
+    const t = run(spec(steps.length));
+    // Before: setsAt read the final appended list, so at request 0's position b sat at the tail.
+    for (const r of t.requests) if (r.forced === undefined) expect(t.setsAt(r.position).offered, `request ${r.id}`).toEqual(r.sets.offered);
+    for (const s of t.steps) expect(t.setsAt(s.position).offered, `step ${s.step}`).toEqual(s.sets.offered);
+    expect(t.setsAt(t.requests[0]?.position ?? -1).offered).toEqual(['a', 'b', 'c', 'describe_tools']);
+  });
+
   it('each request of the whole run reads as it does in a run cut after its step', () => {
     const whole = run(spec(steps.length)).requests;
     for (let n = 1; n <= steps.length; n++) {

@@ -12,8 +12,6 @@ import { checkRequest } from '../providers/request-rules';
 import type { ProviderDiagnostic } from '../providers/rules';
 import type { RenderedRequest } from '../providers/render';
 import type { ToolChoice } from '../providers/types';
-import type { StreamEngine, ToolState } from '../stream/engine';
-import { computeSets } from '../stream/sets';
 import type { Sets } from '../stream/sets';
 import { categoriesOf } from '../tasks/categories';
 import type { CategoryTool } from '../tasks/categories';
@@ -32,8 +30,8 @@ export const SYSTEM_PROMPT =
 export function systemPromptOf(conv: Pick<Conversation, 'engine' | 'policy'>): string {
   if (!conv.policy.categories_prompt) return SYSTEM_PROMPT;
   const { engine } = conv;
-  const states = [...engine.statesAt(0).values()].sort((a, b) => a.order - b.order);
-  const searchable = new Set(computeSets(states, { registered: engine.positions[0]?.registered ?? false }).searchable);
+  const states = engine.orderedStatesAt(0);
+  const searchable = new Set(engine.setsAt(0).searchable);
   const tools: CategoryTool[] = [];
   for (const s of states) {
     if (!searchable.has(s.name) || !s.resolution.ok) continue;
@@ -59,20 +57,16 @@ export interface DerivedCache {
   value: Derived | undefined;
 }
 
-/** Every tool's state at a position, in config order: the newest reads the engine, an older one replays. */
-export function statesInOrder(engine: StreamEngine, position: number): Iterable<ToolState> {
-  return position === engine.current.index ? engine.currentStates() : [...engine.statesAt(position).values()].sort((a, b) => a.order - b.order);
-}
-
-function derive(conv: Pick<Conversation, 'engine' | 'policy' | 'catalogue'>, position: number, forced: string | undefined, registered: boolean, appended: readonly string[]): Derived {
+function derive(conv: Pick<Conversation, 'engine' | 'policy' | 'catalogue'>, position: number, forced: string | undefined): Derived {
   const { engine, catalogue } = conv;
-  const sets = computeSets(statesInOrder(engine, position), { registered, ...(forced !== undefined ? { forced } : {}), appended });
+  // The position's own sets (its registration and appended promotions are part of it).
+  const sets = engine.setsAt(position, forced);
   const definitionsAt = (): ((name: string) => ToolDefinition | undefined) => catalogue.definitionsAt(position);
   let array: readonly string[] = sets.offered;
   if (conv.policy.provider === 'anthropic-directives') {
     // RFD 105's fixed array: every resolvable configured tool, then both builtins.
     const fixed: string[] = [];
-    for (const st of statesInOrder(engine, position)) if (st.resolution.ok) fixed.push(st.name);
+    for (const st of engine.orderedStatesAt(position)) if (st.resolution.ok) fixed.push(st.name);
     fixed.push(DESCRIBE_TOOLS, SEARCH_TOOLS);
     array = fixed;
   }
@@ -110,11 +104,11 @@ function costOf(catalogue: RunCatalogue, position: number, names: readonly strin
 }
 
 /** The derivation of a request; requests at one position with one forced tool share it. */
-function derivedFor(conv: Conversation, position: number, forced: string | undefined, registered: boolean, appended: readonly string[]): Derived {
-  const key = `${position}\u0000${forced ?? ''}\u0000${registered}\u0000${appended.join(',')}`;
+function derivedFor(conv: Conversation, position: number, forced: string | undefined): Derived {
+  const key = `${position}\u0000${forced ?? ''}`;
   const cache = conv.derived;
   if (cache.value && cache.key === key) return cache.value;
-  cache.value = derive(conv, position, forced, registered, appended);
+  cache.value = derive(conv, position, forced);
   cache.key = key;
   return cache.value;
 }
@@ -141,9 +135,8 @@ export function sendRequest(conv: Conversation, step: number, cycle: number, too
   const { engine, policy, requests } = conv;
   const registered = engine.isRegistered;
   const position = engine.current.index;
-  const appendedThen = conv.appended.slice();
   let own: Derived | undefined;
-  const get = (): Derived => (own ??= derivedFor(conv, position, forced, registered, appendedThen));
+  const get = (): Derived => (own ??= derivedFor(conv, position, forced));
   if (policy.provider === 'anthropic-directives') announceAvailability(conv, get().sets.offered);
   const id = requests.length;
   const snapshot = conv.messages.slice();

@@ -17,7 +17,6 @@ import { substring } from '../search/substring';
 import type { Ranker } from '../search/types';
 import { StreamEngine } from '../stream/engine';
 import type { ToolState } from '../stream/engine';
-import { computeSets } from '../stream/sets';
 import type { Sets } from '../stream/sets';
 import { IndexCache } from './caches';
 import type { LayerCache } from './caches';
@@ -26,7 +25,6 @@ import { warnUnresolvable } from './conversation';
 import type { Conversation } from './conversation';
 import type { DefinitionCache } from './definitions';
 import { RunCatalogue } from './lookups';
-import { statesInOrder } from './request';
 import type { Timeline } from './timeline';
 import { runTurn } from './turn';
 import { UnresolvableWarnings } from './warnings';
@@ -87,7 +85,7 @@ function missingSources(engine: StreamEngine, layers: readonly Layer[]): Diagnos
 }
 
 /** The start of the conversation: the layers loaded, the servers and the stream's base position. */
-function start(input: RunInput): { conv: Conversation; diagnostics: Diagnostic[] } {
+export function startConversation(input: RunInput): { conv: Conversation; diagnostics: Diagnostic[] } {
   const { scenario } = input;
   input.definitionCache?.startRun();
   const layers: Layer[] = [...(input.workspaceLayers ?? []), ...scenario.layers];
@@ -108,7 +106,6 @@ function start(input: RunInput): { conv: Conversation; diagnostics: Diagnostic[]
     calls: [],
     steps: [],
     messages: [],
-    appended: [],
     announced: undefined,
     derived: { key: '', value: undefined },
   };
@@ -140,8 +137,6 @@ function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep, time:
   const position = engine.current.index;
   if (error !== undefined) entries[entry] = { kind: 'step', step: stepNo, command: step.command, position, error, commandSpan: step.commandSpan };
   const registered = engine.isRegistered;
-  const appended = conv.appended.slice();
-  let sets: Sets | undefined;
   conv.steps.push({
     step: stepNo,
     entry,
@@ -152,22 +147,38 @@ function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep, time:
     ...(error !== undefined ? { error } : {}),
     layers: conv.layers,
     get sets(): Sets {
-      return (sets ??= computeSets(statesInOrder(engine, position), { registered, appended }));
+      return engine.setsAt(position);
     },
   });
 }
 
 export function runScenario(input: RunInput): Timeline {
-  const { conv, diagnostics } = start(input);
+  const { conv, diagnostics } = startConversation(input);
   const loadEntry = conv.entries.length - 1;
-  let time = 0;
-  input.scenario.steps.forEach((step, i) => {
+  playSteps(conv, input.scenario.steps, 0, input.scenario.steps.length);
+  return timelineOf(conv, input.scenario.name, diagnostics, loadEntry);
+}
+
+/**
+ * Plays steps `from` (0-based) up to `to` (exclusive) of a conversation that has played the steps
+ * before `from`; `after` is called after each step (the incremental derivation keeps checkpoints).
+ */
+export function playSteps(conv: Conversation, steps: readonly ScenarioStep[], from: number, to: number, after?: (stepsPlayed: number, time: number) => void): void {
+  let time = conv.steps.at(-1)?.time ?? 0;
+  for (let i = from; i < to; i++) {
+    const step = steps[i];
+    if (!step) break;
     time += step.elapsed ?? 0;
     applyStep(conv, i + 1, step, time);
-  });
-  const { engine, appended } = conv;
+    after?.(i + 1, time);
+  }
+}
+
+/** The timeline of a conversation as played so far. */
+export function timelineOf(conv: Conversation, name: string, diagnostics: readonly Diagnostic[], loadEntry: number): Timeline {
+  const { engine } = conv;
   return {
-    name: input.scenario.name,
+    name,
     policy: conv.policy,
     diagnostics,
     finalLayers: conv.layers,
@@ -179,7 +190,7 @@ export function runScenario(input: RunInput): Timeline {
     loadEntry,
     engine,
     statesAt: (p) => engine.statesAt(p),
-    setsAt: (p) => computeSets(engine.statesAt(p).values(), { registered: engine.positions[p]?.registered ?? false, appended }),
+    setsAt: (p) => engine.setsAt(p),
   };
 }
 

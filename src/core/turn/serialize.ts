@@ -3,7 +3,6 @@
 // availability, the sets and registration, and the request of every cycle (its provider findings,
 // and with `bodies` its rendered body). Serialize it with toJson (json/serde.ts) to keep floats.
 import type { Origin } from '../config/types';
-import { computeSets } from '../stream/sets';
 import type { ExpectationResult } from '../scenario/expectations';
 import type { Timeline } from './timeline';
 import type { ConversationCost } from '../cost/conversation';
@@ -57,7 +56,9 @@ export function timelineToJson(t: Timeline, expectations: readonly ExpectationRe
         why: `${s.enable.availability.from === 'defaults' ? "'*' in " : ''}${originText(s.enable.availability.origin)}`,
       };
     }
-    const sets = computeSets(states.values(), { registered: p.registered });
+    // The offered set in config order here (a request's `offered` is its tools array order).
+    const s = t.engine.setsInConfigOrderAt(p.index);
+    const sets = { configured: s.configured, permitted: s.permitted, offered: s.offered, searchable: s.searchable, servers: s.servers };
     return { index: p.index, event: p.event, search_tools: p.registered, availability, ...sets };
   });
   const requests = t.requests.map((r) => ({

@@ -61,10 +61,10 @@ function runCycle(conv: Conversation, cycle: ScenarioCycle, req: RequestRecord):
     entries.push({ kind: 'call', step: stepNo, cycle: cycleNo, call: r, position: engine.current.index });
   }
   const detail = folded.sources.includes('promotion') ? `promotion: ${folded.promoted.join(', ')}` : 'tool write';
-  const committed = engine.applyDelta(folded.delta, { sources: folded.sources, detail, step: stepNo, cycle: cycleNo });
+  // Appended promotions are part of the position the delta makes (ConfigPosition.appended).
+  const committed = engine.applyDelta(folded.delta, { sources: folded.sources, detail, step: stepNo, cycle: cycleNo }, policy.promoted_position === 'append' ? folded.promoted : []);
   if (!committed) return;
   entries.push({ kind: 'delta', step: stepNo, cycle: cycleNo, position: committed.index });
-  if (policy.promoted_position === 'append') for (const n of folded.promoted) if (!conv.appended.includes(n)) conv.appended.push(n);
 }
 
 /** A `jp q` step's turn; returns why it could not start, if it could not. */

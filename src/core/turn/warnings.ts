@@ -11,6 +11,13 @@ export class UnresolvableWarnings {
   private version = -1;
   private unresolvable: string[] = [];
 
+  /** A copy that has given the same warnings (a resumed run continues from it). */
+  clone(): UnresolvableWarnings {
+    const c = new UnresolvableWarnings();
+    for (const k of this.given) c.given.add(k);
+    return c;
+  }
+
   /** The warnings not given yet about the tools that are unresolvable and not off (or forced) now. */
   due(engine: StreamEngine, forced?: string): string[] {
     const version = engine.current.catalogueVersion;

@@ -91,6 +91,12 @@ export function StartServersDialog() {
                     <Visible text={s.name} />
                   </strong>{' '}
                   {s.optional ? <span className="word optional">optional</span> : <span className="word required">required</span>}
+                  {!s.jpStarts && (
+                    <span className="muted" data-testid="planned-not-jp">
+                      {' '}
+                      JP would not start it (no tool names it yet): started only to list its tools
+                    </span>
+                  )}
                 </div>
                 <dl>
                   <dt>command</dt>
@@ -115,6 +121,18 @@ export function StartServersDialog() {
               </li>
             ))}
           </ol>
+        )}
+        {plan.notStarted.length > 0 && (
+          <ul className="bridge-not-started" aria-label="Servers JP would not start" data-testid="start-servers-not-started">
+            {plan.notStarted.map((x) => (
+              <li key={x.server}>
+                <code>
+                  <Visible text={x.server} />
+                </code>{' '}
+                is not started, as JP would not start it: <Visible text={x.reason} />
+              </li>
+            ))}
+          </ul>
         )}
         {plan.problems.length > 0 && (
           <ul className="bridge-problems" aria-label="Servers that cannot start">

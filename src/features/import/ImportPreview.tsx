@@ -7,7 +7,7 @@ import { AvailabilityBadge } from '../../components/Availability';
 import { formatBytes, formatCount } from '../../components/Measures';
 import { SavingsSummary } from '../../components/Savings';
 import { ToolHintBadges } from '../../components/ToolHints';
-import type { ImportPreview } from '../../derive/serversProtocol';
+import type { ImportPreview, ServerAbout } from '../../derive/serversProtocol';
 import type { ImportAction, ImportForm, ServerMode } from './importForm';
 
 type Ready = Extract<ImportPreview, { ok: true }>;
@@ -67,7 +67,7 @@ export function ServersTable({ ok, form, dispatch }: { readonly ok: Ready; reado
           </tr>
         </thead>
         <tbody>
-          {ok.servers.map((s, i) => (
+          {ok.servers.flatMap((s, i) => [
             <tr key={i}>
               <td>
                 <input
@@ -96,8 +96,15 @@ export function ServersTable({ ok, form, dispatch }: { readonly ok: Ready; reado
                 {s.key !== undefined && s.key !== s.name ? <code>{s.key}</code> : null} {s.category ? `[${s.category}] ` : ''}
                 {s.description}
               </td>
-            </tr>
-          ))}
+            </tr>,
+            s.about && (
+              <tr key={`${i} about`} className="server-about-row">
+                <td colSpan={perServer ? 4 : 3}>
+                  <AboutServer about={s.about} />
+                </td>
+              </tr>
+            ),
+          ])}
         </tbody>
       </table>
       {ok.servers.map((s, i) =>
@@ -108,6 +115,89 @@ export function ServersTable({ ok, form, dispatch }: { readonly ok: Ready; reado
         ) : null,
       )}
     </section>
+  );
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/**
+ * What a snapshot holds of the server itself, as text: serverInfo (its title, version, description,
+ * website and how many icons: never fetched), the protocol version, the capabilities it declared and
+ * its instructions.
+ */
+function AboutServer({ about }: { readonly about: ServerAbout }) {
+  const info = about.serverInfo ?? {};
+  const icons = Array.isArray(info.icons) ? info.icons.length : 0;
+  const known = new Set(['name', 'version', 'title', 'description', 'websiteUrl', 'icons']);
+  const other = Object.keys(info).filter((k) => !known.has(k));
+  return (
+    <dl className="server-about" data-testid="import-server-about">
+      {(text(info.title) ?? text(info.name)) !== undefined && (
+        <>
+          <dt>server</dt>
+          <dd data-testid="about-server">
+            {text(info.title) ?? text(info.name)}
+            {text(info.title) !== undefined && text(info.name) !== undefined && (
+              <>
+                {' '}
+                (<code>{text(info.name)}</code>)
+              </>
+            )}
+            {text(info.version) !== undefined && ` ${text(info.version)}`}
+          </dd>
+        </>
+      )}
+      {text(info.description) !== undefined && (
+        <>
+          <dt>says</dt>
+          <dd data-testid="about-description">{text(info.description)}</dd>
+        </>
+      )}
+      {text(info.websiteUrl) !== undefined && (
+        <>
+          <dt>website</dt>
+          <dd>
+            <code data-testid="about-website">{text(info.websiteUrl)}</code>
+          </dd>
+        </>
+      )}
+      {icons > 0 && (
+        <>
+          <dt>icons</dt>
+          <dd>{icons} (not loaded)</dd>
+        </>
+      )}
+      {other.length > 0 && (
+        <>
+          <dt>other fields</dt>
+          <dd>
+            {other.map((k) => (
+              <code key={k}>{k} </code>
+            ))}
+          </dd>
+        </>
+      )}
+      {about.protocolVersion !== undefined && (
+        <>
+          <dt>MCP</dt>
+          <dd>{about.protocolVersion}</dd>
+        </>
+      )}
+      {about.capabilities && (
+        <>
+          <dt>can</dt>
+          <dd data-testid="about-capabilities">{Object.keys(about.capabilities).join(', ') || 'nothing declared'}</dd>
+        </>
+      )}
+      {about.instructions !== undefined && (
+        <>
+          <dt>instructions</dt>
+          <dd className="about-instructions" data-testid="about-instructions">
+            {about.instructions}
+          </dd>
+        </>
+      )}
+    </dl>
   );
 }
 

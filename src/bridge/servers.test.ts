@@ -1,0 +1,364 @@
+// Real servers as JP runs them (issue 28), against hostile servers written for these tests
+// (fixtures/hostile.mjs), driven by the bridge's own Upstream and through a running
+// `tool-workbench serve` as the page reaches it: noise on stdout, a hung server, one name per
+// server, sessions kept apart.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createServer, request } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerView } from '../bridge-protocol';
+import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
+import { terminalOf } from './log';
+import { Masker } from './secrets';
+import { BIN, eventually, FIXTURES, pageClient, ROOT, startServe, tempWorkspace } from './testServe';
+import type { Running } from './testServe';
+import { nextPingDelay, PING_AT_MOST_EVERY_MS, Upstream } from './upstream';
+
+const spec = (name: string, args: readonly string[]): McpLaunchSpec => ({
+  name,
+  command: process.execPath,
+  arguments: [join(FIXTURES, 'hostile.mjs'), ...args],
+  variables: [],
+  optional: false,
+  startupTimeoutSecs: 20,
+  layers: ['test'],
+});
+
+const started: Upstream[] = [];
+function upstream(name: string, args: readonly string[]): Upstream {
+  const masker = new Masker();
+  const up = new Upstream(name, { kind: 'stdio', spec: spec(name, args), cwd: FIXTURES, from: 'the test' }, { terminal: terminalOf(() => undefined, masker), masker });
+  started.push(up);
+  return up;
+}
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((u) => u.stop()));
+});
+
+describe('noise on stdout', () => {
+  it('skips a line that is no JSON-RPC message, keeps it in the log, and goes on', async () => {
+    const up = upstream('noisy', ['noisy']);
+    await up.start();
+    expect(up.error).toBeUndefined();
+    expect(up.status).toBe('running');
+    const tools = await up.forward('tools/list', undefined);
+    expect((tools.tools as { name: string }[]).map((t) => t.name)).toEqual(['ask']);
+    const stdout = up.logSince(0).filter((e) => e.stream === 'stdout').map((e) => e.text);
+    expect(stdout).toEqual(['noise: handling initialize', 'booting the noisy server', '{"level":"info","msg":"ready"}', 'noise: handling tools/list']);
+  });
+});
+
+/** Stops the process (SIGSTOP) and lets it go on again when the test ends, so the stop can end it. */
+function freeze(pid: number): () => void {
+  process.kill(pid, 'SIGSTOP');
+  return () => {
+    try {
+      process.kill(pid, 'SIGCONT');
+    } catch {
+      // already gone
+    }
+  };
+}
+
+describe('a hung stdio server', () => {
+  it('is seen failed once it stops answering pings (SIGSTOP)', async () => {
+    const up = upstream('hangs', ['asks']);
+    await up.start();
+    expect(up.status).toBe('running');
+    const thaw = freeze(up.view().pid as number);
+    try {
+      const error = await eventually(() => (up.status === 'failed' ? up.error : undefined), 30_000, 'the hung server to be seen');
+      expect(error).toMatch(/the server stopped answering \(ping: .*timed out/iu);
+    } finally {
+      thaw();
+    }
+  }, 60_000);
+
+  it('pings half as often while the server keeps answering, and never less than every 3 s', () => {
+    const series = [1500];
+    for (let i = 0; i < 5; i++) series.push(nextPingDelay(series.at(-1) as number));
+    expect(series).toEqual([1500, 3000, 3000, 3000, 3000, 3000]);
+    expect(PING_AT_MOST_EVERY_MS).toBe(3000);
+  });
+});
+
+/**
+ * An HTTP MCP server written for these tests: it wants `Authorization: Bearer good` (401 with a
+ * WWW-Authenticate otherwise), or answers every POST with `status` when given one. It records every
+ * request's method, to tell whether the client fell back to the older HTTP+SSE transport (a GET).
+ */
+async function httpServer(options: { status?: number } = {}): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
+  const seen: string[] = [];
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    seen.push(req.method ?? '');
+    if (options.status !== undefined) {
+      res.writeHead(options.status, { 'content-type': 'text/plain' }).end('no');
+      return;
+    }
+    if (req.headers.authorization !== 'Bearer good') {
+      res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"', 'content-type': 'application/json' }).end('{"error":"invalid_token"}');
+      return;
+    }
+    const server = new Server({ name: 'guarded', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'secret_tool', inputSchema: { type: 'object' } }] }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+  const http: HttpServer = createServer((req, res) => void handle(req, res));
+  const port = await new Promise<number>((ok) => http.listen(0, '127.0.0.1', () => ok((http.address() as { port: number }).port)));
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    seen,
+    close: () =>
+      new Promise<void>((ok) => {
+        http.closeAllConnections();
+        http.close(() => ok());
+      }),
+  };
+}
+
+function httpUpstream(url: string, headers: Record<string, string> = {}): Upstream {
+  const masker = new Masker();
+  const up = new Upstream('remote', { kind: 'http', url, headers, transport: 'auto' }, { terminal: terminalOf(() => undefined, masker), masker });
+  started.push(up);
+  return up;
+}
+
+describe('errors say what happened', () => {
+  it('says a 401 is the server wanting authorization, and does not take it for an old HTTP+SSE server', async () => {
+    const guarded = await httpServer();
+    try {
+      const up = httpUpstream(guarded.url);
+      await up.start();
+      expect(up.status).toBe('failed');
+      expect(up.error).toMatch(/^401: the server wants authorization/u);
+      expect(up.error).toContain('Bearer resource_metadata=');
+      expect(guarded.seen).not.toContain('GET');
+      const good = httpUpstream(guarded.url, { Authorization: 'Bearer good' });
+      await good.start();
+      expect(good.status).toBe('running');
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it.each([400, 404, 405])('falls back to the older HTTP+SSE transport when the initialize POST gets %i (the spec says so)', async (status) => {
+    const old = await httpServer({ status });
+    try {
+      const up = httpUpstream(old.url);
+      await up.start();
+      expect(up.status).toBe('failed');
+      expect(old.seen).toEqual(['POST', 'GET']);
+      expect(up.error).toMatch(new RegExp(`^Streamable HTTP: ${status}: .*; the older HTTP\\+SSE transport: ${status}: `, 'u'));
+    } finally {
+      await old.close();
+    }
+  });
+
+  it.each([403, 406, 415, 422])('does not fall back on %i, and says the status', async (status) => {
+    const other = await httpServer({ status });
+    try {
+      const up = httpUpstream(other.url);
+      await up.start();
+      expect(up.status).toBe('failed');
+      expect(other.seen).toEqual(['POST']);
+      expect(up.error).toMatch(new RegExp(`^${status}: `, 'u'));
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+let s: Running;
+let page: ReturnType<typeof pageClient>;
+const node = process.execPath;
+const hostileToml = (name: string, args: readonly string[]) =>
+  `[providers.mcp.${name}]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = ${JSON.stringify([join(FIXTURES, 'hostile.mjs'), ...args])}\n`;
+
+/** Opens the workspace, plans and confirms it: the started servers' views. */
+async function startWorkspace(root: string): Promise<{ id: string; servers: ServerView[] }> {
+  const id = (await page.post('/bridge/workspaces', { path: root })).json<{ workspace: { id: string } }>().workspace.id;
+  const plan = (await page.post(`/bridge/workspaces/${id}/plan`, {})).json<{ plan: { id: string } }>().plan;
+  return { id, servers: (await page.post(`/bridge/workspaces/${id}/start`, { plan: plan.id })).json<{ servers: ServerView[] }>().servers };
+}
+
+async function pageSession(name: string): Promise<Client & { heard: string[]; protocol: () => string | undefined }> {
+  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${s.port}/bridge/servers/${encodeURIComponent(name)}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${s.token}`, Origin: `http://127.0.0.1:${s.port}` } },
+  });
+  const heard: string[] = [];
+  const client = Object.assign(new Client({ name: 'test-page', version: '1' }), { heard, protocol: () => transport.protocolVersion });
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void heard.push(`log ${n.params.level} ${String(n.params.data)}`));
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard.push('tools changed'));
+  await client.connect(transport);
+  return client;
+}
+
+/**
+ * A page session opened by hand, to know for certain when its event stream (GET) is open: every
+ * notification the bridge sends it outside a request arrives there.
+ */
+async function rawSession(name: string): Promise<{ heard: () => string; close: () => void }> {
+  const path = `/bridge/servers/${encodeURIComponent(name)}/mcp`;
+  const headers = { authorization: `Bearer ${s.token}`, origin: `http://127.0.0.1:${s.port}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+  const post = (body: unknown, session?: string) =>
+    new Promise<string | undefined>((ok, fail) => {
+      const r = request({ host: '127.0.0.1', port: s.port, method: 'POST', path, headers: { ...headers, ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2024-11-05' } : {}) } }, (res) => {
+        res.resume();
+        res.on('end', () => ok(res.headers['mcp-session-id'] as string | undefined));
+      });
+      r.on('error', fail);
+      r.end(JSON.stringify(body));
+    });
+  const session = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+  let text = '';
+  const open = await new Promise<{ close: () => void }>((ok, fail) => {
+    const r = request({ host: '127.0.0.1', port: s.port, method: 'GET', path, headers: { ...headers, 'mcp-session-id': session as string, 'mcp-protocol-version': '2024-11-05' } }, (res) => {
+      expect(res.statusCode).toBe(200);
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      ok({ close: () => r.destroy() });
+    });
+    r.on('error', fail);
+    r.end();
+  });
+  return { heard: () => text, close: open.close };
+}
+
+describe('through the bridge', () => {
+  beforeAll(async () => {
+    s = await startServe();
+    page = pageClient(s);
+  }, 90_000);
+
+  afterAll(async () => {
+    s.proc.kill('SIGTERM');
+    await s.exited;
+  }, 30_000);
+
+  it("tells the page the workspace's name for a server the bridge holds under another (two workspaces' fs)", async () => {
+    const a = await startWorkspace(tempWorkspace(() => hostileToml('fs', ['asks'])));
+    expect(a.servers.map((v) => [v.name, v.declaredAs, v.status])).toEqual([['fs', 'fs', 'running']]);
+    await page.post(`/bridge/workspaces/${a.id}/stop`);
+    const b = await startWorkspace(tempWorkspace(() => hostileToml('fs', ['asks'])));
+    expect(b.servers.map((v) => [v.name, v.declaredAs, v.status])).toEqual([['fs-2', 'fs', 'running']]);
+    await page.post(`/bridge/workspaces/${b.id}/stop`);
+  }, 60_000);
+
+  it("passes the page's ping to the server itself: a hung server's ping fails", async () => {
+    const root = tempWorkspace(() => hostileToml('frozen', ['asks']));
+    const { servers } = await startWorkspace(root);
+    const v = servers.find((x) => x.name === 'frozen');
+    expect(v?.status).toBe('running');
+    const client = await pageSession('frozen');
+    await client.ping();
+    const thaw = freeze(v?.pid as number);
+    try {
+      await expect(client.ping()).rejects.toThrow();
+    } finally {
+      thaw();
+      await client.close().catch(() => undefined);
+    }
+  }, 60_000);
+
+  describe('sessions kept apart', () => {
+    it('sends the log and list-changed notifications of a call to the session that made it, and to no other', async () => {
+      await startWorkspace(tempWorkspace(() => hostileToml('old', ['old'])));
+      const other = await rawSession('old');
+      const caller = await pageSession('old');
+      try {
+        await caller.callTool({ name: 'shout', arguments: { what: 'mine' } });
+        expect(caller.heard).toEqual(['log warning shouted "mine"', 'tools changed']);
+        // A whole request of the other session after it: anything sent its way earlier is in by now.
+        await caller.callTool({ name: 'level', arguments: {} });
+        expect(other.heard()).not.toContain('shouted');
+        expect(other.heard()).not.toContain('list_changed');
+      } finally {
+        other.close();
+        await caller.close();
+      }
+    }, 60_000);
+
+    it("passes the page's logging/setLevel to the server, and holds back what is below the session's level", async () => {
+      const page1 = await pageSession('old');
+      try {
+        await page1.setLoggingLevel('error');
+        const r = await page1.callTool({ name: 'level', arguments: {} });
+        expect(r.content).toEqual([{ type: 'text', text: 'error' }]);
+        await page1.callTool({ name: 'shout', arguments: { what: 'quiet' } });
+        expect(page1.heard).toEqual(['tools changed']);
+      } finally {
+        await page1.close();
+      }
+    }, 60_000);
+
+    it('announces a 2024-11-05-only server to the page with its real protocol version', async () => {
+      const page1 = await pageSession('old');
+      try {
+        expect(page1.protocol()).toBe('2024-11-05');
+        const v = (await page.get('/bridge/servers')).json<{ servers: ServerView[] }>().servers.find((x) => x.name === 'old');
+        expect(v?.protocolVersion).toBe('2024-11-05');
+      } finally {
+        await page1.close();
+      }
+    }, 60_000);
+  });
+
+  it('keeps one entry for a URL that fails to connect again and again, not a pile of connecting-N', async () => {
+    const dead = await httpServer({ status: 500 });
+    await dead.close();
+    for (let i = 0; i < 3; i++) expect((await page.post('/bridge/servers', { url: dead.url })).json<{ server: ServerView }>().server.status).toBe('failed');
+    const mine = (await page.get('/bridge/servers')).json<{ servers: ServerView[] }>().servers.filter((v) => v.url === dead.url);
+    expect(mine.map((v) => v.status)).toEqual(['failed']);
+  }, 60_000);
+
+  describe('start what JP starts', () => {
+    // fs: used by an enabled tool. broken: would fail, but only an off tool uses it. where: no tool names it.
+    const workspace = () =>
+      tempWorkspace(
+        () =>
+          hostileToml('fs', ['where']) +
+          '[providers.mcp.broken]\ntype = "stdio"\ncommand = "/nonexistent/server"\n' +
+          '[conversation.tools.read]\nsource = "mcp.fs"\nenable = true\n' +
+          '[conversation.tools.fix]\nsource = "mcp.broken"\nenable = false\n',
+      );
+
+    it('starts only the servers of enabled tools, and says why another is left alone', async () => {
+      const id = (await page.post('/bridge/workspaces', { path: workspace() })).json<{ workspace: { id: string } }>().workspace.id;
+      const plan = (await page.post(`/bridge/workspaces/${id}/plan`, {})).json<{ plan: { id: string; servers: { name: string }[]; notStarted: { server: string; reason: string }[] } }>().plan;
+      expect(plan.servers.map((x) => x.name)).toEqual(['fs']);
+      expect(plan.notStarted).toEqual([{ server: 'broken', reason: 'no enabled tool uses it (fix is off)' }]);
+      const started = (await page.post(`/bridge/workspaces/${id}/start`, { plan: plan.id })).json<{ servers: ServerView[] }>().servers;
+      expect(started.map((v) => [v.declaredAs, v.status])).toEqual([['fs', 'running']]);
+      await page.post(`/bridge/workspaces/${id}/stop`);
+    }, 60_000);
+
+    it("runs a server in JP's working directory (where the workbench runs), not the workspace root", async () => {
+      const root = workspace();
+      const { id, servers } = await startWorkspace(root);
+      const v = servers.find((x) => x.declaredAs === 'fs');
+      expect(v?.cwd).toBe(ROOT);
+      expect(v?.instructions).toBe(`running in ${ROOT}`);
+      await page.post(`/bridge/workspaces/${id}/stop`);
+    }, 60_000);
+
+    it('snapshot leaves out a server JP would not start instead of saying JP would abort', () => {
+      const root = workspace();
+      const r = spawnSync(node, [BIN, 'snapshot', '--workspace', root, '--out', join(root, 'snap.json')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('broken: not started, as JP would not start it: no enabled tool uses it (fix is off)');
+      expect(r.stdout).not.toContain('/nonexistent/server');
+    }, 60_000);
+  });
+});

@@ -1,0 +1,127 @@
+// The sets at a position (position-sets.ts) are computed incrementally from an earlier position's;
+// here they are held to computeSets over the same states, on random streams of deltas, appended
+// promotions and layer edits, read in random orders (so merges, fresh computations after a layer edit,
+// the bulk threshold and evictions all take part).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadLayer } from '../config/layer';
+import type { SimServer } from '../catalogue/resolve';
+import { StreamEngine } from './engine';
+import { computeSets } from './sets';
+import type { Sets } from './sets';
+
+const ENABLES = ['"on"', '"off"', '"discoverable"', '{ availability = "off", allow_toggle = "never" }', '{ availability = "discoverable", allow_toggle = "never" }'];
+const SOURCES = ['"local"', '"local"', '"mcp.up"', '"mcp.down"', '"mcp.other"'];
+
+const servers = (names: readonly string[]): Map<string, SimServer> =>
+  new Map<string, SimServer>([
+    ['up', { name: 'up', status: 'running', tools: new Map(names.map((n) => [n, { name: n, description: '', inputSchema: { type: 'object' } }])) }],
+    ['other', { name: 'other', status: 'running', tools: new Map(names.map((n) => [n, { name: n, description: '', inputSchema: { type: 'object' } }])) }],
+    ['down', { name: 'down', status: 'offline', tools: new Map() }],
+  ]);
+
+interface ToolSpec {
+  readonly name: string;
+  readonly enable?: string | undefined;
+  readonly source: string;
+}
+
+function text(tools: readonly ToolSpec[], star?: string, bare = false): string {
+  const out: string[] = [];
+  if (star !== undefined) out.push(`[conversation.tools.'*']\nenable = ${star}\n`);
+  for (const t of tools) {
+    out.push(`[conversation.tools.${JSON.stringify(t.name)}]`);
+    if (!bare) out.push(`source = ${t.source}`);
+    if (t.enable !== undefined) out.push(`enable = ${t.enable}`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+const plain = (s: Sets): Record<string, readonly string[]> => ({ configured: s.configured, permitted: s.permitted, offered: s.offered, searchable: s.searchable, servers: s.servers });
+
+/** The answer the engine gives, against computeSets over the position's states in config order. */
+function expectSetsAgree(engine: StreamEngine, index: number, forced?: string): void {
+  const p = engine.positions[index];
+  if (!p) throw new Error('no position');
+  const states = [...engine.statesAt(index).values()].sort((a, b) => a.order - b.order);
+  const scratch = computeSets(states, { registered: p.registered, appended: p.appended, ...(forced !== undefined ? { forced } : {}) });
+  expect(plain(engine.setsAt(index, forced)), `position ${index}${forced !== undefined ? ` forcing ${forced}` : ''}`).toEqual(plain(scratch));
+  if (forced === undefined) {
+    const configOrder = computeSets(states, { registered: p.registered });
+    expect(plain(engine.setsInConfigOrderAt(index))).toEqual(plain(configOrder));
+  }
+}
+
+type Op =
+  | { readonly kind: 'delta'; readonly tools: readonly ToolSpec[]; readonly star?: string | undefined; readonly bare: boolean; readonly append: readonly string[] }
+  | { readonly kind: 'layer'; readonly tools: readonly ToolSpec[]; readonly star?: string | undefined };
+
+function opsArb(names: readonly string[], maxTools: number): fc.Arbitrary<{ base: readonly ToolSpec[]; star?: string | undefined; ops: readonly Op[]; reads: readonly number[]; forced: readonly string[] }> {
+  const tool = fc.record({ name: fc.constantFrom(...names), enable: fc.option(fc.constantFrom(...ENABLES), { nil: undefined }), source: fc.constantFrom(...SOURCES) });
+  const tools = fc.uniqueArray(tool, { selector: (t) => t.name, maxLength: maxTools });
+  const star = fc.option(fc.constantFrom(...ENABLES), { nil: undefined });
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    { weight: 6, arbitrary: fc.record({ kind: fc.constant('delta' as const), tools, star: fc.option(fc.constantFrom(...ENABLES), { nil: undefined, freq: 5 }), bare: fc.boolean(), append: fc.subarray([...names]) }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('layer' as const), tools, star }) },
+  );
+  return fc.record({
+    base: tools,
+    star,
+    ops: fc.array(op, { maxLength: 10 }),
+    reads: fc.array(fc.nat(), { maxLength: 30 }),
+    forced: fc.subarray([...names, 'nosuch']),
+  });
+}
+
+function play(names: readonly string[], spec: { base: readonly ToolSpec[]; star?: string | undefined; ops: readonly Op[] }): StreamEngine {
+  const engine = new StreamEngine([loadLayer({ name: 'w', text: text(spec.base, spec.star) })], servers(names));
+  spec.ops.forEach((op, i) => {
+    if (op.kind === 'layer') engine.replaceLayers([loadLayer({ name: 'w', text: text(op.tools, op.star) })], { kind: 'layer-edit', layer: 'w', detail: '', step: i });
+    else engine.applyDelta(loadLayer({ name: `d${i}`, text: text(op.tools, op.star, op.bare) }).config, { sources: ['promotion'], detail: '', step: i }, op.append);
+  });
+  return engine;
+}
+
+describe('the sets at a position: one answer, computed incrementally', () => {
+  const NAMES = ['a', 'b', 'c', 'deploy', '__proto__', 'x1', 'x2', 'ünï'];
+
+  it('equal computeSets over the position\'s states, for every position read in any order, forced or not', () => {
+    fc.assert(
+      fc.property(opsArb(NAMES, 8), (spec) => {
+        const engine = play(NAMES, spec);
+        const n = engine.positions.length;
+        for (const r of spec.reads) expectSetsAgree(engine, r % n);
+        for (let i = 0; i < n; i++) expectSetsAgree(engine, i);
+        for (const f of spec.forced) expectSetsAgree(engine, spec.reads.length > 0 ? (spec.reads[0] ?? 0) % n : n - 1, f);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('on generated catalogues of hundreds of tools, past the bulk threshold and the cache\'s size', () => {
+    const names = Array.from({ length: 400 }, (_, i) => `tool_${i}`);
+    fc.assert(
+      fc.property(opsArb(names, 200), (spec) => {
+        const engine = play(names, spec);
+        const n = engine.positions.length;
+        for (const r of spec.reads) expectSetsAgree(engine, r % n);
+        for (let i = 0; i < n; i++) expectSetsAgree(engine, i);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('a position keeps the appended promotions of its own time; a later promotion does not reorder it', () => {
+    const names = ['a', 'b', 'c'];
+    const engine = new StreamEngine([loadLayer({ name: 'w', text: text([{ name: 'a', enable: '"on"', source: '"local"' }, { name: 'b', enable: '"discoverable"', source: '"local"' }, { name: 'c', enable: '"discoverable"', source: '"local"' }]) })], servers(names));
+    const promote = (name: string, step: number) =>
+      engine.applyDelta(loadLayer({ name: 'p', text: text([{ name, enable: '"on"', source: '"local"' }], undefined, true) }).config, { sources: ['promotion'], detail: '', step }, [name]);
+    const first = promote('c', 1)?.index ?? -1;
+    const second = promote('b', 2)?.index ?? -1;
+    expect(engine.setsAt(first).offered).toEqual(['a', 'describe_tools', 'search_tools', 'c']);
+    expect(engine.setsAt(second).offered).toEqual(['a', 'describe_tools', 'search_tools', 'c', 'b']);
+    expect(engine.positions[first]?.appended).toEqual(['c']);
+    expect(engine.setsInConfigOrderAt(second).offered).toEqual(['a', 'b', 'c', 'describe_tools', 'search_tools']);
+  });
+});

@@ -1,0 +1,276 @@
+// The sets at a config position: the one answer that requests, steps, the timeline, the sets panel and
+// the hosts all read (issue 23.0). A position is a complete value: its states, its registration and
+// the promotions appended so far (`ConfigPosition.appended`) are all it takes.
+//
+// Computed once per position, and incrementally: the sets of a position are the sets of an earlier
+// one with the membership of the tools changed in between moved (a promotion moves one tool; a
+// 10,000-tool catalogue is not walked again). A layer edit may reorder or remove tools, so the sets
+// after one are computed afresh from the states. The property tests (properties.test.ts) hold the
+// incremental answer to computeSets over the same states.
+import { builtinNames, computeSets, isOffered, isPermitted, isSearchable } from './sets';
+import type { Sets } from './sets';
+import type { ConfigPosition, ToolState } from './engine';
+
+/** One set in config order: names and their config orders (ascending), for merging by order. */
+interface Column {
+  readonly names: readonly string[];
+  readonly orders: readonly number[];
+}
+
+/** The membership of every tool at one position, without builtins or the appended order. */
+interface Core {
+  readonly configured: Column;
+  readonly permitted: Column;
+  /** The MCP server of each permitted tool (same index), for `servers`. */
+  readonly permittedServers: readonly (string | undefined)[];
+  readonly offered: Column;
+  readonly searchable: Column;
+}
+
+/** What a position's sets are computed from; the engine supplies it. */
+export interface SetsSource {
+  readonly positions: readonly ConfigPosition[];
+  /** Every tool's state at a position, in config order. */
+  orderedStatesAt(index: number): Iterable<ToolState>;
+}
+
+const CORE_LIMIT = 24;
+const FORCED_LIMIT = 8;
+
+function serverOf(s: ToolState): string | undefined {
+  const source = s.config.source?.value;
+  return source?.kind === 'mcp' ? source.server : undefined;
+}
+
+function fullCore(states: Iterable<ToolState>): Core {
+  const c = { names: [] as string[], orders: [] as number[] };
+  const p = { names: [] as string[], orders: [] as number[] };
+  const servers: (string | undefined)[] = [];
+  const o = { names: [] as string[], orders: [] as number[] };
+  const s = { names: [] as string[], orders: [] as number[] };
+  for (const st of states) {
+    c.names.push(st.name);
+    c.orders.push(st.order);
+    if (!isPermitted(st, undefined)) continue;
+    p.names.push(st.name);
+    p.orders.push(st.order);
+    servers.push(serverOf(st));
+    if (isOffered(st, undefined)) {
+      o.names.push(st.name);
+      o.orders.push(st.order);
+    } else if (isSearchable(st, undefined)) {
+      s.names.push(st.name);
+      s.orders.push(st.order);
+    }
+  }
+  return { configured: c, permitted: p, permittedServers: servers, offered: o, searchable: s };
+}
+
+function lowerBound(orders: readonly number[], order: number): number {
+  let lo = 0;
+  let hi = orders.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((orders[mid] ?? 0) < order) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+interface Move {
+  readonly order: number;
+  readonly name: string;
+  readonly was: boolean;
+  readonly is: boolean;
+  readonly server?: string | undefined;
+}
+
+/**
+ * A column with some tools moved in or out. `moves` are sorted by order; a tool that stays in but must
+ * be rewritten (its server changed) is moved out and in. Unchanged columns are returned as they are.
+ */
+function moveColumn(prev: Column, moves: readonly Move[], servers?: readonly (string | undefined)[]): { column: Column; servers?: (string | undefined)[] } {
+  if (moves.length === 0) return servers ? { column: prev, servers: servers as (string | undefined)[] } : { column: prev };
+  let size = prev.names.length;
+  for (const m of moves) size += (m.is ? 1 : 0) - (m.was ? 1 : 0);
+  // Sized once: a promotion moves one tool out of a column of thousands, copied in one pass.
+  const names = new Array<string>(size);
+  const orders = new Array<number>(size);
+  const outServers: (string | undefined)[] | undefined = servers ? new Array<string | undefined>(size) : undefined;
+  let i = 0;
+  let o = 0;
+  const copyTo = (end: number): void => {
+    for (; i < end; i++, o++) {
+      names[o] = prev.names[i] ?? '';
+      orders[o] = prev.orders[i] ?? 0;
+      if (outServers) outServers[o] = servers?.[i];
+    }
+  };
+  for (const m of moves) {
+    const at = lowerBound(prev.orders, m.order);
+    copyTo(at);
+    // The tool's old entry (same order) is dropped; its new one, if any, takes its place.
+    if (m.was && i < prev.orders.length && prev.orders[i] === m.order) i++;
+    if (m.is) {
+      names[o] = m.name;
+      orders[o] = m.order;
+      if (outServers) outServers[o] = m.server;
+      o++;
+    }
+  }
+  copyTo(prev.orders.length);
+  return outServers ? { column: { names, orders }, servers: outServers } : { column: { names, orders } };
+}
+
+/** The core of a position from the core of an earlier one and the tools changed in between. */
+function nextCore(prev: Core, changed: ReadonlyMap<string, { before: ToolState | undefined; after: ToolState }>): Core {
+  const c: Move[] = [];
+  const p: Move[] = [];
+  const o: Move[] = [];
+  const s: Move[] = [];
+  for (const { before, after } of changed.values()) {
+    const base = { order: after.order, name: after.name };
+    if (!before) c.push({ ...base, was: false, is: true });
+    const wasP = before !== undefined && isPermitted(before, undefined);
+    const isP = isPermitted(after, undefined);
+    const server = isP ? serverOf(after) : undefined;
+    if (wasP !== isP || (isP && before !== undefined && serverOf(before) !== server)) p.push({ ...base, was: wasP, is: isP, server });
+    const wasO = wasP && before !== undefined && isOffered(before, undefined);
+    const isO = isP && isOffered(after, undefined);
+    if (wasO !== isO) o.push({ ...base, was: wasO, is: isO });
+    const wasS = wasP && !wasO && before !== undefined && isSearchable(before, undefined);
+    const isS = isP && !isO && isSearchable(after, undefined);
+    if (wasS !== isS) s.push({ ...base, was: wasS, is: isS });
+  }
+  const byOrder = (a: Move, b: Move): number => a.order - b.order;
+  const permitted = moveColumn(prev.permitted, p.sort(byOrder), prev.permittedServers);
+  return {
+    configured: moveColumn(prev.configured, c.sort(byOrder)).column,
+    permitted: permitted.column,
+    permittedServers: permitted.servers ?? [],
+    offered: moveColumn(prev.offered, o.sort(byOrder)).column,
+    searchable: moveColumn(prev.searchable, s.sort(byOrder)).column,
+  };
+}
+
+/** The Sets value of a core at a position; each list is built when first read. */
+function setsOf(core: Core, registered: boolean, appended: readonly string[]): Sets {
+  const builtins = builtinNames(registered);
+  let configured: readonly string[] | undefined;
+  let permitted: readonly string[] | undefined;
+  let offered: readonly string[] | undefined;
+  let servers: readonly string[] | undefined;
+  return {
+    get configured(): readonly string[] {
+      return (configured ??= [...core.configured.names, ...builtins]);
+    },
+    get permitted(): readonly string[] {
+      return (permitted ??= [...core.permitted.names, ...builtins]);
+    },
+    get offered(): readonly string[] {
+      if (offered) return offered;
+      if (appended.length === 0) return (offered = [...core.offered.names, ...builtins]);
+      // Promotions under `promoted_position = "append"` follow the builtins, in commit order.
+      const tail = new Set(appended);
+      const inConfig = new Set(core.offered.names);
+      return (offered = [...core.offered.names.filter((n) => !tail.has(n)), ...builtins, ...appended.filter((n) => inConfig.has(n))]);
+    },
+    searchable: core.searchable.names,
+    get servers(): readonly string[] {
+      if (servers) return servers;
+      const seen = new Set<string>();
+      for (const s of core.permittedServers) if (s !== undefined) seen.add(s);
+      return (servers = [...seen]);
+    },
+  };
+}
+
+/**
+ * The sets at every position of one stream, each computed once (a few dozen kept; a position asked
+ * for again after it was dropped is computed from the nearest kept one).
+ */
+export class PositionSets {
+  private readonly cores = new Map<number, Core>();
+  private readonly sets = new Map<number, Sets>();
+  private readonly configOrder = new Map<number, Sets>();
+  private readonly forced = new Map<string, Sets>();
+
+  constructor(private readonly source: SetsSource) {}
+
+  /** The sets at a position for an invocation forcing `forced` (none: a plain invocation). */
+  at(index: number, forced?: string): Sets {
+    const p = this.source.positions[index];
+    if (!p) throw new Error(`no config position ${index}`);
+    if (forced !== undefined) {
+      const key = `${index}\u0000${forced}`;
+      let hit = this.forced.get(key);
+      if (!hit) {
+        // A forced tool moves one tool across every set; rare enough to compute from the states.
+        hit = computeSets(this.source.orderedStatesAt(index), { registered: p.registered, forced, appended: p.appended });
+        remember(this.forced, key, hit, FORCED_LIMIT);
+      }
+      return hit;
+    }
+    let hit = this.sets.get(index);
+    if (!hit) {
+      hit = setsOf(this.core(index), p.registered, p.appended);
+      remember(this.sets, index, hit, CORE_LIMIT);
+    }
+    return hit;
+  }
+
+  /** The sets at a position with the offered set in config order (appended promotions in place): the JSON's positions. */
+  inConfigOrderAt(index: number): Sets {
+    const p = this.source.positions[index];
+    if (!p) throw new Error(`no config position ${index}`);
+    if (p.appended.length === 0) return this.at(index);
+    let hit = this.configOrder.get(index);
+    if (!hit) {
+      hit = setsOf(this.core(index), p.registered, []);
+      remember(this.configOrder, index, hit, CORE_LIMIT);
+    }
+    return hit;
+  }
+
+  private core(index: number): Core {
+    const hit = this.cores.get(index);
+    if (hit) return hit;
+    const positions = this.source.positions;
+    // The nearest kept core at or before `index` with no layer edit (a reorder) in between.
+    let from = -1;
+    for (const k of this.cores.keys()) if (k < index && k > from) from = k;
+    let barrier = -1;
+    for (let i = index; i > from; i--) {
+      if (positions[i]?.event.kind === 'layer-edit' || i === 0) {
+        barrier = i;
+        break;
+      }
+    }
+    let core: Core | undefined;
+    const base = from >= 0 && barrier < 0 ? this.cores.get(from) : undefined;
+    if (base) {
+      const changed = new Map<string, { before: ToolState | undefined; after: ToolState }>();
+      let count = 0;
+      for (let i = from + 1; i <= index; i++) {
+        for (const c of positions[i]?.changes ?? []) {
+          const seen = changed.get(c.name);
+          changed.set(c.name, { before: seen ? seen.before : c.before, after: c.after });
+          count++;
+        }
+      }
+      // Past an eighth of the catalogue, walking the states once is cheaper than merging.
+      if (count <= Math.max(64, base.configured.names.length >> 3)) core = nextCore(base, changed);
+    }
+    core ??= fullCore(this.source.orderedStatesAt(index));
+    remember(this.cores, index, core, CORE_LIMIT);
+    return core;
+  }
+}
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
+  if (map.size >= limit) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+  map.set(key, value);
+}
