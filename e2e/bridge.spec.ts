@@ -1,7 +1,8 @@
 // The local bridge from the page (issue 19): a temporary JP workspace whose [providers.mcp.fs]
 // runs @modelcontextprotocol/server-filesystem over stdio, started from the page after one
 // confirmation; its tools permitted and searchable for the persona, found with search_tools, run
-// for real (the result recorded in the step), then stopped: its tools leave the permitted set.
+// for real (the result recorded in the step), then stopped: the live state shows beside the recorded
+// one, and the sets and the recorded results stay as recorded (issue 24.2).
 // Served without the bridge (vite preview), the page says that stdio servers need npm start.
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
@@ -113,13 +114,15 @@ test.describe('the local bridge', () => {
       await expect(bridge.runner().getByTestId('run-result')).toHaveCount(0);
     });
 
-    await test.step('Stop: the tools leave the permitted set', async () => {
+    await test.step('Stop: the live state shows beside the recorded one; the sets stay as recorded', async () => {
       await workbench.workspace.show();
       await bridge.stopServers();
       await expect(bridge.workspaceServer('fs').getByTestId('bridge-status')).toHaveText('stopped', { timeout: 20_000 });
-      await expect
-        .poll(async () => (await workbench.snapshot()).sets.rows.find((r) => r.name === 'read_text_file')?.permitted, { timeout: 20_000 })
-        .toBe(false);
+      await workbench.servers.show();
+      await expect(workbench.servers.liveNow('fs')).toHaveText('server stopped now', { timeout: 20_000 });
+      const s = await workbench.snapshot();
+      expect(s.doc.servers.find((x) => x.name === 'fs')?.status).toBe('running');
+      expect(s.sets.rows.find((r) => r.name === 'read_text_file')?.permitted).toBe(true);
       if (shots) {
         await workbench.servers.show();
         for (const [w, h] of [[1024, 768], [1440, 900]] as const) {
@@ -260,6 +263,74 @@ test('the bridge keeps the page\'s servers while the page is open on another doc
       expect(listed.servers.find((s) => s.name === 'fs')?.status).toBe('running');
     });
   } finally {
+    await serve.stop();
+  }
+});
+
+test('a recording replays as recorded: stopping the servers shows "stopped now" beside the recorded search and call (issue 24.2)', async ({ workbench, page }) => {
+  test.setTimeout(180_000);
+  const serve = await startServe();
+  try {
+    const root = workspace();
+    const bridge = workbench.bridge;
+    const sim = workbench.simulator;
+    const servers = workbench.servers;
+    await bridge.open(serve.url);
+    await bridge.openWorkspace(root);
+    await workbench.workspace.pickPersona('dev');
+    await bridge.askToStart();
+    await bridge.confirmStart();
+    await expect(bridge.workspaceServer('fs').getByTestId('bridge-status')).toHaveText('running', { timeout: 20_000 });
+    await expect.poll(async () => (await workbench.snapshot()).sets.rows.find((r) => r.name === 'read_text_file')?.permitted, { timeout: 20_000 }).toBe(true);
+
+    let caption = '';
+    await test.step('record a real search and a real call', async () => {
+      await sim.open();
+      await sim.addStep("jp q 'What does the hello file say?'");
+      await sim.search('read text file');
+      await expect(sim.searchResults().locator('[data-tool="read_text_file"]')).toBeVisible();
+      caption = (await sim.searchResults().locator('caption').textContent()) ?? '';
+      expect(caption).toMatch(/^[1-9]\d* returned of [1-9]\d* matches/u);
+      await bridge.pickTool('read_text_file');
+      await bridge.field('path').fill(`${root}/data/hello.txt`);
+      expect(await bridge.run()).toContain('hello from the workspace');
+      await expect(sim.callRow('read_text_file')).toHaveAttribute('data-call-status', 'ok');
+      await expect(sim.liveNow()).toHaveCount(0);
+    });
+
+    await test.step('stop the servers: the recording stays, the live state shows beside it', async () => {
+      await workbench.workspace.show();
+      await bridge.stopServers();
+      await expect(bridge.workspaceServer('fs').getByTestId('bridge-status')).toHaveText('stopped', { timeout: 20_000 });
+      await servers.show();
+      await expect(servers.liveNow('fs')).toHaveText('server stopped now', { timeout: 20_000 });
+      await expect(servers.recorded('fs')).toContainText('recorded running · 14 tools listed');
+      await shotsAt(page, 'replay-servers-stopped');
+      await sim.open();
+      await expect(sim.searchResults().locator('caption')).toHaveText(caption);
+      await expect(sim.searchResults().locator('[data-tool="read_text_file"]')).toBeVisible();
+      await expect(sim.callRow('read_text_file')).toHaveAttribute('data-call-status', 'ok');
+      await expect(sim.liveNow().first()).toHaveText('fs: server stopped now');
+      await shotsAt(page, 'replay-sim-stopped');
+      const s = await workbench.snapshot();
+      expect(s.doc.servers.find((x) => x.name === 'fs')).toMatchObject({ status: 'running' });
+      expect(s.doc.servers.find((x) => x.name === 'fs')?.tools.length).toBe(14);
+      expect(s.sets.rows.find((r) => r.name === 'read_text_file')?.permitted).toBe(true);
+    });
+
+    await test.step('start them again: the live state agrees with the recording, and nothing shows beside it', async () => {
+      await workbench.workspace.show();
+      await bridge.askToStart();
+      await bridge.confirmStart();
+      await expect(bridge.workspaceServer('fs').getByTestId('bridge-status')).toHaveText('running', { timeout: 20_000 });
+      await sim.open();
+      await expect(sim.liveNow()).toHaveCount(0, { timeout: 20_000 });
+      await expect(sim.searchResults().locator('caption')).toHaveText(caption);
+      await expect(sim.callRow('read_text_file')).toHaveAttribute('data-call-status', 'ok');
+    });
+  } finally {
+    // The page first: it would otherwise poll a bridge that is gone.
+    await page.close();
     await serve.stop();
   }
 });

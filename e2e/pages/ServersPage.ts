@@ -22,6 +22,16 @@ export class ServersPage {
     return this.card(name).getByTestId('live-status');
   }
 
+  /** The server's live state shown beside its recorded status ("server stopped now"), when the two differ. */
+  liveNow(name: string): Locator {
+    return this.card(name).getByTestId('live-now');
+  }
+
+  /** The status and tool count the document recorded for the server. */
+  recorded(name: string): Locator {
+    return this.card(name).getByTestId('server-counts');
+  }
+
   /** The note on a server the document named and the user has not confirmed (it shows the URL). */
   unconfirmed(name: string): Locator {
     return this.card(name).getByTestId('server-unconfirmed');

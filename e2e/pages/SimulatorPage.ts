@@ -35,6 +35,21 @@ export class SimulatorPage {
     await this.page.getByTestId('sim-search-submit').click();
   }
 
+  /** The turn log's search_tools results (each a recorded call). */
+  searchResults(): Locator {
+    return this.page.getByTestId('sim-log').getByTestId('sim-search-result');
+  }
+
+  /** The turn log's row of a recorded call of `tool` (its data-call-status says ok or error). */
+  callRow(tool: string): Locator {
+    return this.page.getByTestId('sim-log').locator(`.sim-call[data-tool="${tool}"]`);
+  }
+
+  /** The live state shown beside recorded calls and searches ("fs: server stopped now"); never part of the record. */
+  liveNow(): Locator {
+    return this.page.getByTestId('sim-log').getByTestId('live-now');
+  }
+
   async callTool(tool: string, args: unknown): Promise<void> {
     await this.page.getByTestId('sim-mode-call').check();
     await this.page.getByTestId('sim-tool').fill(tool);

@@ -96,7 +96,7 @@ export function entryView(e: TimelineEntry, index: number, t: Timeline): EntryVi
         ? `search_tools(${JSON.stringify(c.search.query)}) → ${c.search.returned.length}${c.search.total !== undefined ? ` of ${c.search.total}` : ''}`
         : `${c.tool}(${JSON.stringify(c.args)})`;
       return {
-        index, kind: 'call', depth: 3, label, position: e.position, step: e.step, cycle: e.cycle, callStatus: c.status,
+        index, kind: 'call', depth: 3, label, position: e.position, step: e.step, cycle: e.cycle, callStatus: c.status, tool: c.tool,
         ...(c.error ? { error: c.error } : {}), ...(c.search ? { search: c.search } : {}), detail: c.result.slice(0, 400),
       };
     }

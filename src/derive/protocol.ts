@@ -30,6 +30,8 @@ export interface EntryView {
   /** For calls: the search result, if the call was search_tools. */
   readonly search?: SearchOutcome;
   readonly callStatus?: 'ok' | 'error';
+  /** For calls: the tool called (search_tools for a search). */
+  readonly tool?: string;
 }
 
 export interface ExpectationView {

@@ -3,8 +3,9 @@
 // the plan the user confirmed, stop servers, reach an HTTP server through the
 // bridge. A started server becomes an ordinary scenario server whose live session
 // runs at its bridge endpoint (the servers feature's live sync does the rest: tool
-// list into the document, status, what changed); a failed one is offline, with
-// the error JP would abort with (required) or its warning (optional).
+// list into the document, what changed); a failed one is said, with the error JP
+// would abort with (required) or its warning (optional). Stopping a server, or its
+// failing, never rewrites the document's recorded status (issue 24.2).
 import type { QueryClient } from '@tanstack/react-query';
 import { snapshotCatalogue, snapshotServersToml } from '../core';
 import type { WorkbenchStore } from '../state/store';
@@ -15,7 +16,8 @@ import { confirmUrl } from './confirmed';
 
 /**
  * Puts one bridge server into the scenario, as `as` (the scenario's name for it; the bridge's own by
- * default): running → connected at its endpoint; failed → offline, said.
+ * default): running → connected at its endpoint; failed → said, and a server new to the scenario is
+ * added offline (a server already there keeps what it recorded).
  */
 export function applyBridgeServer(store: WorkbenchStore, view: BridgeServer, options: { readonly url?: string; readonly as?: string } = {}): void {
   const s = store.getState();
@@ -31,7 +33,6 @@ export function applyBridgeServer(store: WorkbenchStore, view: BridgeServer, opt
     return;
   }
   s.setLiveWanted(name, false);
-  s.updateServer(name, { status: 'offline' });
   if (view.status === 'failed') {
     const first = view.error ?? 'it failed to start';
     s.showBanner(
@@ -97,12 +98,11 @@ export interface BridgedPair {
   readonly bridged: string;
 }
 
-/** Stops one server in the bridge; its session ends, so its tools leave the permitted set. */
+/** Stops one server in the bridge; its session ends, and the document keeps what it recorded of it. */
 export async function stopBridged(store: WorkbenchStore, pair: BridgedPair, queryClient?: QueryClient): Promise<void> {
   // Not wanted first: the page's session then does not try to reconnect to a server it stopped.
   store.getState().setLiveWanted(pair.server, false);
   await bridgeApi.stop(pair.bridged);
-  store.getState().updateServer(pair.server, { status: 'offline' });
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 
@@ -117,7 +117,7 @@ export async function stopWorkspaceServers(store: WorkbenchStore, queryClient?: 
   if (!w) return;
   const mine = (await bridgeApi.servers()).filter((v) => v.kind === 'stdio' && v.from === `workspace ${w.jpDir}`);
   for (const v of mine) store.getState().setLiveWanted(v.declaredAs ?? v.name, false);
-  for (const v of await bridgeApi.stopWorkspace(w.id)) store.getState().updateServer(v.declaredAs ?? v.name, { status: 'offline' });
+  await bridgeApi.stopWorkspace(w.id);
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 

@@ -17,7 +17,8 @@ import type { ServerView } from '../../derive/serversProtocol';
 import { cancelLive, disconnectLive } from '../../live/queries';
 import { confirmUrl, forgetUrl } from '../../live/confirmed';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
-import { useLiveServer } from './live';
+import { useLiveServer } from '../../live/useLiveServer';
+import { LiveNow } from '../../live/LiveNow';
 import { BridgeBar, BridgeControls } from './BridgeControls';
 import './servers.css';
 
@@ -155,8 +156,9 @@ function ServerCard({ server, view, savings, findability }: { readonly server: S
         <span className="kind">{kind}</span>
         {server.url !== undefined && <code className="url" title={server.url}>{server.url}</code>}
         {server.catalogue !== undefined && <code className="url">{server.catalogue}</code>}
+        {(server.url !== undefined || bridged) && <LiveNow server={server} />}
         <span className="counts" data-testid="server-counts">
-          {formatCount(server.tools.length)} tools listed · configured {places.length}: {on} on, {disc} discoverable, {off} off
+          recorded {server.status} · {formatCount(server.tools.length)} tools listed · configured {places.length}: {on} on, {disc} discoverable, {off} off
         </span>
       </div>
       {link !== undefined ? (

@@ -1,34 +1,24 @@
 // Live servers kept in step with the document. Each scenario server with a `url`
 // is connected (when wanted, and only once the user confirmed that exact URL: a
 // document never reaches the network by itself) through the live queries; every fresh tool list is
-// written into the server (one document change, only when it differs), and a
-// failure sets the server offline, so its tools leave the permitted set exactly
-// as the core's offline status says. What changed between two lists, and what
-// that does to the prompt cache, is recorded for the servers panel.
+// written into the server (one document change, only when it differs). A server
+// that stops or fails never rewrites the document (issue 24.2): its recorded status
+// and tool list, and the steps' recorded searches and calls, replay as recorded, and
+// the live state shows beside them (src/live/LiveNow.tsx). Only the user's own
+// edit (the config, "Take offline") changes the recorded status. What changed between
+// two lists, and what that does to the prompt cache, is recorded for the servers panel.
 import { useEffect, useRef } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { diffToolLists, isEmptyDiff, parseToolsList, prefixCacheImpact, readCatalogueValue } from '../../core';
 import type { McpToolEntry, Plain, ServerDoc } from '../../core';
 import { timelineQuery, useDeriveClient } from '../../derive/queries';
 import type { DeriveClient } from '../../derive/client';
-import { connectionQuery, liveStatus, releaseLive, toolsQuery, useConfirmed } from '../../live/queries';
+import { releaseLive } from '../../live/queries';
+import { useLiveServer } from '../../live/useLiveServer';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import type { WorkbenchStore } from '../../state/store';
 import { workspaceInput } from '../../state/workspaceSlice';
-
-/** The queries and status of one live server (shared by the sync and the panel). */
-export function useLiveServer(server: ServerDoc) {
-  const queryClient = useQueryClient();
-  const wanted = useWorkbench((s) => s.liveWanted.get(server.name)) ?? server.status === 'running';
-  // A server reached through the local bridge is connected at its bridge endpoint, which starting it
-  // there confirmed (bridgeSession.ts); any other URL waits for the user's Connect.
-  const url = useWorkbench((s) => s.bridgeLinks.get(server.name)) ?? server.url ?? '';
-  const confirmed = useConfirmed(url);
-  const connection = useQuery({ ...connectionQuery(queryClient, url), enabled: wanted && confirmed });
-  const tools = useQuery({ ...toolsQuery(queryClient, url, connection.data?.session), enabled: wanted && confirmed && connection.isSuccess });
-  return { wanted, url, confirmed, connection, tools, status: liveStatus(wanted, connection, tools, confirmed) };
-}
 
 function entries(tools: readonly unknown[]): McpToolEntry[] {
   return parseToolsList({ tools }).tools;
@@ -50,12 +40,12 @@ function LiveServerSync({ server }: { readonly server: ServerDoc }) {
   const store = useWorkbenchStore();
   const client = useDeriveClient();
   const queryClient = useQueryClient();
-  const { status, tools } = useLiveServer(server);
+  const { tools } = useLiveServer(server);
   const fetchedAt = tools.data?.fetchedAt;
   const seen = useRef<number | undefined>(undefined);
 
-  // The wish to be connected is decided once, from the status the scenario gives, so that a
-  // failure (which sets the server offline) does not also stop the reconnecting.
+  // The wish to be connected is decided once, from the status the scenario gives, so that the
+  // user's own edit of that status does not connect or disconnect behind their back.
   useEffect(() => {
     const s = store.getState();
     if (!s.liveWanted.has(server.name)) s.setLiveWanted(server.name, server.status === 'running');
@@ -71,19 +61,18 @@ function LiveServerSync({ server }: { readonly server: ServerDoc }) {
     const read = readCatalogueValue({ tools: data.tools }, data.bytes, server.url ?? name);
     if (!read.ok) {
       store.getState().showBanner('error', `${name}: ${read.errors.join(' ')} The server's tools stay as they were.`);
-      if (doc.status !== 'offline') store.getState().updateServer(name, { status: 'offline' });
       return;
     }
     const fresh = read.catalogue.servers[0]?.tools ?? [];
     const before = entries(doc.tools);
     const diff = diffToolLists(before, fresh);
-    if (isEmptyDiff(diff)) {
-      if (doc.status !== 'running') store.getState().updateServer(name, { status: 'running' });
-      return;
-    }
-    const write = () => store.getState().updateServer(name, { status: 'running', tools: fresh.map(plain) });
+    // The same list as recorded: nothing to record (a recorded "offline" is the user's, and stays).
+    if (isEmptyDiff(diff)) return;
+    // The first list is the recording of a running server; a later change records the new list and
+    // keeps the recorded status (which only the user edits).
+    const write = () => store.getState().updateServer(name, { tools: fresh.map(plain) });
     if (before.length === 0) {
-      write();
+      store.getState().updateServer(name, { status: 'running', tools: fresh.map(plain) });
       return;
     }
     void impactOf(store, client, queryClient, name, diff)
@@ -104,14 +93,6 @@ function LiveServerSync({ server }: { readonly server: ServerDoc }) {
       }),
     [queryClient, store, url],
   );
-
-  // Failed, or not wanted: the server is offline in the document, and its tools leave.
-  const down = status.kind === 'failed' || status.kind === 'offline';
-  useEffect(() => {
-    if (!down) return;
-    const doc = store.getState().doc.servers.find((x) => x.name === server.name);
-    if (doc && doc.status !== 'offline') store.getState().updateServer(server.name, { status: 'offline' });
-  }, [down, server.name, store]);
   return null;
 }
 

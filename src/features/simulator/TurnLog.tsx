@@ -1,6 +1,7 @@
 // The turn the simulator follows, as derived: its requests (with what joined the offered set), calls
 // with their search results, deltas and the reply.
 import type { EntryView, RequestView, TimelineView } from '../../derive/protocol';
+import { LiveNowOfTools } from '../../live/LiveNow';
 import { CacheStatusWord, formatBytes, JoinedChip, SearchStatus } from '../../components/Measures';
 import type { CacheStatus } from '../../core';
 import { useCacheStatuses } from '../../derive/costHooks';
@@ -29,9 +30,10 @@ function RequestRow({ r, promotedBefore, said }: { readonly r: RequestView | und
 function CallRow({ e }: { readonly e: EntryView }) {
   const s = e.search;
   return (
-    <div className={`sim-row sim-call ${e.callStatus === 'error' ? 'is-error' : ''}`} data-call-status={e.callStatus}>
+    <div className={`sim-row sim-call ${e.callStatus === 'error' ? 'is-error' : ''}`} data-call-status={e.callStatus} data-tool={e.tool}>
       <span className="sim-kind">call</span>
       <code className="sim-call-label">{e.label}</code>
+      <LiveNowOfTools tools={s ? s.returned.map((h) => h.name) : e.tool !== undefined ? [e.tool] : []} />
       {e.callStatus === 'error' ? <span className="sim-error">error: {e.error}</span> : !s && <span className="sim-result">{e.detail}</span>}
       {s && (
         <div className="sim-search" data-testid="sim-search-result">
