@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The repository: `serve` runs here, so JP's working directory for the servers it starts (issue 28.7) is this. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface Serve {
   readonly proc: ChildProcess;
