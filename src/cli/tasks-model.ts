@@ -13,7 +13,6 @@ import { isProviderId, providerOf, PROVIDER_IDS } from '../core/providers/regist
 import { inputOf } from '../core/providers/reply';
 import type { BilledUsage } from '../core/providers/reply';
 import type { ProviderId } from '../core/providers/types';
-import { parseEvalQueries } from '../core/search/metrics';
 import { forProvider, runModelTasks } from '../core/tasks/model-run';
 import type { ModelTaskResult, ModelTaskRun } from '../core/tasks/model-run';
 import type { AskModel } from '../core/tasks/model-play';
@@ -27,7 +26,7 @@ import { Masker } from '../bridge/secrets';
 import type { Io } from './main';
 import { block, line } from './print';
 import { readErrorText } from './read';
-import { load } from './tasks';
+import { readTaskInputs } from './tasks';
 import { o200kCounter } from './tokens';
 
 interface Options {
@@ -92,7 +91,7 @@ function parseArgs(args: readonly string[]): Options | string {
 const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 
 /** The estimate printed before anything is sent: the auto policy's turns priced by the workbench's cost model. */
-function estimate(loaded: Extract<ReturnType<typeof load>, { ok: true }>, o: Options, tasks: Parameters<typeof runTasks>[2], price: ModelPrice | undefined): { requests: number; money: number } {
+function estimate(loaded: Exclude<ReturnType<typeof readTaskInputs>, 2>['loaded'], o: Options, tasks: Parameters<typeof runTasks>[2], price: ModelPrice | undefined): { requests: number; money: number } {
   const run = runTasks(forProvider(loaded.scenario, o.provider), loaded.run, tasks, { policy: 'auto', cost: { table: DEFAULT_PRICE_TABLE, model: price?.id ?? o.model, counter: o200kCounter } });
   const requests = run.results.reduce((n, r) => n + r.moves.length, 0);
   return { requests, money: run.summary.tokens?.money ?? 0 };
@@ -141,27 +140,9 @@ export async function modelTasksCommand(args: readonly string[], io: Io, deps: M
     err(line(`tool-workbench tasks: ${o} (tool-workbench tasks --help)`));
     return 2;
   }
-  const texts: string[] = [];
-  for (const file of [o.scenario as string, o.tasks as string]) {
-    try {
-      texts.push(io.readFile(file));
-    } catch (e) {
-      err(line(readErrorText(file, e)));
-      return 2;
-    }
-  }
-  const [scenarioText = '', tasksText = ''] = texts;
-  const loaded = load(o.scenario as string, scenarioText, io);
-  if (!loaded.ok) {
-    for (const l of loaded.error.split('\n')) err(line(l));
-    return 2;
-  }
-  const parsed = parseEvalQueries(tasksText);
-  for (const e of parsed.errors) err(line(`${o.tasks ?? ''}: ${e}`));
-  if (parsed.queries.length === 0) {
-    err(line(`${o.tasks ?? ''}: no tasks`));
-    return 2;
-  }
+  const inputs = readTaskInputs(o.scenario as string, o.tasks as string, io, err);
+  if (inputs === 2) return 2;
+  const { loaded, parsed } = inputs;
   // The model's own row; a local runtime's (Ollama, llama.cpp) costs nothing whatever the model.
   const row = modelFor(DEFAULT_PRICE_TABLE, o.provider, o.model);
   const exact = row && (row.id === o.model || (row.input === 0 && row.output === 0)) ? row : undefined;

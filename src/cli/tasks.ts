@@ -87,34 +87,45 @@ export function load(file: string, text: string, io: Io): Loaded {
   return { ok: true, scenario, warnings, run: (s) => runScenario({ scenario: s, workspaceLayers, workspaceDiagnostics, indexCache, layerCache }) };
 }
 
+/**
+ * The scenario and the task set both forms of `tasks` read (the stand-in policies' and `--model`'s):
+ * each read, load and parse error printed through `err`, then 2; or what was loaded.
+ */
+export function readTaskInputs(scenarioFile: string, tasksFile: string, io: Io, err: (text: string) => void): { loaded: Extract<Loaded, { ok: true }>; parsed: ReturnType<typeof parseEvalQueries> } | 2 {
+  const texts: string[] = [];
+  for (const file of [scenarioFile, tasksFile]) {
+    try {
+      texts.push(io.readFile(file));
+    } catch (e) {
+      err(line(readErrorText(file, e)));
+      return 2;
+    }
+  }
+  const [scenarioText = '', tasksText = ''] = texts;
+  const loaded = load(scenarioFile, scenarioText, io);
+  if (!loaded.ok) {
+    for (const l of loaded.error.split('\n')) err(line(l));
+    return 2;
+  }
+  for (const w of loaded.warnings) err(line(`${scenarioFile}: warning: ${w}`));
+  const parsed = parseEvalQueries(tasksText);
+  for (const e of parsed.errors) err(line(`${tasksFile}: ${e}`));
+  if (parsed.queries.length === 0) {
+    err(line(`${tasksFile}: no tasks`));
+    return 2;
+  }
+  return { loaded, parsed };
+}
+
 export function tasksCommand(args: readonly string[], io: Io): number {
   const o = parseArgs(args);
   if (typeof o === 'string') {
     io.err(line(`tool-workbench tasks: ${o} (tool-workbench tasks --help)`));
     return 2;
   }
-  const texts: string[] = [];
-  for (const file of [o.scenario as string, o.tasks as string]) {
-    try {
-      texts.push(io.readFile(file));
-    } catch (e) {
-      io.err(line(readErrorText(file, e)));
-      return 2;
-    }
-  }
-  const [scenarioText = '', tasksText = ''] = texts;
-  const loaded = load(o.scenario as string, scenarioText, io);
-  if (!loaded.ok) {
-    for (const l of loaded.error.split('\n')) io.err(line(l));
-    return 2;
-  }
-  for (const w of loaded.warnings) io.err(line(`${o.scenario ?? ''}: warning: ${w}`));
-  const parsed = parseEvalQueries(tasksText);
-  for (const e of parsed.errors) io.err(line(`${o.tasks ?? ''}: ${e}`));
-  if (parsed.queries.length === 0) {
-    io.err(line(`${o.tasks ?? ''}: no tasks`));
-    return 2;
-  }
+  const inputs = readTaskInputs(o.scenario as string, o.tasks as string, io, io.err);
+  if (inputs === 2) return 2;
+  const { loaded, parsed } = inputs;
   const run = runTasks(loaded.scenario, loaded.run, parsed.queries, {
     policy: o.policy,
     categories: o.categories,
