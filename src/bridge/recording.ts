@@ -8,24 +8,17 @@
 // requests it answers are not sent again).
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import type { BilledUsage, ModelReply } from '../core/providers/reply';
-import type { ProviderId } from '../core/providers/types';
+import type { BilledUsage } from '../core/providers/reply';
 import type { SentExchange } from './models';
 import type { Masker } from './secrets';
 
-export interface RecordedExchange {
+/** An exchange as sent (models.ts), with what finds it again in a replay; the retries are not recorded. */
+export interface RecordedExchange extends Omit<SentExchange, 'attempts'> {
   /** sha256 of the provider, the model and the request as sent (path and body). */
   readonly hash: string;
   /** 0-based task of a task run, and 1-based cycle of its turn (absent for a page's single turn). */
   readonly task?: number;
   readonly cycle?: number;
-  readonly provider: ProviderId;
-  readonly model: string;
-  readonly request: { readonly path: string; readonly body: unknown };
-  readonly status: number;
-  readonly response: unknown;
-  readonly reply?: ModelReply;
-  readonly error?: string;
   readonly usage?: BilledUsage;
   /** ISO time the reply came back. */
   readonly time: string;
