@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAlive } from './processTree';
-import { BIN, eventually, FIXTURES, pageClient, startServe, tempWorkspace } from './testServe';
-import type { Running } from './testServe';
+import { BIN, eventually, FIXTURES, serveForFile, tempWorkspace } from './testServe';
+import type { PageClient, Running } from './testServe';
 
 // A " and a \ in it: its JSON-escaped form differs from its raw form.
 const SECRET = 'sk-"hostile\\key-0123456789abcdef';
@@ -20,17 +20,12 @@ const hostile = (name: string, args: readonly string[], extra = '') =>
   `[providers.mcp.${name}]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = ${JSON.stringify([join(FIXTURES, 'hostile.mjs'), ...args])}\n${extra}`;
 
 let s: Running;
-let page: ReturnType<typeof pageClient>;
+let page: PageClient;
 
-beforeAll(async () => {
-  s = await startServe({ WB_HOSTILE_KEY: SECRET });
-  page = pageClient(s);
-}, 90_000);
-
-afterAll(async () => {
-  s.proc.kill('SIGTERM');
-  await s.exited;
-}, 30_000);
+serveForFile({ WB_HOSTILE_KEY: SECRET }, (running, client) => {
+  s = running;
+  page = client;
+});
 
 interface Plan {
   id: string;

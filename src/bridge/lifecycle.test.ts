@@ -15,8 +15,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { descendants, isAlive } from './processTree';
-import { eventually, FIXTURES, pageClient, serverBin, startServe, tempWorkspace } from './testServe';
-import type { Running } from './testServe';
+import { eventually, FIXTURES, pageClient, serveForFile, serverBin, startServe, tempWorkspace } from './testServe';
+import type { PageClient, Running } from './testServe';
 
 interface View {
   name: string;
@@ -33,17 +33,12 @@ interface View {
 }
 
 let s: Running;
-let page: ReturnType<typeof pageClient>;
+let page: PageClient;
 
-beforeAll(async () => {
-  s = await startServe();
-  page = pageClient(s);
-}, 90_000);
-
-afterAll(async () => {
-  s.proc.kill('SIGTERM');
-  await s.exited;
-}, 30_000);
+serveForFile({}, (running, client) => {
+  s = running;
+  page = client;
+});
 
 const node = process.execPath;
 const toml = (name: string, args: readonly string[], extra = '') =>

@@ -6,23 +6,18 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, exchangeCode, FIXTURES, pageClient, raw, ROOT, serverBin, startServe, tempWorkspace } from './testServe';
-import type { Running } from './testServe';
+import { describe, expect, it } from 'vitest';
+import { eventually, exchangeCode, FIXTURES, pageClient, raw, ROOT, serveForFile, serverBin, startServe, tempWorkspace } from './testServe';
+import type { PageClient, Running } from './testServe';
 
 const SECRET = 'sk-test-5ecret-value-0123456789';
 let s: Running;
-let page: ReturnType<typeof pageClient>;
+let page: PageClient;
 
-beforeAll(async () => {
-  s = await startServe({ WB_TEST_KEY: SECRET });
-  page = pageClient(s);
-}, 90_000);
-
-afterAll(async () => {
-  s.proc.kill('SIGTERM');
-  await s.exited;
-}, 30_000);
+serveForFile({ WB_TEST_KEY: SECRET }, (running, client) => {
+  s = running;
+  page = client;
+});
 
 describe('the address, its one-time code and the session token', () => {
   it('prints the address with a one-time code of at least 128 random bits on the first line, and never a token', () => {

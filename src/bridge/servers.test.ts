@@ -12,13 +12,13 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerView } from '../bridge-protocol';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { terminalOf } from './log';
 import { Masker } from './secrets';
-import { BIN, eventually, FIXTURES, pageClient, ROOT, startServe, tempWorkspace } from './testServe';
-import type { Running } from './testServe';
+import { BIN, eventually, FIXTURES, ROOT, serveForFile, tempWorkspace } from './testServe';
+import type { PageClient, Running } from './testServe';
 import { nextPingDelay, PING_AT_MOST_EVERY_MS, Upstream } from './upstream';
 
 const spec = (name: string, args: readonly string[]): McpLaunchSpec => ({
@@ -179,7 +179,7 @@ describe('errors say what happened', () => {
 });
 
 let s: Running;
-let page: ReturnType<typeof pageClient>;
+let page: PageClient;
 const node = process.execPath;
 const hostileToml = (name: string, args: readonly string[]) =>
   `[providers.mcp.${name}]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = ${JSON.stringify([join(FIXTURES, 'hostile.mjs'), ...args])}\n`;
@@ -236,15 +236,10 @@ async function rawSession(name: string): Promise<{ heard: () => string; close: (
 }
 
 describe('through the bridge', () => {
-  beforeAll(async () => {
-    s = await startServe();
-    page = pageClient(s);
-  }, 90_000);
-
-  afterAll(async () => {
-    s.proc.kill('SIGTERM');
-    await s.exited;
-  }, 30_000);
+  serveForFile({}, (running, client) => {
+    s = running;
+    page = client;
+  });
 
   it("tells the page the workspace's name for a server the bridge holds under another (two workspaces' fs)", async () => {
     const a = await startWorkspace(tempWorkspace(() => hostileToml('fs', ['asks'])));

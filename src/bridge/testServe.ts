@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(ROOT, 'src', 'bridge', 'fixtures');
@@ -128,4 +129,22 @@ export async function eventually<T>(f: () => Promise<T | undefined> | T | undefi
     if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await sleep(100);
   }
+}
+
+export type PageClient = ReturnType<typeof pageClient>;
+
+/**
+ * One real `serve` for the tests of a file (or of the describe it is called in): started before the
+ * first, stopped after the last, and handed over with the page's client to it.
+ */
+export function serveForFile(env: NodeJS.ProcessEnv, started: (running: Running, page: PageClient) => void): void {
+  let running: Running | undefined;
+  beforeAll(async () => {
+    running = await startServe(env);
+    started(running, pageClient(running));
+  }, 90_000);
+  afterAll(async () => {
+    running?.proc.kill('SIGTERM');
+    await running?.exited;
+  }, 30_000);
 }
