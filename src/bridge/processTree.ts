@@ -91,10 +91,12 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /**
  * Stops a process tree: SIGTERM to the group and every descendant (listed before the first signal,
  * since an orphan is re-parented and would no longer be found), then SIGKILL to whatever is left
- * after `graceMs`.
+ * after `graceMs`, and waits until none of them runs.
  */
-export async function stopTree(leader: number, graceMs = 1500): Promise<void> {
-  const tree = descendants(leader);
+export async function stopTree(leader: number, graceMs = 1500, known: readonly number[] = []): Promise<void> {
+  // `known` is a listing taken before anything could end the leader: once it has exited, its orphans are
+  // re-parented and no longer found under it.
+  const tree = [...new Set([...known, ...descendants(leader)])].filter((p) => p !== leader);
   signalTree(leader, tree, 'SIGTERM');
   const all = [leader, ...tree];
   for (let waited = 0; waited < graceMs; waited += 50) {
@@ -102,4 +104,7 @@ export async function stopTree(leader: number, graceMs = 1500): Promise<void> {
     await sleep(50);
   }
   signalTree(leader, tree.filter(isAlive), 'SIGKILL');
+  // SIGKILL is delivered asynchronously: on a loaded machine a killed process can still read as running
+  // for a few milliseconds, and a caller that says "stopped" must not be contradicted by a live pid.
+  for (let waited = 0; waited < 2000 && all.some(isAlive); waited += 20) await sleep(20);
 }

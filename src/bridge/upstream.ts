@@ -19,7 +19,7 @@ import { commandLine } from '../core/workspace/mcp-servers';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { LogRing } from './log';
 import type { LogEntry, Terminal } from './log';
-import { stopTree } from './processTree';
+import { descendants, stopTree } from './processTree';
 import { headerSecrets } from './secrets';
 import type { Masker } from './secrets';
 import { ChildTransport, spawnServer, verifyChecksum } from './stdio';
@@ -592,6 +592,8 @@ export class Upstream {
     const observed = this.observed;
     const child = this.child;
     this.client = undefined;
+    // Listed before the client closes our end of the pipe, which may end the server and orphan its children.
+    const tree = child?.pid !== undefined ? descendants(child.pid) : [];
     if (observed?.inner instanceof StreamableHTTPClientTransport && observed.inner.sessionId !== undefined) {
       // client.close() does not end the session; the DELETE does (the MCP spec's session end).
       await observed.inner.terminateSession().catch(() => undefined);
@@ -602,8 +604,8 @@ export class Upstream {
       await client.close().catch(() => undefined);
       this.stopping = wasStopping;
     }
-    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) await stopTree(child.pid);
-    else if (child?.pid !== undefined) await stopTree(child.pid, 0);
+    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) await stopTree(child.pid, undefined, tree);
+    else if (child?.pid !== undefined) await stopTree(child.pid, 0, tree);
     if (child?.pid !== undefined) this.context.watchdog?.forget(child.pid);
   }
 }
