@@ -22,7 +22,9 @@ const hostile = (name: string, args: readonly string[], extra = '') =>
 let s: Running;
 let page: PageClient;
 
-serveForFile({ WB_HOSTILE_KEY: SECRET }, (running, client) => {
+// One with a / and a space: its percent-escapes differ in case from encodeURIComponent's.
+const SLASHED = 'sk-live/key+part 0123456789';
+serveForFile({ WB_HOSTILE_KEY: SECRET, WB_SLASHED_KEY: SLASHED }, (running, client) => {
   s = running;
   page = client;
 });
@@ -109,6 +111,51 @@ describe('a secret in any field, in any form', () => {
     expect(log).toContain('config: {\\"key\\":\\"***\\"}');
     await client.close();
     await page.del('/bridge/servers/leaky');
+  });
+
+  it('never leaves in the forms other encoders write: lowercase percent-escapes, hex, \\u-escapes, JSON inside JSON; nor in a progress message, a log line, an error or its data', async () => {
+    const root = tempWorkspace(() => hostile('encodes', ['encodes', 'WB_SLASHED_KEY'], 'variables = ["WB_SLASHED_KEY"]\n') + hostile('encodes2', ['encodes', 'WB_HOSTILE_KEY'], 'variables = ["WB_HOSTILE_KEY"]\n'));
+    const { id, plan: p } = await plan(root);
+    expect((await page.post(`/bridge/workspaces/${id}/start`, { plan: p.id })).json<{ servers: { status: string }[] }>().servers.map((x) => x.status)).toEqual(['running', 'running']);
+    for (const [name, secret] of [['encodes', SLASHED], ['encodes2', SECRET]] as const) {
+      const client = await pageSession(name);
+      const seen: unknown[] = [];
+      client.fallbackNotificationHandler = async (n) => void seen.push(n);
+      const tools = (await client.listTools()).tools;
+      expect(tools[0]?.description).toBe('pct *** hex *** HEX *** u ***');
+      const progress: unknown[] = [];
+      const echoed = await client.callTool({ name: 'echo', arguments: {} }, undefined, { onprogress: (x) => void progress.push(x) });
+      expect(echoed.content).toEqual([{ type: 'text', text: '{"key":"***"}' }]);
+      const failed = await client.callTool({ name: 'fail', arguments: {} }).then(
+        () => 'answered',
+        (e: unknown) => JSON.stringify({ message: (e as Error).message, data: (e as { data?: unknown }).data }),
+      );
+      expect(failed).toContain('bad key ***');
+      const log = (await page.get(`/bridge/servers/${name}/log?after=0`)).body;
+      const servers = (await page.get('/bridge/servers')).body;
+      const hex = Buffer.from(secret).toString('hex');
+      const forms = [secret, JSON.stringify(secret).slice(1, -1), JSON.stringify(JSON.stringify(secret)).slice(3, -3), encodeURIComponent(secret), encodeURIComponent(secret).toLowerCase(), hex, hex.toUpperCase(), secret.slice(12, 24)];
+      const everything = { tools, echoed, failed, progress, seen, log, servers, stdout: s.stdout(), stderr: s.stderr() };
+      for (const [where, text] of Object.entries(everything)) {
+        const t = typeof text === 'string' ? text : JSON.stringify(text);
+        for (const f of forms) expect(t, `${name}: ${where} holds ${f}`).not.toContain(f);
+      }
+      expect(JSON.stringify(progress)).toContain('using ***');
+      await client.close();
+    }
+    await page.post(`/bridge/workspaces/${id}/stop`);
+  });
+
+  it("never shows a secret's first characters where a refused initialize is kept (cut at 2,000 characters, after masking)", async () => {
+    const root = tempWorkspace(() => hostile('refuses', ['refuses', 'WB_HOSTILE_KEY'], 'variables = ["WB_HOSTILE_KEY"]\n'));
+    const { id, plan: p } = await plan(root);
+    const [v] = (await page.post(`/bridge/workspaces/${id}/start`, { plan: p.id })).json<{ servers: { status: string; refusal?: string; error?: string }[] }>().servers;
+    expect(v?.status).toBe('failed');
+    expect(v?.refusal).toMatch(/x{100}\*\*\*/u);
+    const servers = (await page.get('/bridge/servers')).body;
+    // The secret starts at the reply's 1,995th character: a cut before masking kept "sk-\\"".
+    expect(servers).not.toMatch(/sk-/u);
+    expect(s.stdout()).not.toMatch(/sk-/u);
   });
 
   it('keeps it out of the snapshot file too', () => {

@@ -24,6 +24,26 @@ describe('Masker.mask', () => {
     expect(masker(...secrets).mask(text)).toBe(want);
   });
 
+  const pct = (t: string) => [...Buffer.from(t)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+  it.each([
+    ['lowercase percent-escapes (every byte)', pct(key)],
+    ['lowercase percent-escapes (encodeURIComponent lowercased)', encodeURIComponent(key).toLowerCase()],
+    ['hex', Buffer.from(key).toString('hex')],
+    ['HEX', Buffer.from(key).toString('hex').toUpperCase()],
+    ['\\u-escapes', [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+    ['JSON inside JSON', JSON.stringify(JSON.stringify(key)).slice(3, -3)],
+    ['JSON inside JSON inside JSON', JSON.stringify(JSON.stringify(JSON.stringify(key))).slice(7, -7)],
+    ['PHP\'s escaped slash', JSON.stringify(key).slice(1, -1).replace(/\//gu, '\\/')],
+  ])('masks its form in %s', (_why, form) => {
+    expect(masker(key).mask(`<${form}>`)).toBe('<***>');
+  });
+
+  it('leaves JSON text valid: a secret ending in a backslash does not take the one that escapes a quote after it', () => {
+    const m = masker('tail-secret\\');
+    const text = JSON.stringify({ a: 'tail-secret\\"quoted"', b: JSON.stringify({ c: 'tail-secret\\' }) });
+    expect(JSON.parse(m.mask(text))).toEqual({ a: '***"quoted"', b: '{"c":"***"}' });
+  });
+
   it.each([0, 1, 2, 3, 4, 5])('masks its base64 form (standard and url-safe) %i bytes into a longer text', (offset) => {
     const m = masker(key);
     const bytes = Buffer.from(`${'x'.repeat(offset)}${key} and more`);

@@ -5,8 +5,10 @@
 // `send`), each MCP message to the page (facade.ts), each log entry (log.ts), each
 // terminal line and each file written (snapshot.ts). A server can put a secret in
 // any field (serverInfo.version, a tool's description, an error) and in any form: the
-// raw text, JSON-escaped, URL-encoded or base64, so each form is masked. Text is cut
-// only after it is masked, so a cut never leaves a secret's first characters.
+// raw text; JSON-escaped (`\"`, `\/`, `\u0022`), once or again (JSON text inside JSON,
+// as a log of a tool's JSON answer holds it); percent-encoded in either case (`%2F`,
+// `%2f`, `+` for a space); hex in either case; or base64, so each form is masked. Text is
+// cut only after it is masked, so a cut never leaves a secret's first characters.
 //
 // To keep a new secret out of everything the bridge says: `masker.register(value)`.
 
@@ -42,6 +44,45 @@ export function formsOf(value: string): string[] {
   return [...forms].filter((f) => f === value || f.length >= MIN_FORM_CHARS);
 }
 
+/** A hex number as a pattern matching its digits in either case (`2f` and `2F`). */
+function hexEither(n: number, width: number): string {
+  return n
+    .toString(16)
+    .padStart(width, '0')
+    .replace(/[a-f]/gu, (d) => `[${d}${d.toUpperCase()}]`);
+}
+
+/**
+ * Backslashes before an escaped character, JSON-escaped 1 to 3 times over (`\"`, `\\\"`, ...): each
+ * count exactly, the longest first, so a match never takes a backslash that escapes what follows.
+ */
+const ESCAPED = (counts: readonly number[]) => `(?:${counts.map((k) => `\\\\{${k}}`).join('|')})`;
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
+
+/** One character of a secret, as any of the encoders a server may use writes it. */
+function charPattern(ch: string): string {
+  const alts = [reEscape(ch)];
+  // JSON: `"` → `\"` → `\\\"`; `\` → `\\` → `\\\\`; `/` may be escaped as `\/` (PHP).
+  if (ch === '"' || ch === '/') alts.unshift(`${ESCAPED([7, 3, 1])}${reEscape(ch)}`);
+  if (ch === '\\') alts.unshift(ESCAPED([8, 4, 2]));
+  const short = SHORT_ESCAPES[ch];
+  if (short !== undefined) alts.push(`${ESCAPED([4, 2, 1])}${short}`);
+  // \u escapes (Go's <>&, Python's non-ASCII), of each UTF-16 unit, escaped again or not.
+  alts.push([...Array(ch.length).keys()].map((i) => `${ESCAPED([4, 2, 1])}u${hexEither(ch.charCodeAt(i), 4)}`).join(''));
+  // Percent-encoding of its UTF-8 bytes, in either case; a space as +.
+  alts.push([...Buffer.from(ch, 'utf8')].map((b) => `%${hexEither(b, 2)}`).join(''));
+  if (ch === ' ') alts.push('\\+');
+  return `(?:${alts.join('|')})`;
+}
+
+/** A pattern for `value` in every form: per character (raw, JSON, \u, percent), hex, base64. */
+export function patternOf(value: string): string {
+  const chars = [...value].map(charPattern).join('');
+  const hex = [...Buffer.from(value, 'utf8')].map((b) => hexEither(b, 2)).join('');
+  // formsOf's literal forms: the base64 ones are only there; the others the per-character pattern covers too.
+  return [chars, hex, ...formsOf(value).sort((a, b) => b.length - a.length).map(reEscape)].join('|');
+}
+
 export class Masker {
   private readonly values = new Set<string>();
   private pattern: RegExp | undefined;
@@ -64,10 +105,9 @@ export class Masker {
   private regex(): RegExp | undefined {
     if (this.values.size === 0) return undefined;
     if (!this.pattern) {
-      const forms = new Set<string>();
-      for (const v of this.values) for (const f of formsOf(v)) forms.add(f);
-      // Longest first, so no tail of a longer secret is left behind a shorter one.
-      this.pattern = new RegExp([...forms].sort((a, b) => b.length - a.length).map(reEscape).join('|'), 'gu');
+      // Longest first, so no tail of a longer secret is left behind a shorter one it starts with.
+      const values = [...this.values].sort((a, b) => b.length - a.length);
+      this.pattern = new RegExp(values.map(patternOf).join('|'), 'gu');
     }
     return this.pattern;
   }

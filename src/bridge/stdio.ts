@@ -138,6 +138,12 @@ export class ChildTransport implements Transport {
   failure: string | undefined;
   private readonly lines: LineReader;
   private closed = false;
+  /**
+   * Messages are handed on one at a time, each after what the one before set in motion: the SDK
+   * runs a notification's handler a microtask later but a reply's at once, so a progress update
+   * read in the same chunk as its request's reply was dropped (its handler was gone by then).
+   */
+  private delivery: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly child: ChildProcess,
@@ -158,14 +164,19 @@ export class ChildTransport implements Transport {
         this.failure = (e as Error).message;
         child.stdout?.destroy();
         this.onerror?.(e as Error);
-        this.finish();
+        this.later(() => this.finish());
         return;
       }
       for (const line of lines) this.onLine(line);
     });
     child.stdin?.on('error', (e) => this.onerror?.(e));
     child.on('error', (e) => this.onerror?.(e));
-    child.on('close', () => this.finish());
+    child.on('close', () => this.later(() => this.finish()));
+  }
+
+  /** Runs `f` after every message read before it has been handed on. */
+  private later(f: () => void): void {
+    this.delivery = this.delivery.then(f).catch((e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))));
   }
 
   /**
@@ -184,12 +195,15 @@ export class ChildTransport implements Transport {
       this.onNoise?.(line);
       return;
     }
-    try {
-      this.onmessage?.(message);
-    } catch (e) {
-      // Whatever a message does downstream, it never throws out of the stream's event.
-      this.onerror?.(e instanceof Error ? e : new Error(String(e)));
-    }
+    this.later(() => {
+      if (this.closed) return;
+      try {
+        this.onmessage?.(message);
+      } catch (e) {
+        // Whatever a message does downstream, it never throws out of the stream's event.
+        this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+      }
+    });
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

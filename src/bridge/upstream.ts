@@ -449,7 +449,8 @@ export class Upstream {
   private explainRefusal(message: string): string {
     const reply = this.observed?.initializeReply;
     if (reply && ('error' in reply || /protocol version/iu.test(message))) {
-      this.refusal = JSON.stringify(reply).slice(0, 2000);
+      // Masked before it is cut, as every cut is: a secret across the cut would leave its first characters.
+      this.refusal = this.context.masker.cut(JSON.stringify(reply), 2000);
       return `${message} (the bridge speaks MCP ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}; the server answered ${this.refusal})`;
     }
     return message;
