@@ -194,6 +194,21 @@ describe('servers that do not stop talking', () => {
     await client.close().catch(() => undefined);
   }, 60_000);
 
+  it('keeps a stderr line that does not end to a bounded entry, says so, and goes on', async () => {
+    const root = tempWorkspace(() => hostile('flood', ['stderr-flood']));
+    const { id, plan: p } = await plan(root);
+    expect((await page.post(`/bridge/workspaces/${id}/start`, { plan: p.id })).json<{ servers: { status: string }[] }>().servers[0]?.status).toBe('running');
+    const entries = await eventually(async () => {
+      const all = (await page.get('/bridge/servers/flood/log?after=0')).json<{ entries: { stream: string; text: string }[] }>().entries;
+      return all.some((e) => e.stream === 'stderr' && e.text === 'after') ? all : undefined;
+    }, 30_000, 'the line after the flood');
+    // 8 MB with no line end: one entry of its start, and a word from the bridge; the rest was never kept.
+    expect(entries.filter((e) => e.text.startsWith('eeee')).map((e) => e.text.length)).toEqual([expect.any(Number)]);
+    expect(entries.find((e) => e.stream === 'bridge' && /stderr line over 64 K characters; the bridge dropped the rest of it/u.test(e.text))).toBeDefined();
+    expect((await page.get('/bridge/servers')).json<{ servers: { name: string; status: string }[] }>().servers.find((x) => x.name === 'flood')?.status).toBe('running');
+    await page.del('/bridge/servers/flood');
+  }, 60_000);
+
   it('says why a tool list nested 5,000 levels deep is refused, in the log, on the terminal and to the page', async () => {
     const root = tempWorkspace(() => hostile('deep', ['deep', '5000']));
     const { id, plan: p } = await plan(root);

@@ -85,6 +85,8 @@ export function nextPingDelay(previous: number): number {
   return Math.min(previous * 2, PING_AT_MOST_EVERY_MS);
 }
 const CALL_TIMEOUT_MS = 5 * 60_000;
+/** The longest stderr line kept whole before it is cut (an entry shows 4,000 characters of it). */
+const MAX_STDERR_LINE_CHARS = 64 * 1024;
 /** "No limit" (startup_timeout_secs = 0) as the SDK needs a number: about 24 days. */
 const NO_LIMIT_MS = 2 ** 31 - 1;
 
@@ -400,11 +402,27 @@ export class Upstream {
     this.transportKind = 'stdio';
     for (const m of missing) this.log.add('bridge', `warning: environment variable ${m} is not set; the server starts without it (JP warns the same way)`);
     let pending = '';
+    // A line past the cap is kept (masked, then cut, as every entry) and the rest of it, to its end, dropped:
+    // one endless stderr line grew without bound and was split again on every chunk.
+    let dropping = false;
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
-      const lines = (pending + chunk).split('\n');
+      let text = chunk;
+      if (dropping) {
+        const end = text.indexOf('\n');
+        if (end === -1) return;
+        dropping = false;
+        text = text.slice(end + 1);
+      }
+      const lines = (pending + text).split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) if (line.trim() !== '') this.log.add('stderr', line.replace(/\r$/u, ''));
+      if (pending.length > MAX_STDERR_LINE_CHARS) {
+        this.log.add('stderr', pending);
+        this.log.add('bridge', `the server wrote a stderr line over ${MAX_STDERR_LINE_CHARS / 1024} K characters; the bridge dropped the rest of it, up to its end`);
+        pending = '';
+        dropping = true;
+      }
     });
     const spawned = new Promise<never>((_, fail) => {
       child.once('error', (e) => fail(new Error(`Cannot spawn process: ${cmd}, error: ${e.message}`)));
