@@ -7,8 +7,9 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import type { BridgeInfo, ConnectHttpRequest, Replies, ServerView } from '../bridge-protocol';
+import type { BridgeInfo, ConnectHttpRequest, HiddenInPlan, Replies, ServerView } from '../bridge-protocol';
 import { serverSlug } from '../core/import/names';
+import { describeHidden } from '../core/workspace/hidden';
 import { Facade } from './facade';
 import { ModelDesk, ModelRouteError } from './modelRoutes';
 import type { SendOptions } from './models';
@@ -20,7 +21,7 @@ import { serveStatic } from './static';
 import { Upstream } from './upstream';
 import type { UpstreamContext, UpstreamSource } from './upstream';
 import type { Watchdog } from './watchdog';
-import { HiddenUnconfirmed, WorkspaceError, Workspaces } from './workspaces';
+import { HiddenUnconfirmed, hiddenInSpecs, WorkspaceError, Workspaces } from './workspaces';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const MAX_HEADERS = 20;
@@ -38,8 +39,11 @@ export interface BridgeOptions {
   /** Plans wait this long for their confirmation, and a failed connection is dropped after it (ms). */
   readonly expireMs: number;
   readonly watchdog?: Watchdog;
-  /** `serve --confirm-in-terminal`: asks y/N on the terminal before any process starts. */
-  readonly askInTerminal?: (question: string) => Promise<boolean>;
+  /**
+   * `serve --confirm-in-terminal`: asks y/N on the terminal before any process starts. The question's
+   * lines are printed as every terminal line is (masked, hidden characters escaped).
+   */
+  readonly askInTerminal?: (question: readonly string[]) => Promise<boolean>;
   /** Where the user's model keys and base URLs come from (default: this process's environment). */
   readonly modelEnv?: Readonly<Record<string, string | undefined>>;
   /** `serve --record FILE`: every exchange with the user's model appended to FILE. */
@@ -287,7 +291,8 @@ export class Bridge {
         // Only what the bridge already holds: a confirmed workspace's command, or a URL the user connected.
         if (e.upstream.source.kind === 'stdio') {
           const how = requestText(method, url.pathname, session);
-          await this.askTerminal(`Restart ${e.upstream.name} (${e.upstream.view().commandLine ?? ''}), asked by ${how}?`);
+          const hidden = e.upstream.source.kind === 'stdio' ? hiddenInSpecs([e.upstream.source.spec], e.upstream.source.cwd) : [];
+          await this.askTerminal([`Restart ${e.upstream.name} (${e.upstream.view().commandLine ?? ''}), asked by ${how}?`, ...hiddenWarning(hidden)]);
           e.upstream.startedBy = `restarted by ${how}`;
         }
         await e.upstream.start();
@@ -353,7 +358,7 @@ export class Bridge {
   }
 
   /** `--confirm-in-terminal`: the terminal's y/N, before any process starts; a no refuses the request. */
-  private async askTerminal(question: string): Promise<void> {
+  private async askTerminal(question: readonly string[]): Promise<void> {
     const ask = this.options.askInTerminal;
     if (ask && !(await ask(question))) throw new HttpError(403, 'refused on the bridge terminal (serve --confirm-in-terminal): nothing was started');
   }
@@ -366,7 +371,7 @@ export class Bridge {
     const what = `${plan.specs.length} server${plan.specs.length === 1 ? '' : 's'} of ${w.jpDir}${plan.persona !== undefined ? ` (persona ${plan.persona})` : ''}`;
     // What the bridge knows, and no more: a request carrying a session's token confirmed the plan.
     this.options.terminal.line(`plan ${plan.id} (${what}) confirmed by ${how}${plan.hidden.length > 0 ? ', its hidden characters confirmed too' : ''}`);
-    await this.askTerminal(`Start ${what}?\n${plan.servers.map((s) => `  ${s.name}: ${s.commandLine}  [in ${s.cwd}]`).join('\n')}`);
+    await this.askTerminal([`Start ${what}?`, ...plan.servers.map((s) => `  ${s.name}: ${s.commandLine}  [in ${s.cwd}]`), ...hiddenWarning(plan.hidden)]);
     const started = plan.specs.map((spec) => {
       const name = this.uniqueName(spec.name, (e) => e.workspace === workspace);
       const src: UpstreamSource = { kind: 'stdio', spec, cwd: plan.cwd, from: `workspace ${w.jpDir}` };
@@ -392,6 +397,12 @@ export class Bridge {
     this.add(up.name, up);
     return up.view();
   }
+}
+
+/** The question's warning line when what it asks about hides characters (each shown escaped). */
+function hiddenWarning(hidden: readonly HiddenInPlan[]): string[] {
+  if (hidden.length === 0) return [];
+  return [`  WARNING: hidden characters, shown escaped: ${hidden.map((h) => `${h.server} ${h.where}: ${describeHidden(h.chars)}`).join('; ')}`];
 }
 
 function hostOf(url: string): string {

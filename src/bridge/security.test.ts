@@ -339,6 +339,18 @@ describe('what may start a process', () => {
       const ok = await yes;
       expect(ok.json<{ servers: { status: string }[] }>().servers[0]?.status).toBe('running');
       expect(readFileSync(marker, 'utf8')).toBe('x');
+      // The question shows the command the user says y to: hidden characters escaped and named there too.
+      const spoof = tempWorkspace(() => `[providers.mcp."memo\u202e"]\ntype = "stdio"\ncommand = "sh"\narguments = ["-c", "true \u202e\u2066; touch /tmp/x\u2069 \u2066 # start\u2069\u202c"]\n`);
+      const spoofId = (await client.post('/bridge/workspaces', { path: spoof })).json<{ workspace: { id: string } }>().workspace.id;
+      const spoofPlan = (await client.post(`/bridge/workspaces/${spoofId}/plan`, {})).json<{ plan: { id: string } }>().plan;
+      const asked = client.post(`/bridge/workspaces/${spoofId}/start`, { plan: spoofPlan.id, hiddenConfirmed: true });
+      await eventually(() => (own.stdout().split('[y/N]').length === 4 ? true : undefined), 10_000, 'the third question');
+      own.proc.stdin?.write('n\n');
+      expect((await asked).status).toBe(403);
+      const question = own.stdout().split('[y/N]')[2] ?? '';
+      expect(question).toContain("memo\\u202E: sh -c 'true \\u202E\\u2066; touch /tmp/x\\u2069 \\u2066 # start\\u2069\\u202C'");
+      expect(question).toMatch(/WARNING: hidden characters, shown escaped: memo\\u202E name: U\+202E RIGHT-TO-LEFT OVERRIDE; .*argument 2: U\+202E RIGHT-TO-LEFT OVERRIDE, U\+2066/u);
+      expect(own.stdout()).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/u);
     } finally {
       own.proc.kill('SIGTERM');
       await own.exited;

@@ -84,12 +84,15 @@ class TerminalInput {
     });
   }
 
-  ask(question: string, say: (text: string) => void): Promise<boolean> {
+  /** Each line said as a terminal line (masked, escaped), the last with the prompt. */
+  ask(question: readonly string[], say: (line: string) => void): Promise<boolean> {
+    const lines = question.length > 0 ? question : ['Go on?'];
+    for (const line of lines.slice(0, -1)) say(line);
     if (this.closed) {
-      say(`${question} [y/N] no (the terminal has no input)`);
+      say(`${lines.at(-1) ?? ''} [y/N] no (the terminal has no input)`);
       return Promise.resolve(false);
     }
-    say(`${question} [y/N]`);
+    say(`${lines.at(-1) ?? ''} [y/N]`);
     return new Promise((ok) => this.waiting.push(ok));
   }
 }
@@ -122,7 +125,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     expireMs: options.expireSecs * 1000,
     watchdog,
     ...(options.record !== undefined ? { record: options.record } : {}),
-    ...(options.confirmInTerminal ? { askInTerminal: (q: string) => input.ask(q, (t) => io.out(`${t}\n`)) } : {}),
+    // Through the terminal's one door, as every line: the question shows the commands the user confirms.
+    ...(options.confirmInTerminal ? { askInTerminal: (q: readonly string[]) => input.ask(q, (t) => terminal.line(t)) } : {}),
   });
   let port: number;
   try {

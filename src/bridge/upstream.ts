@@ -389,7 +389,7 @@ export class Upstream {
     const cmd = commandLine(spec);
     const sum = verifyChecksum(this.name, spec, cwd);
     if (!sum.ok) throw new Error(sum.message);
-    const hidden = hiddenIn([cmd, cwd, ...spec.variables].join(' '));
+    const hidden = hiddenIn([this.name, cmd, cwd, ...spec.variables].join(' '));
     this.say(
       `starting ${this.name} (from ${src.from}${this.startedBy !== '' ? `; ${this.startedBy}` : ''}): ${cmd}  [in ${cwd}]${spec.variables.length > 0 ? ` with ${spec.variables.join(', ')}` : ''}` +
         (hidden.length > 0 ? `  WARNING: hidden characters, shown escaped: ${describeHidden(hidden)}` : ''),
