@@ -288,16 +288,22 @@ describe('no process is left behind', () => {
     }
   }, 60_000);
 
-  it('Stop ends the whole tree: a grandchild that left the group under a launcher that ignores SIGTERM, and a grandchild that ignores SIGTERM itself', async () => {
-    const views = await startWorkspace(tempWorkspace(() => `${toml('wrapped', [join(FIXTURES, 'wrapper.mjs'), serverBin('memory')])}\n${toml('treed', [join(FIXTURES, 'stubborn-tree.mjs'), serverBin('memory')])}`));
-    expect(views.map((v) => v.status)).toEqual(['running', 'running']);
+  it('Stop ends the whole tree: a grandchild that left the group under a launcher that ignores SIGTERM, a grandchild that ignores SIGTERM itself, and one started after the stop began', async () => {
+    const views = await startWorkspace(
+      tempWorkspace(() => `${toml('wrapped', [join(FIXTURES, 'wrapper.mjs'), serverBin('memory')])}\n${toml('treed', [join(FIXTURES, 'stubborn-tree.mjs'), serverBin('memory')])}\n${toml('late', [join(FIXTURES, 'orphaner.mjs'), 'stay', serverBin('memory')])}`),
+    );
+    expect(views.map((v) => v.status)).toEqual(['running', 'running', 'running']);
     const tree = views.flatMap((v) => [v.pid as number, ...descendants(v.pid as number)]);
-    expect(tree.length).toBeGreaterThanOrEqual(4);
+    expect(tree.length).toBeGreaterThanOrEqual(6);
     const helper = await stubbornHelper(page, 'treed');
     expect(tree).toContain(helper);
     await page.post('/bridge/servers/wrapped/stop');
     await page.post('/bridge/servers/treed/stop');
+    await page.post('/bridge/servers/late/stop');
     expect(tree.filter(isAlive)).toEqual([]);
+    // The helper the server started on SIGTERM, during the stop, out of its group: ended too.
+    const late = await stubbornHelper(page, 'late', 'late helper');
+    expect(isAlive(late)).toBe(false);
   });
 
   // SIGKILL: the bridge cannot clean up; its watchdog, which notices the bridge is gone, does.
@@ -307,18 +313,21 @@ describe('no process is left behind', () => {
     const root = tempWorkspace(
       (r) =>
         `${toml('fs', [serverBin('filesystem'), join(r, 'data')])}\n${toml('wrapped', [join(FIXTURES, 'wrapper.mjs'), serverBin('memory')])}\n` +
-        `${toml('treed', [join(FIXTURES, 'stubborn-tree.mjs'), serverBin('memory')])}\n${toml('stubborn', [join(FIXTURES, 'stubborn.mjs'), serverBin('memory')])}`,
+        `${toml('treed', [join(FIXTURES, 'stubborn-tree.mjs'), serverBin('memory')])}\n${toml('stubborn', [join(FIXTURES, 'stubborn.mjs'), serverBin('memory')])}\n` +
+        // Ends when its input does, which the bridge's death brings: its helper is then under no server.
+        toml('eof', [join(FIXTURES, 'orphaner.mjs'), 'eof-exit', serverBin('memory')]),
     );
     const id = (await client.post('/bridge/workspaces', { path: root })).json<{ workspace: { id: string } }>().workspace.id;
     const plan = (await client.post(`/bridge/workspaces/${id}/plan`)).json<{ plan: { id: string } }>().plan;
     const started = (await client.post(`/bridge/workspaces/${id}/start`, { plan: plan.id })).json<{ servers: View[] }>().servers;
-    expect(started.map((x) => x.status)).toEqual(['running', 'running', 'running', 'running']);
+    expect(started.map((x) => x.status)).toEqual(['running', 'running', 'running', 'running', 'running']);
     const helper = await stubbornHelper(client, 'treed');
+    const eofHelper = await stubbornHelper(client, 'eof');
     const pid = own.proc.pid as number;
     const servers = started.map((v) => v.pid as number);
     const tree = descendants(pid);
     // fs, the launcher and its grandchild, the stubborn server, the stubborn tree and its helper (and the watchdog).
-    expect(tree).toEqual(expect.arrayContaining([...servers, helper]));
+    expect(tree).toEqual(expect.arrayContaining([...servers, helper, eofHelper]));
     own.proc.kill(signal);
     expect(await own.exited).toBe(signal === 'SIGKILL' ? null : 0);
     // The watchdog needs the grace (SIGTERM, then SIGKILL) once it sees the bridge gone.
@@ -329,10 +338,10 @@ describe('no process is left behind', () => {
 });
 
 /** The pid of the stubborn grandchild the `stubborn-tree.mjs` server started (it says so on stderr). */
-async function stubbornHelper(client: ReturnType<typeof pageClient>, server: string): Promise<number> {
+async function stubbornHelper(client: ReturnType<typeof pageClient>, server: string, label = 'helper'): Promise<number> {
   return eventually(async () => {
     const entries = (await client.get(`/bridge/servers/${server}/log?after=0`)).json<{ entries: { text: string }[] }>().entries;
-    const m = entries.map((e) => /^helper (\d+)$/u.exec(e.text)).find((x) => x !== null);
+    const m = entries.map((e) => new RegExp(`^${label} (\\d+)$`, 'u').exec(e.text)).find((x) => x !== null);
     return m ? Number(m[1]) : undefined;
   }, 10_000, `${server}'s helper pid`);
 }

@@ -4,8 +4,43 @@
 // in crates/jp_mcp/src/client.rs, so a Ctrl+C in the terminal reaches the bridge,
 // which then stops its servers in order, and not the servers directly). Stopping
 // signals the group and, on Linux, every descendant found through /proc, so a
-// child that left the group (setsid) is not orphaned either.
+// child that left the group (setsid) is not orphaned either. A child whose parent
+// has already ended is no one's descendant any more (it is re-parented): it is
+// found by the variable every server is started with and all it starts inherit
+// (TREE_VARIABLE, a cookie per start, as Jenkins' ProcessTreeKiller finds a
+// build's processes), so neither a helper left by a server that ended nor one a
+// server starts while it is being stopped outlives the stop.
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+/** The variable in each server's environment that marks it and everything it starts. */
+export const TREE_VARIABLE = 'TOOL_WORKBENCH_TREE';
+
+/** A new cookie for one server's start. */
+export function newTreeCookie(): string {
+  return randomBytes(12).toString('hex');
+}
+
+/** Every live process whose environment carries `cookie` (Linux; empty where there is no /proc). */
+export function marked(cookie: string): number[] {
+  const needle = Buffer.from(`${TREE_VARIABLE}=${cookie}\0`);
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const name of entries) {
+    if (!/^\d+$/u.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`).includes(needle)) out.push(Number(name));
+    } catch {
+      // Ended while we looked, or another user's.
+    }
+  }
+  return out;
+}
 
 /** Parent pid of every process, from /proc/PID/stat (Linux); empty where there is no /proc. */
 function parents(): Map<number, number> {
@@ -33,6 +68,11 @@ function parents(): Map<number, number> {
 
 /** Every live descendant of `pid` (children, grandchildren, ...), found through /proc. */
 export function descendants(pid: number): number[] {
+  return descendantsOf([pid]);
+}
+
+/** Every live descendant of any of `roots`, the roots themselves left out. */
+function descendantsOf(roots: readonly number[]): number[] {
   const byParent = new Map<number, number[]>();
   for (const [child, parent] of parents()) {
     const list = byParent.get(parent);
@@ -40,8 +80,8 @@ export function descendants(pid: number): number[] {
     else byParent.set(parent, [child]);
   }
   const out: number[] = [];
-  const queue = [pid];
-  const seen = new Set<number>([pid]);
+  const queue = [...roots];
+  const seen = new Set<number>(roots);
   while (queue.length > 0) {
     const p = queue.shift() as number;
     for (const c of byParent.get(p) ?? []) {
@@ -86,25 +126,45 @@ export function signalTree(leader: number, pids: readonly number[], signal: Node
   }
 }
 
+function signalOne(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * Stops a process tree: SIGTERM to the group and every descendant (listed before the first signal,
- * since an orphan is re-parented and would no longer be found), then SIGKILL to whatever is left
- * after `graceMs`, and waits until none of them runs.
+ * since an orphan is re-parented and would no longer be found) and every process carrying `cookie`,
+ * then SIGKILL to whatever is left after `graceMs`, and waits until none of them runs. The tree is
+ * looked for again while it waits, so what a process starts during the stop is stopped too.
  */
-export async function stopTree(leader: number, graceMs = 1500, known: readonly number[] = []): Promise<void> {
+export async function stopTree(leader: number, graceMs = 1500, known: readonly number[] = [], cookie?: string): Promise<void> {
   // `known` is a listing taken before anything could end the leader: once it has exited, its orphans are
-  // re-parented and no longer found under it.
-  const tree = [...new Set([...known, ...descendants(leader)])].filter((p) => p !== leader);
-  signalTree(leader, tree, 'SIGTERM');
-  const all = [leader, ...tree];
+  // re-parented and no longer found under it (but still by the cookie).
+  const all = new Set<number>([leader, ...known]);
+  const find = () => [...descendantsOf([...all].filter(isAlive)), ...(cookie !== undefined ? marked(cookie) : [])];
+  /** Adds what is new since the last look and sends it `signal`; whether anything in the tree still runs. */
+  const look = (signal: NodeJS.Signals): boolean => {
+    for (const p of find()) {
+      if (all.has(p) || p === process.pid) continue;
+      all.add(p);
+      signalOne(p, signal);
+    }
+    return [...all].some(isAlive);
+  };
+  for (const p of find()) all.add(p);
+  all.delete(process.pid);
+  signalTree(leader, [...all].filter((p) => p !== leader), 'SIGTERM');
   for (let waited = 0; waited < graceMs; waited += 50) {
-    if (!all.some(isAlive)) return;
+    if (!look('SIGTERM')) return;
     await sleep(50);
   }
-  signalTree(leader, tree.filter(isAlive), 'SIGKILL');
+  signalTree(leader, [...all].filter((p) => p !== leader && isAlive(p)), 'SIGKILL');
   // SIGKILL is delivered asynchronously: on a loaded machine a killed process can still read as running
   // for a few milliseconds, and a caller that says "stopped" must not be contradicted by a live pid.
-  for (let waited = 0; waited < 2000 && all.some(isAlive); waited += 20) await sleep(20);
+  for (let waited = 0; waited < 2000 && look('SIGKILL'); waited += 20) await sleep(20);
 }

@@ -18,6 +18,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { formatBytes, MAX_MESSAGE_BYTES } from '../core/import/catalogue';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
+import { newTreeCookie, TREE_VARIABLE } from './processTree';
 
 /** The file `command` runs: a path (relative to `cwd`) when it has a slash, else the first match on PATH. */
 export function locate(command: string, cwd: string, path = process.env.PATH ?? ''): string | undefined {
@@ -66,9 +67,14 @@ export interface SpawnResult {
   readonly missing: readonly string[];
   /** The values given, to mask them in logs. */
   readonly secrets: readonly string[];
+  /** The cookie in its environment (TREE_VARIABLE), which everything it starts inherits. */
+  readonly cookie: string;
 }
 
-/** Spawns the server: its own process group, in `cwd`, the environment plus the named variables. */
+/**
+ * Spawns the server: its own process group, in `cwd`, the environment plus the named variables, and
+ * TREE_VARIABLE, so whatever it starts is found when it is stopped, even once re-parented.
+ */
 export function spawnServer(spec: McpLaunchSpec, cwd: string, env: NodeJS.ProcessEnv = process.env): SpawnResult {
   const missing: string[] = [];
   const secrets: string[] = [];
@@ -77,14 +83,15 @@ export function spawnServer(spec: McpLaunchSpec, cwd: string, env: NodeJS.Proces
     if (value === undefined) missing.push(name);
     else secrets.push(value);
   }
+  const cookie = newTreeCookie();
   const child = spawn(spec.command, [...spec.arguments], {
     cwd,
-    env,
+    env: { ...env, [TREE_VARIABLE]: cookie },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
     windowsHide: true,
   });
-  return { child, missing, secrets };
+  return { child, missing, secrets, cookie };
 }
 
 export class LineTooLong extends Error {}

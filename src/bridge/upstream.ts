@@ -197,6 +197,8 @@ export class Upstream {
   private client: Client | undefined;
   private observed: Observed | undefined;
   private child: ChildProcess | undefined;
+  /** The child's TREE_VARIABLE: what it started is found by it once re-parented (processTree.ts). */
+  private cookie: string | undefined;
   private missing: readonly string[] = [];
   private transportKind: 'stdio' | 'streamable' | 'sse' | undefined;
   private refusal: string | undefined;
@@ -394,10 +396,11 @@ export class Upstream {
       `starting ${this.name} (from ${src.from}${this.startedBy !== '' ? `; ${this.startedBy}` : ''}): ${cmd}  [in ${cwd}]${spec.variables.length > 0 ? ` with ${spec.variables.join(', ')}` : ''}` +
         (hidden.length > 0 ? `  WARNING: hidden characters, shown escaped: ${describeHidden(hidden)}` : ''),
     );
-    const { child, missing, secrets } = spawnServer(spec, cwd);
+    const { child, missing, secrets, cookie } = spawnServer(spec, cwd);
     this.context.masker.registerAll(secrets);
-    if (child.pid !== undefined) this.context.watchdog?.watch(child.pid);
+    if (child.pid !== undefined) this.context.watchdog?.watch(child.pid, cookie);
     this.child = child;
+    this.cookie = cookie;
     this.missing = missing;
     this.transportKind = 'stdio';
     for (const m of missing) this.log.add('bridge', `warning: environment variable ${m} is not set; the server starts without it (JP warns the same way)`);
@@ -623,8 +626,9 @@ export class Upstream {
       await client.close().catch(() => undefined);
       this.stopping = wasStopping;
     }
-    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) await stopTree(child.pid, undefined, tree);
-    else if (child?.pid !== undefined) await stopTree(child.pid, 0, tree);
+    const cookie = this.cookie;
+    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) await stopTree(child.pid, undefined, tree, cookie);
+    else if (child?.pid !== undefined) await stopTree(child.pid, 0, tree, cookie);
     if (child?.pid !== undefined) this.context.watchdog?.forget(child.pid);
   }
 }

@@ -32,9 +32,9 @@ export class Watchdog {
     return child;
   }
 
-  /** A server's group leader: stopped with its tree if the bridge dies first. */
-  watch(pid: number): void {
-    this.ensure()?.stdin?.write(`+${pid}\n`);
+  /** A server's group leader and its tree's cookie: stopped with its tree if the bridge dies first. */
+  watch(pid: number, cookie?: string): void {
+    this.ensure()?.stdin?.write(`+${pid}${cookie !== undefined ? ` ${cookie}` : ''}\n`);
   }
 
   /** The server ended in order: nothing to do for it any more. */
@@ -50,7 +50,8 @@ export class Watchdog {
 
 /** The watchdog process itself: reads leaders from stdin; when the bridge is gone, stops their trees. */
 export function runWatchdog(input: NodeJS.ReadableStream = process.stdin): Promise<number> {
-  const leaders = new Set<number>();
+  /** Each leader, with its tree's cookie (processTree.ts TREE_VARIABLE) when the bridge gave one. */
+  const leaders = new Map<number, string | undefined>();
   const parent = process.ppid;
   let done = false;
   // Signals meant for the bridge's terminal are the bridge's to handle.
@@ -60,14 +61,15 @@ export function runWatchdog(input: NodeJS.ReadableStream = process.stdin): Promi
       if (done) return;
       done = true;
       clearInterval(poll);
-      await Promise.all([...leaders].map((l) => stopTree(l)));
+      await Promise.all([...leaders].map(([l, cookie]) => stopTree(l, undefined, [], cookie)));
       exit(0);
     };
     const lines = createInterface({ input });
     lines.on('line', (line) => {
-      const pid = Number(line.slice(1));
-      if (line.startsWith('+') && Number.isInteger(pid) && pid > 1) leaders.add(pid);
-      else if (line.startsWith('-')) leaders.delete(pid);
+      const [head = '', cookie] = line.split(' ');
+      const pid = Number(head.slice(1));
+      if (head.startsWith('+') && Number.isInteger(pid) && pid > 1) leaders.set(pid, cookie !== undefined && /^[0-9a-f]{8,}$/u.test(cookie) ? cookie : undefined);
+      else if (head.startsWith('-')) leaders.delete(pid);
     });
     lines.on('close', () => void finish());
     // Belt and braces: a parent that changed is a bridge that died, pipe or not.
