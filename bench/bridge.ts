@@ -5,12 +5,26 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { LogRing } from '../src/bridge/log';
 import { descendants, isAlive } from '../src/bridge/processTree';
+import { Masker } from '../src/bridge/secrets';
 import { eventually, pageClient, serverBin, startServe, tempWorkspace } from '../src/bridge/testServe';
 
 const ms = (n: number) => `${Math.round(n)} ms`;
 
+/** A server's flood of log notifications, as the bridge logs each (masked, kept, the oldest let go). */
+function logFlood(): void {
+  const masker = new Masker();
+  masker.registerAll(['sk-"hostile\\key-0123456789abcdef', 'sk-live/key+part 0123456789']);
+  const ring = new LogRing(masker);
+  const line = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'n123456' } });
+  const t = performance.now();
+  for (let i = 0; i < 300_000; i++) ring.add('notification', line);
+  console.log(`  300,000 notifications logged (masked, the newest 1,000 kept): ${ms(performance.now() - t)}`);
+}
+
 export async function run(): Promise<void> {
+  logFlood();
   let t = performance.now();
   const s = await startServe();
   console.log(`  serve prints its address: ${ms(performance.now() - t)}`);

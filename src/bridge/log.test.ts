@@ -109,6 +109,15 @@ describe('headerSecrets', () => {
 });
 
 describe('LogRing and the terminal', () => {
+  it('keeps the newest entries, however many came', () => {
+    const ring = new LogRing(new Masker(), 3, () => 7);
+    for (let i = 1; i <= 10; i++) ring.add(i % 2 === 0 ? 'stderr' : 'notification', `line ${i}`);
+    expect(ring.since(0).map((e) => e.text)).toEqual(['line 8', 'line 9', 'line 10']);
+    expect(ring.since(9).map((e) => e.seq)).toEqual([10]);
+    expect(ring.stderrTail()).toEqual(['line 8', 'line 10']);
+    expect(ring.last).toBe(10);
+  });
+
   it('masks each entry before it is cut and kept', () => {
     const ring = new LogRing(masker('tok-98765'), 2, () => 7);
     ring.add('response', '{"echo":"tok-98765"}');

@@ -23,12 +23,19 @@ export class LogRing {
 
   add(stream: LogStream, text: string): void {
     this.entries.push({ seq: this.next++, at: this.clock(), stream, text: this.masker.cut(text, MAX_ENTRY_CHARS) });
-    if (this.entries.length > this.max) this.entries.splice(0, this.entries.length - this.max);
+    // Trimmed once every `max` entries, not on each: a splice per entry of a flood of notifications
+    // cost the bridge's one thread seconds (bench/bridge.ts).
+    if (this.entries.length >= 2 * this.max) this.entries = this.entries.slice(-this.max);
+  }
+
+  /** The newest `max` entries. */
+  private get kept(): readonly LogEntry[] {
+    return this.entries.length > this.max ? this.entries.slice(-this.max) : this.entries;
   }
 
   /** Entries after `seq` (0: all kept). */
   since(seq: number): LogEntry[] {
-    return this.entries.filter((e) => e.seq > seq);
+    return this.kept.filter((e) => e.seq > seq);
   }
 
   get last(): number {
@@ -37,7 +44,7 @@ export class LogRing {
 
   /** The last `n` stderr lines, for an error message (JP attaches the same tail). */
   stderrTail(n = 20): string[] {
-    return this.entries.filter((e) => e.stream === 'stderr').slice(-n).map((e) => e.text);
+    return this.kept.filter((e) => e.stream === 'stderr').slice(-n).map((e) => e.text);
   }
 }
 
