@@ -578,9 +578,13 @@ export class Upstream {
         ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
       })) as Record<string, unknown>;
     } catch (e) {
-      // The SDK's server answers with this error's code, message and data: keep them.
+      // The SDK's server answers with this error's code, message and data: keep them. Its message
+      // without the SDK's "MCP error N: " (the page's SDK puts that in front again), and, when the server
+      // failed under the request (a line over the cap, an exit), why, rather than "Connection closed".
       const { code, data } = e as { code?: unknown; data?: unknown };
-      throw Object.assign(new Error(messageOf(e)), { ...(code !== undefined ? { code } : {}), ...(data !== undefined ? { data } : {}) });
+      const why = code === ErrorCode.ConnectionClosed ? (this.transportFailure() ?? this.exitText()) : undefined;
+      const message = messageOf(e).replace(/^MCP error -?\d+: /u, '');
+      throw Object.assign(new Error(why !== undefined ? `${message}: ${why}` : message), { ...(code !== undefined ? { code } : {}), ...(data !== undefined ? { data } : {}) });
     }
     if (method === 'tools/list' && Array.isArray(result.tools)) {
       const tooDeep = tooDeepTool(result.tools as unknown[], `${this.name}'s tools/list`);
