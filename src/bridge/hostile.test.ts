@@ -24,7 +24,9 @@ let page: PageClient;
 
 // One with a / and a space: its percent-escapes differ in case from encodeURIComponent's.
 const SLASHED = 'sk-live/key+part 0123456789';
-serveForFile({ WB_HOSTILE_KEY: SECRET, WB_SLASHED_KEY: SLASHED }, (running, client) => {
+// In the bridge's environment only: no workspace names it, but every server inherits it.
+const INHERITED = 'ghp-inherited-0123456789abcdef';
+serveForFile({ WB_HOSTILE_KEY: SECRET, WB_SLASHED_KEY: SLASHED, WB_INHERITED_TOKEN: INHERITED }, (running, client) => {
   s = running;
   page = client;
 });
@@ -144,6 +146,19 @@ describe('a secret in any field, in any form', () => {
       await client.close();
     }
     await page.post(`/bridge/workspaces/${id}/stop`);
+  });
+
+  it('masks a credential the server inherits from the bridge, though the workspace does not name it', async () => {
+    const root = tempWorkspace(() => hostile('inherits', ['secret', 'WB_INHERITED_TOKEN']));
+    const { id, plan: p } = await plan(root);
+    const started = await page.post(`/bridge/workspaces/${id}/start`, { plan: p.id });
+    expect(started.json<{ servers: { status: string; serverInfo: { version: string } }[] }>().servers[0]).toMatchObject({ status: 'running', serverInfo: { version: '***' } });
+    const client = await pageSession('inherits');
+    expect(client.getInstructions()).toBe('use the key ***');
+    const log = (await page.get('/bridge/servers/inherits/log?after=0')).body;
+    for (const text of [started.body, log, JSON.stringify(await client.listTools()), s.stdout()]) expect(text).not.toContain(INHERITED);
+    await client.close();
+    await page.del('/bridge/servers/inherits');
   });
 
   it("never shows a secret's first characters where a refused initialize is kept (cut at 2,000 characters, after masking)", async () => {

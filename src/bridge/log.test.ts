@@ -2,7 +2,7 @@
 // too, deep values without recursion, cut after masking), the log ring and the terminal.
 import { describe, expect, it } from 'vitest';
 import { LogRing, terminalOf } from './log';
-import { formsOf, headerSecrets, Masker } from './secrets';
+import { environmentSecrets, formsOf, headerSecrets, Masker, urlSecrets } from './secrets';
 
 const masker = (...values: string[]) => {
   const m = new Masker();
@@ -105,6 +105,19 @@ describe('headerSecrets', () => {
     ['a scheme with a token68 credential', { Authorization: 'Basic dXNlcjpwYXNz' }, ['Basic dXNlcjpwYXNz', 'dXNlcjpwYXNz']],
   ])('%s', (_why, headers, want) => {
     expect(headerSecrets(headers)).toEqual(want);
+  });
+});
+
+describe('environmentSecrets and urlSecrets', () => {
+  it('takes the values of variables named as credentials, long enough to be one', () => {
+    const env = { GITHUB_TOKEN: 'ghp_0123456789', AWS_SECRET_ACCESS_KEY: 'abcdefgh12345678', OPENAI_API_KEY: 'sk-12345678', DB_PASSWORD: 'hunter2hunter2', USE_TOKEN: 'true', HOME: '/home/someone', PATH: '/usr/bin', TOKENIZER: 'bpe-tokenizer', MONKEY: 'banana-banana' };
+    expect(environmentSecrets(env).sort()).toEqual(['abcdefgh12345678', 'ghp_0123456789', 'hunter2hunter2', 'sk-12345678']);
+  });
+
+  it("takes a URL's password and its credential query parameters, raw and decoded", () => {
+    expect(urlSecrets('http://u:p%40ss-word@h/mcp?api_key=k%2F123&x=1&sig=abc')).toEqual(expect.arrayContaining(['p%40ss-word', 'p@ss-word', 'k%2F123', 'k/123', 'abc']));
+    expect(urlSecrets('http://h/mcp?x=1')).toEqual([]);
+    expect(urlSecrets('not a url')).toEqual([]);
   });
 });
 

@@ -168,3 +168,43 @@ export function headerSecrets(headers: Readonly<Record<string, string>>): string
   }
   return out;
 }
+
+/** A name that says its value is a credential: API_KEY, TOKEN, SECRET, PASSWORD, ... */
+const CREDENTIAL_NAME = /(?:^|_)(?:API_?KEY|KEYS?|TOKENS?|SECRETS?|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH|PAT|COOKIE)(?:$|_)/iu;
+/** An inherited value shorter than this is no credential (USE_TOKEN=true must not mask "true"). */
+const MIN_INHERITED_CHARS = 8;
+
+/**
+ * What to mask of the environment a server inherits besides its own `variables` (a server gets the
+ * bridge's whole environment, as JP's do, so one that echoes $GITHUB_TOKEN leaks it as surely):
+ * each value whose variable's name says it is a credential.
+ */
+export function environmentSecrets(env: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.entries(env).flatMap(([name, value]) => (value !== undefined && value.length >= MIN_INHERITED_CHARS && CREDENTIAL_NAME.test(name) ? [value] : []));
+}
+
+/** A query parameter whose name says its value is a credential (`?api_key=`, `?token=`, `?sig=`). */
+const CREDENTIAL_PARAM = /key|token|secret|pass|auth|sig|credential/iu;
+
+/** What to mask of a server's URL: the password in it, and each credential query parameter's value, raw and decoded. */
+export function urlSecrets(url: string): string[] {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  if (u.password !== '') out.push(u.password);
+  for (const raw of u.search.slice(1).split('&')) {
+    const at = raw.indexOf('=');
+    if (at > 0 && CREDENTIAL_PARAM.test(raw.slice(0, at))) out.push(raw.slice(at + 1));
+  }
+  for (const [name, value] of u.searchParams) if (CREDENTIAL_PARAM.test(name)) out.push(value);
+  try {
+    if (u.password !== '') out.push(decodeURIComponent(u.password));
+  } catch {
+    // A malformed escape: the raw form is masked.
+  }
+  return out;
+}

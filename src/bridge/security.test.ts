@@ -359,6 +359,16 @@ describe('what may start a process', () => {
 });
 
 describe('secrets', () => {
+  it("never shows the password or a credential query parameter of a server's URL", async () => {
+    const url = 'http://user:pa55word-secret@127.0.0.1:9/mcp?api_key=qk-secret-0123456789&x=1&token=tq%2Fsecret-987654';
+    const r = await page.post('/bridge/servers', { url, name: 'urlsecret' });
+    expect(r.json<{ server: { status: string; url: string } }>().server).toMatchObject({ status: 'failed', url: 'http://user:***@127.0.0.1:9/mcp?api_key=***&x=1&token=***' });
+    for (const text of [r.body, (await page.get('/bridge/servers')).body, (await page.get('/bridge/servers/urlsecret/log?after=0')).body, s.stdout()]) {
+      for (const f of ['pa55word-secret', 'qk-secret-0123456789', 'tq%2Fsecret-987654', 'tq/secret-987654']) expect(text).not.toContain(f);
+    }
+    await page.del('/bridge/servers/urlsecret');
+  });
+
   it('never shows an environment value: names in the plan and the view, the value masked in the log and on the terminal', async () => {
     const root = tempWorkspace(
       () => `[providers.mcp.careless]\ntype = "stdio"\ncommand = "${process.execPath}"\narguments = ["${join(FIXTURES, 'env-echo.mjs')}", "WB_TEST_KEY", "${serverBin('memory')}"]\nvariables = ["WB_TEST_KEY", "WB_NOT_SET"]\n`,

@@ -19,6 +19,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { formatBytes, MAX_MESSAGE_BYTES } from '../core/import/catalogue';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { newTreeCookie, TREE_VARIABLE } from './processTree';
+import { environmentSecrets } from './secrets';
 
 /** The file `command` runs: a path (relative to `cwd`) when it has a slash, else the first match on PATH. */
 export function locate(command: string, cwd: string, path = process.env.PATH ?? ''): string | undefined {
@@ -65,7 +66,7 @@ export interface SpawnResult {
   readonly child: ChildProcess;
   /** Variables the spec names that the bridge's environment does not have (JP warns and goes on). */
   readonly missing: readonly string[];
-  /** The values given, to mask them in logs. */
+  /** The values given, and the inherited credentials (environmentSecrets), to mask them. */
   readonly secrets: readonly string[];
   /** The cookie in its environment (TREE_VARIABLE), which everything it starts inherits. */
   readonly cookie: string;
@@ -83,6 +84,8 @@ export function spawnServer(spec: McpLaunchSpec, cwd: string, env: NodeJS.Proces
     if (value === undefined) missing.push(name);
     else secrets.push(value);
   }
+  // The rest of the environment the server inherits: what is named as a credential is masked too.
+  secrets.push(...environmentSecrets(env));
   const cookie = newTreeCookie();
   const child = spawn(spec.command, [...spec.arguments], {
     cwd,

@@ -20,7 +20,7 @@ import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { LogRing } from './log';
 import type { LogEntry, Terminal } from './log';
 import { descendants, stopTree } from './processTree';
-import { headerSecrets } from './secrets';
+import { headerSecrets, urlSecrets } from './secrets';
 import type { Masker } from './secrets';
 import { ChildTransport, spawnServer, verifyChecksum } from './stdio';
 import type { Watchdog } from './watchdog';
@@ -224,7 +224,7 @@ export class Upstream {
     readonly jpStarts = true,
   ) {
     this.log = new LogRing(context.masker);
-    if (source.kind === 'http') context.masker.registerAll(headerSecrets(source.headers));
+    if (source.kind === 'http') context.masker.registerAll([...headerSecrets(source.headers), ...urlSecrets(source.url)]);
   }
 
   /** A line on the bridge's terminal (masked and escaped there). */
