@@ -19,7 +19,7 @@ import { terminalOf } from './log';
 import { Masker } from './secrets';
 import { BIN, eventually, FIXTURES, ROOT, serveForFile, tempWorkspace } from './testServe';
 import type { PageClient, Running } from './testServe';
-import { nextPingDelay, PING_AT_MOST_EVERY_MS, Upstream } from './upstream';
+import { httpFailure, nextPingDelay, PING_AT_MOST_EVERY_MS, Upstream } from './upstream';
 
 const spec = (name: string, args: readonly string[]): McpLaunchSpec => ({
   name,
@@ -134,6 +134,12 @@ function httpUpstream(url: string, headers: Record<string, string> = {}): Upstre
 }
 
 describe('errors say what happened', () => {
+  it('says an HTTP server that took the connection and never answered initialize did not answer, and within how long', () => {
+    // What the SDK's client throws when its initialize waits out the timeout (a real wait is 10 s).
+    const timedOut = Object.assign(new Error('MCP error -32001: Request timed out'), { code: -32001 });
+    expect(httpFailure(timedOut, undefined)).toBe('the server did not answer initialize within 10 s (it took the connection and said nothing): MCP error -32001: Request timed out');
+  });
+
   it('says a 401 is the server wanting authorization, and does not take it for an old HTTP+SSE server', async () => {
     const guarded = await httpServer();
     try {

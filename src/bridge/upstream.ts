@@ -176,10 +176,14 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** How long an HTTP server has to answer initialize. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 /** An HTTP refusal, said as what happened: its status first, then what the server said. */
-function httpFailure(e: unknown, challenge: string | undefined): string {
+export function httpFailure(e: unknown, challenge: string | undefined): string {
   const code = (e as { code?: unknown }).code;
   const m = messageOf(e);
+  if (code === ErrorCode.RequestTimeout) return `the server did not answer initialize within ${CONNECT_TIMEOUT_MS / 1000} s (it took the connection and said nothing): ${m}`;
   const said = challenge !== undefined ? ` (WWW-Authenticate: ${challenge})` : '';
   if (code === 401) return `401: the server wants authorization${said}; give its header (e.g. Authorization: Bearer ...) when connecting: ${m}`;
   if (code === 403) return `403: the server refuses these credentials${said}: ${m}`;
@@ -504,7 +508,7 @@ export class Upstream {
       this.client = client;
       this.observed = transport;
       this.transportKind = kind;
-      await client.connect(transport, { timeout: 10_000 });
+      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     };
     try {
       if (src.transport === 'sse') await attempt('sse');
