@@ -53,6 +53,14 @@ export interface Terminal {
   line(text: string): void;
 }
 
+/**
+ * Text for a terminal: masked, then every control, bidi and invisible character escaped but a tab
+ * (and, for text of several lines the bridge put together, `keepLines`, the line feed).
+ */
+export function forTerminal(text: string, masker: Masker, keepLines = false): string {
+  return escapeHidden(masker.mask(text), keepLines ? '\t\n' : '\t');
+}
+
 export function terminalOf(write: (text: string) => void, masker: Masker): Terminal {
-  return { line: (text) => write(`${escapeHidden(masker.mask(text), '\t')}\n`) };
+  return { line: (text) => write(`${forTerminal(text, masker)}\n`) };
 }

@@ -83,6 +83,15 @@ describe('tool-workbench snapshot', () => {
     expect(bad.stderr).toMatch(/MCP server gone failed to start; JP would abort with:\nCannot spawn process: \/no\/such\/binary/u);
   }, 120_000);
 
+  it("escapes the hidden characters of a failing server's stderr on the terminal, as every line the bridge prints", () => {
+    const root = tempWorkspace(() => `[providers.mcp.liar]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = ["-e", "process.stderr.write('ok \\u202e\\u2066; rm -rf ~\\u2069 \\u001b[2Kdone\\n'); process.exit(3)"]\n${uses('liar')}`);
+    const r = run('snapshot', '--workspace', root, '--out', join(root, 'c.json'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('ok \\u202E\\u2066; rm -rf ~\\u2069 \\u001B[2Kdone');
+    expect(r.stderr).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/u);
+    expect(r.stderr).not.toContain(String.fromCharCode(0x1b));
+  }, 60_000);
+
   it.each([
     [['snapshot'], /--workspace DIR is required/u],
     [['snapshot', '--workspace', '/nonexistent-folder', '--out', '/tmp/x.json'], /no such folder: \/nonexistent-folder/u],

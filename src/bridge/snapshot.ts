@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { MAX_CATALOGUE_BYTES } from '../core/import/catalogue';
 import { snapshotCatalogue, snapshotServersToml } from '../core/import/snapshot';
 import type { SnapshotServer } from '../core/import/snapshot';
-import { terminalOf } from './log';
+import { forTerminal, terminalOf } from './log';
 import { Masker } from './secrets';
 import { Upstream } from './upstream';
 import { Watchdog } from './watchdog';
@@ -47,7 +47,8 @@ export async function snapshot(options: SnapshotOptions, io: { out(text: string)
   // One masker for everything this command prints or writes (a server may echo its key anywhere).
   const masker = new Masker();
   const terminal = terminalOf((t) => io.out(t), masker);
-  const err = (t: string) => io.err(masker.mask(t));
+  // Through the same door as the terminal's lines: a server's error (its stderr tail) may hide characters.
+  const err = (t: string) => io.err(forTerminal(t, masker, true));
   const watchdog = new Watchdog([process.argv[1] as string, '__watchdog']);
   const workspaces = new Workspaces();
   let plan;
