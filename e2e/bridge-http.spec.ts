@@ -83,6 +83,9 @@ test.describe('HTTP servers through the bridge', () => {
         const doc = (await workbench.snapshot()).doc.servers.find((s) => s.name === 'mcp-servers_everything');
         // The scenario records the server's own URL; the bridge's endpoint belongs to this session.
         expect(doc?.url).toBe(everything.url);
+        // Its generated layer names the server once (it had been `mcp-mcp-servers_everything`).
+        await expect(workbench.layers.tab('mcp-servers_everything')).toBeVisible();
+        await expect(workbench.layers.tabs().filter({ hasText: 'mcp-mcp-' })).toHaveCount(0);
       });
 
       await test.step('a server without CORS, with an Authorization header the user adds', async () => {
