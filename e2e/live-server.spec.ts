@@ -90,6 +90,28 @@ test('connect, list, import, search, promote; stop the server and the recording 
     }
   });
 
+  await test.step('the sets panel marks the tools of the failed server in the same words; a simulated server\'s tools carry nothing', async () => {
+    await workbench.sets.search('echo');
+    await expect(workbench.sets.row('echo')).toBeVisible();
+    await expect(workbench.sets.liveNow('echo')).toHaveText('server failed now');
+    await expect(workbench.sets.liveNow('echo')).toHaveAttribute('title', /no usable answer from .*the document keeps what was recorded \(running\)/u);
+    await workbench.sets.search('github_get_job_logs');
+    await expect(workbench.sets.row('github_get_job_logs')).toBeVisible();
+    await expect(workbench.sets.liveNow('github_get_job_logs')).toHaveCount(0);
+    await workbench.sets.search('echo');
+    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
+      await page.setViewportSize(size);
+      await workbench.sets.row('echo').screenshot({ path: `${SCREENS}/sets-live-now-${size.width}.png` });
+      // The badge and the row's allow_toggle both stay inside the row (the server's words give way).
+      const row = await workbench.sets.row('echo').boundingBox();
+      for (const part of [workbench.sets.liveNow('echo'), workbench.sets.row('echo').locator('.st-toggle').last()]) {
+        const box = await part.boundingBox();
+        expect(row && box && box.x + box.width <= row.x + row.width + 0.5, `${size.width} px`).toBe(true);
+      }
+      await page.screenshot({ path: `${SCREENS}/sets-live-now-page-${size.width}.png` });
+    }
+  });
+
   // The browser prints the refused connections; they are what this test expects.
   expect(dropNetworkErrors(consoleErrors, everything.url).length).toBeGreaterThan(0);
 });

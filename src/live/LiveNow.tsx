@@ -76,6 +76,17 @@ export function LiveNow({ server }: { readonly server: ServerDoc }) {
   return <Badge server={server} prefix={false} />;
 }
 
+/**
+ * Beside a tool of the sets panel: its server's live state, in the same words, where it differs from the
+ * status the document recorded (which is what the sets are derived from). Nothing for a simulated server.
+ */
+export function LiveNowOfServer({ name }: { readonly name: string | undefined }) {
+  const server = useWorkbench((s) => (name === undefined ? undefined : s.doc.servers.find((x) => x.name === name)));
+  const linked = useWorkbench((s) => name !== undefined && s.bridgeLinks.has(name));
+  if (!server || (server.url === undefined && !linked)) return null;
+  return <Badge server={server} prefix={false} />;
+}
+
 /** Beside a recorded call or search: the live state of each live server whose tools it names. */
 export function LiveNowOfTools({ tools }: { readonly tools: readonly string[] }) {
   const servers = useWorkbench((s) => s.doc.servers);
