@@ -168,6 +168,9 @@ test('a live tool list that differs shows beside the recorded one, and enters th
     expect(tools.map((t) => t.name)).not.toContain('get-sum');
     expect(tools.find((t) => t.name === 'echo')?.description).toBe('An older description.');
   });
+  // The page lets the server go before the fixture stops it: a stream the server cuts mid-chunk is a console error.
+  await workbench.servers.button('everything', 'server-disconnect').click();
+  await expect(workbench.servers.status('everything')).toHaveAttribute('data-status', 'offline');
   expect(dropNetworkErrors(consoleErrors, everything.url)).toEqual([]);
 });
 
