@@ -1,6 +1,7 @@
 // One document, one truth (issue 24): every panel that counts the scenario's tools reads the same
 // core count with the same label, and no hand-written figure contradicts it.
 import { test, expect } from './fixtures';
+import { screenshotsAtTwoSizes } from './screens';
 
 test('one count of tools: About, the sets panel and the Cost tab read the same count with one label (issue 24.5)', async ({ workbench, page }) => {
   await workbench.open();
@@ -35,6 +36,38 @@ test('one count of tools: About, the sets panel and the Cost tab read the same c
     const snap = await workbench.snapshot();
     expect(discoverable).toBe(snap.timeline.positions[0]?.counts.discoverable);
   });
+});
+
+/** A count a story writes as a word or as digits. */
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+function countOf(word: string): number {
+  const at = NUMBER_WORDS.indexOf(word.toLowerCase());
+  return at >= 0 ? at : Number(word);
+}
+
+test('the demo\'s story states only counts the sets agree with: local tools and builtins offered up front, MCP servers (issue 24.5)', async ({ workbench, page }, info) => {
+  await workbench.open();
+  await workbench.guide.dismissWelcome();
+  const story = ((await page.getByTestId('scenario-about').getByTestId('scenario-description').textContent()) ?? '').replace(/\s+/gu, ' ');
+  // Up front is the first request: the sets at the base position.
+  await workbench.timeline.select(0);
+  await expect(workbench.timeline.selectedRow()).toHaveAttribute('data-kind', 'base');
+  const snap = await workbench.snapshot();
+  expect(snap.sets.position).toBe(0);
+  const offered = snap.sets.rows.filter((r) => r.offered);
+  const claims: { said: string; count: number; is: number }[] = [];
+  const local = /(\w+) local tools? (?:are|is) offered up front|offered (\w+) local tools?/iu.exec(story);
+  const builtins = /(?:the )?(\w+) builtins?/iu.exec(story);
+  const servers = /(\w+) MCP servers/iu.exec(story);
+  expect(local, `the story says how many local tools are offered up front: ${story}`).not.toBeNull();
+  if (local) claims.push({ said: local[0], count: countOf(local[1] ?? local[2] ?? ''), is: offered.filter((r) => r.kind === 'local').length });
+  if (builtins) claims.push({ said: builtins[0], count: countOf(builtins[1] ?? ''), is: offered.filter((r) => r.kind === 'builtin').length });
+  if (servers) claims.push({ said: servers[0], count: countOf(servers[1] ?? ''), is: new Set(snap.sets.rows.flatMap((r) => (r.server !== undefined ? [r.server] : []))).size });
+  for (const c of claims) expect(c.count, `the story says "${c.said}"`).toBe(c.is);
+  // And the sets panel's offered count is those together.
+  await expect(workbench.sets.counts().locator('[data-set="offered"] b')).toHaveText(String(offered.length));
+  await page.getByTestId('scenario-about').getByRole('button', { name: 'more' }).click();
+  await screenshotsAtTwoSizes(page, info, 'demo-story-counts');
 });
 
 test('one cache word with its reason: the timeline, the inspector and the Cost tab agree (issue 24.6)', async ({ workbench, page }) => {

@@ -83,6 +83,9 @@ test.describe('HTTP servers through the bridge', () => {
         const doc = (await workbench.snapshot()).doc.servers.find((s) => s.name === 'mcp-servers_everything');
         // The scenario records the server's own URL; the bridge's endpoint belongs to this session.
         expect(doc?.url).toBe(everything.url);
+        // Its generated layer names the server once (it had been `mcp-mcp-servers_everything`).
+        await expect(workbench.layers.tab('mcp-servers_everything')).toBeVisible();
+        await expect(workbench.layers.tabs().filter({ hasText: 'mcp-mcp-' })).toHaveCount(0);
       });
 
       await test.step('a server without CORS, with an Authorization header the user adds', async () => {
@@ -109,7 +112,12 @@ test.describe('HTTP servers through the bridge', () => {
           { name: 'notes_delete', description: 'Delete one note by its id.' },
         ]);
         await workbench.servers.button('notes-server', 'server-refetch').click();
-        await expect(workbench.servers.change('notes-server')).toContainText('+1 added (notes_delete)', { timeout: 20_000 });
+        const change = workbench.servers.change('notes-server');
+        await expect(change).toContainText('live list differs now: +1 ·', { timeout: 20_000 });
+        await expect(change).toContainText('+1 added (notes_delete)');
+        await expect(workbench.servers.liveList('notes-server')).toHaveText('live list differs now: +1');
+        // Beside the recording, never over it (issue 24.2): the document keeps the list it recorded.
+        expect((await workbench.snapshot()).doc.servers.find((s) => s.name === 'notes-server')?.tools.map((t) => t.name)).toEqual(['notes_search', 'notes_read', 'whoami']);
       });
 
       await test.step('the log shows the traffic, masked', async () => {

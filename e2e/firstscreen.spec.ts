@@ -15,7 +15,7 @@ test('the description, the legend and the chips explain the words', async ({ wor
   await test.step('the demo\'s description tells its story, once the first screen\'s paragraph is put away', async () => {
     await expect(guide.description()).toHaveCount(0);
     await guide.dismissWelcome();
-    await expect(guide.description()).toContainText('Only five local tools are offered up front');
+    await expect(guide.description()).toContainText('Up front the model is offered three local tools and the two builtins');
   });
   await test.step('each count carries its chip and its word, and a meaning on hover', async () => {
     const counts = workbench.sets.counts();

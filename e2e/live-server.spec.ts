@@ -7,6 +7,7 @@
 import type { StepDoc } from '../src/core/scenario/doc';
 import { writeScenario } from '../src/core/scenario/doc';
 import { test, expect, dropNetworkErrors, startBigList, startTiny, freePort, EVERYTHING_TOOLS } from './mcpServers';
+import { screenshotsAtTwoSizes } from './screens';
 
 const SCREENS = process.env.WORKBENCH_SCREENS ?? '/tmp/wb-screens';
 
@@ -89,11 +90,33 @@ test('connect, list, import, search, promote; stop the server and the recording 
     }
   });
 
+  await test.step('the sets panel marks the tools of the failed server in the same words; a simulated server\'s tools carry nothing', async () => {
+    await workbench.sets.search('echo');
+    await expect(workbench.sets.row('echo')).toBeVisible();
+    await expect(workbench.sets.liveNow('echo')).toHaveText('server failed now');
+    await expect(workbench.sets.liveNow('echo')).toHaveAttribute('title', /no usable answer from .*the document keeps what was recorded \(running\)/u);
+    await workbench.sets.search('github_get_job_logs');
+    await expect(workbench.sets.row('github_get_job_logs')).toBeVisible();
+    await expect(workbench.sets.liveNow('github_get_job_logs')).toHaveCount(0);
+    await workbench.sets.search('echo');
+    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
+      await page.setViewportSize(size);
+      await workbench.sets.row('echo').screenshot({ path: `${SCREENS}/sets-live-now-${size.width}.png` });
+      // The badge and the row's allow_toggle both stay inside the row (the server's words give way).
+      const row = await workbench.sets.row('echo').boundingBox();
+      for (const part of [workbench.sets.liveNow('echo'), workbench.sets.row('echo').locator('.st-toggle').last()]) {
+        const box = await part.boundingBox();
+        expect(row && box && box.x + box.width <= row.x + row.width + 0.5, `${size.width} px`).toBe(true);
+      }
+      await page.screenshot({ path: `${SCREENS}/sets-live-now-page-${size.width}.png` });
+    }
+  });
+
   // The browser prints the refused connections; they are what this test expects.
   expect(dropNetworkErrors(consoleErrors, everything.url).length).toBeGreaterThan(0);
 });
 
-test('a changed tool list shows what changed and what that does to the prompt cache', async ({ workbench, everything, consoleErrors }) => {
+test('a live tool list that differs shows beside the recorded one, and enters the document only when taken (issue 24.2)', async ({ workbench, page, everything, consoleErrors }, info) => {
   await workbench.open();
   await test.step('import server-everything with echo kept on', async () => {
     await workbench.runCommand('import.live');
@@ -103,19 +126,51 @@ test('a changed tool list shows what changed and what that does to the prompt ca
     await workbench.importer.dialog().getByTestId('import-server-name').fill('everything');
     await workbench.importer.confirm();
   });
-  await test.step('pretend the last list was older: drop a tool and change echo, then refetch', async () => {
-    // Rewrite the scenario's copy of the list, as if the server had changed since.
+  const recorded = async () => (await workbench.snapshot()).doc.servers.find((s) => s.name === 'everything')?.tools ?? [];
+  await test.step('a recording older than the server: a tool fewer and echo described otherwise; refetch', async () => {
+    // Rewrite the scenario's copy of the list, as if the server had changed since it was recorded.
     const snap = await workbench.snapshot();
     const doc = { ...snap.doc, servers: snap.doc.servers.map((s) => (s.name === 'everything' ? { ...s, tools: s.tools.filter((t) => t.name !== 'get-sum').map((t) => (t.name === 'echo' ? { ...t, description: 'An older description.' } : t)) } : s)) };
     expect(await workbench.loadScenario(writeScenario(doc), 'older.toml')).toBe(true);
     await workbench.servers.show();
     await workbench.servers.button('everything', 'server-refetch').click();
+  });
+  await test.step('the live difference shows beside the recording, naming the tools, with what taking it does to the cache', async () => {
     const change = workbench.servers.change('everything');
+    await expect(change).toContainText('live list differs now: +1 / ~1');
     await expect(change).toContainText('+1 added (get-sum)');
     await expect(change).toContainText('~1 changed (echo: description)');
     await expect(change.getByTestId('change-impact')).toContainText('cache miss');
     await expect(change.getByTestId('change-impact')).toContainText('offered tool echo changed');
+    await expect(workbench.servers.liveList('everything')).toHaveText('live list differs now: +1 / ~1');
+    await expect(workbench.servers.liveList('everything')).toHaveAttribute('title', /\+ get-sum/u);
+    await expect(workbench.servers.recorded('everything')).toContainText(`${EVERYTHING_TOOLS - 1} tools listed`);
+    // The recording is the document's: the live list did not rewrite it.
+    const tools = await recorded();
+    expect(tools.map((t) => t.name)).not.toContain('get-sum');
+    expect(tools.find((t) => t.name === 'echo')?.description).toBe('An older description.');
+    await workbench.servers.card('everything').scrollIntoViewIfNeeded();
+    await screenshotsAtTwoSizes(page, info, 'live-list-differs');
   });
+  await test.step('taking the live list is one edit: the difference is gone, and Undo puts the recording back', async () => {
+    const revision = (await workbench.snapshot()).revision;
+    await workbench.servers.takeLiveList('everything');
+    await expect(workbench.servers.liveList('everything')).toHaveCount(0);
+    await expect(workbench.servers.change('everything')).toHaveCount(0);
+    await expect(workbench.servers.taken('everything')).toContainText(`in the document now (${EVERYTHING_TOOLS} tools; it was ${EVERYTHING_TOOLS - 1})`);
+    const after = await workbench.snapshot();
+    expect(after.revision).toBe(revision + 1);
+    expect(after.doc.servers.find((s) => s.name === 'everything')?.tools.map((t) => t.name)).toContain('get-sum');
+    await screenshotsAtTwoSizes(page, info, 'live-list-taken');
+    await workbench.servers.undoTake('everything');
+    await expect(workbench.servers.liveList('everything')).toHaveText('live list differs now: +1 / ~1');
+    const tools = await recorded();
+    expect(tools.map((t) => t.name)).not.toContain('get-sum');
+    expect(tools.find((t) => t.name === 'echo')?.description).toBe('An older description.');
+  });
+  // The page lets the server go before the fixture stops it: a stream the server cuts mid-chunk is a console error.
+  await workbench.servers.button('everything', 'server-disconnect').click();
+  await expect(workbench.servers.status('everything')).toHaveAttribute('data-status', 'offline');
   expect(dropNetworkErrors(consoleErrors, everything.url)).toEqual([]);
 });
 

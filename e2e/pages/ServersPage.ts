@@ -46,8 +46,28 @@ export class ServersPage {
     return this.card(name).getByTestId('server-findability');
   }
 
+  /** The server's live tool list where it differs from the recorded one (what differs, the take button). */
   change(name: string): Locator {
     return this.card(name).getByTestId('server-change');
+  }
+
+  /** The card's "live list differs now: +2 / −1" beside the recorded tool count. */
+  liveList(name: string): Locator {
+    return this.card(name).getByTestId('live-list-now');
+  }
+
+  /** Writes the live list into the document (one undoable edit). */
+  async takeLiveList(name: string): Promise<void> {
+    await this.change(name).getByTestId('take-live-list').click();
+  }
+
+  /** The note that the live list is in the document now, with its Undo. */
+  taken(name: string): Locator {
+    return this.card(name).getByTestId('live-list-taken');
+  }
+
+  async undoTake(name: string): Promise<void> {
+    await this.taken(name).getByTestId('undo-take-live-list').click();
   }
 
   savings(): Locator {

@@ -16,6 +16,11 @@ export class SetsPage {
     return this.root.locator(`[data-tool="${name.replace(/["\\]/gu, '\\$&')}"]`);
   }
 
+  /** The live state of the tool's server beside the recorded one ("server stopped now"), when they differ. */
+  liveNow(name: string): Locator {
+    return this.row(name).getByTestId('live-now');
+  }
+
   availability(name: string): Locator {
     return this.row(name).locator('.badge').first();
   }

@@ -81,4 +81,37 @@ export class TimelinePage {
   async undoDelete(): Promise<void> {
     await this.deletedBanner().getByRole('button', { name: 'Undo' }).click();
   }
+
+  /** The rows that carry an expectation mark (✓ N or ✗ N). */
+  rowsWithMarks(): Locator {
+    return this.list().locator('.tl-row:has([data-testid^="expectation-"])');
+  }
+
+  /**
+   * Where a row's first expectation mark shows its sign and count ("✓ 2", the text before its keys),
+   * next to the box of the row's line, which clips what does not fit: the mark is seen only when that text
+   * lies inside both the mark and the line.
+   */
+  async markPlacement(row: Locator): Promise<{ line: Box; mark: Box; count: Box; text: string }> {
+    return row.evaluate((el) => {
+      const line = el.querySelector('.tl-line');
+      const mark = el.querySelector('[data-testid^="expectation-"]');
+      if (!line || !mark) throw new Error('the row has no expectation mark');
+      // The sign and the count are text nodes; the keys (of a single expectation) are an element after them.
+      const nodes = [...mark.childNodes];
+      const end = nodes.findIndex((n) => n.nodeType !== Node.TEXT_NODE);
+      const range = document.createRange();
+      range.setStart(mark, 0);
+      range.setEnd(mark, end < 0 ? nodes.length : end);
+      const box = (r: DOMRect) => ({ left: r.left, right: r.right, top: r.top, bottom: r.bottom });
+      return { line: box(line.getBoundingClientRect()), mark: box(mark.getBoundingClientRect()), count: box(range.getBoundingClientRect()), text: range.toString() };
+    });
+  }
+}
+
+export interface Box {
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+  readonly bottom: number;
 }

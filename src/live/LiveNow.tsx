@@ -2,7 +2,10 @@
 // ("server stopped now"). The recording (its status, tool list, search results, call results) is the
 // document's and replays as recorded; a live event only ever shows here, never rewrites it. Kept in
 // src/live rather than src/components because it reads the store and the live queries.
-import type { ServerDoc } from '../core';
+import { useMemo } from 'react';
+import { diffToolLists, diffWords, parseToolsList } from '../core';
+import type { ServerDoc, ToolListDiff } from '../core';
+import type { ServerChange } from '../state/importSlice';
 import { useLiveServer } from './useLiveServer';
 import type { LiveStatus } from './queries';
 import { useWorkbench } from '../state/context';
@@ -34,8 +37,53 @@ function Badge({ server, prefix }: { readonly server: ServerDoc; readonly prefix
   );
 }
 
+/**
+ * How the server's live list differs from the recorded one now: only while the server runs (a stopped
+ * server's last list is not "now"), diffed against the document as it is (after a take, an undo or
+ * another document), undefined when the two agree.
+ */
+export function useLiveListDifference(server: ServerDoc): { readonly diff: ToolListDiff; readonly words: string; readonly change: ServerChange } | undefined {
+  const change = useWorkbench((s) => s.serverChanges.get(server.name));
+  const { status } = useLiveServer(server);
+  const running = status.kind === 'running';
+  return useMemo(() => {
+    if (!change || !running) return undefined;
+    const diff = diffToolLists(parseToolsList({ tools: server.tools }).tools, parseToolsList({ tools: change.live }).tools);
+    const words = diffWords(diff);
+    return words === '' ? undefined : { diff, words, change };
+  }, [change, running, server.tools]);
+}
+
+/** Beside one server's recorded tool count: its live list, where it differs ("live list differs now: +2 / −1"). */
+export function LiveListNow({ server }: { readonly server: ServerDoc }) {
+  const differs = useLiveListDifference(server);
+  if (!differs) return null;
+  const { diff } = differs;
+  const names = [
+    ...diff.added.map((n) => `+ ${n}`),
+    ...diff.removed.map((n) => `\u2212 ${n}`),
+    ...diff.changed.map((c) => `~ ${c.name} (${c.fields.join(', ')})`),
+  ];
+  return (
+    <span className="live-now" data-testid="live-list-now" data-server={server.name} title={`Live now; the document keeps the recorded list (${server.tools.length} tools) until you take the live one.\n${names.join('\n')}`}>
+      live list differs now: {differs.words}
+    </span>
+  );
+}
+
 /** Beside one server's recorded status. */
 export function LiveNow({ server }: { readonly server: ServerDoc }) {
+  return <Badge server={server} prefix={false} />;
+}
+
+/**
+ * Beside a tool of the sets panel: its server's live state, in the same words, where it differs from the
+ * status the document recorded (which is what the sets are derived from). Nothing for a simulated server.
+ */
+export function LiveNowOfServer({ name }: { readonly name: string | undefined }) {
+  const server = useWorkbench((s) => (name === undefined ? undefined : s.doc.servers.find((x) => x.name === name)));
+  const linked = useWorkbench((s) => name !== undefined && s.bridgeLinks.has(name));
+  if (!server || (server.url === undefined && !linked)) return null;
   return <Badge server={server} prefix={false} />;
 }
 

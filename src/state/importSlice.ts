@@ -3,7 +3,7 @@
 // change (one revision); undo puts the document back as it was.
 import type { StoreApi } from 'zustand/vanilla';
 import { checkCatalogueSize, decodeUtf8 } from '../core';
-import type { CacheImpact, ScenarioDoc, ServerDoc, ToolListDiff } from '../core';
+import type { CacheImpact, Plain, ScenarioDoc, ServerDoc, ToolListDiff } from '../core';
 import type { Replacement } from './history';
 
 /** What the import dialog opens on. */
@@ -19,19 +19,39 @@ export interface ImportDialogState {
   readonly seq: number;
 }
 
-/** A tool list that changed between two fetches of a live server. */
+/**
+ * A live server's tool list that differs from the one the document recorded (issue 24.2: it shows
+ * beside the recording and enters the document only when the user takes it).
+ */
 export interface ServerChange {
+  /** The server's list as it gave it last; never written into the document by itself. */
+  readonly live: readonly { readonly [key: string]: Plain }[];
+  /** The recorded list against the live one when it arrived (what `impact` was judged on). */
   readonly diff: ToolListDiff;
   readonly impact?: CacheImpact;
   readonly at: number;
+}
+
+/** The recorded list a "take the live list" replaced, bound to the revision the take made (like a deleted step's undo). */
+export interface ToolListUndo {
+  readonly server: string;
+  readonly tools: ServerDoc['tools'];
+  readonly revision: number;
+}
+
+/** The take the document still accepts an undo of (none once it changed since). */
+export function liveToolListUndo(s: { readonly toolListUndo: ToolListUndo | undefined; readonly revision: number }): ToolListUndo | undefined {
+  return s.toolListUndo !== undefined && s.toolListUndo.revision === s.revision ? s.toolListUndo : undefined;
 }
 
 export interface ImportSlice {
   importDialog: ImportDialogState | undefined;
   /** Live servers the user wants connected (by server name); others show offline. */
   liveWanted: ReadonlyMap<string, boolean>;
-  /** The newest tool-list change of each live server. */
+  /** Each live server's newest list that differs from the recorded one. */
   serverChanges: ReadonlyMap<string, ServerChange>;
+  /** The last "take the live list", for its undo. */
+  toolListUndo: ToolListUndo | undefined;
   /** What the last import added (by name), so undo removes exactly that and keeps every later edit. */
   lastImport: { readonly layer: string; readonly servers: readonly string[]; readonly summary: string } | undefined;
   openImport(source?: ImportSource): void;
@@ -41,6 +61,10 @@ export interface ImportSlice {
   undoImport(): void;
   setLiveWanted(server: string, wanted: boolean): void;
   recordServerChange(server: string, change: ServerChange | undefined): void;
+  /** Writes the server's live list (its ServerChange) into the document as one undoable edit. */
+  takeLiveList(server: string): void;
+  /** Puts the recorded list back, only while the document is still the revision the take made. */
+  undoTakeLiveList(): void;
   /** Changes one server of the document (status, tools), as one revision. */
   updateServer(name: string, patch: Partial<Omit<ServerDoc, 'name'>>): void;
   removeServer(name: string): void;
@@ -59,6 +83,7 @@ export function importSlice<S extends ImportSlice & DocState>(set: StoreApi<S>['
     importDialog: undefined,
     liveWanted: new Map(),
     serverChanges: new Map(),
+    toolListUndo: undefined,
     lastImport: undefined,
     openImport: (source = { kind: 'file', fileName: '', text: '' }) => put({ importDialog: { source, seq: ++seq } }),
     closeImport: () => put({ importDialog: undefined }),
@@ -91,6 +116,21 @@ export function importSlice<S extends ImportSlice & DocState>(set: StoreApi<S>['
       if (change) m.set(server, change);
       else m.delete(server);
       put({ serverChanges: m });
+    },
+    takeLiveList: (server) => {
+      const s = get();
+      const live = s.serverChanges.get(server)?.live;
+      const doc = s.doc.servers.find((x) => x.name === server);
+      if (!live || !doc) return;
+      const revision = s.revision + 1;
+      put({ doc: { ...s.doc, servers: s.doc.servers.map((x) => (x.name === server ? { ...x, tools: [...live] } : x)) }, revision, toolListUndo: { server, tools: doc.tools, revision } });
+    },
+    undoTakeLiveList: () => {
+      const s = get();
+      const entry = liveToolListUndo(s);
+      put({ toolListUndo: undefined });
+      if (!entry || !s.doc.servers.some((x) => x.name === entry.server)) return;
+      put({ doc: { ...s.doc, servers: s.doc.servers.map((x) => (x.name === entry.server ? { ...x, tools: entry.tools } : x)) }, revision: s.revision + 1 });
     },
     updateServer: (name, patch) => {
       const s = get();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EMPTY_DOC } from '../core';
 import type { ScenarioDoc } from '../core';
 import { createWorkbenchStore, liveStepUndo } from './store';
+import { liveToolListUndo } from './importSlice';
 
 const doc = (name: string, commands: string[]): ScenarioDoc => ({ ...EMPTY_DOC, name, layers: [], servers: [], steps: commands.map((command) => ({ command, cycles: [] })) });
 const commands = (d: ScenarioDoc) => d.steps.map((s) => s.command);
@@ -41,5 +42,53 @@ describe('the undo of a deleted step (issue 24.1)', () => {
     expect(store.getState().lastImport).toBeDefined();
     store.getState().replaceDoc({ ...doc('b', []), layers: [{ name: 'imported', text: '# theirs' }] }, { kind: 'demo' });
     expect(store.getState().lastImport).toBeUndefined();
+  });
+});
+
+describe('a live tool list enters the document only when the user takes it (issue 24.2)', () => {
+  const tool = (name: string, description = '') => ({ name, description, inputSchema: { type: 'object' } });
+  const withServer = (): ScenarioDoc => ({ ...doc('a', []), servers: [{ name: 'fs', status: 'running', url: 'http://127.0.0.1:1/mcp', tools: [tool('read'), tool('write')] }] });
+  const names = (d: ScenarioDoc) => d.servers[0]?.tools.map((t) => t['name']);
+  const change = { live: [tool('read'), tool('list')], diff: { added: ['list'], removed: ['write'], changed: [] }, at: 1 };
+
+  it('recording the live list changes nothing in the document', () => {
+    const store = createWorkbenchStore(withServer());
+    const before = store.getState().revision;
+    store.getState().recordServerChange('fs', change);
+    expect(names(store.getState().doc)).toEqual(['read', 'write']);
+    expect(store.getState().revision).toBe(before);
+  });
+
+  it('taking it is one edit, and its undo puts the recorded list back', () => {
+    const store = createWorkbenchStore(withServer());
+    store.getState().recordServerChange('fs', change);
+    const before = store.getState().revision;
+    store.getState().takeLiveList('fs');
+    expect(names(store.getState().doc)).toEqual(['read', 'list']);
+    expect(store.getState().revision).toBe(before + 1);
+    expect(liveToolListUndo(store.getState())?.server).toBe('fs');
+    store.getState().undoTakeLiveList();
+    expect(names(store.getState().doc)).toEqual(['read', 'write']);
+    expect(liveToolListUndo(store.getState())).toBeUndefined();
+  });
+
+  it('a later edit or a replacement retires the undo', () => {
+    const store = createWorkbenchStore(withServer());
+    store.getState().recordServerChange('fs', change);
+    store.getState().takeLiveList('fs');
+    store.getState().setName('renamed');
+    store.getState().undoTakeLiveList();
+    expect(names(store.getState().doc)).toEqual(['read', 'list']);
+    store.getState().takeLiveList('fs');
+    store.getState().replaceDoc(withServer(), { kind: 'demo' });
+    expect(store.getState().toolListUndo).toBeUndefined();
+  });
+
+  it('without a live list there is nothing to take', () => {
+    const store = createWorkbenchStore(withServer());
+    const before = store.getState().revision;
+    store.getState().takeLiveList('fs');
+    expect(store.getState().revision).toBe(before);
+    expect(names(store.getState().doc)).toEqual(['read', 'write']);
   });
 });

@@ -123,7 +123,7 @@ const docSlice =
         const kept = get().keepInHistory(get().doc, why);
         // A shared link's "restore your previous work" is about the document this one replaces.
         // Undo entries belong to the document they came from: a replacement drops them.
-        set((s) => ({ doc, revision: s.revision + 1, selectedEntry: undefined, selectedLayer: 0, sharedPrevious: undefined, stepUndo: undefined, lastImport: undefined }));
+        set((s) => ({ doc, revision: s.revision + 1, selectedEntry: undefined, selectedLayer: 0, sharedPrevious: undefined, stepUndo: undefined, lastImport: undefined, toolListUndo: undefined }));
         return kept;
       },
       setName: (name) => edit((d) => ({ ...d, name })),

@@ -1,6 +1,6 @@
 // A server's tool list fetched again: what changed, and the prompt-cache effect.
 import { describe, expect, it } from 'vitest';
-import { diffToolLists, prefixCacheImpact } from './diff';
+import { diffToolLists, diffWords, prefixCacheImpact, sameDiff } from './diff';
 import type { ServerToolPlace } from './diff';
 
 const t = (name: string, description = '', props: Record<string, unknown> = {}, annotations?: Record<string, unknown>) => ({
@@ -24,6 +24,24 @@ describe('diffToolLists', () => {
     const a = { name: 'a', description: '', inputSchema: { type: 'object', properties: { x: { type: 'string', description: 'd' } } } };
     const b = { name: 'a', description: '', inputSchema: { properties: { x: { description: 'd', type: 'string' } }, type: 'object' } };
     expect(diffToolLists([a], [b]).changed).toEqual([]);
+  });
+});
+
+describe('diffWords and sameDiff', () => {
+  it('say a live list that differs in short words, and nothing when the two agree', () => {
+    const recorded = [t('a', 'A'), t('b', 'B'), t('c', 'C')];
+    const live = [t('a', 'A*'), t('c', 'C'), t('d', 'D'), t('e', 'E')];
+    const d = diffToolLists(recorded, live);
+    expect(diffWords(d)).toBe('+2 / \u22121 / ~1');
+    expect(diffWords(diffToolLists(recorded, [...recorded, t('z')]))).toBe('+1');
+    expect(diffWords(diffToolLists(recorded, recorded.slice(1)))).toBe('\u22121');
+    expect(diffWords(diffToolLists(recorded, recorded))).toBe('');
+  });
+
+  it('tell the same difference from another', () => {
+    const recorded = [t('a', 'A'), t('b', 'B')];
+    expect(sameDiff(diffToolLists(recorded, [t('a', 'A')]), diffToolLists([t('a', 'A'), t('b', 'B')], [t('a', 'A')]))).toBe(true);
+    expect(sameDiff(diffToolLists(recorded, [t('a', 'A')]), diffToolLists(recorded, [t('b', 'B')]))).toBe(false);
   });
 });
 

@@ -52,6 +52,24 @@ export function isEmptyDiff(d: ToolListDiff): boolean {
   return d.added.length === 0 && d.removed.length === 0 && d.changed.length === 0;
 }
 
+/**
+ * The short words of how a server's live list differs from the recorded one (issue 24.2: the live
+ * list shows beside the recording, never rewrites it): "+2 / −1", "~1" for a changed tool; "" when
+ * the two agree.
+ */
+export function diffWords(d: ToolListDiff): string {
+  const parts: string[] = [];
+  if (d.added.length > 0) parts.push(`+${d.added.length}`);
+  if (d.removed.length > 0) parts.push(`\u2212${d.removed.length}`);
+  if (d.changed.length > 0) parts.push(`~${d.changed.length}`);
+  return parts.join(' / ');
+}
+
+/** The same difference twice (a cache impact judged on one difference is shown only while it still holds). */
+export function sameDiff(a: ToolListDiff, b: ToolListDiff): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
+
 /** One configured tool of the server, as the core placed it at the position looked at. */
 export interface ServerToolPlace {
   /** Its catalogue name. */

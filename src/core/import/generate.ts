@@ -8,7 +8,7 @@ import type { Availability } from '../config/types';
 import type { LayerDoc, Plain, ScenarioDoc, ServerDoc, StepDoc } from '../scenario/doc';
 import { tomlKey, tomlString } from '../scenario/doc';
 import type { Catalogue } from './catalogue';
-import { localToolNames, serverSlug, uniqueName } from './names';
+import { importLayerName, localToolNames, serverSlug, uniqueName } from './names';
 
 export type PolicyKind = 'on' | 'discoverable' | 'per-server';
 export type ServerMode = Availability;
@@ -231,7 +231,7 @@ export function buildImport(catalogue: Catalogue, options: ImportOptions): Impor
   });
 
   const layerNames = new Set(into?.layers.map((l) => l.name) ?? []);
-  const layerName = uniqueName(options.layerName ?? (servers.length === 1 ? `mcp-${servers[0]?.name ?? 'server'}` : 'mcp-catalogue'), layerNames, 64);
+  const layerName = uniqueName(options.layerName ?? (servers.length === 1 ? importLayerName(servers[0]?.name ?? 'server') : 'mcp-catalogue'), layerNames, 64);
   const text = layerText(catalogue, serverNames, tools, policy, counts, options.origin);
   return { servers, layer: { name: layerName, text }, tools, counts };
 }

@@ -181,6 +181,13 @@ describe('starting policies and annotations', () => {
     expect(byServer('b')).toEqual(['b_delete_repo:off', 'b_create_issue:off', 'b_search_issues:off']);
   });
 
+  it('the generated layer names its server once: a server already called mcp-… is not prefixed again', () => {
+    expect(buildImport(one, { policy: DISCOVERABLE, serverNames: ['mcp-servers_everything'] }).layer.name).toBe('mcp-servers_everything');
+    expect(buildImport(one, { policy: DISCOVERABLE, serverNames: ['mcp_notes'] }).layer.name).toBe('mcp_notes');
+    expect(buildImport(one, { policy: DISCOVERABLE, serverNames: ['mcpx'] }).layer.name).toBe('mcp-mcpx');
+    expect(buildImport(one, { policy: DISCOVERABLE, serverNames: ['everything'] }).layer.name).toBe('mcp-everything');
+  });
+
   it('annotations are carried: read-only, destructive and the title', () => {
     const r = buildImport(one, { policy: DISCOVERABLE, serverNames: ['s'] });
     const get = (n: string) => r.tools.find((t) => t.name === n)?.hints;

@@ -8,7 +8,7 @@ export type { StartingPolicy, PolicyKind, ServerMode, ImportOptions, ImportResul
 export { serverSlug, toolSlug, localToolNames, isValidToolName } from './names';
 export { discoverySavings, compareWithRfd, compareWithSelection, RFD_TOKENS_QUOTE, RFD_TOKENS_BAND, SELECTION_THRESHOLD } from './savings';
 export type { Savings, ServerSavings, CostFigure } from './savings';
-export { diffToolLists, prefixCacheImpact, isEmptyDiff, canonicalJson } from './diff';
+export { diffToolLists, diffWords, sameDiff, prefixCacheImpact, isEmptyDiff, canonicalJson } from './diff';
 export type { ToolListDiff, ServerToolPlace, CacheImpact, ChangedField } from './diff';
 export { exportJpConfig, readJpConfig, WORKBENCH_ONLY_TOOL_KEYS, SERVERS_FILE, CONFIG_FILE } from './export';
 export type { JpConfigFile, JpExport, StrippedKey } from './export';

@@ -27,6 +27,14 @@ export function serverSlug(raw: string): string {
   return slug === '' ? 'server' : slug;
 }
 
+/**
+ * The generated layer of one imported server: `mcp-github` for `github`. A server whose name already
+ * says mcp (`mcp-servers_everything`, named from its serverInfo) keeps it as is: `mcp-mcp-…` says it twice.
+ */
+export function importLayerName(server: string): string {
+  return /^mcp(?:[-_]|$)/iu.test(server) ? server : `mcp-${server}`;
+}
+
 /** A valid tool name from any string: invalid characters become `_`, cut at 64. */
 export function toolSlug(raw: string): string {
   if (VALID_TOOL.test(raw)) return raw;

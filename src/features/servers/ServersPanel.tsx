@@ -4,6 +4,7 @@
 // saves at the selected position, per server and in total.
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { sameDiff } from '../../core';
 import type { ServerDoc, ServerSavings } from '../../core';
 import { useCommands } from '../../commands/context';
 import { SavingsSummary } from '../../components/Savings';
@@ -18,7 +19,8 @@ import { cancelLive, disconnectLive } from '../../live/queries';
 import { confirmUrl, forgetUrl } from '../../live/confirmed';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { useLiveServer } from '../../live/useLiveServer';
-import { LiveNow } from '../../live/LiveNow';
+import { LiveListNow, LiveNow, useLiveListDifference } from '../../live/LiveNow';
+import { liveToolListUndo } from '../../state/importSlice';
 import { BridgeBar, BridgeControls } from './BridgeControls';
 import './servers.css';
 
@@ -26,16 +28,39 @@ function tokens(n: number | undefined): string {
   return n === undefined ? '' : ` · ~${formatCount(n)} tokens (estimate)`;
 }
 
-function Change({ name }: { readonly name: string }) {
-  const change = useWorkbench((s) => s.serverChanges.get(name));
+/**
+ * The server's live list where it differs from the recorded one (issue 24.2): what differs, what taking
+ * it would do to the prompt cache, and the one way it enters the document (undoable). The recording
+ * stays until then.
+ */
+function Change({ server }: { readonly server: ServerDoc }) {
+  const name = server.name;
+  const differs = useLiveListDifference(server);
   const record = useWorkbench((s) => s.recordServerChange);
-  if (!change) return null;
-  const { diff, impact } = change;
+  const take = useWorkbench((s) => s.takeLiveList);
+  const undo = useWorkbench((s) => s.undoTakeLiveList);
+  const taken = useWorkbench((s) => liveToolListUndo(s));
   const list = (xs: readonly string[]) => (xs.length > 8 ? `${xs.slice(0, 8).join(', ')} and ${xs.length - 8} more` : xs.join(', '));
+  if (!differs) {
+    if (taken?.server !== name) return null;
+    return (
+      <div className="server-change taken" data-testid="live-list-taken" role="status">
+        <span>
+          The live list is in the document now ({formatCount(server.tools.length)} tools; it was {formatCount(taken.tools.length)}).
+        </span>
+        <button type="button" className="link" onClick={undo} data-testid="undo-take-live-list">
+          Undo
+        </button>
+      </div>
+    );
+  }
+  const { diff, change } = differs;
+  // The cache effect was judged on the difference as it was when the list arrived; shown while it still holds.
+  const impact = change.impact && sameDiff(change.diff, diff) ? change.impact : undefined;
   return (
     <div className="server-change" data-testid="server-change" role="status">
       <div>
-        <strong>Tool list changed</strong> at {new Date(change.at).toLocaleTimeString()}:{' '}
+        <strong>Tool list changed</strong> on the server (listed at {new Date(change.at).toLocaleTimeString()}): <span data-testid="change-words">live list differs now: {differs.words}</span> ·{' '}
         {diff.added.length > 0 && <span className="added" data-testid="change-added">+{diff.added.length} added ({list(diff.added)}) </span>}
         {diff.removed.length > 0 && <span className="removed" data-testid="change-removed">−{diff.removed.length} removed ({list(diff.removed)}) </span>}
         {diff.changed.length > 0 && (
@@ -43,13 +68,19 @@ function Change({ name }: { readonly name: string }) {
             ~{diff.changed.length} changed ({list(diff.changed.map((c) => `${c.name}: ${c.fields.join(', ')}`))})
           </span>
         )}
-        <button type="button" className="link" onClick={() => record(name, undefined)} aria-label={`Dismiss the change of ${name}`}>
+        <button type="button" className="link" onClick={() => record(name, undefined)} aria-label={`Dismiss the live list of ${name}`}>
           dismiss
+        </button>
+      </div>
+      <div className="change-recorded">
+        <span className="muted">The document keeps the recorded list ({formatCount(server.tools.length)} tools) until you take this one.</span>
+        <button type="button" onClick={() => take(name)} data-testid="take-live-list" title="Write the server's live list into the document as one edit (undoable)">
+          Take the live list into the document
         </button>
       </div>
       {impact && (
         <div className="impact" data-testid="change-impact">
-          <CacheWord status={impact.status} reason={impact.sentence} /> {impact.sentence}
+          Taking it: <CacheWord status={impact.status} reason={impact.sentence} /> {impact.sentence}
           {impact.unconfigured.length > 0 && <span className="muted"> New tools no layer names yet: {list(impact.unconfigured)}.</span>}
         </div>
       )}
@@ -160,6 +191,7 @@ function ServerCard({ server, view, savings, findability }: { readonly server: S
         <span className="counts" data-testid="server-counts">
           recorded {server.status} · {formatCount(server.tools.length)} tools listed · configured {places.length}: {on} on, {disc} discoverable, {off} off
         </span>
+        {(server.url !== undefined || bridged) && <LiveListNow server={server} />}
       </div>
       {link !== undefined ? (
         <BridgeControls name={server.name} endpoint={link}>
@@ -192,7 +224,7 @@ function ServerCard({ server, view, savings, findability }: { readonly server: S
         </div>
       )}
       {findability && <FindabilityNote note={findability} />}
-      {(server.url !== undefined || bridged) && <Change name={server.name} />}
+      {(server.url !== undefined || bridged) && <Change server={server} />}
     </li>
   );
 }

@@ -1,12 +1,13 @@
 // Live servers kept in step with the document. Each scenario server with a `url`
 // is connected (when wanted, and only once the user confirmed that exact URL: a
-// document never reaches the network by itself) through the live queries; every fresh tool list is
-// written into the server (one document change, only when it differs). A server
-// that stops or fails never rewrites the document (issue 24.2): its recorded status
-// and tool list, and the steps' recorded searches and calls, replay as recorded, and
-// the live state shows beside them (src/live/LiveNow.tsx). Only the user's own
-// edit (the config, "Take offline") changes the recorded status. What changed between
-// two lists, and what that does to the prompt cache, is recorded for the servers panel.
+// document never reaches the network by itself) through the live queries. A recording replays
+// as recorded (issue 24.2): a server that stops or fails never rewrites the document, and neither
+// does a tool list that differs from the recorded one (a notifications/tools/list_changed, a
+// re-list after a restart): it is kept beside the recording (`serverChanges`, with what it would
+// do to the prompt cache) for the servers panel and the card's "live list differs now", and
+// enters the document only when the user takes it (`takeLiveList`, undoable). The one list written
+// by itself is a server's first: a server with no recorded list is being recorded. Only the
+// user's own edit (the config, "Take offline") changes the recorded status.
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
@@ -65,21 +66,25 @@ function LiveServerSync({ server }: { readonly server: ServerDoc }) {
     }
     const fresh = read.catalogue.servers[0]?.tools ?? [];
     const before = entries(doc.tools);
-    const diff = diffToolLists(before, fresh);
-    // The same list as recorded: nothing to record (a recorded "offline" is the user's, and stays).
-    if (isEmptyDiff(diff)) return;
-    // The first list is the recording of a running server; a later change records the new list and
-    // keeps the recorded status (which only the user edits).
-    const write = () => store.getState().updateServer(name, { tools: fresh.map(plain) });
+    // No recorded list yet: this first list is the recording of a running server.
     if (before.length === 0) {
       store.getState().updateServer(name, { status: 'running', tools: fresh.map(plain) });
+      store.getState().recordServerChange(name, undefined);
       return;
     }
+    // The live list is kept even when it agrees with the recording: a document loaded later, or the
+    // user's undo, compares against the server's newest list (the panel diffs the two as they are).
+    const diff = diffToolLists(before, fresh);
+    const at = data.fetchedAt;
+    store.getState().recordServerChange(name, { live: fresh.map(plain), diff, at });
+    if (isEmptyDiff(diff)) return;
     void impactOf(store, client, queryClient, name, diff)
       .catch(() => undefined)
       .then((impact) => {
-        store.getState().recordServerChange(name, { diff, ...(impact ? { impact } : {}), at: Date.now() });
-        write();
+        const s = store.getState();
+        const now = s.serverChanges.get(name);
+        // A newer list arrived meanwhile, or the difference was dismissed: that one stands.
+        if (impact && now?.at === at) s.recordServerChange(name, { ...now, impact });
       });
   }, [fetchedAt, tools.data, server.name, server.url, store, client, queryClient]);
 

@@ -17,6 +17,7 @@ import type { MenuState } from './AvailabilityMenu';
 import './sets.css';
 import { SetCounts } from './Legend';
 import { Updating } from '../../components/Updating';
+import { LiveNowOfServer } from '../../live/LiveNow';
 
 /** Row heights: fixed, so 10,000 rows scroll without measuring. */
 export const ROW_HEIGHT = 46;
@@ -173,6 +174,7 @@ const ToolRow = memo(function ToolRow({ row, index, total, top, expanded, onTogg
         <span className={`st-server ${statusTone}`} title={row.kind === 'mcp' ? `MCP server ${row.server ?? ''}: ${status}` : `${row.kind} tool`}>
           {where}
         </span>
+        {row.kind === 'mcp' && <LiveNowOfServer name={row.server} />}
         <span className="st-sep" aria-hidden="true">
           ·
         </span>
