@@ -56,6 +56,8 @@ test('an empty description gets its diagnostic; words added clear it; before and
     await expect(panel.hardTool('notify')).toContainText('thinly described');
     await expect(panel.hardTool('notify')).not.toContainText('hard to find');
     await expect(panel.counts()).toHaveText('0 hard to find · 1 thinly described · 0 unreachable');
+    // The table's heading agrees with that count: its tools are at risk, none hard to find.
+    await expect(panel.hardCaption()).toHaveText(/^At risk \(1\): hard to find, thinly described or unreachable; /u);
     await expect(panel.hardTool('notify')).toContainText('no summary or description');
     await panel.pinBefore();
     await screenshotsAtTwoSizes(page, info, 'findability-empty-description');

@@ -113,8 +113,8 @@ test('a changed tool list shows what changed and what that does to the prompt ca
     const change = workbench.servers.change('everything');
     await expect(change).toContainText('+1 added (get-sum)');
     await expect(change).toContainText('~1 changed (echo: description)');
-    await expect(change.getByTestId('change-impact')).toContainText('cache miss');
-    await expect(change.getByTestId('change-impact')).toContainText('offered tool echo changed');
+    await expect(change.getByTestId('change-impact')).toContainText('prefix changed');
+    await expect(change.getByTestId('change-impact')).toContainText('Offered tool echo changed');
   });
   expect(dropNetworkErrors(consoleErrors, everything.url)).toEqual([]);
 });

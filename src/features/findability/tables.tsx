@@ -65,7 +65,8 @@ export function HardTools({ report, actions }: { readonly report: FindabilityRep
   if (tools.length === 0) return <p className="muted" data-testid="fnd-none">Every discoverable tool is findable: each is returned within the top {report.limit} by its own words{report.tasks > 0 ? ' and by its tasks' : ''}.</p>;
   return (
     <table className="fnd-hard" data-testid="fnd-hard">
-      <caption>Hard to find ({tools.length}), hardest first, under the scenario&apos;s ranking</caption>
+      {/* The CLI's heading: a thinly described tool is at risk, not hard to find (issue 24.8). */}
+      <caption>At risk ({tools.length}): hard to find, thinly described or unreachable; hardest first, under the scenario&apos;s ranking</caption>
       <thead>
         <tr>
           <th scope="col">tool</th>
