@@ -31,6 +31,10 @@ describe('the guided tour', () => {
     expect(step).toContain('"cached"');
     expect(step).toContain('prefix changed');
     expect(step).not.toMatch(/\b(hit|miss)\b/u);
+    // Help shows the README's tour: it names the cache the same way.
+    const help = section(readFileSync(new URL('../../../README.md', import.meta.url), 'utf8'), 'A short tour').flatMap((b) => b.runs.map((r) => r.text)).join('');
+    expect(help).toContain('prefix reused or changed');
+    expect(help).not.toMatch(/\bcache (hit|miss)\b|\bhit or miss\b/u);
   });
 
   it('falls back to the first request when nothing was promoted', () => {
