@@ -94,7 +94,7 @@ export function run(): CatalogueFigures[] {
     out.push(f);
     const s = f.savings;
     console.log(`  ${f.file}: ${n(f.tools)} tools of ${n(f.servers)} server${f.servers === 1 ? '' : 's'} (${n(f.bytes)} bytes of JSON)`);
-    console.log(`    every tool offered:  ${n(s.all.tools)} tools, ${n(s.all.bytes)} definition bytes, ${n(s.all.tokens ?? 0)} tokens (o200k_base)`);
+    console.log(`    all on (JP today):   ${n(s.all.tools)} tools, ${n(s.all.bytes)} definition bytes, ${n(s.all.tokens ?? 0)} tokens (o200k_base)`);
     console.log(`    discoverable setup:  ${n(s.discoverable.tools)} tools, ${n(s.discoverable.bytes)} bytes, ${n(s.discoverable.tokens ?? 0)} tokens (8 kept on + describe_tools + search_tools)`);
     console.log(`    saved per request:   ${n(s.saved.bytes)} bytes (${s.saved.percent}%), ${n(s.saved.tokens ?? 0)} tokens`);
     console.log(`    ${s.rfd.sentence}`);

@@ -36,6 +36,16 @@ test('one count of tools: About, the sets panel and the Cost tab read the same c
     const snap = await workbench.snapshot();
     expect(discoverable).toBe(snap.timeline.positions[0]?.counts.discoverable);
   });
+
+  await test.step('the Servers tab measures discovery against the same all-on run: the tools not off, and describe_tools', async () => {
+    await expect(page.getByTestId('cost-variant-all-on')).toContainText('all on (JP today)');
+    await workbench.servers.show();
+    const all = workbench.servers.savings().getByTestId('savings-all');
+    await expect(all.locator('th')).toHaveText('all on (JP today)');
+    const snap = await workbench.snapshot();
+    const notOff = snap.sets.rows.filter((r) => r.kind !== 'builtin' && r.availability !== 'off').length;
+    await expect(all.locator('td').first()).toHaveText(String(notOff + 1));
+  });
 });
 
 /** A count a story writes as a word or as digits. */

@@ -56,7 +56,11 @@ test('an empty description gets its diagnostic; words added clear it; before and
     await expect(panel.hardTool('notify')).toContainText('thinly described');
     await expect(panel.hardTool('notify')).not.toContainText('hard to find');
     await expect(panel.counts()).toHaveText('0 hard to find · 1 thinly described · 0 unreachable');
+    // The table's heading agrees with that count: its tools are at risk, none hard to find.
+    await expect(panel.hardCaption()).toHaveText(/^At risk \(1\): hard to find, thinly described or unreachable; /u);
     await expect(panel.hardTool('notify')).toContainText('no summary or description');
+    // Its score names what it divides (issue 24.7).
+    await expect(panel.hardTool('notify').getByTestId('fnd-score-of')).toHaveText(/^\(\d+ of \d+ quer(y|ies)\)$/u);
     await panel.pinBefore();
     await screenshotsAtTwoSizes(page, info, 'findability-empty-description');
   });

@@ -140,8 +140,8 @@ test('a live tool list that differs shows beside the recorded one, and enters th
     await expect(change).toContainText('live list differs now: +1 / ~1');
     await expect(change).toContainText('+1 added (get-sum)');
     await expect(change).toContainText('~1 changed (echo: description)');
-    await expect(change.getByTestId('change-impact')).toContainText('cache miss');
-    await expect(change.getByTestId('change-impact')).toContainText('offered tool echo changed');
+    await expect(change.getByTestId('change-impact')).toContainText('prefix changed');
+    await expect(change.getByTestId('change-impact')).toContainText('Offered tool echo changed');
     await expect(workbench.servers.liveList('everything')).toHaveText('live list differs now: +1 / ~1');
     await expect(workbench.servers.liveList('everything')).toHaveAttribute('title', /\+ get-sum/u);
     await expect(workbench.servers.recorded('everything')).toContainText(`${EVERYTHING_TOOLS - 1} tools listed`);

@@ -163,6 +163,21 @@ test('keyboard only: Tab indents in the layer editor, Esc then Tab leaves it, Ct
     expect(await layers.editorHasFocus()).toBe(true);
     expect(await text()).not.toBe(before);
   });
+  await test.step('F6 moves the focus a panel at a time, from the editor too, past the sets\' hundred stops; Shift+F6 goes back', async () => {
+    const regions: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('F6');
+      regions.push((await workbench.focusRegion()).region);
+    }
+    expect(regions).toEqual(['Timeline', 'Sets', 'Dock', 'header', 'What this workbench is for', 'Layers']);
+    await page.keyboard.press('Shift+F6');
+    expect((await workbench.focusRegion()).region).toBe('What this workbench is for');
+    await page.keyboard.press('Shift+F6');
+    await page.keyboard.press('Shift+F6');
+    // The dock's stop is its selected tab.
+    expect((await workbench.focusRegion()).region).toBe('Dock');
+    await expect(page.getByRole('tab', { name: 'Simulator' })).toBeFocused();
+  });
 });
 
 const workspaceWithServer = () =>

@@ -40,8 +40,33 @@ test('flipping promoted_position reorders the tools array, and the panel shows i
     await expect(q.diff()).toHaveCount(0);
     expect((await workbench.snapshot()).doc.policy.promoted_position).toBe('config_order');
   });
-  await test.step('a provider flip shows the cache change', async () => {
+  await test.step('a provider flip shows the cache change in the one cache word (issue 24.6)', async () => {
     await q.flip('provider', 'anthropic-directives');
-    await expect(q.diffRows('cache').first()).toContainText('hit');
+    await expect(q.diffRows('cache prefix').first()).toContainText('prefix reused');
+    await expect(q.diff().getByTestId('diff-prefix-reused')).toHaveText(/^cache prefix reused: \d+ of \d+ requests → \d+ of \d+$/u);
+    await expect(q.diff()).not.toContainText(/\b(hits?|miss(es)?)\b/u);
+  });
+  await test.step('another document: no "Flip back" of this one\'s switch is offered there (issue 24.1)', async () => {
+    expect(await workbench.loadScenario(OTHER_PROVIDER, 'other.toml')).toBe(true);
+    await expect(q.diff()).toHaveCount(0);
+    await expect(q.page.getByTestId('policy-undo')).toHaveCount(0);
+    expect((await workbench.snapshot()).doc.policy.provider).toBe('openai');
   });
 });
+
+/** A document whose provider differs from the one the flip above came from. */
+const OTHER_PROVIDER = `name = "Another document"
+[policy]
+provider = "openai"
+
+[[layers]]
+name = "user"
+text = '''
+[conversation.tools.alpha]
+source = "local"
+summary = "Alpha."
+'''
+
+[[steps]]
+command = "jp q 'hello'"
+`;

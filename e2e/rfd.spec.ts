@@ -22,6 +22,10 @@ test('every row of the RFD view agrees with the RFD, computed on the built app',
     await expect(rfd.row('fold-2')).toContainText('found, unavailable');
     await expect(rfd.row('provider-anthropic-directives').locator('td').nth(0)).toContainText(/\d[\d,]* B, \d[\d,]* tokens offered/u);
     await expect(rfd.row('provider-anthropic').locator('td').nth(1)).toContainText('no');
+    // The cache across a discovery in the one cache word (issue 24.6).
+    await expect(rfd.row('provider-anthropic').locator('td').nth(1)).toContainText('prefix changed: ');
+    await expect(rfd.row('provider-anthropic-directives').locator('td').nth(1)).toContainText('prefix reused: ');
+    await expect(rfd.table('providers')).not.toContainText(/\b(hit|miss):/u);
   });
   await test.step('the view has no serious accessibility violations; screenshots', async () => {
     await expectAccessible(workbench.page, '[data-testid="rfd-page"]');

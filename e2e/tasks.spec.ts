@@ -46,6 +46,8 @@ test('load a task set, run two policies, open a silent miss in its turn, export 
     await expect(tasks.comparison()).toContainText('10 tasks changed outcome', SLOW);
     await tasks.comparison().locator('summary').click();
     await expect(tasks.comparison()).toContainText('silent miss → met by search');
+    // Each run's search rate names its denominator there too (issue 24.7).
+    await expect(tasks.comparison().getByTestId('tk-compare-rate')).toHaveText([/^0% \(0 of 11\)$/u, /^\d+% \(\d+ of \d+\)$/u]);
   });
 
   await test.step('only the silent misses, and the one opens in its turn on the scratch copy', async () => {

@@ -32,6 +32,7 @@ test('opens JP\'s own workspace folder and shows the counts for dev and pr-triag
     await expect(ws.problems()).toContainText('No problems');
     // No persona: plan and describe_tools.
     await expect(ws.count('on')).toHaveText('2');
+    await expect(ws.onBuiltins()).toHaveText('(describe_tools included)');
   });
 
   await test.step('dev: 37 on (describe_tools included), 32 offered without bookworm', async () => {
@@ -41,6 +42,9 @@ test('opens JP\'s own workspace folder and shows the counts for dev and pr-triag
     await expect(workbench.sets.counts()).toContainText('offered 32');
     expect(await onCount(workbench)).toEqual({ on: 37, offered: 32 });
     const snap = await workbench.snapshot();
+    // The builtins the "on" count holds are the sets panel's (issue 24.5).
+    const builtins = snap.sets.rows.filter((r) => r.kind === 'builtin').map((r) => r.name);
+    await expect(ws.onBuiltins()).toHaveText(`(${builtins.join(' and ')} included)`);
     expect(snap.doc.workspace).toEqual({ path: '.jp', persona: 'dev' });
     expect(snap.timeline.workspace?.personaFile).toBe('config/personas/dev.toml');
     expect(snap.sets.rows.find((r) => r.name === 'rust_crates_search')).toMatchObject({ availability: 'on', permitted: false });
@@ -96,6 +100,8 @@ test('make discoverable on dev keeps the most used tools on and shows the saving
     expect(snap.timeline.requests.map((r) => r.offered.length)).toEqual([12, 12, 12]);
     expect(snap.timeline.requests.map((r) => r.cost.offered)).toEqual(before.map((r) => r.after));
     expect(snap.timeline.workspace?.counts).toMatchObject({ on: 12, discoverable: 26, offered: 12 });
+    // 10 kept and both builtins, search_tools registered now: the label says so (issue 24.5).
+    await expect(ws.onBuiltins()).toHaveText('(describe_tools and search_tools included)');
     await expect(ws.saving()).toContainText('(applied)');
     expect(await ws.savingFigures()).toEqual(before);
     // The demo turn still works: the tools it calls stayed on.

@@ -31,6 +31,11 @@ export class FindabilityPage {
     return this.page.getByTestId('fnd-hard').locator(`tr[data-tool="${name}"]`);
   }
 
+  /** The heading of the tools at risk: "At risk (N): …". */
+  hardCaption(): Locator {
+    return this.page.getByTestId('fnd-hard').locator('caption');
+  }
+
   hardTools(): Locator {
     return this.page.getByTestId('fnd-hard').locator('tbody tr');
   }

@@ -60,6 +60,11 @@ export class WorkspacePage {
     await this.persona().selectOption(name ?? '');
   }
 
+  /** "(describe_tools and search_tools included)": the builtins the "on" count holds. */
+  onBuiltins(): Locator {
+    return this.counts().getByTestId('workspace-on-builtins');
+  }
+
   counts(): Locator {
     return this.root.getByTestId('workspace-counts');
   }

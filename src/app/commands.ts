@@ -11,6 +11,7 @@ import { costCommands } from '../features/cost/commands';
 import { shareCommands } from '../features/share/share';
 import { historyCommands, recentDocumentCommands } from '../features/history/commands';
 import { scenarioDocFromText } from '../core';
+import { focusPanel } from './panelFocus';
 import demoText from './demo-scenario.toml?raw';
 
 export function demoDoc() {
@@ -38,6 +39,8 @@ export function createCommands(): CommandRegistry {
         store.getState().replaceDoc(demoDoc(), { kind: 'demo' });
       },
     },
+    { id: 'focus.nextPanel', title: 'Move the focus to the next panel', shortcut: 'F6', group: 'View', run: () => focusPanel(1) },
+    { id: 'focus.previousPanel', title: 'Move the focus to the previous panel', shortcut: 'Shift+F6', group: 'View', run: () => focusPanel(-1) },
     { id: 'layer.add', title: 'Add a layer', group: 'Layers', run: ({ store }) => store.getState().addLayer() },
     { id: 'dock.simulator', title: 'Show the simulator', shortcut: 'Alt+1', group: 'View', run: ({ store }) => store.getState().setDockTab('simulator') },
     { id: 'dock.requests', title: 'Show the request inspector', shortcut: 'Alt+2', group: 'View', run: ({ store }) => store.getState().setDockTab('requests') },

@@ -54,7 +54,7 @@ describe('tool-workbench findability', () => {
     const out = io.stdout();
     expect(out).toContain("2 discoverable tools; search_tools limit 10; the scenario's ranking: substring");
     expect(out).toMatch(/substring \*/u);
-    expect(out).toContain('notify: thinly described, score 100%, best rank 1');
+    expect(out).toContain('notify: thinly described, score 100% (1 of 1 query), best rank 1');
     expect(out).toContain('it has no summary or description');
     expect(out).toContain('fix: Add a summary');
     expect(out).not.toContain('always_on');

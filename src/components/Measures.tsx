@@ -23,10 +23,11 @@ export function formatPercent(part: number, whole: number): string {
   return `${((part / whole) * 100).toFixed(1)}%`;
 }
 
+/** The cache word of a prediction (a tool list that changed): the prefix words of cacheStatus, never a bare hit or miss (issue 24.6). */
 export function CacheWord({ status, reason }: { readonly status: 'hit' | 'miss'; readonly reason?: string }) {
   return (
     <span className={`word cache-${status}`} title={reason} data-cache={status}>
-      cache {status}
+      {status === 'hit' ? 'prefix reused' : 'prefix changed'}
     </span>
   );
 }

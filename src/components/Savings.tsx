@@ -1,4 +1,4 @@
-// What discovery saves, as the core measured it: every tool offered against the
+// What discovery saves, as the core measured it: all on (JP today, the Cost tab's run of that name) against the
 // discoverable setup, in bytes and tokens, beside the RFD's figures ("tens of
 // thousands of tokens"; selection degrades past 30–50 tools).
 import type { Savings } from '../core';
@@ -15,7 +15,7 @@ export function SelectionScale({ all, offered }: { readonly all: number; readonl
   const max = Math.max(60, Math.ceil((all * 1.05) / 10) * 10);
   const at = (n: number) => `${Math.min(100, (n / max) * 100)}%`;
   return (
-    <div className="selection-scale" role="img" aria-label={`Tool counts: all offered ${all}, discoverable ${offered}; selection degrades past ${SELECTION_THRESHOLD.low}–${SELECTION_THRESHOLD.high} tools`}>
+    <div className="selection-scale" role="img" aria-label={`Tool counts: all on ${all}, discoverable ${offered}; selection degrades past ${SELECTION_THRESHOLD.low}–${SELECTION_THRESHOLD.high} tools`}>
       <div className="track">
         <div className="band" style={{ left: at(SELECTION_THRESHOLD.low), width: `calc(${at(SELECTION_THRESHOLD.high)} - ${at(SELECTION_THRESHOLD.low)})` }} title="30–50 tools: where tool selection degrades (RFD 108, after Anthropic)" />
         <div className="mark all" style={{ left: at(all) }} />
@@ -30,7 +30,7 @@ export function SelectionScale({ all, offered }: { readonly all: number; readonl
       </div>
       <div className="scale-legend" aria-hidden="true">
         <span><i className="mark-key offered" /> discoverable setup: {formatCount(offered)} tools offered</span>
-        <span><i className="mark-key all" /> everything offered: {formatCount(all)} tools</span>
+        <span><i className="mark-key all" /> all on (JP today): {formatCount(all)} tools</span>
       </div>
     </div>
   );
@@ -41,7 +41,7 @@ export function SavingsSummary({ savings, compact = false }: { readonly savings:
   return (
     <div className="savings" data-testid="savings">
       <table className="savings-table">
-        <caption className="sr-only">Definition cost: every tool offered against the discoverable setup</caption>
+        <caption className="sr-only">Definition cost: all on (JP today) against the discoverable setup</caption>
         <thead>
           <tr>
             <th scope="col" />
@@ -54,7 +54,7 @@ export function SavingsSummary({ savings, compact = false }: { readonly savings:
         </thead>
         <tbody>
           <tr data-testid="savings-all">
-            <th scope="row">every tool offered</th>
+            <th scope="row" title="Every tool that is not off, the discoverable ones turned on, and describe_tools: the Cost tab's all-on run">all on (JP today)</th>
             <td>{formatCount(s.all.tools)}</td>
             <td>{formatBytes(s.all.bytes)}</td>
             <td>{tokens(s.all.tokens)}</td>

@@ -227,7 +227,7 @@ export class LabHost implements LabMethods {
       return {
         key, from, to: value, rows: [], requests: empty, calls: empty,
         expectations: { before: { passed: 0, failed: 0 }, after: { passed: 0, failed: 0 } },
-        cache: { before: { hit: 0, miss: 0 }, after: { hit: 0, miss: 0 } }, cost: { before: 0, after: 0 },
+        cache: { before: { reused: 0, requests: 0 }, after: { reused: 0, requests: 0 } }, cost: { before: 0, after: 0 },
         scenarioError: a.error ?? b.error ?? 'the scenario does not run', millis: now() - started,
       };
     }

@@ -2,6 +2,7 @@
 // timelines of the same scenario (current policy, flipped) compared request by
 // request, call by call and step by step. Only what the core computed is
 // compared; nothing is re-derived here.
+import { cacheStatus } from '../core';
 import type { ExpectationResult, Timeline } from '../core';
 
 export interface DiffChange {
@@ -26,7 +27,8 @@ export interface TimelineDiff {
   readonly requests: { readonly before: number; readonly after: number; readonly changed: number };
   readonly calls: { readonly before: number; readonly after: number; readonly changed: number };
   readonly expectations: { readonly before: { passed: number; failed: number }; readonly after: { passed: number; failed: number } };
-  readonly cache: { readonly before: { hit: number; miss: number }; readonly after: { hit: number; miss: number } };
+  /** Requests whose bytes begin with the previous request's (the cache word's "prefix reused", issue 24.6), of all requests. */
+  readonly cache: { readonly before: { reused: number; requests: number }; readonly after: { reused: number; requests: number } };
   readonly cost: { readonly before: number; readonly after: number };
 }
 
@@ -63,10 +65,10 @@ function entryOf(t: Timeline, match: (e: Timeline['entries'][number]) => boolean
   return i < 0 ? undefined : i;
 }
 
-function cacheCounts(t: Timeline): { hit: number; miss: number } {
-  let hit = 0;
-  for (const r of t.requests) if (r.cache().status === 'hit') hit++;
-  return { hit, miss: t.requests.length - hit };
+function cacheCounts(t: Timeline): { reused: number; requests: number } {
+  let reused = 0;
+  for (const r of t.requests) if (cacheStatus(r.cache()).prefix === 'reused') reused++;
+  return { reused, requests: t.requests.length };
 }
 
 function searchText(c: Timeline['calls'][number]): string {
@@ -120,7 +122,8 @@ export function diffTimelines(a: Timeline, b: Timeline, expectations: { readonly
     if (order) changes.push(order);
     const cx = x.cache();
     const cy = y.cache();
-    if (cx.status !== cy.status) changes.push({ what: 'cache', before: `${cx.status} (${cx.reason})`, after: `${cy.status} (${cy.reason})` });
+    // The cache word every panel uses (issue 24.6): a bare "hit" here read as tokens cached.
+    if (cx.status !== cy.status) changes.push({ what: 'cache prefix', before: `${cacheStatus(cx).text} (${cx.reason})`, after: `${cacheStatus(cy).text} (${cy.reason})` });
     if (x.cost.offered !== y.cost.offered) changes.push({ what: 'offered definition cost', before: `${x.cost.offered} bytes`, after: `${y.cost.offered} bytes` });
     const tx = x.toolChoice.kind === 'function' ? x.toolChoice.name : x.toolChoice.kind;
     const ty = y.toolChoice.kind === 'function' ? y.toolChoice.name : y.toolChoice.kind;

@@ -87,6 +87,9 @@ describe('DeriveHost with a workspace', () => {
     expect(pr.workspace?.counts.on).toBe(34);
     const none = host.derive({ doc: doc(undefined), revision: 3, workspace: files });
     expect(none.workspace?.counts.on).toBe(2);
+    // The builtins the "on" count holds, by name (issue 24.5): search_tools only once registered.
+    expect(dev.workspace?.counts.builtins).toEqual(['describe_tools']);
+    expect(none.workspace?.counts.builtins).toEqual(['describe_tools']);
   });
 
   it('runs without the files when none were given, and says so', () => {
@@ -129,6 +132,7 @@ describe('DeriveHost with a workspace', () => {
     const again = await host.discoverable({ revision: 2, keep: 10 });
     expect(again.applied).toBe(true);
     expect(again.requests).toEqual(plan.requests);
-    expect(view.workspace?.counts).toMatchObject({ on: 12, discoverable: 26, offered: 12 });
+    // 10 kept, describe_tools and search_tools: the "on" count names both builtins it holds (issue 24.5).
+    expect(view.workspace?.counts).toMatchObject({ on: 12, discoverable: 26, offered: 12, builtins: ['describe_tools', 'search_tools'] });
   });
 });

@@ -2,7 +2,7 @@
 // core's loader (cached while the files and the persona stay the same), describes the load for the
 // workspace panel, and plans "make discoverable" with its saving per request. It only reads what
 // the core computed.
-import { approximateTokenCounter, checkExpectations, DefinitionCache, definitionCost, LayerCache, loadWorkspace, parseScenario, runScenario, WORKSPACE_CONFIG, writeScenario } from '../core';
+import { approximateTokenCounter, toolCount, checkExpectations, DefinitionCache, definitionCost, LayerCache, loadWorkspace, parseScenario, runScenario, WORKSPACE_CONFIG, writeScenario } from '../core';
 import type { ExpectationResult, Scenario, ScenarioDoc, Timeline, TokenCounter, WorkspaceLoad } from '../core';
 import type { ToolDefinition } from '../core/catalogue/types';
 import type { Ranker } from '../core/search/types';
@@ -76,7 +76,7 @@ export class WorkspaceHost implements WorkspaceMethods {
   view(doc: ScenarioDoc, ws: LoadedWorkspace | undefined, t: Timeline | undefined): WorkspaceView | undefined {
     if (!doc.workspace) return undefined;
     const base = { path: doc.workspace.path, ...(doc.workspace.persona !== undefined ? { persona: doc.workspace.persona } : {}) };
-    const counts = { configured: 0, on: 0, discoverable: 0, permitted: 0, offered: 0 };
+    const counts: WorkspaceView['counts'] = { configured: 0, on: 0, discoverable: 0, permitted: 0, offered: 0, builtins: [] };
     if (t && t.positions.length > 0) {
       const states = t.statesAt(0);
       const sets = t.setsAt(0);
@@ -86,9 +86,10 @@ export class WorkspaceHost implements WorkspaceMethods {
         if (s.enable.availability.value === 'on') on += 1;
         else if (s.enable.availability.value === 'discoverable') discoverable += 1;
       }
-      // The builtins (describe_tools, and search_tools once registered) are on.
-      const builtins = sets.configured.length - states.size;
-      Object.assign(counts, { configured: sets.configured.length, on: on + builtins, discoverable, permitted: sets.permitted.length, offered: sets.offered.length });
+      // The builtins (describe_tools, and search_tools once registered) are on: the one count of tools
+      // names them (issue 24.5), so the panel's "included" says which.
+      const tools = toolCount(states.size, t.positions[0]?.registered ?? false);
+      Object.assign(counts, { configured: tools.total, on: on + tools.builtins.length, discoverable, permitted: sets.permitted.length, offered: sets.offered.length, builtins: tools.builtins });
     }
     if (!ws) return { ...base, loaded: false, personas: [], loadPaths: [], layers: [], personaLayers: [], fileCount: 0, diagnostics: [], counts };
     const { load } = ws;

@@ -29,7 +29,8 @@ export interface WorkspaceView {
   /** Loading problems (cycles, missing files, unknown persona) then each file's own, each naming its file. */
   readonly diagnostics: readonly Diagnostic[];
   /** At the base position (before any step): tools at `on` (builtins included) and the sets' sizes. */
-  readonly counts: { readonly configured: number; readonly on: number; readonly discoverable: number; readonly permitted: number; readonly offered: number };
+  /** `on` counts the builtins too, `builtins` names them (describe_tools, and search_tools once registered). */
+  readonly counts: { readonly configured: number; readonly on: number; readonly discoverable: number; readonly permitted: number; readonly offered: number; readonly builtins: readonly string[] };
 }
 
 export interface CostFigures {

@@ -43,6 +43,18 @@ describe('the undo of a deleted step (issue 24.1)', () => {
     store.getState().replaceDoc({ ...doc('b', []), layers: [{ name: 'imported', text: '# theirs' }] }, { kind: 'demo' });
     expect(store.getState().lastImport).toBeUndefined();
   });
+
+  it('a replacement also drops the open questions\' last flip: its "Flip back" would set the other document\'s switch', () => {
+    const store = createWorkbenchStore(doc('a', []));
+    store.getState().setLastFlip({ id: 1, key: 'provider', from: 'anthropic', to: 'openai' });
+    store.getState().setPolicy('provider', 'openai');
+    store.getState().replaceDoc({ ...doc('b', []), policy: { ...EMPTY_DOC.policy, provider: 'openai' } }, { kind: 'demo' });
+    expect(store.getState().lastFlip).toBeUndefined();
+    // Opening a workspace starts a new document around it: the same.
+    store.getState().setLastFlip({ id: 2, key: 'ranking', from: 'bm25', to: 'substring' });
+    store.getState().openWorkspace({ source: 'w', files: {} });
+    expect(store.getState().lastFlip).toBeUndefined();
+  });
 });
 
 describe('a live tool list enters the document only when the user takes it (issue 24.2)', () => {

@@ -122,8 +122,9 @@ const docSlice =
       replaceDoc: (doc, why) => {
         const kept = get().keepInHistory(get().doc, why);
         // A shared link's "restore your previous work" is about the document this one replaces.
-        // Undo entries belong to the document they came from: a replacement drops them.
-        set((s) => ({ doc, revision: s.revision + 1, selectedEntry: undefined, selectedLayer: 0, sharedPrevious: undefined, stepUndo: undefined, lastImport: undefined, toolListUndo: undefined }));
+        // Undo entries belong to the document they came from: a replacement drops them (the open
+        // questions' "Flip back" too, which would set the other document's switch).
+        set((s) => ({ doc, revision: s.revision + 1, selectedEntry: undefined, selectedLayer: 0, sharedPrevious: undefined, stepUndo: undefined, lastImport: undefined, lastFlip: undefined, toolListUndo: undefined }));
         return kept;
       },
       setName: (name) => edit((d) => ({ ...d, name })),

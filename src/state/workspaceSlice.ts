@@ -129,7 +129,7 @@ export function workspaceSlice<S extends State>(set: StoreApi<S>['setState'], ge
           workspaceFile: undefined,
           revision: s.revision + 1,
           // A new document: the undo entries of the one it replaces go with it.
-          ...(keepDoc ? {} : { doc: workspaceDoc(source, files), selectedEntry: undefined, selectedLayer: 0, stepUndo: undefined, lastImport: undefined }),
+          ...(keepDoc ? {} : { doc: workspaceDoc(source, files), selectedEntry: undefined, selectedLayer: 0, stepUndo: undefined, lastImport: undefined, lastFlip: undefined }),
         };
       });
     },

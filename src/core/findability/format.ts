@@ -36,7 +36,10 @@ export function formatFindability(report: FindabilityReport, options: { hardest?
   for (const name of report.hardest.slice(0, shown)) {
     const t = byName.get(name);
     if (!t) continue;
-    lines.push(`  ${name}${t.server ? ` (${t.server})` : ''}: ${t.word}, score ${pct(t.score)}, best rank ${t.best ?? 'none'}`);
+    // The score names what it divides (issue 24.7): the tool's queries under the scenario's ranking.
+    const own = t.rankings[Math.max(0, report.rankings.findIndex((r) => r.active))];
+    const of = own ? ` (${own.found} of ${own.queries} ${own.queries === 1 ? 'query' : 'queries'})` : '';
+    lines.push(`  ${name}${t.server ? ` (${t.server})` : ''}: ${t.word}, score ${pct(t.score)}${of}, best rank ${t.best ?? 'none'}`);
     for (const r of t.reasons) lines.push(`    - ${r.text}`);
     if (t.fix) lines.push(`    fix: ${t.fix.title}`);
   }

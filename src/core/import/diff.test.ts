@@ -60,6 +60,16 @@ describe('prefixCacheImpact', () => {
     expect(impact.sentence).toMatch(/from position 2 on/u);
   });
 
+  it('says it in sentences, without a bare hit or miss (the badge beside it says "prefix changed", issue 24.6)', () => {
+    const cases = [
+      prefixCacheImpact({ added: [], removed: [], changed: [{ name: 'get-sum', fields: ['description'] }] }, places),
+      prefixCacheImpact({ added: ['zip'], removed: [], changed: [] }, places),
+      prefixCacheImpact({ added: [], removed: [], changed: [{ name: 'get-env', fields: ['inputSchema'] }] }, places),
+      prefixCacheImpact({ added: ['new-tool'], removed: [], changed: [] }, places),
+    ];
+    for (const c of cases) expect(c.sentence).not.toMatch(/\b(hit|miss)\b/iu);
+  });
+
   it('changes to discoverable tools, or to annotations only, keep the cache', () => {
     expect(prefixCacheImpact({ added: [], removed: [], changed: [{ name: 'get-env', fields: ['inputSchema'] }] }, places)).toMatchObject({ status: 'hit', discoverable: ['get-env'] });
     expect(prefixCacheImpact({ added: [], removed: [], changed: [{ name: 'echo', fields: ['annotations'] }] }, places).status).toBe('hit');

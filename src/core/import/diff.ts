@@ -128,10 +128,10 @@ export function prefixCacheImpact(diff: ToolListDiff, places: readonly ServerToo
   const first = offered[0];
   const sentence = first
     ? first.offeredIndex === undefined
-      ? `Miss: ${first.name} is configured on and now listed, so it joins the tools array and the next request rewrites the cached prefix.`
-      : `Miss: offered tool ${first.name} changed, so the tools array differs from position ${first.offeredIndex + 1} on and the next request rewrites the cached prefix from there.`
+      ? `${first.name} is configured on and now listed, so it joins the tools array and the next request rewrites the cached prefix.`
+      : `Offered tool ${first.name} changed, so the tools array differs from position ${first.offeredIndex + 1} on and the next request rewrites the cached prefix from there.`
     : discoverable.length > 0
-      ? `Hit: only discoverable tools changed (${discoverable.length}); the tools array is the same, so the cached prefix still matches. search_tools results may differ.`
-      : 'Hit: no offered tool changed, so the cached prefix still matches.';
+      ? `Only discoverable tools changed (${discoverable.length}); the tools array is the same, so the cached prefix still matches. search_tools results may differ.`
+      : 'No offered tool changed, so the cached prefix still matches.';
   return { status: first ? 'miss' : 'hit', offered: offered.map((p) => p.name), discoverable, unconfigured, sentence };
 }

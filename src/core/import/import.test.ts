@@ -262,14 +262,45 @@ describe('what discovery saves', () => {
     const t = checkScenario('gh', writeScenario(doc)).timeline;
     if (!t) throw new Error('no timeline');
     const s = discoverySavings(t.statesAt(0).values(), t.setsAt(0), approximateTokenCounter);
-    expect(s.all.tools).toBe(118);
+    // All on as JP runs today: the 10 destructive tools the policy starts off stay off (issue 24.5).
+    expect(s.all.tools).toBe(108);
     expect(s.discoverable.tools).toBe(10);
-    expect(s.all.bytes).toBe(105_027);
+    expect(s.all.bytes).toBe(91_528);
     expect(s.saved.bytes).toBe(s.all.bytes - s.discoverable.bytes);
     expect(s.saved.percent).toBeGreaterThan(90);
     expect(s.servers).toEqual([expect.objectContaining({ server: 'github', searchable: 99 })]);
     expect(s.servers[0]?.all.tools).toBe(117);
     expect(s.rfd.verdict).toBe('within');
     expect(s.selection).toMatchObject({ all: 'above', discoverable: 'below' });
+  });
+
+  it('measures against all on as JP runs today: a tool the user turned off is not saved by discovery (issue 24.5)', () => {
+    const text = `name = "off"
+[[layers]]
+name = "w"
+text = '''
+[conversation.tools.a]
+source = "local"
+summary = "A."
+enable = "on"
+[conversation.tools.b]
+source = "local"
+summary = "B."
+enable = "discoverable"
+[conversation.tools.c]
+source = "local"
+summary = "C."
+enable = "off"
+'''
+[[steps]]
+command = "jp q 'hi'"
+`;
+    const t = checkScenario('off', text).timeline;
+    if (!t) throw new Error('no timeline');
+    const s = discoverySavings(t.statesAt(0).values(), t.setsAt(0));
+    // a, b turned on, describe_tools: the Cost tab's all-on run offers the same three.
+    expect(s.all.tools).toBe(3);
+    expect(s.discoverable.tools).toBe(3);
+    expect(s.selection.sentence).toMatch(/^All on \(JP today\) puts 3 tools/u);
   });
 });

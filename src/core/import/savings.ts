@@ -30,7 +30,11 @@ export interface ServerSavings {
 
 export interface Savings {
   readonly servers: readonly ServerSavings[];
-  /** Every resolvable configured tool plus describe_tools: the tools array with nothing held back. */
+  /**
+   * All on, as JP runs today: every resolvable tool that is not off (the discoverable ones turned on)
+   * plus describe_tools. The Cost tab's "all on (JP today)" run is the same set; a tool the user turned
+   * off is not something discovery saves (issue 24.5: this counted it, and the two panels disagreed).
+   */
   readonly all: CostFigure;
   /** The offered set as the scenario has it, builtins included (search_tools once registered). */
   readonly discoverable: CostFigure;
@@ -63,11 +67,11 @@ const n = (x: number): string => x.toLocaleString('en-US');
 
 export function compareWithRfd(allTokens: number | undefined, allBytes: number): RfdComparison {
   if (allTokens === undefined) {
-    return { verdict: 'unknown', sentence: `Offering everything costs ${n(allBytes)} bytes; token counts are loading.` };
+    return { verdict: 'unknown', sentence: `All on (JP today), the tools array costs ${n(allBytes)} bytes; token counts are loading.` };
   }
   const verdict = allTokens < RFD_TOKENS_BAND.low ? 'below' : allTokens > RFD_TOKENS_BAND.high ? 'above' : 'within';
   const where = verdict === 'within' ? 'matches' : verdict === 'below' ? 'is below' : 'is above';
-  return { verdict, sentence: `Offering every tool costs about ${n(allTokens)} tokens (an estimate), which ${where} the RFD's "${RFD_TOKENS_QUOTE}".` };
+  return { verdict, sentence: `All on (JP today), the tools array costs about ${n(allTokens)} tokens (an estimate), which ${where} the RFD's "${RFD_TOKENS_QUOTE}".` };
 }
 
 function band(count: number): 'below' | 'within' | 'above' {
@@ -81,7 +85,7 @@ export function compareWithSelection(allTools: number, offeredTools: number): Se
   return {
     all: a,
     discoverable: d,
-    sentence: `Offering everything puts ${n(allTools)} tools in the tools array, ${words[a]} the 30–50-tool range where selection degrades; the discoverable setup puts ${n(offeredTools)}, ${words[d]} it.`,
+    sentence: `All on (JP today) puts ${n(allTools)} tools in the tools array, ${words[a]} the 30–50-tool range where selection degrades; the discoverable setup puts ${n(offeredTools)}, ${words[d]} it.`,
   };
 }
 
@@ -110,7 +114,7 @@ export function discoverySavings(states: Iterable<ToolState>, sets: Sets, counte
   for (const s of states) {
     if (!s.resolution.ok) continue;
     const def = s.resolution.definition;
-    allDefs.push(def);
+    if (s.enable.availability.value !== 'off' || offered.has(s.name)) allDefs.push(def);
     if (offered.has(s.name)) offeredDefs.push(def);
     if (def.server === undefined) continue;
     let entry = byServer.get(def.server);

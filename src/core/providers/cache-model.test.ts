@@ -96,6 +96,26 @@ describe('prompt-cache rules per provider', () => {
   });
 });
 
+describe('the reason beside the cache status', () => {
+  it('says what was read or written, never a bare hit or miss (the status beside it is "prefix reused · N cached", issue 24.6)', () => {
+    const reasons: string[] = [];
+    for (const row of ROWS) {
+      const model = modelFor(DEFAULT_PRICE_TABLE, row.provider, row.model) as ModelPrice;
+      const upstream = row.provider === 'openrouter' && model.upstream ? cacheRulesFor(model.upstream) : undefined;
+      const rules = effectiveRules(cacheRulesFor(row.provider), model, upstream);
+      let state: CacheState = EMPTY_CACHE;
+      for (const r of row.requests) {
+        const step = cacheStep(rules, state, r);
+        state = step.state;
+        reasons.push(step.figures.reason);
+      }
+    }
+    expect(reasons.some((r) => r.startsWith('read: '))).toBe(true);
+    expect(reasons.some((r) => r.startsWith('nothing read: '))).toBe(true);
+    for (const r of reasons) expect(r).not.toMatch(/\b(hit|miss)\b/u);
+  });
+});
+
 describe('cachedLength', () => {
   it.each([
     // [shared, minimum, step, cached]

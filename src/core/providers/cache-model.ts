@@ -163,10 +163,10 @@ function breakpointStep(rules: EffectiveRules, entries: Entry[], expired: number
   if (write > 0) next = keep(next, { keys: segments.slice(0, end).map((s) => s.key), prefix: sums.slice(0, end + 1), written: at, lastUsed: at });
   const reason =
     write === 0
-      ? `hit: the tools array (${read} tokens) is read from the cache`
+      ? `read: the tools array (${read} tokens) is read from the cache`
       : read > 0
-        ? `partial hit: ${read} tokens read at an earlier block boundary, ${write} written up to the breakpoint`
-        : `miss: the tools array (${write} tokens) is written to the cache${expired > 0 ? ' (the previous entry expired)' : ''}`;
+        ? `partly read: ${read} tokens read at an earlier block boundary, ${write} written up to the breakpoint`
+        : `nothing read: the tools array (${write} tokens) is written to the cache${expired > 0 ? ' (the previous entry expired)' : ''}`;
   return { figures: { ...base, cacheRead: read, cacheWrite: write, uncached: input - read - write, sharedPrefix: shared, reason }, state: { entries: next } };
 }
 
@@ -195,8 +195,8 @@ function prefixStep(rules: EffectiveRules, entries: Entry[], expired: number, re
         : shared > 0 && shared < rules.minTokens
           ? `${shared} tokens shared, below the minimum of ${rules.minTokens}: nothing read`
           : expired > 0
-            ? 'miss: the earlier requests\' cache expired'
-            : 'miss: no earlier request shares a prefix';
+            ? 'nothing read: the earlier requests\' cache expired'
+            : 'nothing read: no earlier request shares a prefix';
   return { figures: { input, expired, cacheRead: read, cacheWrite: 0, uncached: input - read, sharedPrefix: shared, reason }, state: { entries: next } };
 }
 

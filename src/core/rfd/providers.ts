@@ -1,6 +1,7 @@
 // RFD 108 "Provider behaviour": fewer definitions in context everywhere, the prefix cache kept across a
 // discovery only with RFD 105's tool directives. One scenario (two tools on, a dozen discoverable, a
 // search that promotes one, and the next request of the same turn) runs under every provider of a row.
+import { cacheStatus } from '../cost/cache-status';
 import type { TokenCounter } from '../providers/cost';
 import { setTokens } from '../providers/cost';
 import type { ToolDefinition } from '../catalogue/types';
@@ -86,7 +87,8 @@ function providerRow(row: ProviderRow, tokens: TokenCounter): RfdRow {
   const sizes = r1
     ? `${n(r1.cost.offered)} B, ${n(setTokens(defs(r1, r1.sets.offered), tokens))} tokens offered, of ${n(r1.cost.permitted)} B, ${n(setTokens(defs(r1, r1.sets.permitted), tokens))} tokens permitted (${tokens.id})`
     : 'no request';
-  const cache = r2 ? `${r2.cache().status}: ${r2.cache().reason}` : 'no second request';
+  // The one cache word (issue 24.6): the question is the prefix, which the byte comparison answers.
+  const cache = r2 ? `${cacheStatus(r2.cache()).text}: ${r2.cache().reason}` : 'no second request';
   const counted = runs.reduce((acc, x) => ({ passed: acc.passed + counts(x.ran).passed, failed: acc.failed + counts(x.ran).failed }), { passed: 0, failed: 0 });
   return {
     id: `provider-${row.providers.join('-')}`,

@@ -50,6 +50,13 @@ describe('RFD 108 tables, live', () => {
     const providers = rfdTables({ id: 'words', count: (text) => text.split(/\s+/u).length }).find((t) => t.id === 'providers');
     expect(providers?.rows[0]?.cells[0]?.detail).toMatch(/^[\d,]+ B, [\d,]+ tokens offered, of [\d,]+ B, [\d,]+ tokens permitted \(words\)$/u);
   });
+
+  it('names the cache across a discovery in the one cache word, never a bare hit or miss (issue 24.6)', () => {
+    const providers = rfdTables({ id: 'words', count: (text) => text.split(/\s+/u).length }).find((t) => t.id === 'providers');
+    const details = providers?.rows.map((r) => r.cells[1]?.detail ?? '') ?? [];
+    expect(details.length).toBeGreaterThan(1);
+    for (const d of details) expect(d).toMatch(/^prefix (reused|changed): /u);
+  });
 });
 
 describe('the comparison can disagree', () => {

@@ -19,6 +19,11 @@ function ToolName({ name }: { readonly name: string }) {
 }
 
 const pct = (x: number) => `${Math.round(x * 100)} %`;
+/** "3 of 3 queries": the share a tool's score is, under the scenario's ranking. */
+function scenarioScore(report: FindabilityReport, t: ToolFindability): string {
+  const r = t.rankings[Math.max(0, report.rankings.findIndex((x) => x.active))];
+  return r ? `${r.found} of ${r.queries} ${r.queries === 1 ? 'query' : 'queries'}` : '';
+}
 const rank = (r: number | null | undefined) => (r === null || r === undefined ? 'none' : `#${r}`);
 
 export function RankingsTable({ report }: { readonly report: FindabilityReport }) {
@@ -65,7 +70,8 @@ export function HardTools({ report, actions }: { readonly report: FindabilityRep
   if (tools.length === 0) return <p className="muted" data-testid="fnd-none">Every discoverable tool is findable: each is returned within the top {report.limit} by its own words{report.tasks > 0 ? ' and by its tasks' : ''}.</p>;
   return (
     <table className="fnd-hard" data-testid="fnd-hard">
-      <caption>Hard to find ({tools.length}), hardest first, under the scenario&apos;s ranking</caption>
+      {/* The CLI's heading: a thinly described tool is at risk, not hard to find (issue 24.8). */}
+      <caption>At risk ({tools.length}): hard to find, thinly described or unreachable; hardest first, under the scenario&apos;s ranking</caption>
       <thead>
         <tr>
           <th scope="col">tool</th>
@@ -85,7 +91,8 @@ export function HardTools({ report, actions }: { readonly report: FindabilityRep
             </td>
             <td><FindabilityBadge status={t.status} word={t.word} /></td>
             <td className="num" title={`${t.rankings.map((r, i) => `${report.rankings[i]?.id}: ${r.found} of ${r.queries}`).join('; ')}`}>
-              {pct(t.score)} <span className="muted">best {rank(t.best)}</span>
+              {/* A ratio names what it divides (issue 24.7): the tool's queries under the scenario's ranking. */}
+              {pct(t.score)} <span className="muted" data-testid="fnd-score-of">({scenarioScore(report, t)})</span> <span className="muted">best {rank(t.best)}</span>
             </td>
             <td>
               <ul className="fnd-reasons">{t.reasons.map((r) => <li key={r.code}>{r.text}</li>)}</ul>

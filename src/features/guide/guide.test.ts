@@ -24,6 +24,19 @@ describe('the guided tour', () => {
     expect(TOUR[3]?.dock).toBe('chart');
   });
 
+  it('names the cache as the row shows it: the "cached" figure, never a bare hit or miss (issue 24.6)', () => {
+    const step = TOUR[2]?.body ?? '';
+    const request = view.requests[view.entries[TOUR[2]?.entry?.(view) ?? -1]?.request ?? -1];
+    expect(request?.cache.status).toBe('miss');
+    expect(step).toContain('"cached"');
+    expect(step).toContain('prefix changed');
+    expect(step).not.toMatch(/\b(hit|miss)\b/u);
+    // Help shows the README's tour: it names the cache the same way.
+    const help = section(readFileSync(new URL('../../../README.md', import.meta.url), 'utf8'), 'A short tour').flatMap((b) => b.runs.map((r) => r.text)).join('');
+    expect(help).toContain('prefix reused or changed');
+    expect(help).not.toMatch(/\bcache (hit|miss)\b|\bhit or miss\b/u);
+  });
+
   it('falls back to the first request when nothing was promoted', () => {
     const plain = new DeriveHost().derive({ doc: { ...demo.doc, steps: [{ command: "jp q 'hello'", cycles: [] }] }, revision: 1 });
     expect(plain.entries[requestAfterPromotion(plain) ?? -1]?.kind).toBe('request');

@@ -38,7 +38,7 @@ export const TOUR: readonly TourStep[] = [
   },
   {
     title: 'The request that follows it',
-    body: 'The very next request of the same turn already offers the promoted definitions ("+N new"): discovery costs one tool call, not one turn. The last word on the row says whether the provider\'s prefix cache survived the change (miss: the tools array grew).',
+    body: 'The very next request of the same turn already offers the promoted definitions ("+N new"): discovery costs one tool call, not one turn. Its "cached" figure is what the provider\'s prompt cache read; hover it for the status and its reason (here the tools array grew, so the prefix changed).',
     entry: requestAfterPromotion,
     target: '[aria-label="Timeline"] [aria-selected="true"]',
   },

@@ -65,7 +65,7 @@ function DiffView({ diff, flip, onUndo }: { readonly diff: PolicyDiffView; reado
       <ul className="q-summary">
         <li>requests changed: <strong data-testid="diff-requests-changed">{diff.requests.changed}</strong> of {diff.requests.after}</li>
         <li>calls changed: <strong>{diff.calls.changed}</strong> of {diff.calls.after}</li>
-        <li>cache hits: {diff.cache.before.hit} → <strong>{diff.cache.after.hit}</strong> (misses {diff.cache.before.miss} → {diff.cache.after.miss})</li>
+        <li data-testid="diff-prefix-reused">cache prefix reused: {diff.cache.before.reused} of {diff.cache.before.requests} requests → <strong>{diff.cache.after.reused} of {diff.cache.after.requests}</strong></li>
         {diff.prompt && (
           <li data-testid="diff-cached-tokens">
             tokens read from the prompt cache: {diff.prompt.cacheRead.before.toLocaleString('en-US')} → <strong>{diff.prompt.cacheRead.after.toLocaleString('en-US')}</strong>

@@ -132,14 +132,15 @@ export function RunComparison({ before, after, onOpen }: { readonly before: Fini
       </summary>
       <table>
         <thead>
-          <tr><th>run</th>{OUTCOMES.map((o) => <th key={o}>{OUTCOME_LABELS[o]}</th>)}<th>search rate</th></tr>
+          <tr><th>run</th>{OUTCOMES.map((o) => <th key={o}>{OUTCOME_LABELS[o]}</th>)}<th title="searched in H of the K tasks a search would have helped (met by search or silently missed)">search rate</th></tr>
         </thead>
         <tbody>
           {[before, after].map((f, i) => (
             <tr key={f.id}>
               <th>{i === 0 ? 'before' : 'after'}: {f.label}</th>
               {OUTCOMES.map((o) => <td key={o} className="num">{f.run.summary.counts[o]}</td>)}
-              <td className="num">{pct(f.run.summary.searchRate)}</td>
+              {/* A ratio names what it divides (issue 24.7), here as in the run's summary line. */}
+              <td className="num" data-testid="tk-compare-rate">{pct(f.run.summary.searchRate)} ({f.run.summary.searchedWhenHelpful} of {f.run.summary.helpedBySearch})</td>
             </tr>
           ))}
         </tbody>

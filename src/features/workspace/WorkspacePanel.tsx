@@ -152,7 +152,7 @@ function FolderSection({ ws }: { readonly ws: WorkspaceView | undefined }) {
             )}
           </div>
           <p className="ws-counts" data-testid="workspace-counts" aria-label="Tools at the base position">
-            <span><strong data-count="on">{ws.counts.on}</strong> on <span className="muted">(describe_tools included)</span></span>
+            <span><strong data-count="on">{ws.counts.on}</strong> on <span className="muted" data-testid="workspace-on-builtins">({ws.counts.builtins.join(' and ')} included)</span></span>
             <span><strong data-count="offered">{ws.counts.offered}</strong> offered</span>
             <span><strong data-count="permitted">{ws.counts.permitted}</strong> permitted</span>
             <span><strong data-count="discoverable">{ws.counts.discoverable}</strong> discoverable</span>
