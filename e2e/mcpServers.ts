@@ -45,7 +45,11 @@ export async function startEverything(at?: number): Promise<EverythingServer> {
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server-everything did not start on ${port}:\n${output}`)), 20_000);
+    const timer = setTimeout(() => {
+      // Not left running: nothing would stop it once the test has failed (three were found orphaned, still listening).
+      child.kill('SIGKILL');
+      reject(new Error(`server-everything did not start on ${port}:\n${output}`));
+    }, 20_000);
     const onData = (d: Buffer) => {
       output += String(d);
       if (/listening/iu.test(output)) {
