@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { test as base } from './fixtures';
+import { expectConsoleErrors, test as base } from './fixtures';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -209,6 +209,10 @@ export const test = base.extend<{ everything: EverythingServer }>({
   everything: async ({}, use) => {
     const server = await startEverything();
     await use(server);
+    // Stopped before the page's fixture checks its console: the page's open event stream is cut
+    // (ERR_INCOMPLETE_CHUNKED_ENCODING, however late the browser reports it), as the test's end does.
+    const origin = new URL(server.url).origin;
+    expectConsoleErrors((text, url) => url.startsWith(`${origin}/`) && text.includes('net::ERR_'));
     await server.stop();
   },
 });
