@@ -60,7 +60,10 @@ export function SimulatorPanel() {
   const [note, setNote] = useState<string | undefined>(undefined);
   const [asked, setAsked] = useState<AskOutcome | undefined>(undefined);
   const provider = useWorkbench((s) => s.doc.policy.provider);
-  const stepNo = followedStep(view, selected, doc.steps.length);
+  // The store's own selection, not the view's resolved one: while the derivation of a just-added step is
+  // still running, the view's last row is the previous step's, and following it would act on that step.
+  const selection = useWorkbench((s) => s.selectedEntry);
+  const stepNo = followedStep(view, selection === undefined ? undefined : selected, doc.steps.length);
   const step = doc.steps[stepNo - 1];
   const open = stepNo > 0 ? openTurn(doc, stepNo - 1) : undefined;
   const reqId = open && view ? requestOf(view, stepNo, open.cycle) : undefined;

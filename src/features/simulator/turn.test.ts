@@ -68,4 +68,10 @@ describe('the step the simulator follows', () => {
     expect(followedStep(view, undefined, 2)).toBe(2);
     expect(followedStep(undefined, undefined, 0)).toBe(0);
   });
+
+  it('follows a just-added step while the view still ends at the previous one (the derivation lags the document)', () => {
+    const one = { ...base, steps: [{ command: "jp q 'one'", cycles: [] }] };
+    const stale = new DeriveHost().derive({ doc: one, revision: 1 });
+    expect(followedStep(stale, undefined, 2)).toBe(2);
+  });
 });
