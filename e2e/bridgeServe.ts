@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expectConsoleErrors } from './fixtures';
 
 /** The repository: `serve` runs here, so JP's working directory for the servers it starts (issue 28.7) is this. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,6 +53,9 @@ export function startServe(env: Readonly<Record<string, string>> = {}, extra: re
             throw new Error('the bridge printed no new address');
           },
           stop: async () => {
+            // The page may still be open on it: its heartbeat and polls now meet a closed port.
+            const origin = new URL(m[1] as string).origin;
+            expectConsoleErrors((text, url) => url.startsWith(`${origin}/`) && text.includes('net::ERR_CONNECTION_REFUSED'));
             proc.kill('SIGTERM');
             await exited;
           },

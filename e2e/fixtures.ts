@@ -14,11 +14,27 @@ interface Fixtures {
 
 const LOCAL = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//u;
 
+/** A console error a test expects from now on: the browser's text, and the URL of the resource it names. */
+type Expected = (text: string, url: string) => boolean;
+
+// The console errors the running test said to expect (one test at a time runs in a worker).
+const expected: Expected[] = [];
+
+/**
+ * From now on, console errors `match` accepts are expected and not collected: e.g. the browser's refused
+ * requests to a bridge the test stopped. Saying so before the cause, rather than removing what was
+ * logged by some moment, holds however late the browser reports them (the page's heartbeat, a retry).
+ */
+export function expectConsoleErrors(match: Expected): void {
+  expected.push(match);
+}
+
 export const test = base.extend<Fixtures>({
   consoleErrors: async ({ page }, use) => {
     const errors: string[] = [];
+    expected.length = 0;
     page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
+      if (m.type() === 'error' && !expected.some((e) => e(m.text(), m.location().url))) errors.push(m.text());
     });
     // The built app runs under a Content-Security-Policy (src/app/csp.ts): any violation, in any
     // test, is reported as a console error and fails it.

@@ -8,6 +8,7 @@ import { writeScenario } from '../src/core/scenario/doc';
 import { DEFAULT_POLICY } from '../src/core/scenario/policy';
 import { encodeShared } from '../src/features/share/codec';
 import { test, expect, EVERYTHING_TOOLS } from './mcpServers';
+import type { WorkbenchPage } from './pages/WorkbenchPage';
 import { screenshotsAtTwoSizes } from './screens';
 
 const FOREIGN = {
@@ -40,9 +41,22 @@ function watchOrigins(page: Page, own: string): string[] {
   return seen;
 }
 
-/** Lets whatever a loaded document would start happen (today's main connected within a second). */
-async function settle(page: Page): Promise<void> {
-  await page.waitForTimeout(2500);
+/** What the page holds of each URL's connection query (src/live/queries.ts: the one door to `connect`). */
+async function connections(workbench: WorkbenchPage, urls: readonly string[]) {
+  return (await workbench.liveConnections(urls)).map((c) => ({ url: c.url, observed: c.observers > 0, active: c.active, fetching: c.fetching, fetches: c.fetches }));
+}
+
+/** A URL the page shows but will not reach: a row observes its query, which may not fetch and never has. */
+const untouched = (url: string) => ({ url, observed: true, active: false, fetching: false, fetches: 0 });
+
+/**
+ * Waits until the page has done all it would do about these URLs, instead of waiting a while for
+ * something not to happen: each one's query is observed by its row (so it would have started fetching
+ * on mount, were it allowed to) and none is fetching (so every request a fetch made has been made).
+ * `expected` is what each query must then read; it fails at once on a fetch nobody asked for.
+ */
+async function settled(workbench: WorkbenchPage, expected: readonly ReturnType<typeof untouched>[]): Promise<void> {
+  await expect.poll(() => connections(workbench, expected.map((e) => e.url))).toEqual(expected);
 }
 
 test('a share link naming three foreign servers sends no request off the page origin', async ({ workbench, page, baseURL }, info) => {
@@ -62,7 +76,7 @@ test('a share link naming three foreign servers sends no request off the page or
       await expect(workbench.servers.unconfirmed(name)).toContainText(url);
       await expect(workbench.servers.button(name, 'server-connect')).toHaveAccessibleName(`Connect to ${url}`);
     }
-    await settle(page);
+    await settled(workbench, Object.values(FOREIGN).map(untouched));
     expect(offOrigin).toEqual([]);
     // The document is as shared: no server was set offline behind the user's back.
     const snap = await workbench.snapshot();
@@ -78,7 +92,7 @@ test('a share link naming three foreign servers sends no request off the page or
       window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, text);
     await expect(workbench.banner()).toContainText('Opened dropped.toml');
-    await settle(page);
+    await settled(workbench, Object.values(FOREIGN).map(untouched));
     expect(offOrigin).toEqual([]);
   });
 
@@ -88,7 +102,9 @@ test('a share link naming three foreign servers sends no request off the page or
       await expect(workbench.servers.status(name)).toContainText('failed: not loopback');
       await expect(workbench.servers.status(name)).toContainText('only reaches servers on loopback');
     }
-    await settle(page);
+    // Connect let each of the two fetch once, and that fetch failed before any request.
+    const refused = (url: string) => ({ url, observed: true, active: true, fetching: false, fetches: 1 });
+    await settled(workbench, [refused(FOREIGN.evil), untouched(FOREIGN.metadata), refused(FOREIGN.other)]);
     expect(offOrigin).toEqual([]);
   });
 });
@@ -105,7 +121,7 @@ test('Connect reaches a loopback server; a URL confirmed before reconnects on it
     expect(await workbench.loadScenario(text, 'everything.toml')).toBe(true);
     await workbench.servers.show();
     await expect(workbench.servers.status('everything')).toHaveAttribute('data-status', 'unconfirmed');
-    await settle(page);
+    await settled(workbench, [untouched(everything.url)]);
     expect(toServer).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 // The root page object: navigation, the test hook, and the panels' page objects.
 import { readFile } from 'node:fs/promises';
 import type { BrowserContext, Page } from '@playwright/test';
-import type { WorkbenchSnapshot } from '../../src/app/testHook';
+import type { LiveConnectionView, WorkbenchSnapshot } from '../../src/app/testHook';
 import { SetsPage } from './SetsPage';
 import { TimelinePage } from './TimelinePage';
 import { LayersPage } from './LayersPage';
@@ -154,6 +154,11 @@ export class WorkbenchPage {
 
   flushAutosave(): Promise<void> {
     return this.page.evaluate(() => window.__workbench?.flushAutosave());
+  }
+
+  /** The live connection queries of these URLs (src/app/testHook.ts): for proofs that nothing was sent. */
+  liveConnections(urls: readonly string[]): Promise<LiveConnectionView[]> {
+    return this.page.evaluate((u) => window.__workbench?.liveConnections(u) ?? [], urls);
   }
 
   banner() {

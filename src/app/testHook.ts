@@ -9,6 +9,7 @@ import type { WorkbenchStore } from '../state/store';
 import { workspaceInput } from '../state/workspaceSlice';
 import type { HistoryEntry } from '../state/history';
 import { openScenarioText } from '../features/files/files';
+import { liveKeys } from '../live/keys';
 
 export interface WorkbenchSnapshot {
   readonly revision: number;
@@ -23,6 +24,23 @@ export interface WorkbenchSnapshot {
   readonly recent: readonly HistoryEntry[];
 }
 
+/**
+ * One live server's connection query, as react-query holds it: the one door to `connect` (src/live/queries.ts).
+ * A test proves "nothing was sent" with it instead of waiting a while: once a panel observes a URL's query
+ * and it is not active, nothing will fetch it until the user acts; once it is not fetching, every request
+ * its fetches made has been made.
+ */
+export interface LiveConnectionView {
+  readonly url: string;
+  /** How many components use the query (a server row, the badge): 0 before the panel has mounted them. */
+  readonly observers: number;
+  /** Whether any observer lets it fetch (the URL confirmed and the server wanted running). */
+  readonly active: boolean;
+  readonly fetching: boolean;
+  /** Fetches that have ended, each with data or an error. */
+  readonly fetches: number;
+}
+
 export interface WorkbenchHook {
   /** Waits for the derivation of the current revision, then returns a snapshot. */
   snapshot(): Promise<WorkbenchSnapshot>;
@@ -31,6 +49,8 @@ export interface WorkbenchHook {
   runCommand(id: string): Promise<void>;
   /** Resolves once autosave has written the current revision. */
   flushAutosave(): Promise<void>;
+  /** The connection queries of the given URLs (a URL with no query yet is left out). */
+  liveConnections(urls: readonly string[]): LiveConnectionView[];
 }
 
 declare global {
@@ -40,7 +60,7 @@ declare global {
 }
 
 export function installTestHook(deps: { store: WorkbenchStore; client: DeriveClient; queryClient: QueryClient; commands: CommandRegistry; flush: () => Promise<void> }): void {
-  const { store, client, commands } = deps;
+  const { store, client, commands, queryClient } = deps;
   window.__workbench = Object.freeze({
     async snapshot() {
       const s = store.getState();
@@ -66,5 +86,12 @@ export function installTestHook(deps: { store: WorkbenchStore; client: DeriveCli
       await commands.run(id, { store });
     },
     flushAutosave: () => deps.flush(),
+    liveConnections: (urls: readonly string[]) =>
+      urls.flatMap((url) => {
+        const query = queryClient.getQueryCache().find({ queryKey: liveKeys.connection(url), exact: true });
+        if (!query) return [];
+        const { fetchStatus, dataUpdateCount, errorUpdateCount } = query.state;
+        return [{ url, observers: query.getObserversCount(), active: query.isActive(), fetching: fetchStatus === 'fetching', fetches: dataUpdateCount + errorUpdateCount }];
+      }),
   });
 }

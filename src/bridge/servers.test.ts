@@ -140,6 +140,22 @@ describe('errors say what happened', () => {
     expect(httpFailure(timedOut, undefined)).toBe('the server did not answer initialize within 10 s (it took the connection and said nothing): MCP error -32001: Request timed out');
   });
 
+  // A server that ends as it starts fails the start in whichever way the bridge sees first: its exit,
+  // or the initialize request written to its closed input (EPIPE); and 'exit' can come before the last
+  // of its stderr is read. The reason is its exit, with what it said, either way. A shell that ends at
+  // once meets the initialize request on either side of its end: several in a row see both.
+  it('a server that ends as it starts: the error is its exit, with the last thing it said on stderr', async () => {
+    for (let i = 0; i < 12; i++) {
+      const masker = new Masker();
+      const launch: McpLaunchSpec = { ...spec(`ending${i}`, []), command: '/bin/sh', arguments: ['-c', `echo "cannot start: no config ${i}" >&2; exit 3`] };
+      const up = new Upstream(`ending${i}`, { kind: 'stdio', spec: launch, cwd: FIXTURES, from: 'the test' }, { terminal: terminalOf(() => undefined, masker), masker });
+      started.push(up);
+      await up.start();
+      expect(up.status).toBe('failed');
+      expect(up.error).toBe(`Server initialization error: /bin/sh -c 'echo "cannot start: no config ${i}" >&2; exit 3', error: the server exited (code 3)\nstderr:\n  cannot start: no config ${i}`);
+    }
+  }, 60_000);
+
   it('says a 401 is the server wanting authorization, and does not take it for an old HTTP+SSE server', async () => {
     const guarded = await httpServer();
     try {

@@ -172,6 +172,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The server's input is closed: a write to it failed (EPIPE), or the transport closed under the request. */
+function inputClosed(e: unknown): boolean {
+  return (e as NodeJS.ErrnoException).code === 'EPIPE' || (e instanceof McpError && e.code === ErrorCode.ConnectionClosed);
+}
+
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -431,18 +436,34 @@ export class Upstream {
         dropping = true;
       }
     });
-    const spawned = new Promise<never>((_, fail) => {
-      child.once('error', (e) => fail(new Error(`Cannot spawn process: ${cmd}, error: ${e.message}`)));
-      child.once('exit', () => fail(new Error(`Server initialization error: ${cmd}, error: ${this.exitText() ?? 'the server exited'}`)));
-    });
-    child.once('exit', (code, signal) => {
-      if (pending.trim() !== '') this.log.add('stderr', pending);
+    child.once('exit', () => {
       if (child.pid !== undefined) this.context.watchdog?.forget(child.pid);
-      this.log.add('bridge', `process ${child.pid ?? ''} exited (${signal ? `signal ${signal}` : `code ${code}`})`);
+    });
+    // The server's end, once what it wrote on stderr is all read: 'exit' can come before the last of it
+    // (Node: the stdio streams may still be open), and it belongs in the error. A descendant that keeps
+    // the pipe open holds this up a second at most.
+    const ended = new Promise<void>((ok) => {
+      child.once('exit', () => {
+        const err = child.stderr;
+        if (!err || err.closed) return ok();
+        const late = setTimeout(ok, 1000);
+        err.once('close', () => {
+          clearTimeout(late);
+          ok();
+        });
+      });
+    }).then(() => {
+      if (pending.trim() !== '') this.log.add('stderr', pending);
+      pending = '';
+      this.log.add('bridge', `process ${child.pid ?? ''} exited (${child.signalCode ? `signal ${child.signalCode}` : `code ${child.exitCode}`})`);
       if (this.status === 'running' && !this.stopping) {
         this.set('failed', this.transportFailure() ?? this.exitText());
         void this.shutdown();
       }
+    });
+    const spawned = new Promise<never>((_, fail) => {
+      child.once('error', (e) => fail(new Error(`Cannot spawn process: ${cmd}, error: ${e.message}`)));
+      void ended.then(() => fail(new Error(`Server initialization error: ${cmd}, error: ${this.exitText() ?? 'the server exited'}`)));
     });
     const stdio = new ChildTransport(child);
     stdio.onNoise = (line) => this.log.add('stdout', line);
@@ -460,6 +481,14 @@ export class Upstream {
     } catch (e) {
       const failure = this.transportFailure();
       if (failure !== undefined) throw new Error(`Server initialization error: ${cmd}, error: ${failure}`);
+      // A server that ends as it starts fails the start in whichever way is seen first: its exit, the
+      // initialize request written to its closed input (EPIPE), the transport's close. The reason is its
+      // end, with what it said on stderr (a server alive with its input closed is given a second).
+      if (!messageOf(e).startsWith('Cannot spawn process') && (child.exitCode !== null || child.signalCode !== null || inputClosed(e))) {
+        await Promise.race([ended, new Promise((ok) => setTimeout(ok, 1000).unref())]);
+        const exit = this.exitText();
+        if (exit !== undefined) throw new Error(`Server initialization error: ${cmd}, error: ${exit}`);
+      }
       const m = messageOf(e);
       if (/^(Cannot spawn process|Server initialization error)/u.test(m)) throw new Error(`${m}${m.includes('stderr:') ? '' : stderr()}`);
       if (/timed out/iu.test(m)) throw new Error(`Server initialization timed out after ${spec.startupTimeoutSecs}s: ${cmd}${stderr()}`);

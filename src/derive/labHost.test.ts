@@ -113,18 +113,18 @@ describe('lab methods', () => {
     expect(d.difference?.current).toMatch(/^github_list_workflow_runs/u);
   });
 
-  it('policyDiff: promoted_position reorders the arrays of the requests after a promotion', () => {
-    const p = host.policyDiff({ doc: doc(demoText), key: 'promoted_position', value: 'append' });
+  it('policyDiff: promoted_position reorders the arrays of the requests after a promotion', async () => {
+    const p = await host.policyDiff({ doc: doc(demoText), key: 'promoted_position', value: 'append' });
     expect(p.from).toBe('config_order');
     expect(p.rows.length).toBeGreaterThan(0);
     expect(p.rows.every((r) => r.changes.some((c) => c.what.startsWith('tools array order')))).toBe(true);
     expect(p.expectations.after.failed).toBe(0);
-    const same = host.policyDiff({ doc: doc(demoText), key: 'hide_unapproved', value: false });
+    const same = await host.policyDiff({ doc: doc(demoText), key: 'hide_unapproved', value: false });
     expect(same.rows).toEqual([]);
   });
 
-  it('policyDiff: the directives provider keeps the prefix across discoveries, in the one cache word (issue 24.6)', () => {
-    const p = host.policyDiff({ doc: doc(demoText), key: 'provider', value: 'anthropic-directives' });
+  it('policyDiff: the directives provider keeps the prefix across discoveries, in the one cache word (issue 24.6)', async () => {
+    const p = await host.policyDiff({ doc: doc(demoText), key: 'provider', value: 'anthropic-directives' });
     expect(p.cache.after.reused).toBeGreaterThan(p.cache.before.reused);
     expect(p.cache.after.requests).toBe(p.cache.before.requests);
     const changes = p.rows.flatMap((r) => r.changes.filter((c) => c.what === 'cache prefix'));

@@ -7,10 +7,10 @@ import { checkExpectations, parseEvalQueries, parseScenario, playAutoTurn, runEv
 import type { ExpectationResult, Policy, PolicyKey, ScenarioDoc, Timeline, ToolState } from '../core';
 import { searchDocument } from '../core/catalogue/search-document';
 import type { ToolDefinition } from '../core/catalogue/types';
-import { createTokenCounter, loadedTokenCounter } from '../core/providers/tokens';
+import { createTokenCounter } from '../core/providers/tokens';
 import { tokenBasis, toolsArrayTokens } from '../core/providers/tool-tokens';
 import { DEFAULT_PRICE_TABLE, TokenMemo, approximateTokenCounter, costOfTimeline } from '../core';
-import type { PriceTable } from '../core';
+import type { PriceTable, TokenCounter } from '../core';
 import type { SearchDocument } from '../core/search/types';
 import type { AutoTurnView, CacheDifference, EvalView, LabMethods, PolicyDiffView, PromptCacheDiff, RequestToolsView, SearchHitView, SearchLabView, TokensView } from './labProtocol';
 import { diffTimelines } from './policyDiff';
@@ -97,9 +97,9 @@ export class LabHost implements LabMethods {
   ) {}
 
   /** Both runs' prompt-cache totals at the table's prices (o200k_base once loaded). */
-  private promptDiff(a: Timeline, b: Timeline, table: PriceTable): PromptCacheDiff | undefined {
+  private promptDiff(a: Timeline, b: Timeline, table: PriceTable, counter: TokenCounter): PromptCacheDiff | undefined {
     try {
-      const memo = new TokenMemo(loadedTokenCounter() ?? approximateTokenCounter);
+      const memo = new TokenMemo(counter);
       const ca = costOfTimeline(a, { table, counter: memo.counter, memo });
       const cb = costOfTimeline(b, { table, counter: memo.counter, memo });
       return {
@@ -217,7 +217,9 @@ export class LabHost implements LabMethods {
     };
   }
 
-  policyDiff({ doc, key, value, table }: { doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey]; table?: PriceTable }): PolicyDiffView {
+  async policyDiff({ doc, key, value, table }: { doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey]; table?: PriceTable }): Promise<PolicyDiffView> {
+    // Awaited, not read if loaded: a diff asked before the worker's early load finished was counted in bytes/4.
+    const counter = await createTokenCounter().catch(() => approximateTokenCounter);
     const started = now();
     const from = doc.policy[key];
     const a = this.run(doc);
@@ -231,7 +233,7 @@ export class LabHost implements LabMethods {
         scenarioError: a.error ?? b.error ?? 'the scenario does not run', millis: now() - started,
       };
     }
-    const prompt = this.promptDiff(a.timeline, b.timeline, table ?? DEFAULT_PRICE_TABLE);
+    const prompt = this.promptDiff(a.timeline, b.timeline, table ?? DEFAULT_PRICE_TABLE, counter);
     return { key, from, to: value, ...diffTimelines(a.timeline, b.timeline, { before: a.expectations ?? [], after: b.expectations ?? [] }), ...(prompt ? { prompt } : {}), millis: now() - started };
   }
 

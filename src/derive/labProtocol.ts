@@ -142,7 +142,7 @@ export interface LabMethods {
   /** recall@k and MRR of both rankings for a JSONL query set, over the catalogue at a position. */
   evalQueries(params: { revision: number; position: number; text: string }): EvalView;
   /** The scenario under the current policy against the same with one switch flipped. */
-  policyDiff(params: { doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey]; table?: PriceTable }): PolicyDiffView;
+  policyDiff(params: { doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey]; table?: PriceTable }): Promise<PolicyDiffView>;
   /** Plays the open turn of the step at `stepIndex` with the core's auto model. */
   autoTurn(params: { doc: ScenarioDoc; stepIndex: number }): AutoTurnView;
 }

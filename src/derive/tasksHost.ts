@@ -3,7 +3,7 @@
 // chunk, and a task's turn opened later, plays on the same scratch copy.
 import { DEFAULT_PRICE_TABLE, finishRun, parseEvalQueries, parseScenario, playTask, prepareTasks, runTask, taskStepDoc, writeScenario } from '../core';
 import type { PreparedTasks, Scenario, ScenarioDoc, Task, TaskResult, Timeline } from '../core';
-import { loadedTokenCounter } from '../core/providers/tokens';
+import { createTokenCounter } from '../core/providers/tokens';
 import { entryView } from './host';
 import type { TaskRunSettings, TasksChunk, TasksMethods, TasksStarted, TaskTurnView } from './tasksProtocol';
 
@@ -27,12 +27,13 @@ export class TasksHost implements TasksMethods {
 
   constructor(private readonly sourceOf: (revision: number) => TasksSource) {}
 
-  tasksStart({ revision, tasks, settings }: { revision: number; tasks: string; settings: TaskRunSettings }): TasksStarted {
+  async tasksStart({ revision, tasks, settings }: { revision: number; tasks: string; settings: TaskRunSettings }): Promise<TasksStarted> {
     const { doc, run } = this.sourceOf(revision);
     const parsed = parseScenario(writeScenario(doc));
     if (!parsed.ok) throw new Error(`the scenario does not parse: ${parsed.errors[0]?.message ?? ''}`);
     const set = parseEvalQueries(tasks);
-    const counter = loadedTokenCounter();
+    // Awaited, not read if loaded: a run started before the worker's early load finished had no token figures.
+    const counter = await createTokenCounter().catch(() => undefined);
     const prepared = prepareTasks(parsed.scenario, run, {
       policy: settings.policy,
       categories: settings.categories,

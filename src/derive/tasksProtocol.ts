@@ -42,7 +42,7 @@ export interface TaskTurnView {
 }
 
 export interface TasksMethods {
-  tasksStart(params: { revision: number; tasks: string; settings: TaskRunSettings }): TasksStarted;
+  tasksStart(params: { revision: number; tasks: string; settings: TaskRunSettings }): Promise<TasksStarted>;
   tasksNext(params: { run: number; count: number }): TasksChunk;
   taskTurn(params: { run: number; index: number }): TaskTurnView;
 }

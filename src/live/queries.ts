@@ -11,6 +11,9 @@ import type { QueryClient, UseQueryResult } from '@tanstack/react-query';
 import { closeSession, connect, LiveServerError, listAllTools } from './mcp';
 import type { FailureReason, ListedTools, LiveSession, ServerInfo } from './mcp';
 import { confirmedVersion, isConfirmed, subscribeConfirmed } from './confirmed';
+import { liveKeys } from './keys';
+
+export { liveKeys };
 
 /** Whether the user confirmed this URL, kept current as they do (in this tab or another). */
 export function useConfirmed(url: string): boolean {
@@ -20,13 +23,6 @@ export function useConfirmed(url: string): boolean {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-export const liveKeys = {
-  all: ['live'] as const,
-  server: (url: string) => [...liveKeys.all, url] as const,
-  connection: (url: string) => [...liveKeys.server(url), 'connection'] as const,
-  toolsOf: (url: string) => [...liveKeys.server(url), 'tools'] as const,
-  tools: (url: string, session: string) => [...liveKeys.toolsOf(url), session] as const,
-};
 
 interface PoolEntry {
   session?: LiveSession;

@@ -112,25 +112,32 @@ function walkTomlFiles(dir: string, out: string[]): string[] {
   return out;
 }
 
-/** Every span in the tree lies within the text and is well-formed. */
-function checkSpans(node: TomlValue, len: number): void {
-  const check = (s: Span | undefined) => {
+/**
+ * Every span in the tree lies within the text, start before end. One `expect` for the whole tree: an
+ * `expect` per span was 234,000 of them in the round-trip property (78,000 spans), about 8 s of the
+ * suite's time on an idle machine and past the 30 s test timeout on a loaded one.
+ */
+function checkSpans(root: TomlValue, len: number): void {
+  const bad: string[] = [];
+  const check = (s: Span | undefined, where: string) => {
     if (s === undefined) return;
-    expect(s.start).toBeGreaterThanOrEqual(0);
-    expect(s.end).toBeGreaterThanOrEqual(s.start);
-    expect(s.end).toBeLessThanOrEqual(len);
+    if (!(s.start >= 0 && s.end >= s.start && s.end <= len)) bad.push(`${where} ${JSON.stringify(s)} (text length ${len})`);
   };
-  check(node.span);
-  if (node.kind === 'table') {
-    check(node.headerSpan);
-    for (const e of node.entries.values()) {
-      check(e.keySpan);
-      check(e.pairSpan);
-      checkSpans(e.value, len);
+  const walk = (node: TomlValue, path: string) => {
+    check(node.span, `${path} span`);
+    if (node.kind === 'table') {
+      check(node.headerSpan, `${path} headerSpan`);
+      for (const [key, e] of node.entries) {
+        check(e.keySpan, `${path}.${key} keySpan`);
+        check(e.pairSpan, `${path}.${key} pairSpan`);
+        walk(e.value, `${path}.${key}`);
+      }
+    } else if (node.kind === 'array' || node.kind === 'table-array') {
+      node.items.forEach((item, i) => walk(item, `${path}[${i}]`));
     }
-  } else if (node.kind === 'array' || node.kind === 'table-array') {
-    for (const item of node.items) checkSpans(item, len);
-  }
+  };
+  walk(root, '(root)');
+  expect(bad).toEqual([]);
 }
 
 // ---- the corpus ---------------------------------------------------------------------------------
