@@ -52,8 +52,17 @@ describe('derive host: findability', () => {
     const host = new DeriveHost();
     host.derive({ doc: doc(text('')), revision: 1 });
     expect(host.findability({ revision: 1 }).servers).toEqual([
-      { server: 'github', tools: [expect.objectContaining({ name: 'gh_issues', status: 'hard', reason: expect.stringContaining('only 1 words') })] },
+      { server: 'github', discoverable: 1, words: '1 thinly described', tools: [expect.objectContaining({ name: 'gh_issues', status: 'hard', word: 'thinly described', reason: expect.stringContaining('only 1 words') })] },
     ]);
+  });
+
+  it("a server's note counts and words its tools as the findability report does, and says when none is at risk (issue 24.8)", () => {
+    const host = new DeriveHost();
+    host.derive({ doc: doc(text('').replace('description = "Issues."', 'description = "List the issues of a GitHub repository, filtered by state, label or assignee."')), revision: 1 });
+    const v = host.findability({ revision: 1 });
+    const gh = v.report.tools.find((t) => t.name === 'gh_issues');
+    expect(gh?.word).toBe('findable');
+    expect(v.servers).toEqual([{ server: 'github', discoverable: 1, words: 'none at risk', tools: [] }]);
   });
 
   it('a description clears the diagnostic; a pinned report gives the change; an unchanged catalogue comes from the cache', () => {

@@ -2,7 +2,7 @@
 // its diagnostics at each tool's declaration, and notes per MCP server. Indexes come from the
 // SharedIndexes the runs use; a report is kept while its inputs (catalogue, discoverable set,
 // ranking, tasks) stay the same, so a keystroke in a step does not recompute it.
-import { compareFindability, FINDABILITY_RANKERS, findabilityInputAt, findabilityReport, parseEvalQueries } from '../core';
+import { atRiskWords, compareFindability, FINDABILITY_RANKERS, findabilityInputAt, findabilityReport, parseEvalQueries } from '../core';
 import type { Diagnostic, FindabilityReport, Timeline } from '../core';
 import type { FindabilityFixView, FindabilityMethods, FindabilityView, ServerFindabilityNote, ToolDeclaration } from './findabilityProtocol';
 import type { SharedIndexes } from './searchIndexes';
@@ -45,6 +45,8 @@ export class FindabilityHost implements FindabilityMethods {
     const diagnostics: Diagnostic[] = [];
     const fixes: FindabilityFixView[] = [];
     const notes = new Map<string, ServerFindabilityNote['tools'][number][]>();
+    // Every server with a discoverable tool gets a note, so its card can say "none at risk" too.
+    for (const tool of report.tools) if (tool.server !== undefined && !notes.has(tool.server)) notes.set(tool.server, []);
     for (const tool of report.tools) {
       if (tool.status === 'findable') continue;
       const status = tool.status;
@@ -75,7 +77,10 @@ export class FindabilityHost implements FindabilityMethods {
       diagnostics,
       fixes,
       declarations,
-      servers: [...notes.entries()].map(([server, tools]) => ({ server, tools })),
+      servers: [...notes.entries()].map(([server, tools]) => {
+        const own = report.tools.filter((t) => t.server === server);
+        return { server, discoverable: own.length, words: atRiskWords(own), tools };
+      }),
       ...(baseline ? { comparison: compareFindability(baseline, report) } : {}),
       taskErrors,
       millis,

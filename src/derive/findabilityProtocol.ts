@@ -17,9 +17,17 @@ export interface FindabilityFixView extends ToolDeclaration {
   readonly summary: string;
 }
 
-/** The hard-to-find tools of one MCP server, for its note in the servers panel. */
+/**
+ * One MCP server's discoverable tools as the findability report words them, for its card in the
+ * servers panel: the same count and words as the findability tab (issue 24.8), and the tools at risk.
+ */
 export interface ServerFindabilityNote {
   readonly server: string;
+  /** Its tools the report asked about (the discoverable ones). */
+  readonly discoverable: number;
+  /** atRiskWords over them: "2 thinly described", "none at risk". */
+  readonly words: string;
+  /** Those at risk: hard to find, thinly described or unreachable. */
   readonly tools: readonly { readonly name: string; readonly status: 'hard' | 'unreachable'; readonly word: FindabilityWord; readonly reason: string; readonly beatenBy: readonly string[] }[];
 }
 

@@ -1,5 +1,5 @@
 // The findability report as text, for `tool-workbench findability`.
-import type { FindabilityComparison, FindabilityReport } from './types';
+import type { FindabilityComparison, FindabilityReport, FindabilityWord } from './types';
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
@@ -13,6 +13,33 @@ export function findableLine(report: FindabilityReport, k = report.limit): strin
   const active = report.rankings.find((r) => r.active);
   const at = active?.atK.find((x) => x.k === k)?.tools ?? active?.findable ?? 0;
   return `findable in the top ${k}: ${at} of ${report.tools.length}`;
+}
+
+/** The words of the tools at risk, in the order every panel names them. */
+export const AT_RISK_WORDS = ['hard to find', 'thinly described', 'unreachable'] as const;
+
+export type AtRiskCounts = Record<(typeof AT_RISK_WORDS)[number], number> & { readonly atRisk: number };
+
+/**
+ * How many tools carry each at-risk word (issue 24.8): the one count the findability tab, its
+ * "At risk (N)" heading and a server's card all read, so none can call a tool its own words find
+ * first something else.
+ */
+export function atRiskCounts(tools: readonly { readonly word: FindabilityWord }[]): AtRiskCounts {
+  const counts = { 'hard to find': 0, 'thinly described': 0, unreachable: 0, atRisk: 0 };
+  for (const t of tools) {
+    if (t.word === 'findable') continue;
+    counts[t.word] += 1;
+    counts.atRisk += 1;
+  }
+  return counts;
+}
+
+/** "2 thinly described · 1 unreachable", only the words it has; "none at risk" when every tool is findable. */
+export function atRiskWords(tools: readonly { readonly word: FindabilityWord }[]): string {
+  const c = atRiskCounts(tools);
+  if (c.atRisk === 0) return 'none at risk';
+  return AT_RISK_WORDS.filter((w) => c[w] > 0).map((w) => `${c[w]} ${w}`).join(' · ');
 }
 
 export function formatFindability(report: FindabilityReport, options: { hardest?: number } = {}): string {

@@ -7,7 +7,7 @@ import { regex } from '../search/regex';
 import { bm25 } from '../search/bm25';
 import { doc } from '../search/test-docs';
 import type { SearchDocument } from '../search/types';
-import { compareFindability, findabilityReport, formatFindability, ownQueries, queryFrom } from './index';
+import { atRiskCounts, atRiskWords, compareFindability, findabilityReport, formatFindability, ownQueries, queryFrom } from './index';
 import type { FindabilityInput } from './types';
 
 const report = (docs: SearchDocument[], extra: Partial<FindabilityInput> = {}) =>
@@ -171,5 +171,25 @@ describe('the catalogue score and its text', () => {
     const text = formatFindability(r);
     expect(text).toContain('findable in the top 10: 2 of 2');
     expect(text).toContain('at risk (0)');
+  });
+});
+
+describe('the words for the tools at risk, one count for every panel (issue 24.8)', () => {
+  const t = (word: 'findable' | 'hard to find' | 'thinly described' | 'unreachable') => ({ word });
+  it('counts each word once and names only the words it has', () => {
+    const tools = [t('thinly described'), t('findable'), t('thinly described'), t('unreachable')];
+    expect(atRiskCounts(tools)).toEqual({ 'hard to find': 0, 'thinly described': 2, unreachable: 1, atRisk: 3 });
+    expect(atRiskWords(tools)).toBe('2 thinly described · 1 unreachable');
+    expect(atRiskWords([t('hard to find')])).toBe('1 hard to find');
+  });
+  it('says "none at risk" when every tool is findable, never a count of tools search_tools may not find', () => {
+    expect(atRiskWords([t('findable'), t('findable')])).toBe('none at risk');
+    expect(atRiskWords([])).toBe('none at risk');
+  });
+  it('agrees with the report: a tool its own words find first, with a thin description, is thinly described', () => {
+    const r = report([doc('notify', 0, { summary: 'Notify.' }), doc('send_email', 1, { summary: 'Send an email message to the people on the list.' })]);
+    expect(r.tools.find((x) => x.name === 'notify')).toMatchObject({ word: 'thinly described', score: 1, best: 1 });
+    expect(atRiskWords(r.tools)).toBe('1 thinly described');
+    expect(atRiskCounts(r.tools).atRisk).toBe(r.hardest.length);
   });
 });

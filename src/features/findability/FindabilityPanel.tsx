@@ -1,6 +1,7 @@
 // The findability panel (issue 17): for every discoverable tool of the base config, will
 // search_tools find it, why not, and which tools crowd each other out; the rankings side by side;
 // before and after an edit. The worker computes the report (useFindability); this only shows it.
+import { AT_RISK_WORDS, atRiskCounts } from '../../core';
 import type { ToolFindability } from '../../core';
 import { useCommands } from '../../commands/context';
 import { Updating } from '../../components/Updating';
@@ -63,6 +64,8 @@ export function FindabilityPanel() {
   const { report } = view;
   const declared = new Set(view.declarations.map((d) => d.tool));
   const active = report.rankings.find((r) => r.active);
+  // The core's one count, the same a server's card reads (issue 24.8).
+  const counts = atRiskCounts(report.tools);
   const actions = {
     declared: (tool: string) => declared.has(tool),
     reveal: (tool: string) => {
@@ -78,7 +81,7 @@ export function FindabilityPanel() {
           findable in the top {report.limit}: {active?.findable ?? 0} of {report.tools.length}
         </strong>
         <span data-testid="fnd-counts">
-          {report.tools.filter((t) => t.word === 'hard to find').length} hard to find · {report.tools.filter((t) => t.word === 'thinly described').length} thinly described · {report.tools.filter((t) => t.word === 'unreachable').length} unreachable
+          {AT_RISK_WORDS.map((w) => `${counts[w]} ${w}`).join(' · ')}
         </span>
         <span className="muted">
           under {active?.label ?? report.ranking}, the scenario&apos;s ranking{report.tasks > 0 ? `; ${report.tasks} tasks asked` : ''}
