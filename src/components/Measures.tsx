@@ -18,6 +18,11 @@ export function formatCount(n: number): string {
   return nf.format(n);
 }
 
+/** "1 tool", "2 tools", "1,024 tools": a count and its noun, agreeing (issue 24: no "1 tools"). */
+export function countOf(n: number, noun: string, nouns = `${noun}s`): string {
+  return `${nf.format(n)} ${n === 1 ? noun : nouns}`;
+}
+
 export function formatPercent(part: number, whole: number): string {
   if (whole === 0) return '0%';
   return `${((part / whole) * 100).toFixed(1)}%`;

@@ -20,7 +20,11 @@ export interface CostFigure {
 
 export interface ServerSavings {
   readonly server: string;
-  /** Every tool of the server that resolves, whatever its availability: offering them all. */
+  /**
+   * All on, as JP runs today, for this server: its resolvable tools that are not off (the Savings.all
+   * rule, without describe_tools). It counted its off tools too, so a card said "every tool" for more
+   * than the Servers tab's all-on row (issue 24.5).
+   */
   readonly all: CostFigure;
   /** Those the discoverable setup offers (availability on). */
   readonly offered: CostFigure;
@@ -114,7 +118,8 @@ export function discoverySavings(states: Iterable<ToolState>, sets: Sets, counte
   for (const s of states) {
     if (!s.resolution.ok) continue;
     const def = s.resolution.definition;
-    if (s.enable.availability.value !== 'off' || offered.has(s.name)) allDefs.push(def);
+    const allOn = s.enable.availability.value !== 'off' || offered.has(s.name);
+    if (allOn) allDefs.push(def);
     if (offered.has(s.name)) offeredDefs.push(def);
     if (def.server === undefined) continue;
     let entry = byServer.get(def.server);
@@ -122,7 +127,7 @@ export function discoverySavings(states: Iterable<ToolState>, sets: Sets, counte
       entry = { all: [], offered: [], searchable: 0 };
       byServer.set(def.server, entry);
     }
-    entry.all.push(def);
+    if (allOn) entry.all.push(def);
     if (offered.has(s.name)) entry.offered.push(def);
     if (searchable.has(s.name)) entry.searchable += 1;
   }

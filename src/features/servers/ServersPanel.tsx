@@ -9,7 +9,7 @@ import type { ServerDoc, ServerSavings } from '../../core';
 import { useCommands } from '../../commands/context';
 import { SavingsSummary } from '../../components/Savings';
 import { LiveStatusLine } from '../../components/LiveStatus';
-import { CacheWord, formatBytes, formatCount } from '../../components/Measures';
+import { CacheWord, countOf, formatBytes, formatCount } from '../../components/Measures';
 import { useServersView } from '../../derive/serversHooks';
 import { useFindability } from '../../derive/findabilityHooks';
 import type { ServerFindabilityNote } from '../../derive/findabilityProtocol';
@@ -46,7 +46,7 @@ function Change({ server }: { readonly server: ServerDoc }) {
     return (
       <div className="server-change taken" data-testid="live-list-taken" role="status">
         <span>
-          The live list is in the document now ({formatCount(server.tools.length)} tools; it was {formatCount(taken.tools.length)}).
+          The live list is in the document now ({countOf(server.tools.length, 'tool')}; it was {formatCount(taken.tools.length)}).
         </span>
         <button type="button" className="link" onClick={undo} data-testid="undo-take-live-list">
           Undo
@@ -73,7 +73,7 @@ function Change({ server }: { readonly server: ServerDoc }) {
         </button>
       </div>
       <div className="change-recorded">
-        <span className="muted">The document keeps the recorded list ({formatCount(server.tools.length)} tools) until you take this one.</span>
+        <span className="muted">The document keeps the recorded list ({countOf(server.tools.length, 'tool')}) until you take this one.</span>
         <button type="button" onClick={() => take(name)} data-testid="take-live-list" title="Write the server's live list into the document as one edit (undoable)">
           Take the live list into the document
         </button>
@@ -146,15 +146,33 @@ function LiveControls({ server }: { readonly server: ServerDoc }) {
   );
 }
 
-/** The server's discoverable tools search_tools would hardly find (the findability report's, issue 17). */
+/**
+ * The server's discoverable tools as the findability tab words them (issue 24.8): the core's count and
+ * words ("2 thinly described", "none at risk"), then the tools at risk.
+ */
 function FindabilityNote({ note }: { readonly note: ServerFindabilityNote }) {
   const setTab = useWorkbench((s) => s.setDockTab);
   const n = note.tools.length;
+  const open = (
+    <button type="button" className="link" onClick={() => setTab('findability')}>
+      Open the findability report
+    </button>
+  );
+  const summary = (
+    <>
+      Findability of its {countOf(note.discoverable, 'discoverable tool')}: <span data-testid="server-findability-words">{note.words}</span>
+    </>
+  );
+  if (n === 0) {
+    return (
+      <div className="server-findability" data-testid="server-findability">
+        {summary} {open}
+      </div>
+    );
+  }
   return (
     <details className="server-findability" data-testid="server-findability">
-      <summary>
-        {n} discoverable tool{n === 1 ? '' : 's'} search_tools may not find
-      </summary>
+      <summary>{summary}</summary>
       <ul>
         {note.tools.slice(0, 20).map((t) => (
           <li key={t.name} data-tool={t.name}>
@@ -164,9 +182,7 @@ function FindabilityNote({ note }: { readonly note: ServerFindabilityNote }) {
         ))}
         {n > 20 && <li className="muted">… and {n - 20} more</li>}
       </ul>
-      <button type="button" className="link" onClick={() => setTab('findability')}>
-        Open the findability report
-      </button>
+      {open}
     </details>
   );
 }
@@ -189,7 +205,7 @@ function ServerCard({ server, view, savings, findability }: { readonly server: S
         {server.catalogue !== undefined && <code className="url">{server.catalogue}</code>}
         {(server.url !== undefined || bridged) && <LiveNow server={server} />}
         <span className="counts" data-testid="server-counts">
-          recorded {server.status} · {formatCount(server.tools.length)} tools listed · configured {places.length}: {on} on, {disc} discoverable, {off} off
+          recorded {server.status} · {countOf(server.tools.length, 'tool')} listed · configured {places.length}: {on} on, {disc} discoverable, {off} off
         </span>
         {(server.url !== undefined || bridged) && <LiveListNow server={server} />}
       </div>
@@ -213,14 +229,15 @@ function ServerCard({ server, view, savings, findability }: { readonly server: S
       )}
       {server.status === 'offline' && places.length > 0 && (
         <div className="offline-effect" data-testid="server-offline-effect">
-          Offline in the scenario: its {formatCount(places.length)} configured tool{places.length === 1 ? '' : 's'} leave the permitted set (the tools stay listed for when it is back).
+          Offline in the scenario: its {countOf(places.length, 'configured tool')} leave the permitted set (the tools stay listed for when it is back).
         </div>
       )}
       {savings && (
         <div className="server-savings muted" data-testid="server-savings">
-          every tool: {formatBytes(savings.all.bytes)}
-          {tokens(savings.all.tokens)} → offered now: {formatBytes(savings.offered.bytes)}
-          {tokens(savings.offered.tokens)} ({savings.offered.tools} on, {savings.searchable} searchable)
+          {/* The Servers tab's all-on row for this server: its tools that are not off (issue 24.5). */}
+          <span title="Its tools that are not off, the discoverable ones turned on: the Cost tab's all-on run">all on (JP today)</span>: {countOf(savings.all.tools, 'tool')}, {formatBytes(savings.all.bytes)}
+          {tokens(savings.all.tokens)} → offered now: {countOf(savings.offered.tools, 'tool')} on, {formatBytes(savings.offered.bytes)}
+          {tokens(savings.offered.tokens)}; {savings.searchable} searchable
         </div>
       )}
       {findability && <FindabilityNote note={findability} />}
