@@ -113,9 +113,18 @@ test('the GitHub catalogue imported twice: look-alike groups and notes on each s
     await screenshotsAtTwoSizes(page, info, 'findability-github-twice');
   });
 
-  await test.step('the servers panel notes the tools search_tools may not find', async () => {
+  await test.step("each server's card counts and words its tools as the findability tab does (issue 24.8)", async () => {
+    // The tab's own rows for github_2's tools at risk, counted by the word on their badge.
+    const words = await workbench.findability.wordsOfServer('github_2');
+    expect(words.length).toBeGreaterThan(0);
+    const said = ['hard to find', 'thinly described', 'unreachable']
+      .map((w) => [w, words.filter((x) => x === w).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([w, n]) => `${n} ${w}`)
+      .join(' · ');
     await workbench.servers.show();
-    await expect(workbench.servers.findabilityNote('github_2')).toContainText(/\d+ discoverable tools? search_tools may not find/u);
+    await expect(workbench.servers.findabilityWords('github_2')).toHaveText(said);
+    await expect(workbench.servers.findabilityNote('github_2')).not.toContainText('may not find');
   });
 });
 

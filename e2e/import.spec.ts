@@ -89,7 +89,9 @@ test('imports the GitHub catalogue through the file picker, then undoes it', asy
 
   await test.step('the servers tab shows it, with what discovery saves', async () => {
     await expect(workbench.servers.card('github_2')).toContainText('117 tools listed');
-    await expect(workbench.servers.card('github_2').getByTestId('server-savings')).toContainText('every tool');
+    // The card measures all on as the top table does (issue 24.5): its 107 tools not off, never "every tool".
+    await expect(workbench.servers.cardSavings('github_2')).toContainText('all on (JP today): 107 tools');
+    await expect(workbench.servers.cardSavings('github_2')).not.toContainText('every tool');
     await expect(workbench.servers.savings()).toBeVisible();
     const results = await new AxeBuilder({ page }).include('[data-testid="servers-panel"]').analyze();
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

@@ -240,4 +240,9 @@ test('opening a user\'s own workspace adds no invented turn: no call to a tool i
   expect(snap.timeline.entries.filter((e) => e.error !== undefined).map((e) => e.error)).toEqual([]);
   // The empty timeline teaches the first step instead.
   if (snap.doc.steps.length === 0) await expect(workbench.timeline.root.getByRole('button', { name: /first/iu })).toBeVisible();
+  // One tool at on: the count and its noun agree, never "1 tools" (issue 24).
+  await ws.show();
+  await expect(ws.summary()).toContainText('The workspace has 1 tool at on');
+  await expect(ws.rankingSummary()).toContainText('The ranking of 1 tool:');
+  await expect(ws.root).not.toContainText(/\b1 tools\b/u);
 });

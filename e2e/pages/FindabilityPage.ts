@@ -40,6 +40,11 @@ export class FindabilityPage {
     return this.page.getByTestId('fnd-hard').locator('tbody tr');
   }
 
+  /** The findability words of one server's tools at risk, as the table's badges say them. */
+  async wordsOfServer(server: string): Promise<string[]> {
+    return this.hardTools().filter({ has: this.page.locator('.fnd-server', { hasText: new RegExp(`^server ${server}$`, 'u') }) }).locator('[data-word]').allTextContents();
+  }
+
   groups(): Locator {
     return this.page.getByTestId('fnd-group');
   }

@@ -46,6 +46,16 @@ export class ServersPage {
     return this.card(name).getByTestId('server-findability');
   }
 
+  /** The card's findability words, the tab's: "2 thinly described", "none at risk". */
+  findabilityWords(name: string): Locator {
+    return this.card(name).getByTestId('server-findability-words');
+  }
+
+  /** The card's line on what discovery saves for this server: "all on (JP today): N tools, … → offered now: …". */
+  cardSavings(name: string): Locator {
+    return this.card(name).getByTestId('server-savings');
+  }
+
   /** The server's live tool list where it differs from the recorded one (what differs, the take button). */
   change(name: string): Locator {
     return this.card(name).getByTestId('server-change');

@@ -93,6 +93,16 @@ export class WorkspacePage {
     return this.root.getByTestId('discoverable-applied');
   }
 
+  /** "dev has 37 tools at on: the 10 it uses most stay on, …". */
+  summary(): Locator {
+    return this.root.getByTestId('discoverable-summary');
+  }
+
+  /** The heading of the ranking behind make discoverable: "The ranking of N tools: …". */
+  rankingSummary(): Locator {
+    return this.root.locator('.ws-ranking summary');
+  }
+
   saving(): Locator {
     return this.root.getByTestId('discoverable-saving');
   }

@@ -3,6 +3,7 @@
 // directives), the net saving, where discovery breaks even, and the dated price table, editable.
 import { useMemo, useState } from 'react';
 import { useBreakEven, useCosts } from '../../derive/costHooks';
+import { countOf } from '../../components/Measures';
 import { useTimeline } from '../../derive/hooks';
 import type { CostTotals } from '../../core';
 import type { CostView } from '../../derive/costProtocol';
@@ -39,7 +40,7 @@ function Comparison({ view }: { readonly view: CostView }) {
   return (
     <section aria-label="Against all on">
       <p className="cost-verdict" data-testid="cost-saving">
-        <span className={`badge ${(view.money ? s.usd : s.uncached) >= 0 ? 'ok' : 'warn'}`}>{(view.money ? s.usd : s.uncached) >= 0 ? 'saves' : 'costs more'}</span> {verdict} against all on ({view.turnedOn} tools turned on), after its search calls and cache losses; cache reads {s.cacheRead >= 0 ? '+' : '−'}{n(Math.abs(s.cacheRead))} tok.
+        <span className={`badge ${(view.money ? s.usd : s.uncached) >= 0 ? 'ok' : 'warn'}`}>{(view.money ? s.usd : s.uncached) >= 0 ? 'saves' : 'costs more'}</span> {verdict} against all on ({countOf(view.turnedOn, 'tool')} turned on), after its search calls and cache losses; cache reads {s.cacheRead >= 0 ? '+' : '−'}{n(Math.abs(s.cacheRead))} tok.
       </p>
       <table className="cost-table">
         <thead>

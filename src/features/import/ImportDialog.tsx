@@ -10,7 +10,7 @@ import { useEffect, useId, useMemo, useReducer, useRef } from 'react';
 import type { Dispatch } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { applyImport } from '../../core';
-import { formatCount } from '../../components/Measures';
+import { countOf, formatCount } from '../../components/Measures';
 import { useImportPreview } from '../../derive/serversHooks';
 import type { ImportPreview } from '../../derive/serversProtocol';
 import { useTimeline } from '../../derive/hooks';
@@ -226,7 +226,7 @@ function ImportDialogBody({ source }: { readonly source: ImportSource }) {
           <button type="button" className="primary" disabled={!ok || preview.isFetching} onClick={() => ok && commit(store, ok, (server) => {
                 if (form.tab === 'url') route.imported(form.liveUrl, server);
               })} data-testid="import-confirm">
-            {ok ? `Import ${formatCount(ok.result.tools.length)} tools` : 'Import'}
+            {ok ? `Import ${countOf(ok.result.tools.length, 'tool')}` : 'Import'}
           </button>
         </footer>
       </div>

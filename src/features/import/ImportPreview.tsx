@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import type { Dispatch } from 'react';
 import type { GeneratedTool } from '../../core';
 import { AvailabilityBadge } from '../../components/Availability';
-import { formatBytes, formatCount } from '../../components/Measures';
+import { countOf, formatBytes, formatCount } from '../../components/Measures';
 import { SavingsSummary } from '../../components/Savings';
 import { ToolHintBadges } from '../../components/ToolHints';
 import type { ImportPreview, ServerAbout } from '../../derive/serversProtocol';
@@ -220,7 +220,7 @@ export function ToolPreview({ ok, filter, dispatch }: { readonly ok: Ready; read
     <section className="import-preview" aria-label="Preview">
       <div className="preview-head">
         <strong data-testid="import-counts">
-          {formatCount(result.tools.length)} tools: {result.counts.on} on · {result.counts.discoverable} discoverable · {result.counts.off} off
+          {countOf(result.tools.length, 'tool')}: {result.counts.on} on · {result.counts.discoverable} discoverable · {result.counts.off} off
         </strong>
         <span className="muted">
           layer <code>{result.layer.name}</code> · {formatBytes(ok.bytes)} read in {ok.millis} ms

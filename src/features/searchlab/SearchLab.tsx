@@ -7,7 +7,7 @@ import { useEvalQueries, useLabSearch } from '../../derive/labHooks';
 import { useSelectedPosition } from '../../derive/hooks';
 import type { RankingResult } from '../../derive/labProtocol';
 import { useWorkbench } from '../../state/context';
-import { SearchStatus } from '../../components/Measures';
+import { countOf, SearchStatus } from '../../components/Measures';
 import { readFileText } from '../../components/readText';
 import './searchlab.css';
 
@@ -134,7 +134,7 @@ function QuerySet({ position, onClose }: { readonly position: number; readonly o
             </ul>
           )}
           <table className="lab-metrics">
-            <caption>{data.queries} queries over the {data.tools} tools of the catalogue at this position</caption>
+            <caption>{countOf(data.queries, 'query', 'queries')} over the {countOf(data.tools, 'tool')} of the catalogue at this position</caption>
             <thead>
               <tr>
                 <th scope="col">ranking</th>

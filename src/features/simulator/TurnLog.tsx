@@ -2,7 +2,7 @@
 // with their search results, deltas and the reply.
 import type { EntryView, RequestView, TimelineView } from '../../derive/protocol';
 import { LiveNowOfTools } from '../../live/LiveNow';
-import { CacheStatusWord, formatBytes, JoinedChip, SearchStatus } from '../../components/Measures';
+import { CacheStatusWord, countOf, formatBytes, JoinedChip, SearchStatus } from '../../components/Measures';
 import type { CacheStatus } from '../../core';
 import { useCacheStatuses } from '../../derive/costHooks';
 import { stepEntries } from './turn';
@@ -13,7 +13,7 @@ function RequestRow({ r, promotedBefore, said }: { readonly r: RequestView | und
     <div className="sim-row sim-request" data-request={r.id} data-cycle={r.cycle}>
       <span className="sim-kind">request</span>
       <span>
-        cycle {r.cycle}: {r.offered.length} tools offered · {formatBytes(r.cost.offered)} of definitions · <CacheStatusWord cmp={r.cache} said={said} />
+        cycle {r.cycle}: {countOf(r.offered.length, 'tool')} offered · {formatBytes(r.cost.offered)} of definitions · <CacheStatusWord cmp={r.cache} said={said} />
       </span>
       {r.added.length > 0 && (
         <div className="sim-joined" data-testid="sim-joined">

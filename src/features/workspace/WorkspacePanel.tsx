@@ -4,7 +4,7 @@
 import { useEffect, useId, useRef } from 'react';
 import type { ChangeEvent } from 'react';
 import { AvailabilityBadge } from '../../components/Availability';
-import { formatCount } from '../../components/Measures';
+import { countOf, formatCount } from '../../components/Measures';
 import { useCommands } from '../../commands/context';
 import { useTimeline } from '../../derive/hooks';
 import { useDiscoverable } from '../../derive/workspaceHooks';
@@ -255,7 +255,7 @@ function DiscoverableSection({ ws }: { readonly ws: WorkspaceView }) {
       {plan && !plan.error && (
         <>
           <p className="ws-summary" data-testid="discoverable-summary">
-            {ws.persona !== undefined ? <code>{ws.persona}</code> : 'The workspace'} has {plan.ranked.length} tools at <AvailabilityBadge value="on" />: the{' '}
+            {ws.persona !== undefined ? <code>{ws.persona}</code> : 'The workspace'} has {countOf(plan.ranked.length, 'tool')} at <AvailabilityBadge value="on" />: the{' '}
             <strong>{plan.kept}</strong> it uses most stay on, <strong>{plan.discoverable}</strong> become <AvailabilityBadge value="discoverable" /> in a layer of its
             own, <code>{plan.layerName}</code>.
             {fresh?.applied && generated >= 0 && (
@@ -278,7 +278,7 @@ function Ranking({ plan }: { readonly plan: DiscoverableView }) {
   return (
     <details className="ws-ranking">
       <summary>
-        The ranking of {plan.ranked.length} tools: calls in this scenario's turns, then how often the persona's own files name the tool, then catalogue order
+        The ranking of {countOf(plan.ranked.length, 'tool')}: calls in this scenario's turns, then how often the persona's own files name the tool, then catalogue order
         (a tool whose server is offline takes no place)
       </summary>
       <table>
