@@ -160,7 +160,9 @@ function FindabilityNote({ note }: { readonly note: ServerFindabilityNote }) {
   );
   const summary = (
     <>
-      Findability of its {countOf(note.discoverable, 'discoverable tool')}: <span data-testid="server-findability-words">{note.words}</span>
+      {/* The Findability tab asks the base config; the counts above are at the selected position, so no count of discoverable tools here to disagree with them. */}
+      <span title={`The Findability tab's words for the ${countOf(note.discoverable, 'tool')} of this server that search_tools can return in the base config`}>Findability in the base config</span>:{' '}
+      <span data-testid="server-findability-words">{note.words}</span>
     </>
   );
   if (n === 0) {
