@@ -9,6 +9,7 @@ import type { Page } from '@playwright/test';
 import { BridgePage } from './pages/BridgePage';
 import { ROOT, hostileBin, jpWorkspace, serverBin, startServe } from './bridgeServe';
 import type { Serve } from './bridgeServe';
+import type { WorkbenchPage } from './pages/WorkbenchPage';
 
 const workspace = () =>
   jpWorkspace((root) => ({
@@ -235,6 +236,16 @@ test('served without the bridge, the page says stdio servers need npm start', as
   await expect(page.getByTestId('bridge-absent')).toContainText('npm start');
 });
 
+/** The served page opens the test workspace as `dev` and starts its servers, confirmed in the page. */
+async function startDevServers(workbench: WorkbenchPage, url: string, root: string): Promise<void> {
+  await workbench.bridge.open(url);
+  await workbench.bridge.openWorkspace(root);
+  await workbench.workspace.pickPersona('dev');
+  await workbench.bridge.askToStart();
+  await workbench.bridge.confirmStart();
+  await expect(workbench.bridge.workspaceServer('fs').getByTestId('bridge-status')).toHaveText('running', { timeout: 20_000 });
+}
+
 test('the bridge keeps the page\'s servers while the page is open on another document (issue 24.3)', async ({ workbench, page }) => {
   test.setTimeout(120_000);
   // A 3-second idle stop: the page's heartbeat must reach the bridge well within it, whatever it shows.
@@ -242,12 +253,7 @@ test('the bridge keeps the page\'s servers while the page is open on another doc
   try {
     const root = workspace();
     const bridge = workbench.bridge;
-    await bridge.open(serve.url);
-    await bridge.openWorkspace(root);
-    await workbench.workspace.pickPersona('dev');
-    await bridge.askToStart();
-    await bridge.confirmStart();
-    await expect(bridge.workspaceServer('fs').getByTestId('bridge-status')).toHaveText('running', { timeout: 20_000 });
+    await startDevServers(workbench, serve.url, root);
 
     await test.step('another document, and a tab that polls nothing of the bridge', async () => {
       await workbench.runCommand('file.demo');
@@ -276,12 +282,7 @@ test('a recording replays as recorded: stopping the servers shows "stopped now" 
     const bridge = workbench.bridge;
     const sim = workbench.simulator;
     const servers = workbench.servers;
-    await bridge.open(serve.url);
-    await bridge.openWorkspace(root);
-    await workbench.workspace.pickPersona('dev');
-    await bridge.askToStart();
-    await bridge.confirmStart();
-    await expect(bridge.workspaceServer('fs').getByTestId('bridge-status')).toHaveText('running', { timeout: 20_000 });
+    await startDevServers(workbench, serve.url, root);
     await expect.poll(async () => (await workbench.snapshot()).sets.rows.find((r) => r.name === 'read_text_file')?.permitted, { timeout: 20_000 }).toBe(true);
 
     let caption = '';
