@@ -95,3 +95,8 @@ export function memoryHistory(): HistoryStorage {
     get: (id) => Promise.resolve(docs.get(id)),
   };
 }
+
+/** An undo entry stands only while the document is still the revision its edit made; any later edit retires it. */
+export function standingUndo<T extends { readonly revision: number }>(entry: T | undefined, revision: number): T | undefined {
+  return entry !== undefined && entry.revision === revision ? entry : undefined;
+}

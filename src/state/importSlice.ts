@@ -4,6 +4,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import { checkCatalogueSize, decodeUtf8 } from '../core';
 import type { CacheImpact, Plain, ScenarioDoc, ServerDoc, ToolListDiff } from '../core';
+import { standingUndo } from './history';
 import type { Replacement } from './history';
 
 /** What the import dialog opens on. */
@@ -41,14 +42,14 @@ export interface ToolListUndo {
 
 /** The take the document still accepts an undo of (none once it changed since). */
 export function liveToolListUndo(s: { readonly toolListUndo: ToolListUndo | undefined; readonly revision: number }): ToolListUndo | undefined {
-  return s.toolListUndo !== undefined && s.toolListUndo.revision === s.revision ? s.toolListUndo : undefined;
+  return standingUndo(s.toolListUndo, s.revision);
 }
 
 export interface ImportSlice {
   importDialog: ImportDialogState | undefined;
   /** Live servers the user wants connected (by server name); others show offline. */
   liveWanted: ReadonlyMap<string, boolean>;
-  /** Each live server's newest list that differs from the recorded one. */
+  /** Each live server's newest list, kept beside the recorded one (whether or not the two differ). */
   serverChanges: ReadonlyMap<string, ServerChange>;
   /** The last "take the live list", for its undo. */
   toolListUndo: ToolListUndo | undefined;
@@ -120,17 +121,15 @@ export function importSlice<S extends ImportSlice & DocState>(set: StoreApi<S>['
     takeLiveList: (server) => {
       const s = get();
       const live = s.serverChanges.get(server)?.live;
-      const doc = s.doc.servers.find((x) => x.name === server);
-      if (!live || !doc) return;
-      const revision = s.revision + 1;
-      put({ doc: { ...s.doc, servers: s.doc.servers.map((x) => (x.name === server ? { ...x, tools: [...live] } : x)) }, revision, toolListUndo: { server, tools: doc.tools, revision } });
+      const recorded = s.doc.servers.find((x) => x.name === server)?.tools;
+      if (!live || !recorded) return;
+      s.updateServer(server, { tools: [...live] });
+      put({ toolListUndo: { server, tools: recorded, revision: get().revision } });
     },
     undoTakeLiveList: () => {
-      const s = get();
-      const entry = liveToolListUndo(s);
+      const entry = liveToolListUndo(get());
       put({ toolListUndo: undefined });
-      if (!entry || !s.doc.servers.some((x) => x.name === entry.server)) return;
-      put({ doc: { ...s.doc, servers: s.doc.servers.map((x) => (x.name === entry.server ? { ...x, tools: entry.tools } : x)) }, revision: s.revision + 1 });
+      if (entry) get().updateServer(entry.server, { tools: entry.tools });
     },
     updateServer: (name, patch) => {
       const s = get();

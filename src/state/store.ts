@@ -21,7 +21,7 @@ import { bridgeSlice } from './bridgeSlice';
 import type { BridgeSlice } from './bridgeSlice';
 import { historySlice } from './historySlice';
 import type { HistoryDeps, HistorySlice } from './historySlice';
-import { memoryHistory } from './history';
+import { memoryHistory, standingUndo } from './history';
 import type { Replacement } from './history';
 import { tabsSlice } from './tabsSlice';
 import type { TabsSlice } from './tabsSlice';
@@ -70,7 +70,7 @@ export interface StepUndo {
 
 /** The step undo the document still accepts (none once the document changed since the deletion). */
 export function liveStepUndo(s: { readonly stepUndo: StepUndo | undefined; readonly revision: number }): StepUndo | undefined {
-  return s.stepUndo !== undefined && s.stepUndo.revision === s.revision ? s.stepUndo : undefined;
+  return standingUndo(s.stepUndo, s.revision);
 }
 
 export interface SelectionSlice {
