@@ -2,8 +2,23 @@
 // worker's answer. One worker per page.
 import type { MethodName, Params, Result, RpcResponse } from './protocol';
 
+/** What crossed the worker boundary since metering began: bytes as JSON text, each way. */
+export interface Traffic {
+  readonly sent: number;
+  readonly received: number;
+  readonly messages: number;
+  /** Received bytes by method. */
+  readonly byMethod: Readonly<Record<string, number>>;
+}
+
 export interface DeriveClient {
   call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>>;
+  /**
+   * Starts (or restarts from zero) counting the messages' bytes, for the test hook and the bench. Off
+   * until asked: measuring a whole document's params as JSON would cost the keystroke it measures.
+   */
+  meter?(on: boolean): void;
+  traffic?(): Traffic;
 }
 
 export function createWorkerClient(): DeriveClient {
@@ -22,11 +37,30 @@ export function createWorkerClient(): DeriveClient {
     for (const p of pending.values()) p.reject(new Error(event.message || 'derive worker failed'));
     pending.clear();
   };
+  let metering = false;
+  let traffic = { sent: 0, received: 0, messages: 0, byMethod: {} as Record<string, number> };
+  const bytes = (v: unknown): number => (v === undefined ? 0 : (JSON.stringify(v)?.length ?? 0));
   const send = (method: MethodName, params: unknown): Promise<unknown> => {
     const id = next++;
+    const message = { id, method, params };
+    if (metering) {
+      traffic.sent += bytes(message);
+      traffic.messages++;
+    }
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      worker.postMessage({ id, method, params });
+      pending.set(id, {
+        resolve: (v) => {
+          if (metering) {
+            const n = bytes({ id, ok: true, result: v });
+            traffic.received += n;
+            traffic.messages++;
+            traffic.byMethod[method] = (traffic.byMethod[method] ?? 0) + n;
+          }
+          resolve(v);
+        },
+        reject,
+      });
+      worker.postMessage(message);
     });
   };
   // Typing sends a derivation per keystroke; while one runs, only the newest waiting one is kept,
@@ -57,5 +91,10 @@ export function createWorkerClient(): DeriveClient {
     call(method, params) {
       return (method === 'derive' ? derive(params) : send(method, params)) as Promise<never>;
     },
+    meter(on) {
+      metering = on;
+      traffic = { sent: 0, received: 0, messages: 0, byMethod: {} };
+    },
+    traffic: () => ({ ...traffic, byMethod: { ...traffic.byMethod } }),
   };
 }

@@ -22,7 +22,7 @@ export function useCosts(enabled = true, compare = true) {
   return useQuery({
     queryKey: [...deriveKeys.all, 'cost', 'costs', revision, model ?? '', compare, table] as const,
     queryFn: () => client.call('costs', { revision, table, compare, ...(model !== undefined ? { model } : {}) }),
-    enabled: enabled && view !== undefined && view.requests.length > 0,
+    enabled: enabled && view !== undefined && view.requestCount > 0,
     staleTime: Infinity,
     gcTime: 30_000,
     placeholderData: keepPreviousData,

@@ -6,7 +6,7 @@ import { queryOptions, useQuery, keepPreviousData } from '@tanstack/react-query'
 import { createContext, useContext } from 'react';
 import type { ScenarioDoc } from '../core';
 import type { DeriveClient } from './client';
-import type { SetsView } from './protocol';
+import type { SetsQuery, SetsWindow } from './protocol';
 import type { WorkspaceInput } from './workspaceProtocol';
 
 export const DeriveContext = createContext<DeriveClient | null>(null);
@@ -23,6 +23,9 @@ export const deriveKeys = {
   sets: (revision: number, position: number) => [...deriveKeys.all, 'sets', revision, position] as const,
   request: (revision: number, id: number) => [...deriveKeys.all, 'request', revision, id] as const,
   provenance: (revision: number, position: number, name: string) => [...deriveKeys.all, 'provenance', revision, position, name] as const,
+  timelineWindow: (revision: number, offset: number, limit: number) => [...deriveKeys.all, 'timelineWindow', revision, offset, limit] as const,
+  setsWindow: (revision: number, position: number, offset: number, limit: number, filter: SetsQuery) => [...deriveKeys.all, 'setsWindow', revision, position, offset, limit, filter] as const,
+  chartRows: (revision: number) => [...deriveKeys.all, 'chartRows', revision] as const,
 };
 
 /** `entry`: read when the derivation starts, the selected row whose sets the answer should carry (null: the last row). */
@@ -36,16 +39,29 @@ export function timelineQuery(client: DeriveClient, doc: ScenarioDoc, revision: 
   });
 }
 
-/** `inline`: the same sets, already at hand (the derivation carried them), so no round trip is made. */
-export function setsQuery(client: DeriveClient, revision: number, position: number, enabled: boolean, inline?: SetsView) {
+/**
+ * A window of the sets rows at a position, filtered in the worker. `inline`: the counts already at hand
+ * (the derivation carried them), shown while the rows come.
+ */
+export function setsWindowQuery(client: DeriveClient, revision: number, position: number, offset: number, limit: number, filter: SetsQuery, enabled: boolean) {
   return queryOptions({
-    queryKey: deriveKeys.sets(revision, position),
-    queryFn: () => client.call('sets', { revision, position }),
+    queryKey: deriveKeys.setsWindow(revision, position, offset, limit, filter),
+    queryFn: (): Promise<SetsWindow> => client.call('setsWindow', { revision, position, offset, limit, ...filter }),
     staleTime: Infinity,
     gcTime: 10_000,
     enabled,
     placeholderData: keepPreviousData,
-    ...(inline ? { initialData: inline } : {}),
+  });
+}
+
+export function timelineWindowQuery(client: DeriveClient, revision: number, offset: number, limit: number, enabled: boolean) {
+  return queryOptions({
+    queryKey: deriveKeys.timelineWindow(revision, offset, limit),
+    queryFn: () => client.call('timelineWindow', { revision, offset, limit }),
+    staleTime: Infinity,
+    gcTime: 10_000,
+    enabled,
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -4,7 +4,7 @@
 import { DEFAULT_PRICE_TABLE, finishRun, parseEvalQueries, parseScenario, playTask, prepareTasks, runTask, taskStepDoc, writeScenario } from '../core';
 import type { PreparedTasks, Scenario, ScenarioDoc, Task, TaskResult, Timeline } from '../core';
 import { createTokenCounter } from '../core/providers/tokens';
-import { entryView } from './host';
+import { entryView } from './entryView';
 import type { TaskRunSettings, TasksChunk, TasksMethods, TasksStarted, TaskTurnView } from './tasksProtocol';
 
 export interface TasksSource {
