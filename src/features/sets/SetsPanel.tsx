@@ -233,8 +233,12 @@ interface ToolListProps {
 /** The virtualized rows: its own component, so scrolling re-renders only the list; it asks the worker for the rows in view. */
 function ToolList({ filter, position, expanded, onToggle, follow, menuTool, onMenu, onScroll, onTotal }: ToolListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [range, setRange] = useState({ offset: 0, limit: BLOCK * 2 });
-  const { data } = useSetsWindow(range.offset, range.limit, filter);
+  // The window asked for: the rows in view and a block either side, in whole blocks, so a scroll
+  // of a few rows asks nothing and a fast one finds its rows already here.
+  const [range, setRange] = useState({ first: 0, last: BLOCK });
+  const offset = Math.max(0, Math.floor(range.first / BLOCK) - 1) * BLOCK;
+  const limit = (Math.floor(range.last / BLOCK) + 2) * BLOCK - offset;
+  const { data } = useSetsWindow(offset, limit, filter);
   const total = data?.total ?? 0;
   useEffect(() => {
     if (data) onTotal(data.total, data.all);
@@ -263,12 +267,10 @@ function ToolList({ filter, position, expanded, onToggle, follow, menuTool, onMe
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? first + BLOCK;
-  // The window in view, in whole blocks.
-  const offset = Math.floor(first / BLOCK) * BLOCK;
-  const limit = Math.ceil((last + 1 - offset) / BLOCK) * BLOCK;
-  useEffect(() => {
-    setRange((r) => (r.offset === offset && r.limit === limit ? r : { offset, limit }));
-  }, [offset, limit]);
+  // Only a move to another block changes the window (and so the query).
+  const firstBlock = Math.floor(first / BLOCK);
+  const lastBlock = Math.floor(last / BLOCK);
+  if (Math.floor(range.first / BLOCK) !== firstBlock || Math.floor(range.last / BLOCK) !== lastBlock) setRange({ first, last });
 
   // ↑/↓ move between rows (the virtualizer scrolls the target into the DOM first).
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {

@@ -129,8 +129,9 @@ export const TimelineList = memo(function TimelineList({ view, selected, editing
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? -1;
-  const offset = Math.floor(first / BLOCK) * BLOCK;
-  const limit = last < 0 ? 0 : Math.ceil((last + 1 - offset) / BLOCK) * BLOCK;
+  // The rows in view and a block either side, in whole blocks: a scroll of a few rows asks nothing.
+  const offset = Math.max(0, Math.floor(first / BLOCK) - 1) * BLOCK;
+  const limit = last < 0 ? 0 : (Math.floor(last / BLOCK) + 2) * BLOCK - offset;
   const { data } = useTimelineWindow(offset, limit);
   const rows = new Map<number, RowData>();
   for (const r of data?.rows ?? []) rows.set(r.entry.index, r);

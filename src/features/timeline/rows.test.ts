@@ -90,7 +90,7 @@ describe('timeline rows', () => {
 
   it('a request the provider would refuse is a problem, a warning is not', () => {
     // A tool name with a dot: OpenAI refuses it (tool-name); the row of the first request is then a problem.
-    const text = `name = "refused"\n[policy]\nprovider = "openai"\n[[layers]]\nname = "l"\ntext = \'\'\'\n[conversation.tools."bad.name"]\nsource = "local"\nenable = "on"\nsummary = "x"\n\'\'\'\n[[steps]]\ncommand = "jp q 'hi'"\n`;
+    const text = `name = "refused"\n[policy]\nprovider = "openai"\n[[layers]]\nname = "l"\ntext = '''\n[conversation.tools."bad.name"]\nsource = "local"\nenable = "on"\nsummary = "x"\n'''\n[[steps]]\ncommand = "jp q 'hi'"\n`;
     const parsed = scenarioDocFromText(text);
     if (!parsed.ok) throw new Error(parsed.errors[0]?.message);
     const host = new DeriveHost();
