@@ -3,7 +3,7 @@
 // and why it is where it is. The rows are the core's, asked of the worker a
 // window at a time (useSetsWindow), filtered and searched there; this panel
 // virtualizes them, and never decides membership itself.
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { AvailabilityBadge, MembershipChips } from '../../components/Availability';
@@ -265,12 +265,16 @@ function ToolList({ filter, position, expanded, onToggle, follow, menuTool, onMe
     virtualizer.measure();
   }, [virtualizer, expandedIndex]);
   const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items.at(-1)?.index ?? first + BLOCK;
-  // Only a move to another block changes the window (and so the query).
-  const firstBlock = Math.floor(first / BLOCK);
-  const lastBlock = Math.floor(last / BLOCK);
-  if (Math.floor(range.first / BLOCK) !== firstBlock || Math.floor(range.last / BLOCK) !== lastBlock) setRange({ first, last });
+  const first = items[0]?.index;
+  const last = items.at(-1)?.index;
+  // Only a move to another block changes the window (and so the query); asked before the frame is painted.
+  // No rows in view (not laid out yet, or none match) keeps the window as it is.
+  const firstBlock = first === undefined ? undefined : Math.floor(first / BLOCK);
+  const lastBlock = last === undefined ? undefined : Math.floor(last / BLOCK);
+  useLayoutEffect(() => {
+    if (firstBlock === undefined || lastBlock === undefined) return;
+    setRange((r) => (Math.floor(r.first / BLOCK) === firstBlock && Math.floor(r.last / BLOCK) === lastBlock ? r : { first: firstBlock * BLOCK, last: lastBlock * BLOCK }));
+  }, [firstBlock, lastBlock]);
 
   // ↑/↓ move between rows (the virtualizer scrolls the target into the DOM first).
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
