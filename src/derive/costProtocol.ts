@@ -58,5 +58,10 @@ export interface BreakEvenView {
 export interface CostMethods {
   /** `compare: false` prices the conversation alone (no counterfactual runs): what the request inspector needs. */
   costs(params: { revision: number; table: PriceTable; model?: string; compare?: boolean }): Promise<CostView>;
+  /**
+   * The cache statuses of requests [from, to) at the chosen model: what a timeline window, the simulator's
+   * step or the inspector shows, without the whole conversation's figures crossing to the page.
+   */
+  cacheStatuses(params: { revision: number; table: PriceTable; model?: string; from: number; to: number }): Promise<{ readonly from: number; readonly statuses: readonly CacheStatus[] }>;
   breakEven(params: { revision: number; table: PriceTable; model?: string; discoveries: number }): Promise<BreakEvenView>;
 }

@@ -59,17 +59,17 @@ export function useSetsWindow(offset: number, limit: number, filter: SetsQuery) 
   return useQuery(setsWindowQuery(client, revision, position, offset, limit, filter, view !== undefined && view.scenarioErrors.length === 0));
 }
 
-/** Rows [offset, offset + limit) of the timeline, each with its request's facts. */
-export function useTimelineWindow(offset: number, limit: number, enabled = true) {
+/** Rows [offset, offset + limit) of the timeline, each with its request's facts; `brief`: as the list shows them (see timelineWindow). */
+export function useTimelineWindow(offset: number, limit: number, enabled = true, brief = false) {
   const client = useDeriveClient();
   const { data: view } = useTimeline();
   const revision = view?.revision ?? 0;
-  return useQuery(timelineWindowQuery(client, revision, offset, limit, enabled && view !== undefined && view.entryCount > 0 && limit > 0));
+  return useQuery(timelineWindowQuery(client, revision, offset, limit, brief, enabled && view !== undefined && view.entryCount > 0 && limit > 0));
 }
 
-/** One timeline row with its words (the selected row, a request's row). */
+/** One timeline row with its words, brief (the selected row, a request's row). */
 export function useTimelineRow(index: number | undefined) {
-  const { data, ...rest } = useTimelineWindow(index ?? 0, 1, index !== undefined);
+  const { data, ...rest } = useTimelineWindow(index ?? 0, 1, index !== undefined, true);
   const row = data?.rows[0];
   return { ...rest, data: row && row.entry.index === index ? row : undefined };
 }

@@ -179,9 +179,9 @@ export class DeriveHost implements Methods {
     return c.views;
   }
 
-  timelineWindow({ revision, offset, limit }: { revision: number; offset: number; limit: number }): TimelineWindow {
+  timelineWindow({ revision, offset, limit, brief = false }: { revision: number; offset: number; limit: number; brief?: boolean }): TimelineWindow {
     const views = this.views(revision);
-    return { revision, total: this.timeline(revision).entries.length, offset: Math.max(0, Math.floor(offset)), rows: views.rows(offset, limit) };
+    return { revision, total: this.timeline(revision).entries.length, offset: Math.max(0, Math.floor(offset)), rows: views.rows(offset, limit, brief) };
   }
 
   setsWindow({ revision, position, offset, limit, ...q }: { revision: number; position: number; offset: number; limit: number } & SetsQuery): SetsWindow {
@@ -207,7 +207,8 @@ export class DeriveHost implements Methods {
   }
 
   stats(): DeriveStats {
-    return { requestFacts: this.requestFacts };
+    const views = this.current?.views;
+    return { requestFacts: this.requestFacts, ...(this.current ? { revision: this.current.revision } : {}), builtRequests: views?.builtRequests() ?? [], setsRowsBuilt: views?.setsRowsBuilt ?? 0 };
   }
 
   private timeline(revision: number): Timeline {
@@ -276,6 +277,10 @@ export class DeriveHost implements Methods {
 
   costs(params: Parameters<CostHost['costs']>[0]) {
     return this.cost.costs(params);
+  }
+
+  cacheStatuses(params: Parameters<CostHost['cacheStatuses']>[0]) {
+    return this.cost.cacheStatuses(params);
   }
 
   breakEven(params: Parameters<CostHost['breakEven']>[0]) {

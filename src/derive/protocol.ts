@@ -27,11 +27,21 @@ export interface EntryView {
   readonly delta?: number;
   /** For deltas and layer edits: the words that made them (the command line, or "promotion: a, b"). */
   readonly words?: string;
-  /** For calls: the search result, if the call was search_tools. */
+  /** For calls: the search result, if the call was search_tools (whole rows: the simulator, the snapshot). */
   readonly search?: SearchOutcome;
+  /** For calls in brief rows (the timeline list): the search's words and each hit's name and status. */
+  readonly searchBrief?: SearchBrief;
   readonly callStatus?: 'ok' | 'error';
   /** For calls: the tool called (search_tools for a search). */
   readonly tool?: string;
+}
+
+/** What a timeline row says of a search: its query, limit, total and each hit's name and status (no summaries, scores or fields). */
+export interface SearchBrief {
+  readonly query: string;
+  readonly limit: number;
+  readonly total?: number;
+  readonly returned: readonly { readonly name: string; readonly status: SearchOutcome['returned'][number]['status'] }[];
 }
 
 export interface ExpectationView {
@@ -66,11 +76,11 @@ export interface RequestView {
   readonly arrayCount: number;
   /** The tools array is not the offered set in its order (RFD 105's fixed catalogue of directives). */
   readonly fixedArray: boolean;
-  /** The first offered names (at most REQUEST_NAMES_SHOWN), for a row's hover. */
+  /** The first offered names (at most OFFERED_NAMES_SHOWN), for a row's hover. */
   readonly offeredFirst: readonly string[];
   readonly cost: { offered: number; permitted: number };
   readonly cache: { status: 'hit' | 'miss'; reason: string; firstDifference?: { offset: number; section: string } };
-  /** Tools that entered the offered set since the previous request (promotions, directives), at most REQUEST_NAMES_SHOWN of them. */
+  /** Tools that entered the offered set since the previous request (promotions, directives), at most ADDED_NAMES_SHOWN of them. */
   readonly added: readonly string[];
   readonly addedCount: number;
   /** What the provider would refuse (error) or lose (warning) in this request. */
@@ -82,8 +92,12 @@ export const KIND_LETTERS: Readonly<Record<EntryView['kind'], string>> = {
   base: 'b', step: 's', delta: 'd', 'layer-edit': 'e', turn: 't', request: 'r', call: 'c', reply: 'y', restart: 'x', warning: 'w',
 };
 
-/** How many names a RequestView lists (offeredFirst, added); the counts say how many there are. */
-export const REQUEST_NAMES_SHOWN = 40;
+/** How many offered names a RequestView lists (offeredFirst, for a hover); offeredCount says how many there are. */
+export const OFFERED_NAMES_SHOWN = 8;
+/** How many joined names a RequestView lists (added, shown as chips); addedCount says how many there are. */
+export const ADDED_NAMES_SHOWN = 24;
+/** A brief row's call detail (a tool's result), in characters: enough for a hover. */
+export const BRIEF_DETAIL_CHARS = 160;
 
 /** A request with its whole name lists: the test hook's snapshot only, never a per-keystroke answer. */
 export interface RequestSnapshot extends RequestView {
@@ -249,9 +263,14 @@ export interface SetsView extends SetsSummary {
   readonly rows: readonly SetsRow[];
 }
 
-/** What the worker computed for the page, for tests: request facts built since it started. */
+/** What the worker computed for the page, for tests: request facts and sets rows built. */
 export interface DeriveStats {
+  /** Request facts built since the worker started, every revision. */
   readonly requestFacts: number;
+  /** The newest derivation: its revision, the requests whose facts it built, and how many sets rows it built. */
+  readonly revision?: number;
+  readonly builtRequests: readonly number[];
+  readonly setsRowsBuilt: number;
 }
 
 export interface RequestDetail {
@@ -287,8 +306,11 @@ export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, F
    * given, the answer carries the sets at that row's position (`TimelineView.sets`).
    */
   derive(params: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput; entry?: number | null }): TimelineView;
-  /** The rows [offset, offset + limit) of the timeline, each with its request's facts. */
-  timelineWindow(params: { revision: number; offset: number; limit: number }): TimelineWindow;
+  /**
+   * The rows [offset, offset + limit) of the timeline, each with its request's facts. `brief`: a call's
+   * search as SearchBrief and its result cut (the list's rows); whole rows for the simulator's step.
+   */
+  timelineWindow(params: { revision: number; offset: number; limit: number; brief?: boolean }): TimelineWindow;
   /** The rows [offset, offset + limit) of the sets at a position, after the filter (past the end: the last position). */
   setsWindow(params: { revision: number; position: number; offset: number; limit: number } & SetsQuery): SetsWindow;
   /** Every row of the sets at a position: the test hook's snapshot. */

@@ -23,7 +23,7 @@ export const deriveKeys = {
   sets: (revision: number, position: number) => [...deriveKeys.all, 'sets', revision, position] as const,
   request: (revision: number, id: number) => [...deriveKeys.all, 'request', revision, id] as const,
   provenance: (revision: number, position: number, name: string) => [...deriveKeys.all, 'provenance', revision, position, name] as const,
-  timelineWindow: (revision: number, offset: number, limit: number) => [...deriveKeys.all, 'timelineWindow', revision, offset, limit] as const,
+  timelineWindow: (revision: number, offset: number, limit: number, brief: boolean) => [...deriveKeys.all, 'timelineWindow', revision, offset, limit, brief] as const,
   setsWindow: (revision: number, position: number, offset: number, limit: number, filter: SetsQuery) => [...deriveKeys.all, 'setsWindow', revision, position, offset, limit, filter] as const,
   chartRows: (revision: number) => [...deriveKeys.all, 'chartRows', revision] as const,
 };
@@ -54,10 +54,10 @@ export function setsWindowQuery(client: DeriveClient, revision: number, position
   });
 }
 
-export function timelineWindowQuery(client: DeriveClient, revision: number, offset: number, limit: number, enabled: boolean) {
+export function timelineWindowQuery(client: DeriveClient, revision: number, offset: number, limit: number, brief: boolean, enabled: boolean) {
   return queryOptions({
-    queryKey: deriveKeys.timelineWindow(revision, offset, limit),
-    queryFn: () => client.call('timelineWindow', { revision, offset, limit }),
+    queryKey: deriveKeys.timelineWindow(revision, offset, limit, brief),
+    queryFn: () => client.call('timelineWindow', { revision, offset, limit, brief }),
     staleTime: Infinity,
     gcTime: 10_000,
     enabled,

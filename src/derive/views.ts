@@ -5,7 +5,7 @@
 import { originLabel, toolCount } from '../core';
 import type { ExpectationResult, Timeline, ToolState } from '../core';
 import { entryView } from './entryView';
-import { KIND_LETTERS, REQUEST_NAMES_SHOWN } from './protocol';
+import { ADDED_NAMES_SHOWN, BRIEF_DETAIL_CHARS, KIND_LETTERS, OFFERED_NAMES_SHOWN } from './protocol';
 import type {
   ChartRows,
   EntryView,
@@ -72,11 +72,24 @@ function isFiltered(q: SetsQuery): boolean {
   return (q.availability?.length ?? 0) > 0 || (q.membership?.length ?? 0) > 0 || (q.kind?.length ?? 0) > 0 || (q.query ?? '').trim() !== '';
 }
 
+/** A call row as the timeline list shows it: the search's words and names, the result cut to a hover's length. */
+function briefEntry(e: EntryView): EntryView {
+  if (e.kind !== 'call') return e;
+  const { search, detail, ...rest } = e;
+  return {
+    ...rest,
+    ...(detail !== undefined ? { detail: detail.length > BRIEF_DETAIL_CHARS ? `${detail.slice(0, BRIEF_DETAIL_CHARS - 1)}…` : detail } : {}),
+    ...(search ? { searchBrief: { query: search.query, limit: search.limit, ...(search.total !== undefined ? { total: search.total } : {}), returned: search.returned.map((h) => ({ name: h.name, status: h.status })) } } : {}),
+  };
+}
+
 export class DerivationViews {
   private readonly entries = new Map<number, EntryView>();
   private readonly requests = new Map<number, RequestView>();
   private readonly positions = new Map<number, PositionSets>();
   private byEntry: Map<number, ExpectationView[]> | undefined;
+  /** Sets rows built (for the test hook: the rows of a window, never all of them). */
+  setsRowsBuilt = 0;
 
   constructor(
     private readonly revision: number,
@@ -115,9 +128,9 @@ export class DerivationViews {
       toolChoice: r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind,
       offeredCount: offered.length, permittedCount: r.sets.permitted.length, searchableCount: r.sets.searchable.length,
       arrayCount: array.length, fixedArray: array.length !== offered.length || array.some((n, i) => n !== offered[i]),
-      offeredFirst: offered.slice(0, REQUEST_NAMES_SHOWN),
+      offeredFirst: offered.slice(0, OFFERED_NAMES_SHOWN),
       cost: { ...r.cost }, cache: cacheView(t, id),
-      added: added.slice(0, REQUEST_NAMES_SHOWN), addedCount: added.length,
+      added: added.slice(0, ADDED_NAMES_SHOWN), addedCount: added.length,
       findings: findingViews(r),
     };
     this.requests.set(id, view);
@@ -138,13 +151,15 @@ export class DerivationViews {
     return this.byEntry.get(entry) ?? [];
   }
 
-  rows(offset: number, limit: number): TimelineRow[] {
+  /** `brief`: calls carry a SearchBrief instead of the search and a cut result (the timeline list's rows). */
+  rows(offset: number, limit: number, brief = false): TimelineRow[] {
     const from = Math.max(0, Math.floor(offset));
     const to = Math.min(this.t.entries.length, from + Math.max(0, Math.min(MAX_WINDOW, Math.floor(limit))));
     const out: TimelineRow[] = [];
     for (let i = from; i < to; i++) {
-      const entry = this.entry(i);
-      if (!entry) continue;
+      const whole = this.entry(i);
+      if (!whole) continue;
+      const entry = brief ? briefEntry(whole) : whole;
       const request = entry.kind === 'request' && entry.request !== undefined ? this.request(entry.request) : undefined;
       out.push({ entry, ...(request ? { request } : {}), expectations: this.expectationsOf(i) });
     }
@@ -243,7 +258,13 @@ export class DerivationViews {
     return this.positionSets(position).summary;
   }
 
+  /** The ids of the requests whose facts were built (for the test hook). */
+  builtRequests(): number[] {
+    return [...this.requests.keys()].sort((a, b) => a - b);
+  }
+
   private setsRow(ps: PositionSets, i: number): SetsRow | undefined {
+    this.setsRowsBuilt++;
     const s = ps.states[i];
     if (s) {
       const src = s.config.source?.value;

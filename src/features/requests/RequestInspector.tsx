@@ -96,7 +96,7 @@ export function RequestInspector() {
   const selectEntry = useWorkbench((s) => s.selectEntry);
   const { data: detail, isFetching } = useRequestDetail(id);
   const { data: tokens } = useTokens(id !== undefined);
-  const statuses = useCacheStatuses();
+  const statuses = useCacheStatuses(id ?? 0, id === undefined ? 0 : id + 1);
   // The facts come with the request's row (the same the timeline shows): small, and memoized in the worker.
   const { data: row } = useTimelineRow(id !== undefined ? view?.requestEntries[id] : undefined);
   if (!view) return <div className="empty">Deriving…</div>;

@@ -33,7 +33,7 @@ const ALLOW_TOGGLE_HELP: Record<string, string> = {
 };
 
 /** Rows are asked for in blocks of this many, so scrolling a few rows does not ask again. */
-const BLOCK = 32;
+const BLOCK = 16;
 
 /** Follows a provenance link: a layer line in the editor, or a timeline row. Stable across derivations (the rows are memoized). */
 function useFollowLink(view: TimelineView | undefined) {

@@ -65,7 +65,8 @@ function CallRow({ e }: { readonly e: EntryView }) {
 export function TurnLog({ rows, open }: { readonly rows: readonly TimelineRow[]; readonly open: boolean }) {
   const lastReply = open ? rows.filter((r) => r.entry.kind === 'reply').at(-1)?.entry.index : undefined;
   let sawPromotion = false;
-  const statuses = useCacheStatuses();
+  const ids = rows.flatMap((r) => (r.request ? [r.request.id] : []));
+  const statuses = useCacheStatuses(ids.length > 0 ? Math.min(...ids) : 0, ids.length > 0 ? Math.max(...ids) + 1 : 0);
   return (
     <div className="sim-log" data-testid="sim-log">
       {rows.map(({ entry: e, request }) => {

@@ -16,7 +16,7 @@ import { KIND_ICON, expectationMarks, rowText, sourceMarks } from './rows';
 /** A row's height before it is measured (one line); a step's error line makes its row taller. */
 export const TIMELINE_ROW_HEIGHT = 24;
 /** Rows are asked for in blocks of this many, so scrolling a few rows does not ask again. */
-const BLOCK = 32;
+const BLOCK = 16;
 
 interface RowProps {
   readonly entry: EntryView;
@@ -27,7 +27,7 @@ interface RowProps {
   readonly onSelect: (entry: number) => void;
   readonly onEdit: (entry: EntryView) => void;
   /** Each request's cache status (by request id), once the cost model has run. */
-  readonly statuses: readonly CacheStatus[] | undefined;
+  readonly statuses: readonly (CacheStatus | undefined)[] | undefined;
   readonly top: number;
   readonly measure: (el: HTMLElement | null) => void;
 }
@@ -42,6 +42,7 @@ const TimelineRow = memo(function TimelineRow({ entry: e, request, expectations,
       data-entry={e.index}
       data-index={e.index}
       data-kind={e.kind}
+      data-request={e.request}
       role="option"
       aria-selected={selected}
       className={`tl-row kind-${e.kind} ${e.error ? 'has-error' : ''} ${fails ? 'has-fail' : ''} ${editing ? 'is-editing' : ''}`}
@@ -117,14 +118,13 @@ const NO_MARKS: readonly ExpectationView[] = [];
 
 // Memoized: typing in the command field re-renders the panel, not its rows.
 export const TimelineList = memo(function TimelineList({ view, selected, editing, empty, listRef, onSelect, onEditStep, onKeyDown, onStartFirst }: TimelineListProps) {
-  const statuses = useCacheStatuses();
   const count = view.entryCount;
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => listRef.current,
     estimateSize: () => TIMELINE_ROW_HEIGHT,
-    // Small timelines render whole (they fit a screen); long ones keep a screen's worth either side.
-    overscan: 30,
+    // A few rows either side; the window asked of the worker adds a block either side of those.
+    overscan: 12,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -132,9 +132,19 @@ export const TimelineList = memo(function TimelineList({ view, selected, editing
   // The rows in view and a block either side, in whole blocks: a scroll of a few rows asks nothing.
   const offset = Math.max(0, Math.floor(first / BLOCK) - 1) * BLOCK;
   const limit = last < 0 ? 0 : (Math.floor(last / BLOCK) + 2) * BLOCK - offset;
-  const { data } = useTimelineWindow(offset, limit);
+  const { data } = useTimelineWindow(offset, limit, true, true);
   const rows = new Map<number, RowData>();
-  for (const r of data?.rows ?? []) rows.set(r.entry.index, r);
+  let fromRequest = Infinity;
+  let toRequest = -Infinity;
+  for (const r of data?.rows ?? []) {
+    rows.set(r.entry.index, r);
+    if (r.request) {
+      fromRequest = Math.min(fromRequest, r.request.id);
+      toRequest = Math.max(toRequest, r.request.id + 1);
+    }
+  }
+  // The cache statuses of the window's requests only.
+  const statuses = useCacheStatuses(Number.isFinite(fromRequest) ? fromRequest : 0, Number.isFinite(toRequest) ? toRequest : 0);
 
   // Keep the selected row in view when the selection moves (or the list first has it), not on every derivation.
   const scrolledTo = useRef<number | undefined>(undefined);

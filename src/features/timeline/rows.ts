@@ -120,7 +120,7 @@ function cacheFact(r: RequestView, said: CacheStatus | undefined): RowText['fact
 }
 
 /** `r`: the row's request facts (request rows); `statuses`: each request's cache status by id, once the cost model ran. */
-export function rowText(e: EntryView, r: RequestView | undefined, statuses?: readonly CacheStatus[]): RowText {
+export function rowText(e: EntryView, r: RequestView | undefined, statuses?: readonly (CacheStatus | undefined)[]): RowText {
   switch (e.kind) {
     case 'base':
       return { text: 'base config', facts: [], title: 'The layers merged, before any step' };
@@ -159,16 +159,17 @@ export function rowText(e: EntryView, r: RequestView | undefined, statuses?: rea
     }
     case 'call': {
       const facts: RowText['facts'][number][] = [];
-      if (e.search) {
-        const usable = e.search.returned.filter((x) => x.status === 'usable').length;
-        const unavailable = e.search.returned.length - usable;
-        const total = e.search.total ?? e.search.returned.length;
-        facts.push({ text: `${e.search.returned.length} of ${total}`, title: `returned ${e.search.returned.length} of ${total} matches (limit ${e.search.limit}): ${e.search.returned.map((x) => `${x.name} (${x.status === 'usable' ? 'usable' : 'found-unavailable'})`).join(', ')}` });
+      const search = e.search ?? e.searchBrief;
+      if (search) {
+        const usable = search.returned.filter((x) => x.status === 'usable').length;
+        const unavailable = search.returned.length - usable;
+        const total = search.total ?? search.returned.length;
+        facts.push({ text: `${search.returned.length} of ${total}`, title: `returned ${search.returned.length} of ${total} matches (limit ${search.limit}): ${search.returned.map((x) => `${x.name} (${x.status === 'usable' ? 'usable' : 'found-unavailable'})`).join(', ')}` });
         facts.push({ text: `${usable} usable`, tone: 'ok', optional: 1 });
         if (unavailable > 0) facts.push({ text: `${unavailable} found-unavailable`, tone: 'warn' });
       }
       if (e.callStatus === 'error') facts.push({ text: 'error', tone: 'err', ...(e.error ? { title: e.error } : {}) });
-      const text = e.search ? `search_tools(${JSON.stringify(e.search.query)})` : e.label;
+      const text = search ? `search_tools(${JSON.stringify(search.query)})` : e.label;
       return { text, facts, title: [e.label, e.error, e.detail].filter(Boolean).join('\n') };
     }
     case 'reply':
