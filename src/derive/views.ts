@@ -72,13 +72,21 @@ function isFiltered(q: SetsQuery): boolean {
   return (q.availability?.length ?? 0) > 0 || (q.membership?.length ?? 0) > 0 || (q.kind?.length ?? 0) > 0 || (q.query ?? '').trim() !== '';
 }
 
-/** A call row as the timeline list shows it: the search's words and names, the result cut to a hover's length. */
+/**
+ * A row as the timeline list shows it: a call's search as its words and names (its result, the same
+ * hits as JSON, left out), another call's result cut to a hover's length; a delta's words, when they
+ * only repeat its label, left out.
+ */
 function briefEntry(e: EntryView): EntryView {
+  if ((e.kind === 'delta' || e.kind === 'layer-edit') && e.words !== undefined && e.words === e.label) {
+    const { words: _words, ...rest } = e;
+    return rest;
+  }
   if (e.kind !== 'call') return e;
   const { search, detail, ...rest } = e;
   return {
     ...rest,
-    ...(detail !== undefined ? { detail: detail.length > BRIEF_DETAIL_CHARS ? `${detail.slice(0, BRIEF_DETAIL_CHARS - 1)}…` : detail } : {}),
+    ...(detail !== undefined && !search ? { detail: detail.length > BRIEF_DETAIL_CHARS ? `${detail.slice(0, BRIEF_DETAIL_CHARS - 1)}…` : detail } : {}),
     ...(search ? { searchBrief: { query: search.query, limit: search.limit, ...(search.total !== undefined ? { total: search.total } : {}), returned: search.returned.map((h) => ({ name: h.name, status: h.status })) } } : {}),
   };
 }

@@ -124,7 +124,7 @@ export const TimelineList = memo(function TimelineList({ view, selected, editing
     getScrollElement: () => listRef.current,
     estimateSize: () => TIMELINE_ROW_HEIGHT,
     // A few rows either side; the window asked of the worker adds a block either side of those.
-    overscan: 12,
+    overscan: 8,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;

@@ -129,7 +129,9 @@ export function rowText(e: EntryView, r: RequestView | undefined, statuses?: rea
     case 'delta': {
       const head = `delta ${e.delta ?? ''}`.trim();
       const changes = e.detail ? ` — ${e.detail}` : '';
-      return { text: `${head}${changes}`, facts: [], title: [head, e.words, e.detail].filter(Boolean).join('\n') };
+      // A brief row leaves out words that only repeat its label ("promotion: a, b").
+      const words = e.words ?? (e.label !== head ? e.label : undefined);
+      return { text: `${head}${changes}`, facts: [], title: [head, words, e.detail].filter(Boolean).join('\n') };
     }
     case 'layer-edit': {
       const changes = e.detail ? ` — ${e.detail}` : '';
