@@ -2,11 +2,11 @@
 // newest revision; views of it ask for that same revision, so the worker
 // answers from the timeline it holds. Rows come in windows (issue 32.4): a
 // panel asks for the rows it shows, never for all of them.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { useWorkbench, useWorkbenchStore } from '../state/context';
 import { workspaceInput } from '../state/workspaceSlice';
 import { deriveKeys, requestQuery, setsWindowQuery, timelineQuery, timelineWindowQuery, useDeriveClient, provenanceQuery } from './queries';
-import type { SetsQuery, SetsSummary, TimelineView } from './protocol';
+import type { SetsQuery, SetsSummary, SetsWindow, TimelineView } from './protocol';
 import { spineEntry } from './spine';
 import type { SpineEntry } from './spine';
 
@@ -52,11 +52,26 @@ export function useSetCounts(): { data: SetsSummary | undefined; isFetching: boo
 }
 
 /** Rows [offset, offset + limit) of the sets at the selected position, filtered in the worker. */
-export function useSetsWindow(offset: number, limit: number, filter: SetsQuery) {
+export function useSetsWindow(offset: number, limit: number, filter: SetsQuery, enabled = true) {
   const client = useDeriveClient();
   const { view, position } = useSelectedPosition();
   const revision = view?.revision ?? 0;
-  return useQuery(setsWindowQuery(client, revision, position, offset, limit, filter, view !== undefined && view.scenarioErrors.length === 0));
+  return useQuery(setsWindowQuery(client, revision, position, offset, limit, filter, enabled && view !== undefined && view.scenarioErrors.length === 0));
+}
+
+/**
+ * Blocks of the sets rows at the selected position (block k: rows [k * size, (k + 1) * size)), filtered
+ * in the worker; each block its own query, kept a minute, so rows seen come back at once.
+ */
+export function useSetsBlocks(blocks: readonly number[], size: number, filter: SetsQuery): readonly (SetsWindow | undefined)[] {
+  const client = useDeriveClient();
+  const { view, position } = useSelectedPosition();
+  const revision = view?.revision ?? 0;
+  const enabled = view !== undefined && view.scenarioErrors.length === 0;
+  return useQueries({
+    queries: blocks.map((k) => ({ ...setsWindowQuery(client, revision, position, k * size, size, filter, enabled), gcTime: 60_000 })),
+    combine: (results) => results.map((r) => r.data),
+  });
 }
 
 /** Rows [offset, offset + limit) of the timeline, each with its request's facts; `brief`: as the list shows them (see timelineWindow). */

@@ -7,7 +7,7 @@ import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMem
 import type { KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { AvailabilityBadge, MembershipChips } from '../../components/Availability';
-import { useProvenance, useSelectedPosition, useSetCounts, useSetsWindow, useTimelineRow } from '../../derive/hooks';
+import { useProvenance, useSelectedPosition, useSetCounts, useSetsBlocks, useTimelineRow } from '../../derive/hooks';
 import type { SetsQuery, SetsRow, TimelineView } from '../../derive/protocol';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { useCommands } from '../../commands/context';
@@ -34,6 +34,8 @@ const ALLOW_TOGGLE_HELP: Record<string, string> = {
 
 /** Rows are asked for in blocks of this many, so scrolling a few rows does not ask again. */
 const BLOCK = 16;
+/** Blocks asked past those in view while the list scrolls (about ten frames of a fast scroll). */
+const AHEAD = 8;
 
 /** Follows a provenance link: a layer line in the editor, or a timeline row. Stable across derivations (the rows are memoized). */
 function useFollowLink(view: TimelineView | undefined) {
@@ -228,31 +230,46 @@ interface ToolListProps {
   readonly onScroll: (() => void) | undefined;
   /** The rows' count once known (the last window's total): the list keeps its length while the next window comes. */
   readonly onTotal: (total: number, all: number) => void;
+  readonly known: number | undefined;
 }
 
 /** The virtualized rows: its own component, so scrolling re-renders only the list; it asks the worker for the rows in view. */
-function ToolList({ filter, position, expanded, onToggle, follow, menuTool, onMenu, onScroll, onTotal }: ToolListProps) {
+function ToolList({ filter, position, expanded, onToggle, follow, menuTool, onMenu, onScroll, onTotal, known }: ToolListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  // The window asked for: the rows in view and a block either side, in whole blocks, so a scroll
-  // of a few rows asks nothing and a fast one finds its rows already here.
-  const [range, setRange] = useState({ first: 0, last: BLOCK });
-  const offset = Math.max(0, Math.floor(range.first / BLOCK) - 1) * BLOCK;
-  const limit = (Math.floor(range.last / BLOCK) + 2) * BLOCK - offset;
-  const { data } = useSetsWindow(offset, limit, filter);
-  const total = data?.total ?? 0;
+  // The rows come in blocks, each its own query (cached a minute per derivation, position and filter):
+  // the blocks in view, asked again on every derivation, and while the list scrolls, AHEAD blocks past
+  // them in the scroll's direction, so a fast scroll (or a jump back to rows seen) finds its rows here.
+  const [view, setView] = useState({ first: 0, last: BLOCK - 1 });
+  const [scrolling, setScrolling] = useState<{ down: boolean } | undefined>(undefined);
+  const lastTop = useRef(0);
+  const restTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const onListScroll = useCallback(() => {
+    onScroll?.();
+    const top = scrollRef.current?.scrollTop ?? 0;
+    const down = top >= lastTop.current;
+    lastTop.current = top;
+    setScrolling((s) => (s && s.down === down ? s : { down }));
+    clearTimeout(restTimer.current);
+    restTimer.current = setTimeout(() => setScrolling(undefined), 1_000);
+  }, [onScroll]);
+  useEffect(() => () => clearTimeout(restTimer.current), []);
+  const blocks: number[] = [];
+  for (let k = Math.floor(view.first / BLOCK); k <= Math.floor(view.last / BLOCK); k++) blocks.push(k);
+  const lastShown = blocks.at(-1) ?? 0;
+  const firstShown = blocks[0] ?? 0;
+  if (scrolling) for (let k = 1; k <= AHEAD; k++) blocks.push(scrolling.down ? lastShown + k : firstShown - k);
+  const windows = useSetsBlocks(blocks.filter((k) => k >= 0), BLOCK, filter);
+  const data = windows.find((w) => w !== undefined);
+  // While every block in view is still coming (a jump to rows never asked), the list keeps its length:
+  // a list of none would clamp the scroll to the top.
+  const total = data?.total ?? known ?? 0;
   useEffect(() => {
     if (data) onTotal(data.total, data.all);
   }, [data, onTotal]);
-  const byIndex = useMemo(() => {
-    const m = new Map<number, SetsRow>();
-    data?.rows.forEach((r, k) => m.set(data.offset + k, r));
-    return m;
-  }, [data]);
-  const expandedIndex = useMemo(() => {
-    if (expanded === undefined) return -1;
-    for (const [i, r] of byIndex) if (r.name === expanded) return i;
-    return -1;
-  }, [byIndex, expanded]);
+  const byIndex = new Map<number, SetsRow>();
+  for (const w of windows) if (w && data && w.total === data.total) w.rows.forEach((r, k) => byIndex.set(w.offset + k, r));
+  let expandedIndex = -1;
+  if (expanded !== undefined) for (const [i, r] of byIndex) if (r.name === expanded) expandedIndex = i;
   // Stable callbacks: the virtualizer recomputes every row's offset whenever getItemKey changes.
   const estimateSize = useCallback((i: number) => (i === expandedIndex ? EXPANDED_HEIGHT : ROW_HEIGHT), [expandedIndex]);
   const virtualizer = useVirtualizer({
@@ -267,13 +284,13 @@ function ToolList({ filter, position, expanded, onToggle, follow, menuTool, onMe
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index;
   const last = items.at(-1)?.index;
-  // Only a move to another block changes the window (and so the query); asked before the frame is painted.
-  // No rows in view (not laid out yet, or none match) keeps the window as it is.
+  // The rows in view (with the overscan) choose the blocks, before the frame is painted; none laid out
+  // keeps the blocks as they are.
   const firstBlock = first === undefined ? undefined : Math.floor(first / BLOCK);
   const lastBlock = last === undefined ? undefined : Math.floor(last / BLOCK);
   useLayoutEffect(() => {
     if (firstBlock === undefined || lastBlock === undefined) return;
-    setRange((r) => (Math.floor(r.first / BLOCK) === firstBlock && Math.floor(r.last / BLOCK) === lastBlock ? r : { first: firstBlock * BLOCK, last: lastBlock * BLOCK }));
+    setView((v) => (Math.floor(v.first / BLOCK) === firstBlock && Math.floor(v.last / BLOCK) === lastBlock ? v : { first: firstBlock * BLOCK, last: lastBlock * BLOCK }));
   }, [firstBlock, lastBlock]);
 
   // ↑/↓ move between rows (the virtualizer scrolls the target into the DOM first).
@@ -297,7 +314,7 @@ function ToolList({ filter, position, expanded, onToggle, follow, menuTool, onMe
   };
 
   return (
-    <div ref={scrollRef} className="panel-body st-scroll" onKeyDown={onKeyDown} onScroll={onScroll}>
+    <div ref={scrollRef} className="panel-body st-scroll" onKeyDown={onKeyDown} onScroll={onListScroll}>
       <div role="list" aria-label={`Tools at position ${position}`} className="st-list" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((v) => {
           const row = byIndex.get(v.index);
@@ -429,7 +446,7 @@ export function SetsPanel() {
       ) : (
         <>
           {shown && shown.total === 0 && <div className="panel-body empty">No tool matches the filters.</div>}
-          <ToolList filter={query4} position={data.position} expanded={expanded} onToggle={onToggle} follow={follow} menuTool={menu?.tool} onMenu={onMenu} onScroll={menu ? closeMenu : undefined} onTotal={onTotal} />
+          <ToolList filter={query4} position={data.position} expanded={expanded} onToggle={onToggle} follow={follow} menuTool={menu?.tool} onMenu={onMenu} onScroll={menu ? closeMenu : undefined} onTotal={onTotal} known={shown?.total} />
         </>
       )}
       {menu && <AvailabilityMenu state={menu} onClose={closeMenu} onPick={(a) => setAvailability(menu.tool, a)} />}

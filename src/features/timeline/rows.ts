@@ -172,7 +172,9 @@ export function rowText(e: EntryView, r: RequestView | undefined, statuses?: rea
       }
       if (e.callStatus === 'error') facts.push({ text: 'error', tone: 'err', ...(e.error ? { title: e.error } : {}) });
       const text = search ? `search_tools(${JSON.stringify(search.query)})` : e.label;
-      return { text, facts, title: [e.label, e.error, e.detail].filter(Boolean).join('\n') };
+      // A brief row has no result text for a search: its hits, each with its status, stand in for it.
+      const hits = search && e.detail === undefined ? search.returned.map((x) => `${x.name} (${x.status})`).join(', ') : undefined;
+      return { text, facts, title: [e.label, e.error, e.detail ?? hits].filter(Boolean).join('\n') };
     }
     case 'reply':
       // A turn the simulator has not finished is run with an empty reply: say so rather than show "".
