@@ -3,6 +3,7 @@
 // sets at a position, one request's rendering, a search) by revision.
 import type { Diagnostic, PriceTable, RecordedStep, RfdTable, ScenarioDoc, Policy, SearchOutcome, ToolCount } from '../core';
 import type { CacheDifference, LabMethods } from './labProtocol';
+import type { DocumentEdits } from './document';
 import type { WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspaceProtocol';
 import type { ServersMethods } from './serversProtocol';
 import type { FindabilityMethods } from './findabilityProtocol';
@@ -157,6 +158,21 @@ export interface RequestDetail {
   readonly newBlocksFrom: number;
 }
 
+/**
+ * A derivation of `revision`, with the document as the worker is to hold it (document.ts): `doc`
+ * whole (opened, replaced, restored, a resync), or `edits` since the revision the worker holds
+ * (typing: the layer's content changes); neither: the revision the worker already holds.
+ */
+export interface DeriveParams {
+  readonly revision: number;
+  readonly doc?: ScenarioDoc;
+  readonly edits?: DocumentEdits;
+  /** The files of the folder the scenario's `[workspace]` names, when the UI opened one. */
+  readonly workspace?: WorkspaceInput;
+  /** The selected timeline row (null: the last one): the answer carries the sets at its position. */
+  readonly entry?: number | null;
+}
+
 export interface ReportMethods {
   /** RFD 108's tables as the core computes them (tokens by o200k_base once it loads). */
   rfd(params: Record<string, never>): Promise<readonly RfdTable[]>;
@@ -170,7 +186,7 @@ export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, F
    * `entry`: the selected timeline row (null: the last one, as `useSelectedEntry` reads it); when
    * given, the answer carries the sets at that row's position (`TimelineView.sets`).
    */
-  derive(params: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput; entry?: number | null }): TimelineView;
+  derive(params: DeriveParams): TimelineView;
   sets(params: { revision: number; position: number }): SetsView;
   provenance(params: { revision: number; position: number; name: string }): ProvenanceView;
   request(params: { revision: number; id: number }): RequestDetail;

@@ -19,9 +19,12 @@ function warmUp(params: unknown): void {
     createTokenCounter().catch(() => undefined);
     try {
       const p = params as Parameters<DeriveHost['derive']>[0];
+      const doc = p.doc;
+      // Only a whole document can warm a spare host (the first derivation always sends one).
+      if (!doc) return;
       const spare = new DeriveHost();
       for (let i = 1; i <= 2; i++) {
-        spare.derive({ ...p, revision: -i, doc: { ...p.doc, layers: p.doc.layers.map((l) => ({ ...l, text: `${l.text}${' '.repeat(i)}` })) } });
+        spare.derive({ ...p, revision: -i, doc: { ...doc, layers: doc.layers.map((l) => ({ ...l, text: `${l.text}${' '.repeat(i)}` })) } });
       }
     } catch {
       // Warming is best effort; the real derivation already answered.
