@@ -1,9 +1,22 @@
 // The UI's handle on the derive worker: typed calls that resolve with the
 // worker's answer. One worker per page.
-import type { MethodName, Params, Result, RpcResponse } from './protocol';
+import type { ScenarioDoc } from '../core';
+import { originOf } from '../state/lineage';
+import { DocumentSender, isResync } from './document';
+import type { DeriveParams, MethodName, Params, Result, RpcResponse, TimelineView } from './protocol';
+
+/** A derivation as the page asks for it: the store's document (a reference: what crosses is worked out at send time). */
+export interface DeriveRequest extends Omit<DeriveParams, 'doc' | 'edits'> {
+  readonly doc: ScenarioDoc;
+}
 
 export interface DeriveClient {
   call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>>;
+  /**
+   * Derives a revision of the store's document. The worker owns the document, so only what changed
+   * since the revision it holds crosses (document.ts); the whole document only when it must.
+   */
+  derive(request: DeriveRequest): Promise<TimelineView>;
 }
 
 export function createWorkerClient(): DeriveClient {
@@ -29,16 +42,36 @@ export function createWorkerClient(): DeriveClient {
       worker.postMessage({ id, method, params });
     });
   };
+  const sender = new DocumentSender(originOf);
+  /**
+   * The wire parameters of a request, worked out as it is sent (sends are in order, so the sender
+   * knows what the worker holds); a worker that lacks the base revision is sent the document whole.
+   */
+  const sendDerive = (p: DeriveRequest | DeriveParams): Promise<unknown> => {
+    if (!('doc' in p) || p.doc === undefined || 'edits' in p) {
+      // Wire parameters given as they are: what the worker holds is no longer known here.
+      sender.reset();
+      return send('derive', p);
+    }
+    const { doc, ...rest } = p;
+    return send('derive', { ...rest, ...sender.update(doc, p.revision) }).catch((e: unknown) => {
+      if (!isResync(e)) throw e;
+      return send('derive', { ...rest, ...sender.update(doc, p.revision, true) });
+    }).catch((e: unknown) => {
+      sender.reset();
+      throw e;
+    });
+  };
   // Typing sends a derivation per keystroke; while one runs, only the newest waiting one is kept,
   // and every caller it replaced gets its (newer) answer.
   let inFlight = false;
-  let queued: { params: unknown; waiters: { resolve: (v: unknown) => void; reject: (e: Error) => void }[] } | undefined;
-  const derive = (params: unknown): Promise<unknown> =>
+  let queued: { params: DeriveRequest | DeriveParams; waiters: { resolve: (v: unknown) => void; reject: (e: Error) => void }[] } | undefined;
+  const derive = (params: DeriveRequest | DeriveParams): Promise<unknown> =>
     new Promise((resolve, reject) => {
       if (!inFlight) {
         inFlight = true;
-        const run = (p: unknown, waiters: { resolve: (v: unknown) => void; reject: (e: Error) => void }[]): void => {
-          send('derive', p).then(
+        const run = (p: DeriveRequest | DeriveParams, waiters: { resolve: (v: unknown) => void; reject: (e: Error) => void }[]): void => {
+          sendDerive(p).then(
             (v) => waiters.forEach((w) => w.resolve(v)),
             (e: Error) => waiters.forEach((w) => w.reject(e)),
           ).finally(() => {
@@ -55,7 +88,10 @@ export function createWorkerClient(): DeriveClient {
     });
   return {
     call(method, params) {
-      return (method === 'derive' ? derive(params) : send(method, params)) as Promise<never>;
+      return (method === 'derive' ? derive(params as DeriveParams) : send(method, params)) as Promise<never>;
+    },
+    derive(request) {
+      return derive(request) as Promise<TimelineView>;
     },
   };
 }

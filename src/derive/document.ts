@@ -12,13 +12,9 @@
 import { parseScenario, writeScenario } from '../core';
 import type { LayerDoc, ScenarioDoc } from '../core';
 import type { ScenarioParse } from '../core/scenario/parse';
+import type { DocOrigin, LayerChange } from '../state/lineage';
 
-/** One of Monaco's content changes: `rangeLength` characters at `rangeOffset` replaced by `text`. */
-export interface LayerChange {
-  readonly rangeOffset: number;
-  readonly rangeLength: number;
-  readonly text: string;
-}
+export type { DocOrigin, LayerChange };
 
 /** A layer kept from the previous document (by index there), or given with its text. */
 export type LayerRef = { readonly name: string; readonly keep: number } | { readonly name: string; readonly text: string };
@@ -145,9 +141,6 @@ export class WorkerDocument {
     this.parse = parse;
   }
 }
-
-/** The store's record of how a document was made from its parent (state/lineage.ts). */
-export type DocOrigin = { readonly parent: ScenarioDoc; readonly layer?: number; readonly changes?: readonly LayerChange[] };
 
 /** How far back the sender walks a document's lineage before it sends the document whole. */
 const MAX_CHAIN = 2000;

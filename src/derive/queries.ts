@@ -29,7 +29,8 @@ export const deriveKeys = {
 export function timelineQuery(client: DeriveClient, doc: ScenarioDoc, revision: number, workspace?: WorkspaceInput, entry?: () => number | null) {
   return queryOptions({
     queryKey: deriveKeys.timeline(revision),
-    queryFn: () => client.call('derive', { doc, revision, ...(workspace ? { workspace } : {}), ...(entry ? { entry: entry() } : {}) }),
+    // `doc` is the store's document by reference: the client sends the worker only what changed.
+    queryFn: () => client.derive({ doc, revision, ...(workspace ? { workspace } : {}), ...(entry ? { entry: entry() } : {}) }),
     staleTime: Infinity,
     gcTime: 10_000,
     placeholderData: keepPreviousData,

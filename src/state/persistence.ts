@@ -10,6 +10,7 @@ import type { ScenarioDoc } from '../core';
 import type { WorkbenchStore } from './store';
 import { clearJournal, docSizeEstimate, EVERY_EDIT_CHARS, makeJournal, writeJournal } from './journal';
 import { docChars } from './history';
+import { plainDoc } from './liveLayer';
 import type { Journal } from './journal';
 import type { TabChannel } from './tabChannel';
 
@@ -166,13 +167,16 @@ export function startAutosave(store: WorkbenchStore, options: AutosaveOptions): 
     const { doc, tabConflict } = store.getState();
     if (tabConflict || doc === savedDoc) return;
     const covering = journal;
-    const outcome = await saveOver(doc, base, tab, covering?.id);
+    // Typed layers read the editor's model now: the save, and the base later journals are made
+    // against, is this moment's text.
+    const plain = plainDoc(doc);
+    const outcome = await saveOver(plain, base, tab, covering?.id);
     if (!outcome.ok) {
       conflict(outcome.theirs);
       return;
     }
     base = outcome.rev;
-    baseDoc = doc;
+    baseDoc = plain;
     savedDoc = doc;
     // The saved document holds at least what the journal held.
     if (covering) {
