@@ -153,7 +153,9 @@ export class DeriveHost implements Methods {
 
   /** The worker's copy of the document (what typing edits) and its incremental derivation. */
   private readonly document = new WorkerDocument();
-  private readonly derivation = new Derivation();
+  // Its layer and definition caches are the scratch runs' too (cost, tasks, findability run the same
+  // layers): typing in a catalogue must not leave them to parse it again.
+  private readonly derivation = new Derivation({ layerCache: this.workspace.layerCache, definitionCache: this.workspace.definitions });
   /** One map for every derivation: a new one would read to the Derivation as a changed input. */
   private readonly rankers = this.indexes.rankerMap();
 

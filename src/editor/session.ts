@@ -26,6 +26,9 @@ import { toolAt } from './toml-context';
 
 export const MARKER_OWNER = 'workbench';
 
+/** Above this many characters a layer is catalogue-sized: the editor's whole-model features are off. */
+export const LARGE_LAYER_CHARS = 256 * 1024;
+
 /**
  * A model's text as live layers read it: read on demand, once per model version, and kept as the
  * model is disposed (a removed layer's text stays readable in a document that still holds it).
@@ -210,6 +213,10 @@ export class LayerSession {
     const vs = id !== undefined ? this.viewStates.get(id) : undefined;
     if (vs) ed.restoreViewState(vs);
     const name = this.store.getState().doc.layers[index]?.name ?? '';
+    // Features that scan the whole model after every keystroke or caret move (word occurrences,
+    // bracket matching and colouring) are off in a catalogue-sized layer.
+    const large = model.getValueLength() > LARGE_LAYER_CHARS;
+    ed.updateOptions({ occurrencesHighlight: large ? 'off' : 'singleFile', matchBrackets: large ? 'never' : 'always', bracketPairColorization: { enabled: !large } });
     ed.updateOptions({ ariaLabel: `Layer ${name} (TOML). Alt+F1 for accessibility help; Ctrl+Space for completions; Ctrl+. for quick fixes.` });
   }
 
