@@ -103,7 +103,7 @@ offered = ["nope"]
   it('plays the open turn with the core\'s auto model, in the worker', () => {
     const demo = doc(demoText);
     const withTurn = { ...demo, steps: [...demo.steps, { command: "jp q 'Open a Linear issue for the failing orders test'", cycles: [] }] };
-    const played = new DeriveHost().autoTurn({ doc: withTurn, stepIndex: 2 });
+    const played = new DeriveHost().call('autoTurn', { doc: withTurn, stepIndex: 2 });
     expect(played.moves.map((m) => m.kind)).toEqual(['search', 'call', 'reply']);
     expect(played.moves[1]).toMatchObject({ kind: 'call', tool: 'linear_create_issue' });
     expect(played.step?.cycles.length).toBe(3);
