@@ -113,13 +113,16 @@ export class DeriveHost {
     tasks: this.tasks,
   };
 
-  /** The worker's dispatch: answers a method of the table, and only those (never a helper of a host). */
+  /** Whether the worker dispatches `name`: a row of the table, whose host has it (never a helper of a host). */
+  answers(name: string): name is MethodName {
+    return isMethod(name) && typeof (this.answerers[methods[name].host] as unknown as Readonly<Record<string, unknown>>)[name] === 'function';
+  }
+
+  /** The worker's dispatch: answers a method of the table, and only those. */
   call<M extends MethodName>(method: M, params: Params<M>): Answer<M> {
-    if (!isMethod(method)) throw new Error(`no derive method ${String(method)}`);
+    if (!this.answers(method)) throw new Error(`no derive method ${String(method)}`);
     const host = this.answerers[methods[method].host] as unknown as Readonly<Record<string, (p: unknown) => unknown>>;
-    const answer = host[method];
-    if (typeof answer !== 'function') throw new Error(`derive method ${method} has no answer on host ${methods[method].host}`);
-    return answer.call(host, params) as Answer<M>;
+    return (host[method] as (p: unknown) => unknown).call(host, params) as Answer<M>;
   }
 
   derive({ doc, revision, workspace: files, entry }: DeriveParams): TimelineView {
