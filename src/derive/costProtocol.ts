@@ -1,7 +1,7 @@
 // The views of the derive methods behind the cost views (issue 13): what each request costs in the provider's prompt
 // cache, the conversation against the all-on counterfactual, and the break-even sweep. Priced with the
 // price table the UI keeps (sent with each call), counted with o200k_base.
-import type { CacheStatus, CostTotals, PriceTable } from '../core';
+import type { CacheStatus, CostTotals } from '../core';
 
 export interface RequestCostView {
   readonly id: number;

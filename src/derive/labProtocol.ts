@@ -1,7 +1,7 @@
 // The views of the derive methods behind the simulator, the request inspector, the cost
 // chart, the search lab and the open-questions panel (issue 5). Their rows in methods.ts
 // route them to labHost.ts.
-import type { AutoAction, PolicyKey, Policy, PriceTable, ScenarioDoc, StepDoc } from '../core';
+import type { AutoAction, PolicyKey, Policy, StepDoc } from '../core';
 import type { DiffRow, TimelineDiff } from './policyDiff';
 
 export type { DiffRow, DiffChange, TimelineDiff } from './policyDiff';
