@@ -1,6 +1,9 @@
 // The UI's handle on the derive worker: typed calls that resolve with the
-// worker's answer. One worker per page.
-import type { MethodName, Params, Result, RpcResponse } from './protocol';
+// worker's answer. One worker per page. The methods, their types and which
+// of them coalesce are methods.ts's table.
+import { methods } from './methods';
+import type { MethodName, Params, Result } from './methods';
+import type { RpcResponse } from './protocol';
 
 export interface DeriveClient {
   call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>>;
@@ -29,33 +32,37 @@ export function createWorkerClient(): DeriveClient {
       worker.postMessage({ id, method, params });
     });
   };
-  // Typing sends a derivation per keystroke; while one runs, only the newest waiting one is kept,
-  // and every caller it replaced gets its (newer) answer.
-  let inFlight = false;
-  let queued: { params: unknown; waiters: { resolve: (v: unknown) => void; reject: (e: Error) => void }[] } | undefined;
-  const derive = (params: unknown): Promise<unknown> =>
+  // Typing sends a derivation per keystroke; for a coalescing method (the table's `coalesce`), while one
+  // call runs only the newest waiting one is kept, and every caller it replaced gets its (newer) answer.
+  type Waiter = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+  const lanes = new Map<MethodName, { inFlight: boolean; queued?: { params: unknown; waiters: Waiter[] } }>();
+  const coalesced = (method: MethodName, params: unknown): Promise<unknown> =>
     new Promise((resolve, reject) => {
-      if (!inFlight) {
-        inFlight = true;
-        const run = (p: unknown, waiters: { resolve: (v: unknown) => void; reject: (e: Error) => void }[]): void => {
-          send('derive', p).then(
+      let lane = lanes.get(method);
+      if (!lane) lanes.set(method, (lane = { inFlight: false }));
+      const l = lane;
+      if (!l.inFlight) {
+        l.inFlight = true;
+        const run = (p: unknown, waiters: Waiter[]): void => {
+          send(method, p).then(
             (v) => waiters.forEach((w) => w.resolve(v)),
             (e: Error) => waiters.forEach((w) => w.reject(e)),
           ).finally(() => {
-            const q = queued;
-            queued = undefined;
+            const q = l.queued;
+            l.queued = undefined;
             if (q) run(q.params, q.waiters);
-            else inFlight = false;
+            else l.inFlight = false;
           });
         };
         run(params, [{ resolve, reject }]);
         return;
       }
-      queued = { params, waiters: [...(queued?.waiters ?? []), { resolve, reject }] };
+      l.queued = { params, waiters: [...(l.queued?.waiters ?? []), { resolve, reject }] };
     });
   return {
     call(method, params) {
-      return (method === 'derive' ? derive(params) : send(method, params)) as Promise<never>;
+      const row: { readonly coalesce?: true } = methods[method];
+      return (row.coalesce ? coalesced(method, params) : send(method, params)) as Promise<never>;
     },
   };
 }
