@@ -1,6 +1,7 @@
 // The Workspace dock tab (issue 7): open a JP workspace folder or zip, pick a persona, read the
 // counts and problems, make discoverable and read its saving; and the workspace tabs of the layers
 // panel.
+import { expect } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
 
 export class WorkspacePage {
@@ -150,6 +151,19 @@ export class WorkspacePage {
 
   editor(): Locator {
     return this.page.getByTestId('workspace-file-editor');
+  }
+
+  /**
+   * Puts the cursor in the shown file, as a click on its text does, and waits until the editor holds the
+   * focus (Monaco marks its box `focused`). Clicks the editor's own box, not `.view-lines` (as
+   * LayersPage.focusEditor does): that element is as tall as the whole file, so when Playwright's click
+   * retries (a loaded machine: the lazily mounted editor is still laying out) it scrolls it into view,
+   * which scrolls Monaco's overflow:hidden container from under Monaco's drawing; the click then lands
+   * beside every drawn line, focuses nothing, and the keys typed next went to the page.
+   */
+  async focusFile(): Promise<void> {
+    await this.editor().locator('.monaco-editor').click();
+    await expect(this.editor().locator('.monaco-editor.focused'), 'the click put the cursor in the workspace file').toHaveCount(1);
   }
 
   // ---- the two routes to a folder: by its path (through the bridge) and the browser's picker ----
