@@ -156,10 +156,11 @@ export class WorkspacePage {
   /**
    * Puts the cursor in the shown file, as a click on its text does, and waits until the editor holds the
    * focus (Monaco marks its box `focused`). Clicks the editor's own box, not `.view-lines` (as
-   * LayersPage.focusEditor does): that element is as tall as the whole file, so when Playwright's click
-   * retries (a loaded machine: the lazily mounted editor is still laying out) it scrolls it into view,
-   * which scrolls Monaco's overflow:hidden container from under Monaco's drawing; the click then lands
-   * beside every drawn line, focuses nothing, and the keys typed next went to the page.
+   * LayersPage.focusEditor does): that element is as tall as the whole file, so the middle of it lay on
+   * the file's head above the editor; Playwright then retried with a scrollIntoView, which scrolls
+   * Monaco's overflow:hidden container from under Monaco's drawing, and the click landed beside every
+   * drawn line, focused nothing, and the edit typed next went to the page (the flake, 5 runs in 8 at a
+   * load of 11).
    */
   async focusFile(): Promise<void> {
     await this.editor().locator('.monaco-editor').click();
