@@ -99,7 +99,7 @@ export interface ConnectHttpRequest {
 /** A workspace opened by its path (`POST /bridge/workspaces`). */
 export interface OpenedWorkspace {
   readonly id: string;
-  /** The project folder (JP's workspace root; the servers run in JP's working directory, PlanView.cwd). */
+  /** The project folder, the one that holds `.jp` (JP's workspace root): the servers run in it (PlanView.cwd). */
   readonly root: string;
   /** The `.jp` folder the files are read from. */
   readonly jpDir: string;
@@ -142,7 +142,7 @@ export interface PlanView {
   readonly servers: readonly PlannedServer[];
   /** Declared servers left alone, as JP leaves them, each with why (none of the tools that use it is enabled). */
   readonly notStarted: readonly { readonly server: string; readonly reason: string }[];
-  /** JP's working directory, where the servers run: the folder `tool-workbench` runs in, not the workspace root. */
+  /** Where the servers run: the workspace's root, the folder that holds `.jp` (RFD 087's root-as-working-directory), as JP runs them. */
   readonly cwd: string;
   readonly problems: readonly McpLaunchProblem[];
   /** Hidden characters anywhere in the plan: it starts only with `hiddenConfirmed` (a second confirmation). */

@@ -3,6 +3,7 @@
 // `tool-workbench serve` as the page reaches it: noise on stdout, a hung server, one name per
 // server, sessions kept apart.
 import { spawnSync } from 'node:child_process';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -360,13 +361,30 @@ describe('through the bridge', () => {
       await page.post(`/bridge/workspaces/${id}/stop`);
     }, 60_000);
 
-    it("runs a server in JP's working directory (where the workbench runs), not the workspace root", async () => {
-      const root = workspace();
+    it("runs a server in the workspace's root (the folder that holds .jp), so a relative argument is found there", async () => {
+      // JP's root-as-working-directory (RFD 087): its servers run as if launched from the workspace root.
+      const root = tempWorkspace(() => `[providers.mcp.rel]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = ["server.mjs", "where"]\n`);
+      copyFileSync(join(FIXTURES, 'hostile.mjs'), join(root, 'server.mjs'));
       const { id, servers } = await startWorkspace(root);
-      const v = servers.find((x) => x.declaredAs === 'fs');
-      expect(v?.cwd).toBe(ROOT);
-      expect(v?.instructions).toBe(`running in ${ROOT}`);
+      const v = servers.find((x) => x.declaredAs === 'rel');
+      expect(v?.error).toBeUndefined();
+      expect(v?.status).toBe('running');
+      expect(v?.cwd).toBe(root);
+      expect(v?.instructions).toBe(`running in ${root}`);
+      expect(s.stdout()).toContain(`): ${node} server.mjs where  [in ${root}]`);
       await page.post(`/bridge/workspaces/${id}/stop`);
+    }, 60_000);
+
+    it('snapshot runs a server in the workspace root too, wherever it is run from', () => {
+      const root = tempWorkspace(() => `[providers.mcp.rel]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = ["server.mjs", "where"]\n`);
+      copyFileSync(join(FIXTURES, 'hostile.mjs'), join(root, 'server.mjs'));
+      const out = join(root, 'snap.json');
+      const r = spawnSync(node, [BIN, 'snapshot', '--workspace', root, '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain(`starting rel (from the command line): ${node} server.mjs where  [in ${root}]`);
+      const [entry] = JSON.parse(readFileSync(out, 'utf8')) as [{ tools: { rel: { instructions?: string } } }];
+      expect(entry.tools.rel.instructions).toBe(`running in ${root}`);
     }, 60_000);
 
     it('snapshot leaves out a server JP would not start instead of saying JP would abort', () => {
