@@ -68,6 +68,12 @@ export interface ServerView {
   readonly pid?: number;
   /** Milliseconds since the epoch. */
   readonly startedAt?: number;
+  /**
+   * Seconds since a ping the idle server has not answered was sent (absent while it answers): it is
+   * not stopped for that, as JP stops nothing for it; the user may Stop it. A busy server (a request
+   * in flight) is not pinged, so a long call never shows here.
+   */
+  readonly notAnsweringSecs?: number;
   /** The sequence number of the server's newest log entry. */
   readonly lastLog: number;
   /** The MCP endpoint the page connects to, a path on the bridge's origin. */

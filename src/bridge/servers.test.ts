@@ -18,7 +18,7 @@ import type { ServerView } from '../bridge-protocol';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { terminalOf } from './log';
 import { Masker } from './secrets';
-import { BIN, eventually, FIXTURES, ROOT, serveForFile, tempWorkspace } from './testServe';
+import { BIN, eventually, FIXTURES, ROOT, serveForFile, sleep, tempWorkspace } from './testServe';
 import type { PageClient, Running } from './testServe';
 import { httpFailure, nextPingDelay, PING_AT_MOST_EVERY_MS, Upstream } from './upstream';
 
@@ -70,16 +70,27 @@ function freeze(pid: number): () => void {
 }
 
 describe('a hung stdio server', () => {
-  it('is seen failed once it stops answering pings (SIGSTOP)', async () => {
+  it('is seen not answering once it misses pings (SIGSTOP), is never stopped for it, and answers again when let go', async () => {
     const up = upstream('hangs', ['asks']);
     await up.start();
     expect(up.status).toBe('running');
     const thaw = freeze(up.view().pid as number);
+    let thawed = false;
     try {
-      const error = await eventually(() => (up.status === 'failed' ? up.error : undefined), 30_000, 'the hung server to be seen');
-      expect(error).toMatch(/the server stopped answering \(ping: .*timed out/iu);
-    } finally {
+      const secs = await eventually(() => up.view().notAnsweringSecs, 30_000, 'the hung server to be seen');
+      expect(secs).toBeGreaterThanOrEqual(5);
+      // JP sends no pings and kills nothing: the user decides (Stop). Still running, its process kept.
+      await sleep(6000);
+      expect(up.status).toBe('running');
+      expect(up.view().notAnsweringSecs).toBeGreaterThan(secs);
+      expect(up.logSince(0).map((e) => e.text)).toContainEqual(expect.stringMatching(/^no answer to ping for \d+ s/u));
       thaw();
+      thawed = true;
+      await eventually(() => (up.view().notAnsweringSecs === undefined ? true : undefined), 20_000, 'the server to answer again');
+      const tools = await up.forward('tools/list', undefined);
+      expect((tools.tools as { name: string }[]).map((t) => t.name)).toEqual(['ask']);
+    } finally {
+      if (!thawed) thaw();
     }
   }, 60_000);
 
@@ -89,6 +100,26 @@ describe('a hung stdio server', () => {
     expect(series).toEqual([1500, 3000, 3000, 3000, 3000, 3000]);
     expect(PING_AT_MOST_EVERY_MS).toBe(3000);
   });
+});
+
+describe('a busy stdio server', () => {
+  it('is not pinged while a call runs: a tool call that holds the server for 8 s returns its result', async () => {
+    const masker = new Masker();
+    const busySpec: McpLaunchSpec = { ...spec('busy', []), arguments: [join(FIXTURES, 'busy.mjs')] };
+    const up = new Upstream('busy', { kind: 'stdio', spec: busySpec, cwd: FIXTURES, from: 'the test' }, { terminal: terminalOf(() => undefined, masker), masker });
+    started.push(up);
+    await up.start();
+    expect(up.status).toBe('running');
+    // Past the first ping, so the pinger is running when the call starts.
+    await sleep(2000);
+    const result = await up.forward('tools/call', { name: 'work', arguments: { seconds: 8 } });
+    expect(result.content).toEqual([{ type: 'text', text: 'worked 8 s' }]);
+    expect(up.status).toBe('running');
+    expect(up.view().notAnsweringSecs).toBeUndefined();
+    // The server is still there for everyone else.
+    const tools = await up.forward('tools/list', undefined);
+    expect((tools.tools as { name: string }[]).map((t) => t.name)).toEqual(['work']);
+  }, 60_000);
 });
 
 /**

@@ -75,8 +75,10 @@ const RESUME = { maxRetries: 3, initialReconnectionDelay: 1000, maxReconnectionD
  */
 export const PING_AT_MOST_EVERY_MS = 3000;
 /**
- * How long a ping waits. A stdio server gets longer than an HTTP one: it may be busy on one thread
- * for a moment, and a server that misses it is stopped (a SIGSTOPped one never answers).
+ * How long a ping waits before the server counts as not answering. A stdio server gets longer than
+ * an HTTP one: it may be busy on one thread for a moment. A missed ping stops nothing (JP sends no
+ * pings and waits for a call however long it takes): the page says "not answering for N s" and the
+ * user may stop the server.
  */
 const PING_TIMEOUT_MS = { http: PING_EVERY_MS, stdio: 5000 } as const;
 
@@ -214,6 +216,10 @@ export class Upstream {
   private startedAt: number | undefined;
   private pinger: ReturnType<typeof setTimeout> | undefined;
   private pingDelay = PING_EVERY_MS;
+  /** Requests the bridge is waiting on the server for: while any runs, the server is busy and not pinged. */
+  private inFlight = 0;
+  /** When the first ping it has not answered was sent (ms since the epoch); cleared by its next answer. */
+  private unansweredSince: number | undefined;
   private stopping = false;
   private readonly listeners = new Set<() => void>();
   /** Notifications from the server (tools/list_changed, ...), for the page's sessions. */
@@ -284,6 +290,7 @@ export class Upstream {
       ...(this.status === 'running' && this.instructions ? { instructions: this.instructions } : {}),
       ...(this.child?.pid !== undefined && (this.status === 'running' || this.status === 'starting') ? { pid: this.child.pid } : {}),
       ...(this.startedAt !== undefined ? { startedAt: this.startedAt } : {}),
+      ...(this.unansweredSince !== undefined && this.status === 'running' ? { notAnsweringSecs: Math.floor((Date.now() - this.unansweredSince) / 1000) } : {}),
       lastLog: this.log.last,
       endpoint: this.endpoint,
     };
@@ -328,6 +335,7 @@ export class Upstream {
     await this.shutdown();
     this.stopping = false;
     this.refusal = undefined;
+    this.unansweredSince = undefined;
     this.set('starting');
     try {
       if (this.source.kind === 'stdio') await this.startStdio(this.source);
@@ -574,17 +582,42 @@ export class Upstream {
     this.pinger.unref();
   }
 
-  /** Pings the server itself; each answer lets the next ping wait longer, a page's request brings it back. */
+  /**
+   * Pings an idle server (one with no request in flight): each answer lets the next ping wait
+   * longer. A server that lets a ping time out is not stopped, only said to be not answering (since
+   * that ping was sent) until it answers again; a ping refused outright (an HTTP server whose port
+   * closed) means the server is gone.
+   */
   private async ping(): Promise<void> {
     const client = this.client;
     if (!client || this.status === 'stopped' || this.status === 'failed') return;
     if (this.status !== 'running') return this.schedulePing(PING_EVERY_MS);
+    // Busy: JP waits for a call without pinging; forward() pings again once the last request ends.
+    if (this.inFlight > 0) return;
+    const sent = Date.now();
     try {
       await client.ping({ timeout: PING_TIMEOUT_MS[this.source.kind] });
-      if (this.client === client && this.status === 'running') this.schedulePing(nextPingDelay(this.pingDelay));
+      if (this.client !== client || this.status !== 'running') return;
+      if (this.unansweredSince !== undefined) {
+        this.log.add('bridge', `answering again after ${Math.round((Date.now() - this.unansweredSince) / 1000)} s`);
+        this.say(`${this.name}: answering again`);
+        this.unansweredSince = undefined;
+      }
+      this.schedulePing(nextPingDelay(this.pingDelay));
     } catch (e) {
       if (this.client !== client || this.status !== 'running' || this.stopping) return;
-      this.log.add('bridge', `no answer to ping: ${messageOf(e)}`);
+      if ((e as { code?: unknown }).code === ErrorCode.RequestTimeout) {
+        const first = this.unansweredSince === undefined;
+        this.unansweredSince ??= sent;
+        if (first) {
+          const secs = Math.round((Date.now() - sent) / 1000);
+          this.log.add('bridge', `no answer to ping for ${secs} s: the server is still running (not stopped for it); Stop ends it`);
+          this.say(`${this.name}: not answering for ${secs} s (still running; Stop ends it)`);
+        }
+        if (this.inFlight === 0) this.schedulePing(PING_EVERY_MS);
+        return;
+      }
+      this.log.add('bridge', `ping refused: ${messageOf(e)}`);
       this.set('failed', `the server stopped answering (ping: ${messageOf(e)})`);
       await this.shutdown();
     }
@@ -601,12 +634,16 @@ export class Upstream {
     const client = this.client;
     if (!client || this.status !== 'running') throw new Error(`the server ${this.name} is ${this.status}`);
     const { signal, onProgress } = options;
-    // The page is using the server: a hang should show soon.
-    if (this.pingDelay > PING_EVERY_MS) this.schedulePing(PING_EVERY_MS);
+    // Busy from now until the last request in flight ends: no ping meanwhile (a server holding its only
+    // thread for a long call would miss it). The page is using the server: once idle, a hang should show soon.
+    this.inFlight++;
+    if (this.pinger) clearTimeout(this.pinger);
+    this.pinger = undefined;
     let result: Record<string, unknown>;
     try {
       result = (await client.request({ method, ...(params !== undefined ? { params } : {}) }, ResultSchema, {
-        timeout: CALL_TIMEOUT_MS,
+        // A page's ping asks whether the server answers now: it gets the bridge's ping wait, not a call's.
+        timeout: method === 'ping' ? PING_TIMEOUT_MS[this.source.kind] : CALL_TIMEOUT_MS,
         ...(signal ? { signal } : {}),
         ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
       })) as Record<string, unknown>;
@@ -618,6 +655,9 @@ export class Upstream {
       const why = code === ErrorCode.ConnectionClosed ? (this.transportFailure() ?? this.exitText()) : undefined;
       const message = messageOf(e).replace(/^MCP error -?\d+: /u, '');
       throw Object.assign(new Error(why !== undefined ? `${message}: ${why}` : message), { ...(code !== undefined ? { code } : {}), ...(data !== undefined ? { data } : {}) });
+    } finally {
+      this.inFlight--;
+      if (this.inFlight === 0 && this.client === client && this.status === 'running') this.schedulePing(PING_EVERY_MS);
     }
     if (method === 'tools/list' && Array.isArray(result.tools)) {
       const tooDeep = tooDeepTool(result.tools as unknown[], `${this.name}'s tools/list`);
