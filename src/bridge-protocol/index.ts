@@ -46,6 +46,12 @@ export interface ServerView {
   readonly optional: boolean;
   /** False: a workspace's server JP would not start (no tool names it yet), started to list its tools. */
   readonly jpStarts?: boolean;
+  /**
+   * Whether the bridge forwards the server's sampling, elicitation and roots requests to the page,
+   * declaring those capabilities (tools a server registers only for such a client are then listed,
+   * though JP is never offered them). False by default: the bridge declares what JP's client does.
+   */
+  readonly forwardsToPage?: boolean;
   /** Where a stdio command came from ("workspace /x/.jp", "the command line"). */
   readonly from?: string;
   readonly commandLine?: string;

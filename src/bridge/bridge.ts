@@ -298,6 +298,20 @@ export class Bridge {
         await e.upstream.start();
         return send(200, { server: e.upstream.view() });
       }
+      if (b !== undefined && c === 'forwarding' && is('POST', 3)) {
+        // A per-server choice (issue 34.3): declare sampling, elicitation and roots and hand them to the
+        // page, or declare what JP's client does. Either reconnects the server (a stdio one restarts).
+        const forward = object(await readBody(req)).forward;
+        if (typeof forward !== 'boolean') throw new HttpError(400, 'forward must be true or false');
+        const e = this.entry(b);
+        if (e.upstream.source.kind === 'stdio') {
+          const how = requestText(method, url.pathname, session);
+          await this.askTerminal([`Restart ${e.upstream.name} (${e.upstream.view().commandLine ?? ''}) ${forward ? 'forwarding sampling, elicitation and roots to the page' : "with JP's client capabilities"}, asked by ${how}?`]);
+          e.upstream.startedBy = `restarted by ${how}`;
+        }
+        await e.upstream.setForwarding(forward);
+        return send(200, { server: e.upstream.view() });
+      }
       if (b !== undefined && is('DELETE', 2)) {
         const e = this.entry(b);
         e.facade.dispose();

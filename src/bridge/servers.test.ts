@@ -2,7 +2,7 @@
 // (fixtures/hostile.mjs), driven by the bridge's own Upstream and through a running
 // `tool-workbench serve` as the page reaches it: noise on stdout, a hung server, one name per
 // server, sessions kept apart.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,7 +18,7 @@ import type { ServerView } from '../bridge-protocol';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { terminalOf } from './log';
 import { Masker } from './secrets';
-import { BIN, eventually, FIXTURES, ROOT, serveForFile, sleep, tempWorkspace } from './testServe';
+import { BIN, eventually, FIXTURES, ROOT, serveForFile, serverBin, sleep, tempWorkspace } from './testServe';
 import type { PageClient, Running } from './testServe';
 import { httpFailure, nextPingDelay, PING_AT_MOST_EVERY_MS, Upstream } from './upstream';
 
@@ -370,6 +370,61 @@ describe('through the bridge', () => {
     const mine = (await page.get('/bridge/servers')).json<{ servers: ServerView[] }>().servers.filter((v) => v.url === dead.url);
     expect(mine.map((v) => v.status)).toEqual(['failed']);
   }, 60_000);
+
+  describe("JP's capabilities", () => {
+    /** server-everything over Streamable HTTP on a free loopback port (the pinned devDependency). */
+    async function everything(): Promise<{ url: string; stop: () => void }> {
+      const port = await new Promise<number>((ok) => {
+        const probe = createServer();
+        probe.listen(0, '127.0.0.1', () => {
+          const { port: p } = probe.address() as { port: number };
+          probe.close(() => ok(p));
+        });
+      });
+      const child = spawn(node, [serverBin('everything'), 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let said = '';
+      const hear = (d: Buffer) => void (said += d.toString());
+      child.stdout.on('data', hear);
+      child.stderr.on('data', hear);
+      await eventually(() => (/listening/iu.test(said) ? true : undefined), 20_000, 'server-everything to listen').catch((e: unknown) => {
+        child.kill('SIGKILL');
+        throw e;
+      });
+      return { url: `http://127.0.0.1:${port}/mcp`, stop: () => void child.kill('SIGKILL') };
+    }
+
+    it('lists the 13 tools JP is offered by default; forwarding to the page is a per-server choice that reconnects it with sampling, elicitation and roots', async () => {
+      const server = await everything();
+      try {
+        const connected = (await page.post('/bridge/servers', { url: server.url, name: 'every' })).json<{ server: ServerView }>().server;
+        expect(connected.status).toBe('running');
+        expect(connected.forwardsToPage).toBe(false);
+        const names = async () => {
+          const client = await pageSession('every');
+          try {
+            return (await client.listTools()).tools.map((t) => t.name);
+          } finally {
+            await client.close();
+          }
+        };
+        const before = await names();
+        expect(before).toHaveLength(13);
+        const on = await page.post('/bridge/servers/every/forwarding', { forward: true });
+        expect(on.status).toBe(200);
+        expect(on.json<{ server: ServerView }>().server).toMatchObject({ status: 'running', forwardsToPage: true });
+        const forwarded = await names();
+        // Those a client that can sample, elicit (forms) and give roots is offered, JP never.
+        expect(forwarded.filter((n) => !before.includes(n)).sort()).toEqual(['get-roots-list', 'trigger-elicitation-request', 'trigger-sampling-request']);
+        const off = await page.post('/bridge/servers/every/forwarding', { forward: false });
+        expect(off.json<{ server: ServerView }>().server).toMatchObject({ status: 'running', forwardsToPage: false });
+        expect(await names()).toHaveLength(13);
+        expect((await page.post('/bridge/servers/every/forwarding', { forward: 'yes' })).status).toBe(400);
+      } finally {
+        await page.del('/bridge/servers/every');
+        server.stop();
+      }
+    }, 60_000);
+  });
 
   describe('start what JP starts', () => {
     // fs: used by an enabled tool. broken: would fail, but only an off tool uses it. where: no tool names it.

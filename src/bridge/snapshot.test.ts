@@ -104,6 +104,20 @@ describe('tool-workbench snapshot', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /u);
   });
 
+  it("lists what JP is offered: server-everything's 13 tools, as the bridge declares neither sampling nor elicitation, as JP's client", () => {
+    const root = tempWorkspace(() => `[providers.mcp.everything]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = [${JSON.stringify(serverBin('everything'))}]\n${uses('everything')}`);
+    const out = join(root, 'everything.json');
+    const r = run('snapshot', '--workspace', root, '--out', out);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const parsed = parseMultiServerCatalogue(JSON.parse(readFileSync(out, 'utf8')));
+    const names = parsed.servers[0]?.tools.map((t) => t.name) ?? [];
+    expect(names).toHaveLength(13);
+    // Registered only for a client that declares sampling / elicitation, which rmcp's default handler (JP's) does not.
+    expect(names).not.toContain('trigger-sampling-request');
+    expect(names).not.toContain('trigger-elicitation-request');
+  }, 60_000);
+
   it('keeps everything the server said: serverInfo whole, instructions, capabilities, non-standard tool fields, a missing description missing', () => {
     const root = tempWorkspace(() => `[providers.mcp.rich]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = [${JSON.stringify(join(FIXTURES, 'hostile.mjs'))}, "rich"]\n`);
     const out = join(root, 'rich.json');

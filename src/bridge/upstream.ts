@@ -10,8 +10,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, ResultSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { JSONRPCMessage, MessageExtraInfo, Notification, Progress, Request, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError, ResultSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, JSONRPCMessage, MessageExtraInfo, Notification, Progress, Request, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerStatus, ServerView } from '../bridge-protocol';
 import { nestsDeeperThan, tooDeepTool } from '../core/import/depth';
 import { describeHidden, hiddenIn } from '../core/workspace/hidden';
@@ -87,6 +87,19 @@ export function nextPingDelay(previous: number): number {
   return Math.min(previous * 2, PING_AT_MOST_EVERY_MS);
 }
 const CALL_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * What the bridge's client declares by default: what JP's does. JP connects with rmcp's default
+ * client handler (`().serve(child)`, crates/jp_mcp/src/client.rs), whose `ClientInfo::default()`
+ * declares no capability, so a server that registers tools only for a client that can sample or
+ * elicit (server-everything's trigger-sampling-request, trigger-elicitation-request) never offers
+ * them to JP, and must not to the workbench either.
+ */
+export const JP_CLIENT_CAPABILITIES: ClientCapabilities = {};
+/** Declared when the user forwards a server's questions to the page (a per-server choice). */
+export const FORWARDING_CAPABILITIES: ClientCapabilities = { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } };
+/** The server's requests of its client that a page may answer. */
+const PAGE_ANSWERS = new Set(['sampling/createMessage', 'elicitation/create', 'roots/list']);
 /** The longest stderr line kept whole before it is cut (an entry shows 4,000 characters of it). */
 const MAX_STDERR_LINE_CHARS = 64 * 1024;
 /** "No limit" (startup_timeout_secs = 0) as the SDK needs a number: about 24 days. */
@@ -228,6 +241,12 @@ export class Upstream {
   onServerRequest: ServerRequestHandler | undefined;
   /** What started the server last, for the terminal ("POST /bridge/... from session 1"). */
   startedBy = '';
+  /**
+   * Whether the client declares sampling, elicitation and roots and hands those requests to the page
+   * (FORWARDING_CAPABILITIES), or declares what JP's client does (none: the default). A change takes
+   * effect on the next start (setForwarding reconnects).
+   */
+  forwardsToPage = false;
 
   constructor(
     /** Its name in the bridge (and its endpoint's path); set once, before the page meets it. */
@@ -279,6 +298,7 @@ export class Upstream {
       ...(this.error !== undefined ? { error: this.error } : {}),
       optional: this.optional,
       ...(this.jpStarts ? {} : { jpStarts: false }),
+      forwardsToPage: this.forwardsToPage,
       ...(src.kind === 'stdio'
         ? { from: src.from, commandLine: commandLine(src.spec), cwd: src.cwd, variables: src.spec.variables, missingVariables: this.missing }
         : { url: src.url, headerNames: Object.keys(src.headers) }),
@@ -353,10 +373,16 @@ export class Upstream {
     }
   }
 
+  /** Forward the server's questions to the page or not: it reconnects (a stdio server restarts) with those capabilities. */
+  async setForwarding(on: boolean): Promise<void> {
+    this.forwardsToPage = on;
+    this.log.add('bridge', on ? 'forwarding sampling, elicitation and roots to the page: reconnecting with those capabilities' : "declaring JP's client capabilities (none): reconnecting");
+    await this.start();
+  }
+
   private newClient(): Client {
-    // Sampling and elicitation are the page's to answer (the facade asks a page session), so the
-    // bridge says it can do both; with no page to ask, the server gets an error saying so.
-    const client = new Client({ name: 'tool-catalogue-workbench-bridge', version: '0.1.0' }, { capabilities: { sampling: {}, elicitation: { form: {} } } });
+    const forwarding = this.forwardsToPage;
+    const client = new Client({ name: 'tool-catalogue-workbench-bridge', version: '0.1.0' }, { capabilities: forwarding ? FORWARDING_CAPABILITIES : JP_CLIENT_CAPABILITIES });
     client.fallbackNotificationHandler = async (n) => this.onNotification?.(n);
     const ask = async (request: Request, signal: AbortSignal) => {
       const handler = this.onServerRequest;
@@ -364,8 +390,19 @@ export class Upstream {
       this.log.add('bridge', `the server asks the page: ${request.method}`);
       return handler(request, signal) as never;
     };
-    client.setRequestHandler(CreateMessageRequestSchema, (r, extra) => ask(r, extra.signal));
-    client.setRequestHandler(ElicitRequestSchema, (r, extra) => ask(r, extra.signal));
+    if (forwarding) {
+      client.setRequestHandler(CreateMessageRequestSchema, (r, extra) => ask(r, extra.signal));
+      client.setRequestHandler(ElicitRequestSchema, (r, extra) => ask(r, extra.signal));
+      client.setRequestHandler(ListRootsRequestSchema, (r, extra) => ask(r, extra.signal));
+    } else {
+      // Undeclared, and asked all the same (a server that ignores capabilities): still the page's to
+      // answer rather than a silent refusal, and the log says JP's client would not have been asked.
+      client.fallbackRequestHandler = async (r, extra) => {
+        if (!PAGE_ANSWERS.has(r.method)) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${r.method}`);
+        this.log.add('bridge', `the server asks ${r.method} though the bridge, as JP's client, did not declare it`);
+        return ask({ method: r.method, ...(r.params !== undefined ? { params: r.params } : {}) }, extra.signal);
+      };
+    }
     client.onerror = (e) => {
       // The resumption gave up: whatever waited on that stream would wait out its timeout.
       if (/Maximum reconnection attempts/u.test(e.message) && this.status === 'running' && !this.stopping) {
