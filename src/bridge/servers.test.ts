@@ -289,6 +289,31 @@ async function rawSession(name: string): Promise<{ heard: () => string; close: (
   return { heard: () => text, close: open.close };
 }
 
+/** A page's initialize through the bridge, raw: the result as the facade sent it (JSON or one SSE event). */
+async function initializeThroughBridge(name: string): Promise<Record<string, unknown>> {
+  const body = await new Promise<string>((ok, fail) => {
+    const r = request(
+      {
+        host: '127.0.0.1',
+        port: s.port,
+        method: 'POST',
+        path: `/bridge/servers/${encodeURIComponent(name)}/mcp`,
+        headers: { authorization: `Bearer ${s.token}`, origin: `http://127.0.0.1:${s.port}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => ok(text));
+      },
+    );
+    r.on('error', fail);
+    r.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+  });
+  const json = body.trimStart().startsWith('{') ? body : (body.split('\n').find((l) => l.startsWith('data: ')) ?? '').slice('data: '.length);
+  return (JSON.parse(json) as { result: Record<string, unknown> }).result;
+}
+
 describe('through the bridge', () => {
   serveForFile({}, (running, client) => {
     s = running;
@@ -369,6 +394,30 @@ describe('through the bridge', () => {
     for (let i = 0; i < 3; i++) expect((await page.post('/bridge/servers', { url: dead.url })).json<{ server: ServerView }>().server.status).toBe('failed');
     const mine = (await page.get('/bridge/servers')).json<{ servers: ServerView[] }>().servers.filter((v) => v.url === dead.url);
     expect(mine.map((v) => v.status)).toEqual(['failed']);
+  }, 60_000);
+
+  it("answers a page's initialize with the server's own reply: serverInfo raw (debug, vendorInfo kept), instructions, capabilities", async () => {
+    const { id, servers } = await startWorkspace(tempWorkspace(() => hostileToml('rich', ['rich'])));
+    const v = servers.find((x) => x.declaredAs === 'rich');
+    expect(v?.status).toBe('running');
+    const result = await initializeThroughBridge(v?.name ?? 'rich');
+    const said = {
+      name: 'rich',
+      version: '3.1.4',
+      title: 'Rich Server',
+      description: 'Says everything about itself.',
+      icons: [{ src: 'https://example.com/rich.png', mimeType: 'image/png', sizes: ['48x48'] }],
+      websiteUrl: 'https://example.com/rich',
+      'x-vendor': 'acme',
+      debug: { build: 'abc123', features: ['a', 'b'] },
+      vendorInfo: { vendor: 'Acme', support: 'https://example.com/support' },
+    };
+    expect(result.serverInfo).toEqual(said);
+    expect(result.serverInfo).toEqual(v?.serverInfo);
+    expect(result.instructions).toBe('Call plain before fancy.');
+    expect(result.capabilities).toEqual({ tools: { listChanged: true }, logging: {}, experimental: { 'x-rich': { level: 2 } } });
+    expect(result.protocolVersion).toBe(v?.protocolVersion);
+    await page.post(`/bridge/workspaces/${id}/stop`);
   }, 60_000);
 
   describe("JP's capabilities", () => {

@@ -2,7 +2,7 @@
 // names, so `check` replays the real setup offline; JP's required/optional rule decides the exit.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMultiServerCatalogue } from '../core/catalogue/tools-list';
 import { listAllTools } from './snapshot';
@@ -126,7 +126,7 @@ describe('tool-workbench snapshot', () => {
     expect(r.status).toBe(0);
     const [entry] = JSON.parse(readFileSync(out, 'utf8')) as [{ tools: { rich: Record<string, unknown> } }];
     const rich = entry.tools.rich;
-    expect(rich.serverInfo).toEqual({ name: 'rich', version: '3.1.4', title: 'Rich Server', description: 'Says everything about itself.', icons: [{ src: 'https://example.com/rich.png', mimeType: 'image/png', sizes: ['48x48'] }], websiteUrl: 'https://example.com/rich', 'x-vendor': 'acme' });
+    expect(rich.serverInfo).toEqual({ name: 'rich', version: '3.1.4', title: 'Rich Server', description: 'Says everything about itself.', icons: [{ src: 'https://example.com/rich.png', mimeType: 'image/png', sizes: ['48x48'] }], websiteUrl: 'https://example.com/rich', 'x-vendor': 'acme', debug: { build: 'abc123', features: ['a', 'b'] }, vendorInfo: { vendor: 'Acme', support: 'https://example.com/support' } });
     expect(rich.instructions).toBe('Call plain before fancy.');
     expect(rich.capabilities).toEqual({ tools: { listChanged: true }, logging: {}, experimental: { 'x-rich': { level: 2 } } });
     expect(rich.tools).toEqual([
@@ -137,5 +137,10 @@ describe('tool-workbench snapshot', () => {
     expect(parsed.errors).toEqual([]);
     expect(parsed.servers[0]?.serverInfo).toEqual(rich.serverInfo);
     expect(parsed.servers[0]?.instructions).toBe('Call plain before fancy.');
+    // Meant to be committed: nothing of this machine's folders (its description named the .jp folder's full path).
+    const text = readFileSync(out, 'utf8');
+    expect(text).not.toContain(root);
+    expect(text).not.toContain(ROOT);
+    expect(text).toContain(`${basename(root)}/.jp`);
   }, 60_000);
 });
