@@ -15,8 +15,11 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { descendants, isAlive } from './processTree';
-import { eventually, FIXTURES, pageClient, serveForFile, serverBin, startServe, tempWorkspace } from './testServe';
+import { endsItsProcesses, eventually, FIXTURES, pageClient, serveForFile, serverBin, startServe, tempWorkspace } from './testServe';
 import type { PageClient, Running } from './testServe';
+
+// Whatever a failing test leaves running ends with the file (issue 34.7).
+endsItsProcesses();
 
 interface View {
   name: string;

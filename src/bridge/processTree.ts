@@ -23,7 +23,12 @@ export function newTreeCookie(): string {
 
 /** Every live process whose environment carries `cookie` (Linux; empty where there is no /proc). */
 export function marked(cookie: string): number[] {
-  const needle = Buffer.from(`${TREE_VARIABLE}=${cookie}\0`);
+  return markedBy(TREE_VARIABLE, cookie);
+}
+
+/** Every live process but this one whose environment, as it started, has `variable=value`. */
+export function markedBy(variable: string, value: string): number[] {
+  const needle = Buffer.from(`${variable}=${value}\0`);
   let entries: string[];
   try {
     entries = readdirSync('/proc');

@@ -7,8 +7,11 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventually, exchangeCode, FIXTURES, pageClient, raw, ROOT, serveForFile, serverBin, startServe, tempWorkspace } from './testServe';
+import { endsItsProcesses, eventually, exchangeCode, FIXTURES, pageClient, raw, ROOT, serveForFile, serverBin, startServe, tempWorkspace } from './testServe';
 import type { PageClient, Running } from './testServe';
+
+// Whatever a failing test leaves running ends with the file (issue 34.7).
+endsItsProcesses();
 
 const SECRET = 'sk-test-5ecret-value-0123456789';
 let s: Running;

@@ -18,9 +18,12 @@ import type { ServerView } from '../bridge-protocol';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { terminalOf } from './log';
 import { Masker } from './secrets';
-import { BIN, eventually, FIXTURES, ROOT, serveForFile, serverBin, sleep, tempWorkspace } from './testServe';
+import { BIN, endsItsProcesses, eventually, FIXTURES, ROOT, serveForFile, serverBin, sleep, tempWorkspace } from './testServe';
 import type { PageClient, Running } from './testServe';
 import { httpFailure, nextPingDelay, PING_AT_MOST_EVERY_MS, Upstream } from './upstream';
+
+// Whatever a failing test leaves running ends with the file (issue 34.7).
+endsItsProcesses();
 
 const spec = (name: string, args: readonly string[]): McpLaunchSpec => ({
   name,

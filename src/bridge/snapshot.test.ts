@@ -6,7 +6,10 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMultiServerCatalogue } from '../core/catalogue/tools-list';
 import { listAllTools } from './snapshot';
-import { BIN, FIXTURES, ROOT, serverBin, tempWorkspace } from './testServe';
+import { BIN, endsItsProcesses, FIXTURES, ROOT, serverBin, tempWorkspace } from './testServe';
+
+// Whatever a failing test leaves running ends with the file (issue 34.7).
+endsItsProcesses();
 
 const node = process.execPath;
 /** An enabled tool of `server`: JP starts (and aborts for) only the servers such a tool uses. */
