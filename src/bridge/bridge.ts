@@ -38,6 +38,8 @@ export interface BridgeOptions {
   readonly idleStopMs: number;
   /** Plans wait this long for their confirmation, and a failed connection is dropped after it (ms). */
   readonly expireMs: number;
+  /** How long a stop waits after SIGTERM before SIGKILL (serve --stop-grace). */
+  readonly stopGraceMs?: number;
   readonly watchdog?: Watchdog;
   /**
    * `serve --confirm-in-terminal`: asks y/N on the terminal before any process starts. The question's
@@ -122,7 +124,7 @@ export class Bridge {
   constructor(private readonly options: BridgeOptions) {
     this.workspaces = new Workspaces(options.expireMs);
     this.models = new ModelDesk({ env: options.modelEnv ?? process.env, masker: options.masker, terminal: options.terminal, ...(options.record !== undefined ? { record: options.record } : {}), ...(options.modelSend ? { send: options.modelSend } : {}) });
-    this.context = { terminal: options.terminal, masker: options.masker, ...(options.watchdog ? { watchdog: options.watchdog } : {}) };
+    this.context = { terminal: options.terminal, masker: options.masker, ...(options.watchdog ? { watchdog: options.watchdog } : {}), ...(options.stopGraceMs !== undefined ? { stopGraceMs: options.stopGraceMs } : {}) };
     this.http = createServer((req, res) => void this.handle(req, res));
     if (options.idleStopMs > 0) {
       this.idleTimer = setInterval(() => void this.stopIfIdle(), Math.min(5000, options.idleStopMs));

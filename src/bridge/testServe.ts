@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -25,16 +25,16 @@ process.env[TEST_VARIABLE] = TEST_COOKIE;
 
 /**
  * Ends (SIGKILL: the tests are over, and some fixtures ignore SIGTERM) every process carrying this
- * file's cookie, and waits until none runs; the number it ended. A failing lifecycle test once left
+ * file's cookie, and waits until none runs; what it ended (pid and command line). A failing lifecycle test once left
  * 30 fixture processes running: no test's failure may leave one.
  */
-export async function endTestProcesses(): Promise<number> {
-  const ended = new Set<number>();
+export async function endTestProcesses(): Promise<string[]> {
+  const ended = new Map<number, string>();
   for (let round = 0; round < 100; round++) {
     const left = markedBy(TEST_VARIABLE, TEST_COOKIE).filter(isAlive);
-    if (left.length === 0) return ended.size;
+    if (left.length === 0) return [...ended].map(([pid, command]) => `${pid} ${command}`);
     for (const p of left) {
-      ended.add(p);
+      if (!ended.has(p)) ended.set(p, commandOf(p));
       try {
         process.kill(p, 'SIGKILL');
       } catch {
@@ -46,12 +46,21 @@ export async function endTestProcesses(): Promise<number> {
   throw new Error(`processes of this test file still run after SIGKILL: ${markedBy(TEST_VARIABLE, TEST_COOKIE).filter(isAlive).join(', ')}`);
 }
 
+/** A process's command line, cut, for saying what was left running. */
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 200);
+  } catch {
+    return '(gone)';
+  }
+}
+
 /** Called first in a test file: after its last test (and after its other afterAll hooks), no process of it runs. */
 export function endsItsProcesses(): void {
   afterAll(async () => {
-    const n = await endTestProcesses();
+    const ended = await endTestProcesses();
     // Said, not failed: the tests' own assertions say what should have stopped; this only cleans up.
-    if (n > 0) console.warn(`ended ${n} process${n === 1 ? '' : 'es'} this test file left running (${TEST_VARIABLE}=${TEST_COOKIE})`);
+    if (ended.length > 0) console.warn(`ended ${ended.length} process${ended.length === 1 ? '' : 'es'} this test file left running (${TEST_VARIABLE}=${TEST_COOKIE}):\n  ${ended.join('\n  ')}`);
   }, 30_000);
 }
 export const FIXTURES = join(ROOT, 'src', 'bridge', 'fixtures');

@@ -48,6 +48,8 @@ export interface UpstreamContext {
   readonly terminal: Terminal;
   readonly masker: Masker;
   readonly watchdog?: Watchdog;
+  /** How long a stop waits after SIGTERM before SIGKILL; stopTree's default when absent. */
+  readonly stopGraceMs?: number;
 }
 
 /**
@@ -741,7 +743,7 @@ export class Upstream {
       this.stopping = wasStopping;
     }
     const cookie = this.cookie;
-    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) await stopTree(child.pid, undefined, tree, cookie);
+    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) await stopTree(child.pid, this.context.stopGraceMs, tree, cookie);
     else if (child?.pid !== undefined) await stopTree(child.pid, 0, tree, cookie);
     if (child?.pid !== undefined) this.context.watchdog?.forget(child.pid);
   }
