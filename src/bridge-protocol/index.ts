@@ -170,6 +170,15 @@ export interface StartPlanRequest {
   readonly hiddenConfirmed?: boolean;
 }
 
+/**
+ * `POST /bridge/servers/NAME/forwarding`: forward the server's sampling, elicitation and roots requests
+ * to the page (declaring those capabilities), or declare what JP's client does (none). Either
+ * reconnects the server (a stdio one restarts); the reply is its view (`forwardsToPage`).
+ */
+export interface ForwardingRequest {
+  readonly forward: boolean;
+}
+
 /** The reply bodies, by route. */
 export interface Replies {
   readonly session: { readonly token: string };

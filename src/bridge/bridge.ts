@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import type { BridgeInfo, ConnectHttpRequest, HiddenInPlan, Replies, ServerView } from '../bridge-protocol';
+import type { BridgeInfo, ConnectHttpRequest, ForwardingRequest, HiddenInPlan, Replies, ServerView } from '../bridge-protocol';
 import { serverSlug } from '../core/import/names';
 import { describeHidden } from '../core/workspace/hidden';
 import { Facade } from './facade';
@@ -303,7 +303,7 @@ export class Bridge {
       if (b !== undefined && c === 'forwarding' && is('POST', 3)) {
         // A per-server choice (issue 34.3): declare sampling, elicitation and roots and hand them to the
         // page, or declare what JP's client does. Either reconnects the server (a stdio one restarts).
-        const forward = object(await readBody(req)).forward;
+        const { forward } = object(await readBody(req)) as Partial<ForwardingRequest>;
         if (typeof forward !== 'boolean') throw new HttpError(400, 'forward must be true or false');
         const e = this.entry(b);
         if (e.upstream.source.kind === 'stdio') {
