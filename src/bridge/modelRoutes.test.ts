@@ -9,11 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelAnswerView, ModelProviderView } from '../bridge-protocol';
 import { startFakeProvider } from '../../e2e/fakeProvider';
 import type { FakeProvider } from '../../e2e/fakeProvider';
-import { endsItsProcesses, pageClient, raw, startServe } from './testServe';
+import { pageClient, raw, startServe } from './testServe';
 import type { Running } from './testServe';
-
-// Whatever a failing test leaves running ends with the file (issue 34.7).
-endsItsProcesses();
 
 const ENV_KEY = 'sk-ant-env-KEY-1122334455667788';
 const TYPED_KEY = 'sk-typed-KEY-aabbccddeeff0011';
