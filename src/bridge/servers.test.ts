@@ -7,7 +7,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, request } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -444,6 +444,27 @@ describe('through the bridge', () => {
       });
       return { url: `http://127.0.0.1:${port}/mcp`, stop: () => void child.kill('SIGKILL') };
     }
+
+    it("still hands the page a question a server asks though the bridge did not declare it (a server that ignores capabilities)", async () => {
+      const { id, servers } = await startWorkspace(tempWorkspace(() => hostileToml('asker', ['asks'])));
+      const v = servers.find((x) => x.declaredAs === 'asker');
+      expect(v).toMatchObject({ status: 'running', forwardsToPage: false });
+      const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${s.port}${v?.endpoint ?? ''}`), {
+        requestInit: { headers: { Authorization: `Bearer ${s.token}`, Origin: `http://127.0.0.1:${s.port}` } },
+      });
+      const client = new Client({ name: 'test-page', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+      client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { colour: 'red', count: 3 } }));
+      await client.connect(transport);
+      try {
+        const result = await client.callTool({ name: 'ask', arguments: {} });
+        expect(result.content).toEqual([{ type: 'text', text: `answered ${JSON.stringify({ action: 'accept', content: { colour: 'red', count: 3 } })}` }]);
+        const log = (await page.get(`/bridge/servers/${v?.name ?? ''}/log?after=0`)).json<{ entries: { text: string }[] }>().entries.map((e) => e.text);
+        expect(log).toContain("the server asks elicitation/create though the bridge, as JP's client, did not declare it");
+      } finally {
+        await client.close();
+        await page.post(`/bridge/workspaces/${id}/stop`);
+      }
+    }, 60_000);
 
     it('lists the 13 tools JP is offered by default; forwarding to the page is a per-server choice that reconnects it with sampling, elicitation and roots', async () => {
       const server = await everything();
