@@ -102,6 +102,16 @@ describe('tasks --model PROVIDER:MODEL', () => {
     expect(fake.received.length).toBeLessThanOrEqual(6);
   });
 
+  it('credentials written in a base URL are in nothing it prints (issue 33)', async () => {
+    const io = capture();
+    const secret = 'base-url-PASS-5566778899';
+    const query = 'base-url-QKEY-1122334455';
+    const e = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: `http://jp:${secret}@127.0.0.1:1/?api-key=${query}` };
+    expect(await run(['--model', 'anthropic:claude-haiku-4-5', '--yes'], io, e)).toBe(1);
+    expect(io.stdout()).toContain('task 1: stopped: could not reach Anthropic at http://***:***@127.0.0.1:1/?api-key=***');
+    for (const text of [io.stdout(), io.stderr()]) for (const s of [secret, query, KEY]) expect(text).not.toContain(s);
+  });
+
   it('a provider error stops that task with its message, and the run goes on', async () => {
     fake = await startFakeProvider((r, n) => (n === 0 ? { kind: 'status', status: 500, body: { type: 'error', error: { type: 'api_error', message: 'boom' } } } : searcher(r)));
     const io = capture();
