@@ -61,6 +61,12 @@ usage:
       exchange as a JSON line (never a key); on an existing file the run resumes. --replay FILE: no
       network, the same outcomes. --max-usd: stop sending at that billed cost. Prints the silent misses,
       the calibration table (billed tokens beside the cost model per request) and the summary line.
+      --ab SWITCH=VALUE (repeatable): a paired A/B on the same model; arm A the scenario as written, arm B
+      with the policy switches set (ranking, substring_match, report_match_count, forced_off_tool,
+      promoted_position, never_blocks_promotion, hide_unapproved, categories). Each arm's lines, then
+      "A/B on N tasks (B: SWITCH=VALUE ...): met A a, B b; A only c, B only d; McNemar exact p = P"
+      (two-sided exact binomial on the discordant pairs, over the pairs both arms completed). The
+      estimate covers both arms; --max-usd is one budget for both.
   tool-workbench serve [--port N] [--no-open]
       Serve the workbench and its local bridge on 127.0.0.1: the page then starts a JP workspace's
       stdio MCP servers (after you confirm them) and reaches HTTP ones. --help for the options.
