@@ -65,7 +65,7 @@ describe('tasks --model PROVIDER:MODEL --ab SWITCH=VALUE', () => {
   it('the estimate before --yes covers both arms; nothing is sent', async () => {
     fake = await startFakeProvider(categoriesReader);
     const io = capture();
-    await run(['--model', 'anthropic:claude-haiku-4-5', '--ab', 'categories=true'], io, env(fake.url));
+    expect(await run(['--model', 'anthropic:claude-haiku-4-5', '--ab', 'categories=true'], io, env(fake.url))).toBe(0);
     expect(io.stderr()).toMatch(/^estimate: 18 tasks in 2 arms \(A: the scenario as written; B: categories=true\), about (\d+) requests \(A (\d+), B (\d+)\) to Anthropic claude-haiku-4-5, about \$0\.\d{4} \(claude-haiku-4-5 at the price table of 2026-12-01\)/mu);
     const m = /about (\d+) requests \(A (\d+), B (\d+)\)/u.exec(io.stderr());
     expect(Number(m?.[1])).toBe(Number(m?.[2]) + Number(m?.[3]));

@@ -48,10 +48,10 @@ const SUMMARY = /^tasks 18: met up front \d+, met by search \d+, silent misses \
 const run = (args: string[], io: Io, e: Record<string, string>) => modelTasksCommand(['--scenario', demo, '--tasks', demoTasks, ...args], io, { env: e, send: { sleep: () => Promise.resolve() }, now: () => '2026-12-02T12:00:00.000Z' });
 
 describe('tasks --model PROVIDER:MODEL', () => {
-  it('prints the estimate and sends nothing without --yes', async () => {
+  it('prints the estimate and sends nothing without --yes, exiting 0 (issue 33: 1 reads as a failure to scripts)', async () => {
     fake = await startFakeProvider(searcher);
     const io = capture();
-    expect(await run(['--model', 'anthropic:claude-haiku-4-5'], io, env(fake.url))).toBe(1);
+    expect(await run(['--model', 'anthropic:claude-haiku-4-5'], io, env(fake.url))).toBe(0);
     expect(io.stderr()).toMatch(/^estimate: 18 tasks, about \d+ requests to Anthropic claude-haiku-4-5, about \$0\.\d{4} \(claude-haiku-4-5 at the price table of 2026-12-01\)/mu);
     expect(io.stderr()).toContain('nothing sent: add --yes');
     expect(fake.received).toHaveLength(0);
