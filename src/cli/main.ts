@@ -67,6 +67,10 @@ usage:
       "A/B on N tasks (B: SWITCH=VALUE ...): met A a, B b; A only c, B only d; McNemar exact p = P"
       (two-sided exact binomial on the discordant pairs, over the pairs both arms completed). The
       estimate covers both arms; --max-usd is one budget for both.
+      --call-servers --workspace DIR: start the JP workspace's MCP servers (each command printed) and send
+      the model's calls to their tools there, each call printed; a tool whose run is "unattended" runs
+      at once, any other is asked on this terminal (y/N), or refused when stdin is no terminal. Without
+      it, calls other than search_tools get simulated results. Not with --replay.
   tool-workbench serve [--port N] [--no-open]
       Serve the workbench and its local bridge on 127.0.0.1: the page then starts a JP workspace's
       stdio MCP servers (after you confirm them) and reaches HTTP ones. --help for the options.

@@ -28,7 +28,9 @@ import { silentMissLines, summaryLine } from '../core/tasks/summary';
 import { ModelKeys, sendToModel } from '../bridge/models';
 import type { SendOptions } from '../bridge/models';
 import { exchangeLine, readRecording, Recording, requestHash } from '../bridge/recording';
+import { terminalOf } from '../bridge/log';
 import { Masker } from '../bridge/secrets';
+import type { RunningServers } from './call-servers';
 import type { Io } from './main';
 import { block, line } from './print';
 import { readErrorText } from './read';
@@ -48,10 +50,12 @@ interface Options {
   yes: boolean;
   json: boolean;
   ab: AbSwitch[];
+  callServers: boolean;
+  workspace?: string;
 }
 
 function parseArgs(args: readonly string[]): Options | string {
-  const o: Partial<Options> & { concurrency: number; yes: boolean; json: boolean; ab: AbSwitch[] } = { concurrency: 1, yes: false, json: false, ab: [] };
+  const o: Partial<Options> & { concurrency: number; yes: boolean; json: boolean; ab: AbSwitch[]; callServers: boolean } = { concurrency: 1, yes: false, json: false, ab: [], callServers: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     const value = (): string => args[++i] ?? '';
@@ -67,6 +71,8 @@ function parseArgs(args: readonly string[]): Options | string {
     else if (a === '--replay') o.replay = value();
     else if (a === '--yes') o.yes = true;
     else if (a === '--json') o.json = true;
+    else if (a === '--call-servers') o.callServers = true;
+    else if (a === '--workspace') o.workspace = value();
     else if (a === '--ab') {
       const sw = parseAbSwitch(value());
       if (typeof sw === 'string') return sw;
@@ -97,6 +103,10 @@ function parseArgs(args: readonly string[]): Options | string {
   if (!o.scenario || !o.tasks) return '--scenario FILE and --tasks FILE.jsonl are required';
   if (!o.provider || o.model === undefined) return '--model PROVIDER:MODEL is required';
   if (o.record !== undefined && o.replay !== undefined) return '--record and --replay exclude each other (--record on an existing file resumes it)';
+  if (o.callServers && o.workspace === undefined) return '--call-servers needs --workspace DIR (the JP workspace whose servers answer the calls)';
+  if (!o.callServers && o.workspace !== undefined) return '--workspace is for --call-servers';
+  // A replay sends nothing, and a server's results would change the requests the recording answers.
+  if (o.callServers && o.replay !== undefined) return '--call-servers and --replay exclude each other: a replay sends nothing, to a model or a server';
   return o as Options;
 }
 
@@ -142,6 +152,25 @@ export interface ModelTasksDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly send?: SendOptions;
   readonly now?: () => string;
+  /** --call-servers: y/N for a tool whose run is not unattended (default: this terminal's, when it has one; null: none can ask). */
+  readonly confirm?: ((question: string) => Promise<boolean>) | null;
+  /** --call-servers: start the watchdog that stops the servers if this process dies (default true; tests: false). */
+  readonly watchdog?: boolean;
+}
+
+/** y/N on this terminal, or undefined when stdin is no terminal (a pipe, CI): then nothing can ask. */
+function terminalConfirm(io: Io): ((question: string) => Promise<boolean>) | undefined {
+  if (!process.stdin.isTTY) return undefined;
+  return async (question) => {
+    const { createInterface } = await import('node:readline/promises');
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      io.err(line(question));
+      return /^y(es)?$/iu.test((await rl.question('[y/N] ')).trim());
+    } finally {
+      rl.close();
+    }
+  };
 }
 
 export async function modelTasksCommand(args: readonly string[], io: Io, deps: ModelTasksDeps = { env: process.env }): Promise<number> {
@@ -250,36 +279,59 @@ export async function modelTasksCommand(args: readonly string[], io: Io, deps: M
   };
   const armJson = (run: ModelTaskRun) => ({ summary: run.run.summary, usage: run.usage, usd: run.usd, notRun: run.notRun, results: run.results.map(({ moves: _moves, ...r }) => r) });
 
-  if (o.ab.length > 0) {
-    const ab: AbRun = await runAbTasks(loaded.scenario, loaded.run, parsed.queries, { ...common, switches: o.ab, askFor: armAsk, onResult: (arm, r, done, spent) => progress(r, done, spent, 2 * total, arm) });
-    const failed = [...failedOf(ab.a), ...failedOf(ab.b)];
-    if (o.json) {
-      out(block(JSON.stringify({ model: ab.a.model, priced, switches: o.ab.map((sw) => sw.written), arms: { A: armJson(ab.a), B: armJson(ab.b) }, ab: ab.ab, ...(ab.stoppedBy !== undefined ? { stoppedBy: ab.stoppedBy } : {}) }, null, 2)));
-    } else {
-      out(line('arm A: the scenario as written'));
-      armLines(ab.a);
-      out(line(summaryLine(ab.a.run.summary)));
-      out(line(`arm B: ${abWords}`));
-      armLines(ab.b);
-      out(line(summaryLine(ab.b.run.summary)));
-      for (const p of ab.ab.pairs) {
-        const met = (x: string | undefined): boolean => x === 'met-up-front' || x === 'met-by-search';
-        if (p.complete && met(p.a) !== met(p.b)) out(line(`discordant: task ${p.task + 1}, met in ${met(p.a) ? 'A' : 'B'} only (A ${OUTCOME_LABELS[p.a ?? 'impossible']}, B ${OUTCOME_LABELS[p.b ?? 'impossible']}): ${p.query}`));
+  let servers: RunningServers | undefined;
+  if (o.callServers) {
+    const { startWorkspaceServers } = await import('./call-servers');
+    const confirm = deps.confirm === null ? undefined : (deps.confirm ?? terminalConfirm(io));
+    try {
+      servers = await startWorkspaceServers({
+        workspace: o.workspace as string,
+        terminal: terminalOf((t) => io.err(t), masker),
+        masker,
+        ...(confirm ? { confirm } : {}),
+        ...(deps.watchdog !== false ? { watchdogArgv: [process.argv[1] as string, '__watchdog'] } : {}),
+      });
+    } catch (e) {
+      err(line(`tool-workbench tasks: ${e instanceof Error ? e.message : String(e)}`));
+      return 1;
+    }
+  }
+  try {
+    const resolveCall = servers?.resolveFor(loaded.scenario, loaded.run);
+    const playing = { ...common, ...(resolveCall ? { resolveCall } : {}) };
+    if (o.ab.length > 0) {
+      const ab: AbRun = await runAbTasks(loaded.scenario, loaded.run, parsed.queries, { ...playing, switches: o.ab, askFor: armAsk, onResult: (arm, r, done, spent) => progress(r, done, spent, 2 * total, arm) });
+      const failed = [...failedOf(ab.a), ...failedOf(ab.b)];
+      if (o.json) {
+        out(block(JSON.stringify({ model: ab.a.model, priced, switches: o.ab.map((sw) => sw.written), arms: { A: armJson(ab.a), B: armJson(ab.b) }, ab: ab.ab, ...(ab.stoppedBy !== undefined ? { stoppedBy: ab.stoppedBy } : {}) }, null, 2)));
+      } else {
+        out(line('arm A: the scenario as written'));
+        armLines(ab.a);
+        out(line(summaryLine(ab.a.run.summary)));
+        out(line(`arm B: ${abWords}`));
+        armLines(ab.b);
+        out(line(summaryLine(ab.b.run.summary)));
+        for (const p of ab.ab.pairs) {
+          const met = (x: string | undefined): boolean => x === 'met-up-front' || x === 'met-by-search';
+          if (p.complete && met(p.a) !== met(p.b)) out(line(`discordant: task ${p.task + 1}, met in ${met(p.a) ? 'A' : 'B'} only (A ${OUTCOME_LABELS[p.a ?? 'impossible']}, B ${OUTCOME_LABELS[p.b ?? 'impossible']}): ${p.query}`));
+        }
+        if (ab.stoppedBy !== undefined) out(line(`stopped by ${ab.stoppedBy}: ${ab.ab.complete} of ${total} pairs complete; the A/B test is on those only; rerun with --record on the same file to resume`));
+        out(line(abLine(ab.ab, o.ab)));
       }
-      if (ab.stoppedBy !== undefined) out(line(`stopped by ${ab.stoppedBy}: ${ab.ab.complete} of ${total} pairs complete; the A/B test is on those only; rerun with --record on the same file to resume`));
-      out(line(abLine(ab.ab, o.ab)));
+      return failed.length > 0 || parsed.errors.length > 0 ? 1 : 0;
+    }
+
+    const run: ModelTaskRun = await runModelTasks(loaded.scenario, loaded.run, parsed.queries, { ...playing, askFor, onResult: (r, done, spent) => progress(r, done, spent, total) });
+    const failed = failedOf(run);
+    if (o.json) {
+      out(block(JSON.stringify({ model: run.model, summary: run.run.summary, usage: run.usage, usd: run.usd, priced, notRun: run.notRun, ...(run.stoppedBy !== undefined ? { stoppedBy: run.stoppedBy } : {}), results: run.results.map(({ moves: _moves, ...r }) => r) }, null, 2)));
+    } else {
+      armLines(run);
+      if (run.stoppedBy !== undefined) out(line(`stopped by ${run.stoppedBy}: ${run.notRun.length} task${run.notRun.length === 1 ? '' : 's'} not run; rerun with --record on the same file to resume`));
+      out(line(summaryLine(run.run.summary)));
     }
     return failed.length > 0 || parsed.errors.length > 0 ? 1 : 0;
+  } finally {
+    await servers?.stop();
   }
-
-  const run: ModelTaskRun = await runModelTasks(loaded.scenario, loaded.run, parsed.queries, { ...common, askFor, onResult: (r, done, spent) => progress(r, done, spent, total) });
-  const failed = failedOf(run);
-  if (o.json) {
-    out(block(JSON.stringify({ model: run.model, summary: run.run.summary, usage: run.usage, usd: run.usd, priced, notRun: run.notRun, ...(run.stoppedBy !== undefined ? { stoppedBy: run.stoppedBy } : {}), results: run.results.map(({ moves: _moves, ...r }) => r) }, null, 2)));
-  } else {
-    armLines(run);
-    if (run.stoppedBy !== undefined) out(line(`stopped by ${run.stoppedBy}: ${run.notRun.length} task${run.notRun.length === 1 ? '' : 's'} not run; rerun with --record on the same file to resume`));
-    out(line(summaryLine(run.run.summary)));
-  }
-  return failed.length > 0 || parsed.errors.length > 0 ? 1 : 0;
 }
