@@ -95,6 +95,10 @@ describe('tasks --model PROVIDER:MODEL --ab SWITCH=VALUE', () => {
     expect(Number(bOnly)).toBeGreaterThan(0);
     expect(p).toBe(formatP(mcnemarExact(Number(aOnly), Number(bOnly))));
     expect(Number(metB) - Number(metA)).toBe(Number(bOnly) - Number(aOnly));
+    // Each discordant task named, before the A/B line.
+    const discordant = lines.filter((l) => l.startsWith('discordant: '));
+    expect(discordant).toHaveLength(Number(aOnly) + Number(bOnly));
+    expect(discordant.filter((l) => / met in B only \(A silent miss, B met by search\): /u.test(l))).toHaveLength(Number(bOnly));
     // The recording tags arm B's exchanges.
     const recorded = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { arm?: string });
     expect(recorded).toHaveLength(fake.received.length);

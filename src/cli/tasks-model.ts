@@ -16,7 +16,7 @@ import { isProviderId, providerOf, PROVIDER_IDS } from '../core/providers/regist
 import { inputOf } from '../core/providers/reply';
 import type { BilledUsage } from '../core/providers/reply';
 import type { ProviderId } from '../core/providers/types';
-import { abLine, armB, parseAbSwitch, runAbTasks } from '../core/tasks/ab';
+import { abLine, armB, isMet, parseAbSwitch, runAbTasks } from '../core/tasks/ab';
 import type { AbRun, AbSwitch, Arm } from '../core/tasks/ab';
 import { forProvider, runModelTasks } from '../core/tasks/model-run';
 import type { ModelTaskResult, ModelTaskRun } from '../core/tasks/model-run';
@@ -312,8 +312,7 @@ export async function modelTasksCommand(args: readonly string[], io: Io, deps: M
         armLines(ab.b);
         out(line(summaryLine(ab.b.run.summary)));
         for (const p of ab.ab.pairs) {
-          const met = (x: string | undefined): boolean => x === 'met-up-front' || x === 'met-by-search';
-          if (p.complete && met(p.a) !== met(p.b)) out(line(`discordant: task ${p.task + 1}, met in ${met(p.a) ? 'A' : 'B'} only (A ${OUTCOME_LABELS[p.a ?? 'impossible']}, B ${OUTCOME_LABELS[p.b ?? 'impossible']}): ${p.query}`));
+          if (p.complete && p.a !== undefined && p.b !== undefined && isMet(p.a) !== isMet(p.b)) out(line(`discordant: task ${p.task + 1}, met in ${isMet(p.a) ? 'A' : 'B'} only (A ${OUTCOME_LABELS[p.a]}, B ${OUTCOME_LABELS[p.b]}): ${p.query}`));
         }
         if (ab.stoppedBy !== undefined) out(line(`stopped by ${ab.stoppedBy}: ${ab.ab.complete} of ${total} pairs complete; the A/B test is on those only; rerun with --record on the same file to resume`));
         out(line(abLine(ab.ab, o.ab)));

@@ -94,7 +94,8 @@ export function armB(scenario: Scenario, switches: readonly AbSwitch[]): Scenari
   return { ...scenario, policy: policy as unknown as Policy };
 }
 
-const isMet = (o: Outcome | undefined): boolean => o === 'met-up-front' || o === 'met-by-search';
+/** The task was met in that arm: its needed tools reached the model, up front or by search. */
+export const isMet = (o: Outcome | undefined): boolean => o === 'met-up-front' || o === 'met-by-search';
 
 /** One task in both arms. */
 export interface AbPair {

@@ -14,5 +14,5 @@ export { playModelTurn, modelStep, modelCycles, modelMoves, simulateEveryCall, M
 export type { AskModel, ModelAnswer, ModelRequest, ModelCycle, ModelTurn, PlayedCall, CallKind, CallAnswer, ResolveCall, StopReason } from './model-play';
 export { runModelTasks, runModelTask, forProvider, finishModelRun, notAsked } from './model-run';
 export type { ModelTaskRun, ModelTaskResult, ModelRunOptions, CalibrationRow } from './model-run';
-export { mcnemarExact, formatP, parseAbSwitch, armB, pairArms, abLine, runAbTasks } from './ab';
+export { mcnemarExact, formatP, parseAbSwitch, armB, pairArms, abLine, runAbTasks, isMet } from './ab';
 export type { AbSwitch, AbPair, AbResult, AbRun, AbRunOptions, Arm } from './ab';
