@@ -13,6 +13,7 @@ import type { FakeProvider, Received, Scripted } from '../../e2e/fakeProvider';
 import { CATEGORIES_HEADING } from '../core/tasks/categories';
 import { mcnemarExact, formatP } from '../core/tasks/ab';
 import type { Io } from './main';
+import { main } from './main';
 import { modelTasksCommand } from './tasks-model';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -154,5 +155,11 @@ describe('tasks --model PROVIDER:MODEL --ab SWITCH=VALUE', () => {
     const io = capture();
     expect(await run(['--model', 'anthropic:claude-haiku-4-5', ...args], io, {})).toBe(2);
     expect(io.stderr()).toContain(message);
+  });
+
+  it('tasks --help names --ab and --call-servers', () => {
+    const io = capture();
+    expect(main(['tasks', '--help'], io)).toBe(0);
+    for (const flag of ['--ab SWITCH=VALUE', 'McNemar exact p', '--call-servers --workspace DIR']) expect(io.stdout()).toContain(flag);
   });
 });
