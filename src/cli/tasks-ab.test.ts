@@ -44,14 +44,22 @@ const hasCategories = (r: Received): boolean => JSON.stringify(r.body).includes(
  * what arm A silently misses.
  */
 function categoriesReader(r: Received): Scripted {
-  const messages = (r.body.messages ?? r.body.input) as unknown[];
+  // Each wire format's conversation: Anthropic, chat and Ollama `messages`, Responses `input`, Gemini `contents`.
+  const messages = (r.body.messages ?? r.body.input ?? r.body.contents) as unknown[];
   const last = JSON.stringify(messages[messages.length - 1] ?? '');
-  if (last.includes('"tool_result"') || last.includes('"function_call_output"') || !hasCategories(r)) return { kind: 'reply', text: 'Done.', usage: { uncached: 1000, output: 5 } };
-  const words = last.replace(/"(role|user|content|type|text)"/gu, ' ').replace(/[^a-zA-Z ]/gu, ' ').trim();
+  const answered = ['"tool_result"', '"function_call_output"', '"functionResponse"', '"role":"tool"'].some((m) => last.includes(m));
+  if (answered || !hasCategories(r)) return { kind: 'reply', text: 'Done.', usage: { uncached: 1000, output: 5 } };
+  const words = last.replace(/"(role|user|content|type|text|parts)"/gu, ' ').replace(/[^a-zA-Z ]/gu, ' ').trim();
   return { kind: 'reply', calls: [['search_tools', { query: words.split(/\s+/u).slice(-4).join(' ') }]], usage: { uncached: 1000, output: 20 } };
 }
 
-const env = (url: string): Record<string, string> => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url, OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${url}/v1` });
+const env = (url: string): Record<string, string> => ({
+  ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url,
+  OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${url}/v1`,
+  GEMINI_API_KEY: KEY, GEMINI_BASE_URL: url,
+  OPENROUTER_API_KEY: KEY, OPENROUTER_BASE_URL: `${url}/api/v1`,
+  OLLAMA_HOST: url,
+});
 const run = (args: string[], io: Io, e: Record<string, string>) => modelTasksCommand(['--scenario', demo, '--tasks', demoTasks, ...args], io, { env: e, send: { sleep: () => Promise.resolve() }, now: () => '2026-12-02T12:00:00.000Z' });
 const SUMMARY = /^tasks 18: met up front \d+, met by search \d+, silent misses \d+, impossible \d+; /gmu;
 const AB = /^A\/B on (\d+) tasks \(B: categories=true\): met A (\d+), B (\d+); A only (\d+), B only (\d+); McNemar exact p = (\S+)$/mu;
@@ -75,7 +83,8 @@ describe('tasks --model PROVIDER:MODEL --ab SWITCH=VALUE', () => {
     expect(fake.received).toHaveLength(0);
   });
 
-  it.each([['anthropic', 'claude-haiku-4-5'], ['openai', 'gpt-5-mini']])('%s: both arms play every task; the A/B line after each arm\'s summary; --json pairs; a replay prints the same bytes and sends nothing', async (provider, model) => {
+  // One provider of each wire format: Anthropic Messages, OpenAI Responses, Gemini, chat completions, Ollama.
+  it.each([['anthropic', 'claude-haiku-4-5'], ['openai', 'gpt-5-mini'], ['google', 'gemini-2.5-flash'], ['openrouter', 'openai/gpt-5-mini'], ['ollama', 'qwen3']])('%s: both arms play every task; the A/B line after each arm\'s summary; --json pairs; a replay prints the same bytes and sends nothing', async (provider, model) => {
     fake = await startFakeProvider(categoriesReader);
     const file = join(dir, `${provider}-ab.jsonl`);
     const io = capture();
