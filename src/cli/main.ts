@@ -48,7 +48,7 @@ usage:
       a category of the system prompt). Prints one line per silent miss (a needed tool was discoverable
       and never reached the model), then "tasks N: met up front A, met by search B, silent misses C,
       impossible D; searched in S of N tasks; search rate R (searched in H of the K tasks a search
-      would have helped)": the first ratio is over every task, the search rate over the tasks met by
+      would have helped)": the first ratio is over every task, the search rate (a percentage) over the tasks met by
       search or silently missed. FILE is a scenario, or a catalogue (.json) with every tool discoverable. --limit 1..50: search_tools' limit (default 3); --categories: the
       categories section in the system prompt; --cost: tokens and money against every permitted tool
       on; --json: every task's record. None of the policies is a real model.

@@ -44,7 +44,7 @@ function searcher(r: Received): Scripted {
 }
 
 const env = (url: string): Record<string, string> => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url, OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${url}/v1` });
-const SUMMARY = /^tasks 18: met up front \d+, met by search \d+, silent misses \d+, impossible \d+; searched in \d+ of 18 tasks; search rate \d\.\d\d \(searched in \d+ of the \d+ tasks? a search would have helped\)$/mu;
+const SUMMARY = /^tasks 18: met up front \d+, met by search \d+, silent misses \d+, impossible \d+; searched in \d+ of 18 tasks; search rate \d+% \(searched in \d+ of the \d+ tasks? a search would have helped\)$/mu;
 const run = (args: string[], io: Io, e: Record<string, string>) => modelTasksCommand(['--scenario', demo, '--tasks', demoTasks, ...args], io, { env: e, send: { sleep: () => Promise.resolve() }, now: () => '2026-12-02T12:00:00.000Z' });
 
 describe('tasks --model PROVIDER:MODEL', () => {
