@@ -17,6 +17,7 @@ import { run as providerBodies } from './provider-bodies';
 import { run as cost } from './cost';
 import { run as tasks } from './tasks';
 import { run as derivation } from './derivation';
+import { run as replyCap } from './reply-cap';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
@@ -36,6 +37,7 @@ const modules: readonly [string, () => unknown][] = [
   ['cost', cost],
   ['tasks', tasks],
   ['derivation', derivation],
+  ['reply-cap', replyCap],
 ];
 
 let failed = 0;

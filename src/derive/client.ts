@@ -1,9 +1,12 @@
 // The UI's handle on the derive worker: typed calls that resolve with the
-// worker's answer. One worker per page.
+// worker's answer. One worker per page. The methods, their types and which
+// of them coalesce are methods.ts's table.
 import type { ScenarioDoc } from '../core';
 import { originOf } from '../state/lineage';
 import { DocumentSender, isResync } from './document';
-import type { DeriveParams, MethodName, Params, Result, RpcResponse, TimelineView } from './protocol';
+import { methods } from './methods';
+import type { DeriveParams, MethodName, Params, Result } from './methods';
+import type { RpcResponse, TimelineView } from './protocol';
 
 /** A derivation as the page asks for it: the store's document (a reference: what crosses is worked out at send time). */
 export interface DeriveRequest extends Omit<DeriveParams, 'doc' | 'edits'> {
@@ -62,36 +65,40 @@ export function createWorkerClient(): DeriveClient {
       throw e;
     });
   };
-  // Typing sends a derivation per keystroke; while one runs, only the newest waiting one is kept,
-  // and every caller it replaced gets its (newer) answer.
-  let inFlight = false;
-  let queued: { params: DeriveRequest | DeriveParams; waiters: { resolve: (v: unknown) => void; reject: (e: Error) => void }[] } | undefined;
-  const derive = (params: DeriveRequest | DeriveParams): Promise<unknown> =>
+  // Typing sends a derivation per keystroke; for a coalescing method (the table's `coalesce`), while one
+  // call runs only the newest waiting one is kept, and every caller it replaced gets its (newer) answer.
+  type Waiter = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+  const lanes = new Map<MethodName, { inFlight: boolean; queued?: { params: unknown; waiters: Waiter[] } }>();
+  const coalesced = (method: MethodName, params: unknown): Promise<unknown> =>
     new Promise((resolve, reject) => {
-      if (!inFlight) {
-        inFlight = true;
-        const run = (p: DeriveRequest | DeriveParams, waiters: { resolve: (v: unknown) => void; reject: (e: Error) => void }[]): void => {
-          sendDerive(p).then(
+      let lane = lanes.get(method);
+      if (!lane) lanes.set(method, (lane = { inFlight: false }));
+      const l = lane;
+      if (!l.inFlight) {
+        l.inFlight = true;
+        const run = (p: unknown, waiters: Waiter[]): void => {
+          (method === 'derive' ? sendDerive(p as DeriveRequest | DeriveParams) : send(method, p)).then(
             (v) => waiters.forEach((w) => w.resolve(v)),
             (e: Error) => waiters.forEach((w) => w.reject(e)),
           ).finally(() => {
-            const q = queued;
-            queued = undefined;
+            const q = l.queued;
+            l.queued = undefined;
             if (q) run(q.params, q.waiters);
-            else inFlight = false;
+            else l.inFlight = false;
           });
         };
         run(params, [{ resolve, reject }]);
         return;
       }
-      queued = { params, waiters: [...(queued?.waiters ?? []), { resolve, reject }] };
+      l.queued = { params, waiters: [...(l.queued?.waiters ?? []), { resolve, reject }] };
     });
   return {
     call(method, params) {
-      return (method === 'derive' ? derive(params as DeriveParams) : send(method, params)) as Promise<never>;
+      const row: { readonly coalesce?: true } = methods[method];
+      return (row.coalesce ? coalesced(method, params) : send(method, params)) as Promise<never>;
     },
     derive(request) {
-      return derive(request) as Promise<TimelineView>;
+      return coalesced('derive', request) as Promise<TimelineView>;
     },
   };
 }

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { CacheStatus } from '../core';
 import { chosenModel, usePrices } from '../state/prices';
 import { useTimeline } from './hooks';
-import { deriveKeys, useDeriveClient } from './queries';
+import { deriveQuery, useDeriveClient } from './queries';
 
 function usePricing() {
   const table = usePrices((s) => s.table);
@@ -20,8 +20,7 @@ export function useCosts(enabled = true, compare = true) {
   const { view, table, model } = usePricing();
   const revision = view?.revision ?? 0;
   return useQuery({
-    queryKey: [...deriveKeys.all, 'cost', 'costs', revision, model ?? '', compare, table] as const,
-    queryFn: () => client.call('costs', { revision, table, compare, ...(model !== undefined ? { model } : {}) }),
+    ...deriveQuery(client, 'costs', { revision, table, compare, ...(model !== undefined ? { model } : {}) }),
     enabled: enabled && view !== undefined && view.requests.length > 0,
     staleTime: Infinity,
     gcTime: 30_000,
@@ -43,8 +42,7 @@ export function useBreakEven(discoveries: number, enabled = true) {
   const { view, table, model } = usePricing();
   const revision = view?.revision ?? 0;
   return useQuery({
-    queryKey: [...deriveKeys.all, 'cost', 'breakEven', revision, model ?? '', discoveries, table] as const,
-    queryFn: () => client.call('breakEven', { revision, table, discoveries, ...(model !== undefined ? { model } : {}) }),
+    ...deriveQuery(client, 'breakEven', { revision, table, discoveries, ...(model !== undefined ? { model } : {}) }),
     enabled: enabled && view !== undefined,
     staleTime: Infinity,
     gcTime: 30_000,

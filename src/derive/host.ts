@@ -18,9 +18,12 @@ import {
   toolCount,
   Derivation,
 } from '../core';
-import type { CheckReport, ExpectationResult, PriceTable, RecordedStep, RfdTable, Scenario, Timeline, TimelineEntry, Origin, ScenarioDoc, TokenCounter } from '../core';
+import type { CheckReport, ExpectationResult, PriceTable, RecordedStep, RfdTable, Scenario, Timeline, Origin, ScenarioDoc, TokenCounter } from '../core';
+import type { ProvenanceView, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
+import { entryView } from './entryView';
 import { WorkerDocument } from './document';
-import type { DeriveParams, EntryView, Methods, ProvenanceView, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
+import { isMethod, methods } from './methods';
+import type { Answer, Answers, DeriveParams, HostName, MethodName, Params } from './methods';
 import { cacheDifference, LabHost } from './labHost';
 import { SharedIndexes } from './searchIndexes';
 import { WorkspaceHost } from './workspaceHost';
@@ -61,61 +64,6 @@ interface Current {
   workspace?: LoadedWorkspace;
 }
 
-export function entryView(e: TimelineEntry, index: number, t: Timeline): EntryView {
-  switch (e.kind) {
-    case 'base':
-      return { index, kind: 'base', depth: 0, label: 'base config', position: e.position };
-    case 'step':
-      return { index, kind: 'step', depth: 0, label: e.command, position: e.position, step: e.step, ...(e.error ? { error: e.error } : {}) };
-    case 'delta': {
-      const p = t.positions[e.position];
-      const ev = p?.event;
-      const sources = ev && ev.kind === 'delta' ? ev.sources : [];
-      const changed = p?.changes.map((c) => `${c.name} → ${c.after.enable.availability.value}`) ?? [];
-      const delta = ev && ev.kind === 'delta' ? ev.delta : undefined;
-      const words = ev && ev.kind === 'delta' ? ev.detail : undefined;
-      const label = sources.includes('promotion') && words?.startsWith('promotion:') ? words : `delta ${delta ?? ''}`;
-      return {
-        index, kind: 'delta', depth: 1, label, detail: changed.slice(0, 12).join(', ') + (changed.length > 12 ? ` and ${changed.length - 12} more` : ''),
-        position: e.position, step: e.step, ...(e.cycle !== undefined ? { cycle: e.cycle } : {}), sources,
-        ...(delta !== undefined ? { delta } : {}), ...(words !== undefined ? { words } : {}),
-      };
-    }
-    case 'layer-edit': {
-      const ev = t.positions[e.position]?.event;
-      const changed = t.positions[e.position]?.changes.map((c) => `${c.name} → ${c.after.enable.availability.value}`) ?? [];
-      return {
-        index, kind: 'layer-edit', depth: 1, label: `layer ${e.layer} edited`, position: e.position, step: e.step, sources: ['config-set'],
-        ...(ev?.kind === 'layer-edit' ? { words: ev.detail } : {}),
-        ...(changed.length > 0 ? { detail: changed.slice(0, 12).join(', ') + (changed.length > 12 ? ` and ${changed.length - 12} more` : '') } : {}),
-      };
-    }
-    case 'turn':
-      return { index, kind: 'turn', depth: 1, label: `turn: ${JSON.stringify(e.query)}`, position: e.position, step: e.step };
-    case 'request': {
-      const r = t.requests[e.request];
-      const n = r?.array.length ?? 0;
-      return { index, kind: 'request', depth: 2, label: `cycle ${e.cycle}: request (${n} tools, ${r?.cost.offered ?? 0} B)`, position: e.position, step: e.step, cycle: e.cycle, request: e.request };
-    }
-    case 'call': {
-      const c = e.call;
-      const label = c.search
-        ? `search_tools(${JSON.stringify(c.search.query)}) → ${c.search.returned.length}${c.search.total !== undefined ? ` of ${c.search.total}` : ''}`
-        : `${c.tool}(${JSON.stringify(c.args)})`;
-      return {
-        index, kind: 'call', depth: 3, label, position: e.position, step: e.step, cycle: e.cycle, callStatus: c.status, tool: c.tool,
-        ...(c.error ? { error: c.error } : {}), ...(c.search ? { search: c.search } : {}), detail: c.result.slice(0, 400),
-      };
-    }
-    case 'reply':
-      return { index, kind: 'reply', depth: 2, label: `reply: ${JSON.stringify(e.text)}`, position: e.position, step: e.step, cycle: e.cycle };
-    case 'restart':
-      return { index, kind: 'restart', depth: 2, label: 'restart: the cycle\'s buffer is discarded and its calls run again', position: e.position, step: e.step, cycle: e.cycle };
-    case 'warning':
-      return { index, kind: 'warning', depth: 1, label: e.message, position: e.position, ...(e.step !== undefined ? { step: e.step } : {}) };
-  }
-}
-
 function cacheView(t: Timeline, i: number): RequestView['cache'] {
   const c = t.requests[i]?.cache();
   if (!c) return { status: 'miss', reason: 'no request' };
@@ -127,7 +75,7 @@ function linkOf(o: Origin): SetsRow['link'] {
   return undefined;
 }
 
-export class DeriveHost implements Methods {
+export class DeriveHost {
   private current: Current | undefined;
   /** The newest few derivations, so a view asked for just before a newer derivation still answers. */
   private readonly recent = new Map<number, Current>();
@@ -165,6 +113,33 @@ export class DeriveHost implements Methods {
     const ws = c.workspace;
     return { doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
   });
+
+  /**
+   * Who answers each method of the table (methods.ts): this host its own, the sub-hosts theirs. Typed
+   * so that a row routed to a host lacking that method, or answering it with another signature, fails
+   * to compile.
+   */
+  private readonly answerers: { readonly [H in HostName]: Answers<H> } = {
+    derive: this,
+    lab: this.lab,
+    cost: this.cost,
+    workspace: this.workspace,
+    servers: this.servers,
+    findability: this.findabilityHost,
+    tasks: this.tasks,
+  };
+
+  /** Whether the worker dispatches `name`: a row of the table, whose host has it (never a helper of a host). */
+  answers(name: string): name is MethodName {
+    return isMethod(name) && typeof (this.answerers[methods[name].host] as unknown as Readonly<Record<string, unknown>>)[name] === 'function';
+  }
+
+  /** The worker's dispatch: answers a method of the table, and only those. */
+  call<M extends MethodName>(method: M, params: Params<M>): Answer<M> {
+    if (!this.answers(method)) throw new Error(`no derive method ${String(method)}`);
+    const host = this.answerers[methods[method].host] as unknown as Readonly<Record<string, (p: unknown) => unknown>>;
+    return (host[method] as (p: unknown) => unknown).call(host, params) as Answer<M>;
+  }
 
   derive(params: DeriveParams): TimelineView {
     const { revision, workspace: files, entry } = params;
@@ -322,49 +297,16 @@ export class DeriveHost implements Methods {
     };
   }
 
-  tools(params: Parameters<LabHost['tools']>[0]) {
-    return this.lab.tools(params);
-  }
 
-  tokens(params: Parameters<LabHost['tokens']>[0]) {
-    return this.lab.tokens(params);
-  }
 
-  search(params: Parameters<LabHost['search']>[0]) {
-    return this.lab.search(params);
-  }
 
-  evalQueries(params: Parameters<LabHost['evalQueries']>[0]) {
-    return this.lab.evalQueries(params);
-  }
 
-  policyDiff(params: Parameters<LabHost['policyDiff']>[0]) {
-    return this.lab.policyDiff(params);
-  }
 
-  autoTurn(params: Parameters<LabHost['autoTurn']>[0]) {
-    return this.lab.autoTurn(params);
-  }
 
-  costs(params: Parameters<CostHost['costs']>[0]) {
-    return this.cost.costs(params);
-  }
 
-  breakEven(params: Parameters<CostHost['breakEven']>[0]) {
-    return this.cost.breakEven(params);
-  }
 
-  discoverable(params: Parameters<WorkspaceHost['discoverable']>[0]) {
-    return this.workspace.discoverable(params);
-  }
 
-  importPreview(params: Parameters<ServersHost['importPreview']>[0]) {
-    return this.servers.importPreview(params);
-  }
 
-  serversView(params: Parameters<ServersHost['serversView']>[0]) {
-    return this.servers.serversView(params);
-  }
 
   /** The RFD tables, computed once per token counter (they depend on nothing the user edits). */
   private rfdCache: { counter: string; tables: readonly RfdTable[] } | undefined;
@@ -415,21 +357,9 @@ export class DeriveHost implements Methods {
     return recordableExpectations(this.timeline(revision), step);
   }
 
-  findability(params: Parameters<FindabilityHost['findability']>[0]) {
-    return this.findabilityHost.findability(params);
-  }
 
-  tasksStart(params: Parameters<TasksHost['tasksStart']>[0]) {
-    return this.tasks.tasksStart(params);
-  }
 
-  tasksNext(params: Parameters<TasksHost['tasksNext']>[0]) {
-    return this.tasks.tasksNext(params);
-  }
 
-  taskTurn(params: Parameters<TasksHost['taskTurn']>[0]) {
-    return this.tasks.taskTurn(params);
-  }
 
   request({ revision, id }: { revision: number; id: number }): RequestDetail {
     const t = this.timeline(revision);

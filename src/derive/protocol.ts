@@ -1,14 +1,10 @@
-// The messages between the UI and the derive worker, which hosts the core. The
-// worker keeps the newest timeline; the UI asks for views of it (rows of the
-// sets at a position, one request's rendering, a search) by revision.
-import type { Diagnostic, PriceTable, RecordedStep, RfdTable, ScenarioDoc, Policy, SearchOutcome, ToolCount } from '../core';
-import type { CacheDifference, LabMethods } from './labProtocol';
-import type { DocumentEdits } from './document';
-import type { WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspaceProtocol';
-import type { ServersMethods } from './serversProtocol';
-import type { FindabilityMethods } from './findabilityProtocol';
-import type { CostMethods } from './costProtocol';
-import type { TasksMethods } from './tasksProtocol';
+// The views the derive worker answers with, and its messages. The worker keeps the newest
+// timeline; the UI asks for views of it (rows of the sets at a position, one request's rendering,
+// a search) by revision. Which methods there are is methods.ts's table.
+import type { Diagnostic, Policy, SearchOutcome, ToolCount } from '../core';
+import type { CacheDifference } from './labProtocol';
+import type { WorkspaceView } from './workspaceProtocol';
+import type { MethodName } from './methods';
 
 export interface EntryView {
   readonly index: number;
@@ -158,45 +154,9 @@ export interface RequestDetail {
   readonly newBlocksFrom: number;
 }
 
-/**
- * A derivation of `revision`, with the document as the worker is to hold it (document.ts): `doc`
- * whole (opened, replaced, restored, a resync), or `edits` since the revision the worker holds
- * (typing: the layer's content changes); neither: the revision the worker already holds.
- */
-export interface DeriveParams {
-  readonly revision: number;
-  readonly doc?: ScenarioDoc;
-  readonly edits?: DocumentEdits;
-  /** The files of the folder the scenario's `[workspace]` names, when the UI opened one. */
-  readonly workspace?: WorkspaceInput;
-  /** The selected timeline row (null: the last one): the answer carries the sets at its position. */
-  readonly entry?: number | null;
-}
-
-export interface ReportMethods {
-  /** RFD 108's tables as the core computes them (tokens by o200k_base once it loads). */
-  rfd(params: Record<string, never>): Promise<readonly RfdTable[]>;
-  /** The review report of a derived revision (the same HTML `tool-workbench report` writes). */
-  report(params: { revision: number; generatedAt: string; prices?: PriceTable }): Promise<string>;
-}
-
-export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, FindabilityMethods, CostMethods, ReportMethods, TasksMethods {
-  /** `workspace`: the files of the folder the scenario's `[workspace]` names, when the UI opened one. */
-  /**
-   * `entry`: the selected timeline row (null: the last one, as `useSelectedEntry` reads it); when
-   * given, the answer carries the sets at that row's position (`TimelineView.sets`).
-   */
-  derive(params: DeriveParams): TimelineView;
-  sets(params: { revision: number; position: number }): SetsView;
-  provenance(params: { revision: number; position: number; name: string }): ProvenanceView;
-  request(params: { revision: number; id: number }): RequestDetail;
-  /** What "Record expectations" writes on a step (1-based), read by the core's checker rules. */
-  record(params: { revision: number; step: number }): RecordedStep;
-}
-
-export type MethodName = keyof Methods;
-export type Params<M extends MethodName> = Parameters<Methods[M]>[0];
-export type Result<M extends MethodName> = Awaited<ReturnType<Methods[M]>>;
+// The method table (methods.ts) declares every method; these are its types, for the modules that
+// have always read them here.
+export type { Answer, MethodName, Methods, Params, Result } from './methods';
 
 export interface RpcRequest {
   readonly id: number;

@@ -8,6 +8,8 @@ import type { ScenarioDoc } from '../core';
 import type { DeriveClient } from './client';
 import type { SetsView } from './protocol';
 import type { WorkspaceInput } from './workspaceProtocol';
+import { deriveKey } from './methods';
+import type { KeyParams, MethodName, Params } from './methods';
 
 export const DeriveContext = createContext<DeriveClient | null>(null);
 
@@ -17,18 +19,19 @@ export function useDeriveClient(): DeriveClient {
   return c;
 }
 
-export const deriveKeys = {
-  all: ['derive'] as const,
-  timeline: (revision: number) => [...deriveKeys.all, 'timeline', revision] as const,
-  sets: (revision: number, position: number) => [...deriveKeys.all, 'sets', revision, position] as const,
-  request: (revision: number, id: number) => [...deriveKeys.all, 'request', revision, id] as const,
-  provenance: (revision: number, position: number, name: string) => [...deriveKeys.all, 'provenance', revision, position, name] as const,
-};
+/**
+ * A method's query key (the table's `deriveKey`) and the call that answers it: what every derive query
+ * spreads into its options. `extra`: what stands in the key for params the row leaves out of it.
+ */
+export function deriveQuery<M extends MethodName>(client: DeriveClient, method: M, params: Params<M>, ...extra: readonly unknown[]) {
+  return { queryKey: deriveKey(method, params as KeyParams<M>, ...extra), queryFn: () => client.call(method, params) };
+}
 
 /** `entry`: read when the derivation starts, the selected row whose sets the answer should carry (null: the last row). */
 export function timelineQuery(client: DeriveClient, doc: ScenarioDoc, revision: number, workspace?: WorkspaceInput, entry?: () => number | null) {
   return queryOptions({
-    queryKey: deriveKeys.timeline(revision),
+    // `entry` is read when the derivation starts, so it is no part of the key (see the table's row).
+    queryKey: deriveKey('derive', { revision }),
     // `doc` is the store's document by reference: the client sends the worker only what changed.
     queryFn: () => client.derive({ doc, revision, ...(workspace ? { workspace } : {}), ...(entry ? { entry: entry() } : {}) }),
     staleTime: Infinity,
@@ -40,8 +43,7 @@ export function timelineQuery(client: DeriveClient, doc: ScenarioDoc, revision: 
 /** `inline`: the same sets, already at hand (the derivation carried them), so no round trip is made. */
 export function setsQuery(client: DeriveClient, revision: number, position: number, enabled: boolean, inline?: SetsView) {
   return queryOptions({
-    queryKey: deriveKeys.sets(revision, position),
-    queryFn: () => client.call('sets', { revision, position }),
+    ...deriveQuery(client, 'sets', { revision, position }),
     staleTime: Infinity,
     gcTime: 10_000,
     enabled,
@@ -52,8 +54,7 @@ export function setsQuery(client: DeriveClient, revision: number, position: numb
 
 export function requestQuery(client: DeriveClient, revision: number, id: number, enabled: boolean) {
   return queryOptions({
-    queryKey: deriveKeys.request(revision, id),
-    queryFn: () => client.call('request', { revision, id }),
+    ...deriveQuery(client, 'request', { revision, id }),
     staleTime: Infinity,
     gcTime: 10_000,
     enabled,
@@ -62,8 +63,7 @@ export function requestQuery(client: DeriveClient, revision: number, id: number,
 
 export function provenanceQuery(client: DeriveClient, revision: number, position: number, name: string, enabled: boolean) {
   return queryOptions({
-    queryKey: deriveKeys.provenance(revision, position, name),
-    queryFn: () => client.call('provenance', { revision, position, name }),
+    ...deriveQuery(client, 'provenance', { revision, position, name }),
     staleTime: Infinity,
     enabled,
   });

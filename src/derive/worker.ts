@@ -2,7 +2,8 @@
 // 10,000-tool layer never blocks the page.
 import { DeriveHost } from './host';
 import { createTokenCounter } from '../core/providers/tokens';
-import type { MethodName, RpcRequest, RpcResponse } from './protocol';
+import type { DeriveParams } from './methods';
+import type { RpcRequest, RpcResponse } from './protocol';
 
 const host = new DeriveHost();
 
@@ -18,7 +19,7 @@ function warmUp(params: unknown): void {
     // that the first paint has its derivation, rather than on the first keystroke.
     createTokenCounter().catch(() => undefined);
     try {
-      const p = params as Parameters<DeriveHost['derive']>[0];
+      const p = params as DeriveParams;
       const doc = p.doc;
       // Only a whole document can warm a spare host (the first derivation always sends one).
       if (!doc) return;
@@ -38,8 +39,8 @@ self.onmessage = (event: MessageEvent<RpcRequest>) => {
   const { id, method, params } = event.data;
   const post = (response: RpcResponse) => (self as unknown as Worker).postMessage(response);
   try {
-    const fn = host[method as MethodName] as (p: unknown) => unknown;
-    const result = fn.call(host, params);
+    // The host answers only the methods of the table (methods.ts), whatever name a message carries.
+    const result: unknown = host.call(method, params as never);
     // A few methods (token counts) load a module first and answer with a promise.
     if (result instanceof Promise) result.then((value: unknown) => post({ id, ok: true, result: value }), (e: unknown) => post(fail(id, e)));
     else post({ id, ok: true, result });
