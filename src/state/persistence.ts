@@ -17,6 +17,8 @@ import type { TabChannel } from './tabChannel';
 const DB = 'tool-workbench';
 const STORE = 'documents';
 const KEY = 'current';
+/** The save number of `current`, alone (see saveOver). */
+const REV_KEY = 'current-rev';
 
 let connection: Promise<IDBDatabase> | undefined;
 
@@ -93,16 +95,27 @@ export async function saveOver(doc: ScenarioDoc, over: number, tab: string, jour
     const tx = db.transaction(STORE, 'readwrite');
     const store = tx.objectStore(STORE);
     let outcome: SaveOutcome = { ok: false, theirs: -1 };
-    const req = store.get(KEY);
-    req.onsuccess = () => {
-      const current = recordOf(req.result)?.rev ?? 0;
-      if (req.result !== undefined && current !== over) {
+    const write = (current: number, exists: boolean): void => {
+      if (exists && current !== over) {
         outcome = { ok: false, theirs: current };
         return;
       }
       const rev = over + 1;
       store.put({ format: FORMAT, rev, tab, doc, ...(journal !== undefined ? { journal } : {}) }, KEY);
+      store.put(rev, REV_KEY);
       outcome = { ok: true, rev };
+    };
+    // The save number is read from its own small record: reading the saved record back to learn it
+    // cost a copy of the whole document (seconds at 100,000 tools) on every autosave. A store saved
+    // before that record existed is read whole, once.
+    const known = store.get(REV_KEY);
+    known.onsuccess = () => {
+      if (typeof known.result === 'number') {
+        write(known.result, true);
+        return;
+      }
+      const req = store.get(KEY);
+      req.onsuccess = () => write(recordOf(req.result)?.rev ?? 0, req.result !== undefined);
     };
     tx.oncomplete = () => resolve(outcome);
     tx.onerror = () => reject(tx.error ?? new Error('IndexedDB write failed'));
