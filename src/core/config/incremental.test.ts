@@ -86,24 +86,34 @@ const SNIPPETS = [
 ];
 
 interface Edit {
+  /** An offset, or (`near`) the `at`-th header's `[` moved by `near`: where runs of tables meet. */
   readonly at: number;
+  readonly near?: number;
   readonly remove: number;
   readonly insert: { readonly snippet: string } | { readonly copyFrom: number; readonly length: number };
 }
 
+/** An offset anywhere in the text (fc.nat alone leans to small numbers: the first header). */
+const anywhere = fc.noBias(fc.nat());
+
 const editArb: fc.Arbitrary<Edit> = fc.record({
-  at: fc.nat(),
-  remove: fc.oneof(fc.constant(0), fc.nat({ max: 4 }), fc.nat({ max: 60 })),
+  at: anywhere,
+  near: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.integer({ min: -3, max: 2 }), weight: 1 }),
+  remove: fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, fc.nat({ max: 4 }), fc.nat({ max: 60 })),
   insert: fc.oneof(
     fc.record({ snippet: fc.constantFrom(...SNIPPETS) }),
+    // What typing mostly is: words.
+    { arbitrary: fc.record({ snippet: fc.string({ maxLength: 6, unit: fc.constantFrom('a', 'b', '1', ' ', '_') }) }), weight: 2 },
     fc.record({ snippet: fc.string({ maxLength: 4, unit: fc.constantFrom('a', '"', "'", '[', ']', '\n', '=', ' ', '#', '{', '}', '.', '*') }) }),
-    fc.record({ copyFrom: fc.nat(), length: fc.nat({ max: 80 }) }),
+    fc.record({ copyFrom: anywhere, length: fc.nat({ max: 80 }) }),
   ),
 });
 
 /** The edit as a Monaco change of `text`. */
 function change(text: string, e: Edit): { rangeOffset: number; rangeLength: number; text: string } {
-  const at = e.at % (text.length + 1);
+  const headers = e.near === undefined ? [] : [...text.matchAll(/^[ \t]*\[/gm)].map((m) => m.index + m[0].length - 1);
+  const header = headers[e.at % Math.max(1, headers.length)];
+  const at = header === undefined ? e.at % (text.length + 1) : Math.max(0, Math.min(text.length, header + (e.near ?? 0)));
   const remove = Math.min(e.remove, text.length - at);
   const insert = 'snippet' in e.insert ? e.insert.snippet : text.slice(e.insert.copyFrom % (text.length + 1), (e.insert.copyFrom % (text.length + 1)) + e.insert.length);
   return { rangeOffset: at, rangeLength: remove, text: insert };
@@ -115,11 +125,12 @@ describe('incremental layer parse equals a whole parse', () => {
     expect(corpus.some((l) => l.text.includes('"""'))).toBe(true);
   });
 
-  it('after random edits of real and generated layers (config, spans, diagnostics, line and column)', () => {
+  /** Random edit sequences of random corpus layers, each edit's result compared with a whole parse. */
+  function property(layers: readonly Layer[], edit: fc.Arbitrary<Edit>, numRuns: number, seed: number): Record<EditHow, number> {
     const hows: Record<EditHow, number> = { same: 0, table: 0, whole: 0 };
     fc.assert(
-      fc.property(fc.nat(), fc.array(editArb, { minLength: 1, maxLength: 6 }), fc.boolean(), (pick, edits, byChanges) => {
-        const layer = corpus[pick % corpus.length] as Layer;
+      fc.property(anywhere, fc.array(edit, { minLength: 1, maxLength: 6 }), fc.boolean(), (pick, edits, byChanges) => {
+        const layer = layers[pick % layers.length] as Layer;
         let state: LayerState = loadLayerState(layer);
         expectSame(state.loaded, layer.text, layer.name, `${layer.name} loaded`);
         edits.forEach((e, n) => {
@@ -130,11 +141,32 @@ describe('incremental layer parse equals a whole parse', () => {
           expectSame(state.loaded, state.text, layer.name, `${layer.name}, edit ${n + 1} (${edit.how}) ${JSON.stringify(c)}`);
         });
       }),
-      { numRuns: 300, seed: 32 },
+      { numRuns, seed },
     );
-    // The property covered both paths, not only the fallback.
-    expect(hows.table).toBeGreaterThan(100);
-    expect(hows.whole).toBeGreaterThan(50);
+    return hows;
+  }
+
+  it('after random edits of real and generated layers (config, spans, diagnostics, line and column)', () => {
+    const hows = property(corpus, editArb, 200, 32);
+    // Most of these edits break the text (and the ones after them are measured from its last good
+    // text); both paths are still taken many times.
+    expect(hows.table).toBeGreaterThan(50);
+    expect(hows.whole).toBeGreaterThan(200);
+  });
+
+  it('after random edits that mostly keep the text valid (words, blanks, newlines, short deletions)', () => {
+    const typing: fc.Arbitrary<Edit> = fc.record({
+      at: anywhere,
+      remove: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, fc.nat({ max: 3 })),
+      insert: fc.record({ snippet: fc.string({ maxLength: 5, unit: fc.constantFrom('a', 'b', '1', ' ', '_', '\n', '\n\n') }) }),
+    });
+    const hows = property(
+      corpus.filter((l) => /^\[conversation\.tools\./m.test(l.text)),
+      typing,
+      200,
+      108,
+    );
+    expect(hows.table).toBeGreaterThan(120);
   });
 
   it('typing a new key into a catalogue tool, keystroke by keystroke, through the broken states', () => {
@@ -245,6 +277,28 @@ describe('what a consumer may rely on (layerChangeOf)', () => {
     });
     expect(() => applyTextChanges('0123', [{ rangeOffset: 1, rangeLength: 2, text: '' }, { rangeOffset: 2, rangeLength: 1, text: '' }])).toThrow(/overlaps/);
     expect(() => applyTextChanges('0123', [{ rangeOffset: 3, rangeLength: 2, text: '' }])).toThrow(/outside/);
+  });
+});
+
+describe('edits where runs of tables meet', () => {
+  const text = ['[conversation.tools.a]', 'source = "local"', '', '[conversation.tools.b]', 'source = "local"', '', '  [conversation.tools.describe_tools]', 'x = 1', ''].join('\n');
+  const layer: Layer = { name: 'w', text };
+  const reserved = text.indexOf('  [conversation.tools.describe_tools]');
+  const cases: readonly { readonly what: string; readonly at: number; readonly remove: number; readonly insert: string; readonly how: EditHow }[] = [
+    { what: "the newlines before the next header removed (b's last line runs into it)", at: reserved - 2, remove: 2, insert: '', how: 'whole' },
+    { what: 'a comment left open before the next header', at: reserved, remove: 0, insert: '# open ', how: 'whole' },
+    { what: "one blank of the next header's indent removed (its diagnostic's column moves)", at: reserved, remove: 1, insert: '', how: 'table' },
+    { what: 'the same length and lines, the next header one column left', at: reserved - 2, remove: 4, insert: ' \n\n ', how: 'table' },
+    { what: "b's header made an array of tables", at: text.indexOf('[conversation.tools.b]') + 1, remove: 'conversation.tools.b]'.length, insert: '[conversation.tools.b]]', how: 'whole' },
+    { what: "b's header renamed to another tool", at: text.indexOf('[conversation.tools.b]') + 20, remove: 1, insert: 'a', how: 'whole' },
+    { what: "a key of b's section moved under a header of b's own", at: reserved - 1, remove: 0, insert: '[conversation.tools.b.parameters.p]\ntype = "string"\n', how: 'table' },
+  ];
+  it.each(cases)('$what: $how', ({ at, remove, insert, how }) => {
+    const state = loadLayerState(layer);
+    expect(state.loaded.diagnostics.map((d) => d.code)).toEqual(['reserved-name']);
+    const edit = loadLayerIncremental(state, [{ rangeOffset: at, rangeLength: remove, text: insert }]);
+    expect(edit.how).toBe(how);
+    expectSame(edit.state.loaded, edit.state.text, layer.name, 'edit');
   });
 });
 
