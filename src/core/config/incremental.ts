@@ -214,7 +214,8 @@ export function applyTextChanges(text: string, changes: readonly TextChange[]): 
  * is found by comparing them).
  */
 export function editLayer(prev: LayerState, text: string, range?: ChangedRange): { readonly state: LayerState; readonly how: EditHow } {
-  if (text === prev.text) return { state: prev, how: 'same' };
+  // With a range, only the changed part is compared (comparing two catalogues costs a pass over both).
+  if (range ? sameText(prev.text, text, range) : text === prev.text) return { state: prev, how: 'same' };
   const base = prev.base;
   if (base) {
     const r = range && base.text === prev.text ? range : changedRange(base.text, text);
@@ -222,6 +223,10 @@ export function editLayer(prev: LayerState, text: string, range?: ChangedRange):
     if (state) return { state, how: 'table' };
   }
   return { state: whole({ name: prev.name, text }, base), how: 'whole' };
+}
+
+function sameText(a: string, b: string, r: ChangedRange): boolean {
+  return a.length === b.length && r.oldEnd === r.newEnd && a.slice(r.start, r.oldEnd) === b.slice(r.start, r.newEnd);
 }
 
 /** editLayer with Monaco's content changes of one event, relative to `prev.text`. */
@@ -380,22 +385,32 @@ function shiftEnable(e: PartialEnable, sh: Shift): PartialEnable {
  * Sourced); the same object when none moved.
  */
 function shiftFields<T extends object>(o: T, sh: Shift): T {
+  const fields = o as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(o)) {
-    const moved =
-      key === 'name'
-        ? value
-        : key === 'enable'
-          ? shiftEnable(value as PartialEnable, sh)
-          : key === 'declared'
-            ? shiftOrigin(value as Origin, sh)
-            : key === 'items'
-              ? shiftFields(value as ParameterConfig, sh)
-              : key === 'parameters' || key === 'properties'
-                ? shiftParameters(value as ReadonlyMap<string, ParameterConfig>, sh)
-                : shiftSourced(value as Sourced<unknown>, sh);
+  for (const key in fields) {
+    const value = fields[key];
+    let moved: unknown;
+    switch (key) {
+      case 'name':
+        continue;
+      case 'enable':
+        moved = shiftEnable(value as PartialEnable, sh);
+        break;
+      case 'declared':
+        moved = shiftOrigin(value as Origin, sh);
+        break;
+      case 'items':
+        moved = shiftFields(value as ParameterConfig, sh);
+        break;
+      case 'parameters':
+      case 'properties':
+        moved = shiftParameters(value as ReadonlyMap<string, ParameterConfig>, sh);
+        break;
+      default:
+        moved = shiftSourced(value as Sourced<unknown>, sh);
+    }
     if (moved === value) continue;
-    out ??= { ...(o as Record<string, unknown>) };
+    out ??= { ...fields };
     out[key] = moved;
   }
   return (out ?? o) as T;
