@@ -3,7 +3,8 @@
 // keystroke's length), at 10,000 and 100,000 tools (bench/check-scale.ts's layer: '*' and one table per
 // tool and per parameter). Keystrokes land inside tools' summaries spread through the layer, so on
 // average half the layer lies after them. Each incremental figure is checked equal to the whole parse
-// (once per size) before it is timed.
+// (once per size) before it is timed. Times are CPU time of this process (steadier than wall time on a
+// shared machine; garbage collection included), with wall time's median beside them.
 //
 //   npx tsx bench/layer-edit.ts [--tools N]   (default: 10,000 and 100,000)
 import { resolve } from 'node:path';
@@ -22,8 +23,25 @@ function quantile(xs: readonly number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
 }
 
-function line(label: string, xs: readonly number[]): string {
-  const out = `  ${label.padEnd(46)} p50 ${quantile(xs, 0.5).toFixed(1).padStart(7)} ms   p95 ${quantile(xs, 0.95).toFixed(1).padStart(7)} ms   (${xs.length} keystrokes)`;
+/** A time: CPU (this process's user + system) and wall, in ms. */
+interface Sample {
+  readonly cpu: number;
+  readonly wall: number;
+}
+
+function timed(fn: () => unknown): Sample {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  fn();
+  const wall = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { cpu: (c.user + c.system) / 1000, wall };
+}
+
+function line(label: string, xs: readonly Sample[]): string {
+  const cpu = xs.map((x) => x.cpu);
+  const wall = xs.map((x) => x.wall);
+  const out = `  ${label.padEnd(52)} CPU p50 ${quantile(cpu, 0.5).toFixed(1).padStart(7)} ms  p95 ${quantile(cpu, 0.95).toFixed(1).padStart(7)} ms   (wall p50 ${quantile(wall, 0.5).toFixed(1)} ms; ${xs.length} keystrokes)`;
   console.log(out);
   return out;
 }
@@ -41,10 +59,10 @@ function keystrokeOffsets(text: string, names: readonly string[], count: number)
 
 export interface LayerEditResult {
   readonly tools: number;
-  readonly whole: readonly number[];
-  readonly insert: readonly number[];
-  readonly insertByText: readonly number[];
-  readonly typedOver: readonly number[];
+  readonly whole: readonly Sample[];
+  readonly insert: readonly Sample[];
+  readonly insertByText: readonly Sample[];
+  readonly typedOver: readonly Sample[];
 }
 
 export function measure(tools: number): LayerEditResult {
@@ -66,38 +84,31 @@ export function measure(tools: number): LayerEditResult {
     if (layerChangeOf(got)?.changedTools === 'all') throw new Error('a keystroke in one tool changed all');
   }
 
-  const whole: number[] = [];
+  const whole: Sample[] = [];
   for (let k = 0; k < wholeRuns; k++) {
     const at = offsets[k % offsets.length] ?? 0;
     const text = `${layer.text.slice(0, at)}x${layer.text.slice(at)}`;
-    const t0 = performance.now();
-    loadLayer({ name: layer.name, text });
-    whole.push(performance.now() - t0);
+    whole.push(timed(() => loadLayer({ name: layer.name, text })));
   }
 
   // Keystrokes as Monaco sends them: each one more character typed at its place.
   const cache = new LayerCache();
   cache.loadAll([layer]);
-  const insert: number[] = [];
-  const typedOver: number[] = [];
-  const insertByText: number[] = [];
+  const insert: Sample[] = [];
+  const typedOver: Sample[] = [];
+  const insertByText: Sample[] = [];
   offsets.forEach((at, k) => {
     const shifted = at + k; // each earlier keystroke added one character before it
-    let t0 = performance.now();
-    cache.applyChanges(layer.name, [{ rangeOffset: shifted, rangeLength: 0, text: 'x' }]);
-    insert.push(performance.now() - t0);
-    t0 = performance.now();
-    cache.applyChanges(layer.name, [{ rangeOffset: shifted, rangeLength: 1, text: 'y' }]);
-    typedOver.push(performance.now() - t0);
+    insert.push(timed(() => cache.applyChanges(layer.name, [{ rangeOffset: shifted, rangeLength: 0, text: 'x' }])));
+    typedOver.push(timed(() => cache.applyChanges(layer.name, [{ rangeOffset: shifted, rangeLength: 1, text: 'y' }])));
   });
   // The shell gives the whole new text (loadAll): the changed range is found by comparing.
   let text = cache.text(layer.name) ?? '';
   offsets.forEach((at, k) => {
     const shifted = at + 2 * k; // a 'y' and a 'z' before it for each earlier keystroke
     text = `${text.slice(0, shifted)}z${text.slice(shifted)}`;
-    const t0 = performance.now();
-    cache.loadAll([{ name: layer.name, text }]);
-    insertByText.push(performance.now() - t0);
+    const next = text;
+    insertByText.push(timed(() => cache.loadAll([{ name: layer.name, text: next }])));
   });
   if (cache.parsed !== 1) throw new Error(`expected no whole parse after the first, got ${cache.parsed - 1}`);
   line('whole parse (loadLayer)', whole);
