@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { layerText } from './check-scale';
 import { generateCatalogue } from './search-fixtures';
-import { layerChangeOf } from '../src/core/config/incremental';
+import { layerChange } from '../src/core/config/incremental';
 import type { Layer } from '../src/core/config/layer';
 import { loadLayer } from '../src/core/config/layer';
 import { LayerCache } from '../src/core/turn/caches';
@@ -76,12 +76,13 @@ export function measure(tools: number): LayerEditResult {
   // Correctness first: one keystroke of each kind equals the whole parse.
   {
     const cache = new LayerCache();
-    cache.loadAll([layer]);
+    const [before] = cache.loadAll([layer]);
     const at = offsets[offsets.length >> 1] ?? 0;
     const got = cache.applyChanges(layer.name, [{ rangeOffset: at, rangeLength: 0, text: 'x' }]);
     const text = cache.text(layer.name) ?? '';
     if (cache.tablesReparsed !== 1 || !isDeepStrictEqual(got, loadLayer({ name: layer.name, text }))) throw new Error('incremental keystroke differs from the whole parse');
-    if (layerChangeOf(got)?.changedTools === 'all') throw new Error('a keystroke in one tool changed all');
+    const changed = before && layerChange(before, got)?.changedTools;
+    if (!(changed instanceof Set) || changed.size !== 1) throw new Error('a keystroke in one tool must change that tool only');
   }
 
   const whole: Sample[] = [];

@@ -13,7 +13,7 @@ import { generateCatalogue } from '../../../bench/search-fixtures';
 import { generate as multilineCatalogue } from '../../../bench/toml-parse';
 import { LayerCache } from '../turn/caches';
 import type { EditHow, LayerState } from './incremental';
-import { applyTextChanges, changedRange, editLayer, layerChangeOf, loadLayerIncremental, loadLayerState } from './incremental';
+import { applyTextChanges, changedRange, editLayer, layerChange, loadLayerIncremental, loadLayerState } from './incremental';
 import type { Layer, LoadedLayer } from './layer';
 import { loadLayer } from './layer';
 import { parseToml } from './toml';
@@ -189,7 +189,7 @@ describe('incremental layer parse equals a whole parse', () => {
   });
 });
 
-describe('what a consumer may rely on (layerChangeOf)', () => {
+describe('what a consumer may rely on (layerChange)', () => {
   const text = [
     "[conversation.tools.'*']",
     'enable = "discoverable"',
@@ -220,9 +220,11 @@ describe('what a consumer may rely on (layerChangeOf)', () => {
     const at = text.indexOf('"B"') + 1;
     const edit = loadLayerIncremental(state, [{ rangeOffset: at, rangeLength: 1, text: 'Z' }]);
     expect(edit.how).toBe('table');
-    const change = layerChangeOf(edit.state.loaded);
-    expect(change?.previous).toBe(state.loaded);
+    const change = layerChange(state.loaded, edit.state.loaded);
     expect(change?.changedTools).toEqual(new Set(['b']));
+    expect(layerChange(edit.state.loaded, edit.state.loaded)?.changedTools).toEqual(new Set());
+    // Asked about another layer than the one it came from: anything may have changed.
+    expect(layerChange(loadLayerState(layer).loaded, edit.state.loaded)).toBeUndefined();
     expect(change?.shift).toBeUndefined();
     const before = state.loaded.config;
     const after = edit.state.loaded.config;
@@ -239,7 +241,7 @@ describe('what a consumer may rely on (layerChangeOf)', () => {
     const at = text.indexOf('type = "string"');
     const edit = loadLayerIncremental(state, [{ rangeOffset: at, rangeLength: 0, text: 'required = true\n' }]);
     expect(edit.how).toBe('table');
-    const change = layerChangeOf(edit.state.loaded);
+    const change = layerChange(state.loaded, edit.state.loaded);
     expect(change?.changedTools).toEqual(new Set(['b']));
     expect(change?.shift).toEqual({ from: at, delta: 16, lines: 1 });
     const before = state.loaded.config;
@@ -259,10 +261,10 @@ describe('what a consumer may rely on (layerChangeOf)', () => {
     const state = loadLayerState(layer);
     const star = loadLayerIncremental(state, [{ rangeOffset: text.indexOf('"discoverable"'), rangeLength: 14, text: '"on"' }]);
     expect(star.how).toBe('table');
-    expect(layerChangeOf(star.state.loaded)?.changedTools).toBe('all');
+    expect(layerChange(state.loaded, star.state.loaded)?.changedTools).toBe('all');
     const header = loadLayerIncremental(state, [{ rangeOffset: text.indexOf('[conversation.tools.c]'), rangeLength: 0, text: '[conversation.tools.new]\n' }]);
     expect(header.how).toBe('whole');
-    expect(layerChangeOf(header.state.loaded)).toBeUndefined();
+    expect(layerChange(state.loaded, header.state.loaded)).toBeUndefined();
   });
 
   it('changedRange and applyTextChanges agree on where texts differ; overlapping changes are refused', () => {

@@ -19,19 +19,21 @@
 // layer is parsed. A layer in error keeps its last error-free text as the base edits are measured
 // from, so the keystrokes that mend a line are incremental again.
 //
-// What a consumer can rely on (layerChangeOf): for a LoadedLayer made by an incremental edit,
-// `previous` is the LoadedLayer it was derived from and `changedTools` names the tools whose tables
-// were re-read ('all' when the edit was in `'*'`, which every tool inherits from). Every other part:
-//   - when `shift` is absent (the edit kept the text's length, e.g. a character typed over, and its
-//     lines), every other ToolConfig, the defaults, the MCP servers and the extends are === the
-//     previous ones;
-//   - when `shift` is present, the parts whose spans lie at or after `shift.from` (offsets in the
-//     previous text; the tools after the edited one, and MCP servers written after it) are new objects
-//     equal to the previous ones but for every span moved by `shift.delta` (values, names and order
-//     the same); the parts before the edit stay ===. Diagnostics after the edit are copies with their
-//     span, line and column moved.
+// What a consumer can rely on (layerChange(previous, next)): when `next` was made by an incremental edit
+// of `previous` (the LoadedLayer the same LayerCache or LayerState gave before; after a text with a
+// syntax error, the last one without), `changedTools` names the tools whose tables were re-read ('all'
+// when the edit was in `'*'`, which every tool inherits from). Every other part:
+//   - when `shift` is absent (the edit kept the text's length and lines, e.g. a character typed over),
+//     every other ToolConfig, the defaults, the MCP servers and the extends are === the previous ones;
+//   - when `shift` is present, the parts whose spans lie at or after `shift.from` (an offset of the
+//     previous text: the tools after the edited one, MCP servers written after it) are new objects
+//     equal to the previous ones but for every span moved by `shift.delta` (values, names, Map order
+//     the same; none when delta is 0); the parts before the edit stay ===. Diagnostics after the edit
+//     are copies with their span, line and column moved.
 // `changedTools` is a superset: a re-read tool may read the same as before (an edit in a comment).
-// A LoadedLayer made by a whole parse has no LayerChange: anything may have changed.
+// layerChange answers undefined (anything may have changed) after a whole parse, or when `previous`
+// is not the one `next` was derived from (a consumer that skipped a revision re-reads everything).
+// `next` does not keep `previous` alive (only a number names it).
 import type { Layer, LoadedLayer } from './layer';
 import { positioned, readLayer } from './layer';
 import type { ToolsEntryRead } from './read';
@@ -57,18 +59,36 @@ export interface ChangedRange {
 
 /** How a LoadedLayer made by an incremental edit differs from the one before it (see the top of this file). */
 export interface LayerChange {
-  readonly previous: LoadedLayer;
   /** The tools whose tables were re-read; 'all' when `'*'`'s were. */
   readonly changedTools: ReadonlySet<string> | 'all';
   /** Spans at or after `from` (an offset of the previous text) moved by `delta`, and lines by `lines`. */
   readonly shift?: { readonly from: number; readonly delta: number; readonly lines: number };
 }
 
-const CHANGES = new WeakMap<LoadedLayer, LayerChange>();
+/** Numbers naming LoadedLayers, so a change record names its previous layer without keeping it alive. */
+const IDS = new WeakMap<LoadedLayer, number>();
+let lastId = 0;
+function idOf(loaded: LoadedLayer): number {
+  let id = IDS.get(loaded);
+  if (id === undefined) {
+    id = ++lastId;
+    IDS.set(loaded, id);
+  }
+  return id;
+}
 
-/** How `loaded` was derived from the previous load of its layer, or undefined after a whole parse. */
-export function layerChangeOf(loaded: LoadedLayer): LayerChange | undefined {
-  return CHANGES.get(loaded);
+const CHANGES = new WeakMap<LoadedLayer, LayerChange & { readonly previous: number }>();
+const NOTHING: LayerChange = { changedTools: new Set() };
+
+/**
+ * What changed from `previous` to `next` when `next` was made from it by an incremental edit (nothing
+ * when they are the same object); undefined when anything may have changed.
+ */
+export function layerChange(previous: LoadedLayer, next: LoadedLayer): LayerChange | undefined {
+  if (previous === next) return NOTHING;
+  const change = CHANGES.get(next);
+  if (!change || change.previous !== IDS.get(previous)) return undefined;
+  return change.shift ? { changedTools: change.changedTools, shift: change.shift } : { changedTools: change.changedTools };
 }
 
 /** One entry of `conversation.tools` as read, with its diagnostics and, if editable alone, its run. */
@@ -330,7 +350,7 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   diagnostics.push(...tail);
   const loaded: LoadedLayer = { name, config, diagnostics };
   CHANGES.set(loaded, {
-    previous: base.loaded,
+    previous: idOf(base.loaded),
     changedTools: read.kind === 'defaults' ? 'all' : new Set([unit.name]),
     ...(moves ? { shift: { from: shift.from, delta: shift.delta, lines: shift.lines } } : {}),
   });

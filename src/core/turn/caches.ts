@@ -10,7 +10,7 @@ import type { Ranker, RankerIndex, SearchDocument } from '../search/types';
  * Loaded layers by name and text, kept from one run to the next. Loading is pure, so a layer with the
  * same text loads the same. A new text for a layer it holds is an edit: when it lies inside one tool's
  * tables only those are read again (config/incremental.ts); the result always equals loadLayer of the
- * new text. `layerChangeOf(loaded)` (config/incremental.ts) tells which tools such an edit re-read.
+ * new text. `layerChange(previous, next)` (config/incremental.ts) tells which tools such an edit re-read.
  */
 export class LayerCache {
   private entries = new Map<string, LayerState>();
