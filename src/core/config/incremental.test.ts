@@ -45,6 +45,41 @@ const corpus: readonly Layer[] = (() => {
   layers.push({ name: 'catalogue-40', text: layerText(generateCatalogue(40)) });
   layers.push({ name: 'catalogue-300', text: layerText(generateCatalogue(300, 7)) });
   layers.push({ name: 'multiline-30', text: multilineCatalogue(30) });
+  layers.push({ name: 'catalogue-40-crlf', text: `\ufeff${layerText(generateCatalogue(40, 3)).replace(/\n/g, '\r\n')}` });
+  // Tables the incremental parse must leave to a whole parse, around ones it may re-read: a tool defined
+  // by dotted keys, one whose tables are apart, '*' between tools, a reserved name, servers between tools.
+  layers.push({
+    name: 'mixed',
+    text: [
+      'extends = ["a.toml", { path = "b.toml", strategy = "sideways" }]',
+      'conversation.tools.dotted.summary = "from the root"',
+      '[conversation.tools.a]',
+      'source = "local"',
+      'summary = "A"',
+      '[conversation.tools.b]',
+      'source = "mcp.srv"',
+      'enable = { availability = "discoverable", allow_toggle = "never" }',
+      '[conversation.tools.a.parameters.p]',
+      'type = "string"',
+      "[conversation.tools.'*']",
+      'enable = "on"',
+      'run = "sometimes"',
+      '[providers.mcp.srv]',
+      'command = "srv"',
+      '[conversation.tools.describe_tools]',
+      '[conversation.tools.c]',
+      'source = "local"',
+      'summary = """',
+      '[not.a.header]',
+      '"""',
+      'access = { x = 1 }',
+      '[conversation.tools.c.parameters.q]',
+      'type = 5',
+      '[providers.mcp.other]',
+      'optional = true',
+      '',
+    ].join('\n'),
+  });
   return layers;
 })();
 
