@@ -10,7 +10,7 @@
 // first header's `[` to the next other header (or the end). Nothing outside that run can add to or look
 // into X's subtree (a dotted key can only enter a dotted table; a header naming X would be in the run),
 // and the parse of the text before the run is unchanged. So when an edit lies inside the run (after its
-// first `[`), the new run parsed as a document of its own (parseTomlFrom, spans still offsets of the
+// first `[`), the new run parsed as a document of its own (its spans then moved to offsets of the
 // whole text) gives X's new subtree, provided that parse: has no error; starts with a header at the
 // run's start; has only headers under `conversation.tools.X` (not `[[conversation.tools.X]]`); leaves X
 // a header-made table; and ends where a header may begin (only blanks since the last newline).
@@ -38,7 +38,7 @@ import type { Layer, LoadedLayer } from './layer';
 import { positioned, readLayer } from './layer';
 import type { ToolsEntryRead } from './read';
 import { EMPTY_DEFAULTS, readToolsEntry } from './read';
-import { parseTomlFrom } from './toml';
+import { parseToml } from './toml';
 import type { Span, TomlEntry, TomlTable, TomlValue } from './toml-ast';
 import { LineIndex } from './toml-ast';
 import type { Diagnostic, McpServerConfig, Origin, ParameterConfig, PartialConfig, PartialEnable, Sourced, ToolConfig, ToolDefaults } from './types';
@@ -291,8 +291,11 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
     while (k >= unit.start && isBlank(text.charCodeAt(k))) k--;
     if (text.charCodeAt(k) !== 10) return undefined;
   }
-  const doc = parseTomlFrom(end < text.length ? text.slice(0, end) : text, unit.start, { sections: true });
-  if (doc.errors.length > 0 || !doc.sections || doc.sections[0]?.start !== unit.start) return undefined;
+  // The run's new text as a string of its own, so the values read from it (slices of it) keep only it
+  // alive, not the revision's whole text; its spans are moved to offsets of the whole text below.
+  const run = flat(base.text.slice(unit.start, r.start) + text.slice(r.start, r.newEnd) + base.text.slice(r.oldEnd, unit.end));
+  const doc = parseToml(run, { sections: true });
+  if (doc.errors.length > 0 || !doc.sections || doc.sections[0]?.start !== 0) return undefined;
   for (const s of doc.sections) {
     if (s.path.length < 3 || s.path[0] !== 'conversation' || s.path[1] !== 'tools' || s.path[2] !== unit.name || (s.array && s.path.length === 3)) return undefined;
   }
@@ -300,6 +303,7 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   const tools = conversation && conversation.value.kind === 'table' ? onlyEntry(conversation.value, 'tools') : undefined;
   const entry = tools && tools.value.kind === 'table' ? onlyEntry(tools.value, unit.name) : undefined;
   if (!entry || !headerMade(entry.value)) return undefined;
+  moveTree(entry, unit.start, new Set());
 
   const name = prev.name;
   let lines: LineIndex | undefined;
@@ -355,6 +359,41 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
     ...(moves ? { shift: { from: shift.from, delta: shift.delta, lines: shift.lines } } : {}),
   });
   return { name, text, loaded, base: { text, loaded, head, units, tail, runs: base.runs } };
+}
+
+/** `s` as a flat string of its own (a concatenation is a rope until read; reading it flattens it). */
+function flat(s: string): string {
+  s.charCodeAt(0);
+  return s;
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Moves every span of a freshly parsed subtree by `by`, each span object once (lines share some). */
+function moveTree(entry: TomlEntry, by: number, seen: Set<object>): void {
+  const move = (span: Span | undefined): void => {
+    if (!span || seen.has(span)) return;
+    seen.add(span);
+    const w = span as Writable<Span>;
+    w.start += by;
+    w.end += by;
+  };
+  move(entry.keySpan);
+  move(entry.pairSpan);
+  moveValue(entry.value, by, seen, move);
+}
+
+function moveValue(v: TomlValue, by: number, seen: Set<object>, move: (span: Span | undefined) => void): void {
+  if (seen.has(v)) return;
+  seen.add(v);
+  move(v.span);
+  if (v.kind === 'table') {
+    move(v.headerSpan);
+    if (v.bodyEnd !== undefined) v.bodyEnd += by;
+    for (const e of v.entries.values()) moveTree(e, by, seen);
+  } else if (v.kind === 'array' || v.kind === 'table-array') {
+    for (const item of v.items) moveValue(item, by, seen, move);
+  }
 }
 
 /** The entry `key` of a table that holds nothing else. */

@@ -250,12 +250,10 @@ class Parser {
 
   // ---- document -------------------------------------------------------------------------------
 
-  /** Parses from `from` (a line start) to the end of the text, as if the text began there. */
-  run(from = 0): void {
+  run(): void {
     const src = this.src;
     const len = this.len;
-    this.pos = from;
-    if (from === 0 && len > 0 && src.charCodeAt(0) === 0xfeff) this.pos = 1;
+    if (len > 0 && src.charCodeAt(0) === 0xfeff) this.pos = 1;
     for (;;) {
       this.skipWs();
       if (this.pos >= len) break;
@@ -1264,23 +1262,10 @@ export function parseToml(text: string, options?: TomlParseOptions): TomlDocumen
     const root: TomlTable = { ...newTable('root', { start: 0, end: 0 }), bodyEnd: 0 };
     return { root, errors: [{ message: 'expected TOML text (a string)', span: { start: 0, end: 0 } }] };
   }
-  return parseFrom(text, 0, options);
-}
-
-/**
- * Parses `text` from offset `from` (the start of a line, where the parse of the whole text would be
- * between two lines) to its end, as a document of its own whose spans are offsets into `text`. What the
- * incremental layer parse re-reads one tool's tables with (config/incremental.ts).
- */
-export function parseTomlFrom(text: string, from: number, options?: TomlParseOptions): TomlDocument {
-  return parseFrom(text, from, options);
-}
-
-function parseFrom(text: string, from: number, options?: TomlParseOptions): TomlDocument {
   const parser = new Parser(text, options);
   const sections = parser.sections;
   try {
-    parser.run(from);
+    parser.run();
     const doc: Writable<TomlDocument> = { root: parser.root, errors: [] };
     if (parser.plainValues.size > 0) doc.plainValues = parser.plainValues;
     if (sections) doc.sections = sections;
