@@ -43,7 +43,7 @@ export interface DerivationStats {
   readonly stepsPlayed: number;
   /** Whether the run started over (a layer, server, policy or workspace change, or the first run). */
   readonly restarted: boolean;
-  /** Layers parsed by this run (the others' texts were unchanged). */
+  /** Layers parsed by this run, whole or (an edit inside one tool's tables) only those tables (the others' texts were unchanged). */
   readonly layersParsed: number;
   /** Search indexes built by this run (0: the catalogue's documents were unchanged). */
   readonly indexBuilds: number;
@@ -169,7 +169,7 @@ export class Derivation {
   run(input: DerivationInput, options: DeriveOptions = {}): Timeline {
     const steps = input.scenario.steps;
     const through = Math.max(0, Math.min(options.throughStep ?? steps.length, steps.length));
-    const parsedBefore = this.layerCache.parsed;
+    const parsedBefore = this.layerCache.parsed + this.layerCache.tablesReparsed;
     const buildsBefore = this.indexCache.builds;
     const definitionsBefore = this.definitionCache.built;
     const prev = this.previous;
@@ -197,7 +197,7 @@ export class Derivation {
       stepsReused: from,
       stepsPlayed: through - from,
       restarted: !prev || keep < 0,
-      layersParsed: this.layerCache.parsed - parsedBefore,
+      layersParsed: this.layerCache.parsed + this.layerCache.tablesReparsed - parsedBefore,
       indexBuilds: this.indexCache.builds - buildsBefore,
       definitionsBuilt: this.definitionCache.built - definitionsBefore,
       steps: steps.length,
