@@ -65,7 +65,7 @@ export function installTestHook(deps: { store: WorkbenchStore; client: DeriveCli
     async snapshot() {
       const s = store.getState();
       const workspace = workspaceInput(s);
-      const timeline = await client.call('derive', { doc: s.doc, revision: s.revision, ...(workspace ? { workspace } : {}) });
+      const timeline = await client.derive({ doc: s.doc, revision: s.revision, ...(workspace ? { workspace } : {}) });
       const entry = s.selectedEntry === undefined ? timeline.entries.length - 1 : Math.min(s.selectedEntry, timeline.entries.length - 1);
       const position = timeline.entries[entry]?.position ?? 0;
       const sets = await client.call('sets', { revision: timeline.revision, position });

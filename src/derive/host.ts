@@ -16,10 +16,12 @@ import {
   approximateTokenCounter,
   recordableExpectations,
   toolCount,
+  Derivation,
 } from '../core';
 import type { CheckReport, ExpectationResult, PriceTable, RecordedStep, RfdTable, Scenario, Timeline, Origin, ScenarioDoc, TokenCounter } from '../core';
 import type { ProvenanceView, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
 import { entryView } from './entryView';
+import { WorkerDocument } from './document';
 import { isMethod, methods } from './methods';
 import type { Answer, Answers, DeriveParams, HostName, MethodName, Params } from './methods';
 import { cacheDifference, LabHost } from './labHost';
@@ -43,6 +45,10 @@ function costCounter(scenario: Scenario): TokenCounter | undefined {
   if (pins) createTokenCounter().catch(() => undefined);
   return undefined;
 }
+function counterOf(scenario: Scenario): { counter?: TokenCounter } {
+  const counter = costCounter(scenario);
+  return counter ? { counter } : {};
+}
 import type { LoadedWorkspace } from './workspaceHost';
 
 interface Current {
@@ -52,6 +58,8 @@ interface Current {
   /** The parsed scenario and the checker's results, for the report. */
   scenario?: Scenario;
   expectations?: readonly ExpectationResult[];
+  /** Whether `scenario` is a whole parse of `doc` (not one a layer edit swapped a text into). */
+  exact?: boolean;
   /** The `[workspace]` folder's layers, when the scenario names one and the UI opened it. */
   workspace?: LoadedWorkspace;
 }
@@ -91,6 +99,14 @@ export class DeriveHost {
     return { timeline: c.timeline, doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
   });
 
+  /** The worker's copy of the document (what typing edits) and its incremental derivation. */
+  private readonly document = new WorkerDocument();
+  // Its layer and definition caches are the scratch runs' too (cost, tasks, findability run the same
+  // layers): typing in a catalogue must not leave them to parse it again.
+  private readonly derivation = new Derivation({ layerCache: this.workspace.layerCache, definitionCache: this.workspace.definitions });
+  /** One map for every derivation: a new one would read to the Derivation as a changed input. */
+  private readonly rankers = this.indexes.rankerMap();
+
   private readonly tasks = new TasksHost((revision) => {
     const c = this.recent.get(revision);
     if (!c || !c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
@@ -125,15 +141,26 @@ export class DeriveHost {
     return (host[method] as (p: unknown) => unknown).call(host, params) as Answer<M>;
   }
 
-  derive({ doc, revision, workspace: files, entry }: DeriveParams): TimelineView {
+  derive(params: DeriveParams): TimelineView {
+    const { revision, workspace: files, entry } = params;
     const started = Date.now();
-    const text = writeScenario(doc);
-    const parsed = parseScenario(text);
+    // The worker owns the document: typing sends only what changed (document.ts).
+    if (params.edits) this.document.apply(revision, params.edits);
+    else if (params.doc) this.document.replace(revision, params.doc);
+    else this.document.apply(revision, { base: revision, edits: [] });
+    const doc = this.document.doc;
+    const parsed = this.document.parsed;
     const scenarioErrors: string[] = [];
     let timeline: Timeline | undefined;
     if (!parsed.ok) scenarioErrors.push(...parsed.errors.map((e) => e.message));
     const ws = this.workspace.load(doc, files);
-    if (parsed.ok) timeline = this.workspace.runParsed(parsed.scenario, ws);
+    if (parsed.ok) {
+      timeline = this.derivation.run({
+        scenario: parsed.scenario,
+        rankers: this.rankers,
+        ...(ws ? { workspaceLayers: ws.load.layers, workspaceDiagnostics: ws.load.loadDiagnostics } : {}),
+      });
+    }
     this.current = { revision, doc, ...(timeline ? { timeline } : {}), ...(ws ? { workspace: ws } : {}) };
     this.recent.set(revision, this.current);
     for (const k of [...this.recent.keys()]) {
@@ -158,10 +185,9 @@ export class DeriveHost {
         findings: r.findings().map((d) => ({ severity: d.severity, rule: d.rule, message: d.message, ...(d.tool !== undefined ? { tool: d.tool } : {}), source: `${d.source.document} (read ${d.source.read})` })),
       };
     });
-    const counter = parsed.ok ? costCounter(parsed.scenario) : undefined;
-    const checked = parsed.ok ? checkExpectations(parsed.scenario, t, counter ? { counter } : {}) : [];
+    const checked = parsed.ok ? checkExpectations(parsed.scenario, t, counterOf(parsed.scenario)) : [];
     const summary = parsed.ok ? summarizeCheck(parsed.scenario, t, checked) : { passed: 0, failed: 0, problems: [] };
-    if (parsed.ok) Object.assign(this.current, { scenario: parsed.scenario, expectations: checked });
+    if (parsed.ok) Object.assign(this.current, { scenario: parsed.scenario, expectations: checked, exact: this.document.parsedWhole });
     const expectations = checked.map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
     const entries = t.entries.map((e, i) => entryView(e, i, t));
     // The sets at the selected row ride along, saving the sets panel a second round trip per keystroke.
@@ -308,11 +334,16 @@ export class DeriveHost {
     const rfd = await this.rfd();
     const file = `${c.doc.name.toLowerCase().replace(/[^a-z0-9]+/gu, '-').replace(/^-|-$/gu, '') || 'scenario'}.toml`;
     let scenario: CheckReport;
-    if (c.timeline && c.scenario && c.expectations) {
-      const summary = summarizeCheck(c.scenario, c.timeline, c.expectations);
+    // A scenario built by a layer edit keeps the spans of the last whole parse (document.ts), so the
+    // report, which names lines, checks a whole parse of the document instead.
+    const whole = c.timeline && c.scenario && !c.exact ? parseScenario(writeScenario(c.doc)) : undefined;
+    const checked = whole?.ok ? { s: whole.scenario, e: checkExpectations(whole.scenario, c.timeline!, counterOf(whole.scenario)) } : c.scenario && c.expectations ? { s: c.scenario, e: c.expectations } : undefined;
+    if (c.timeline && checked) {
+      const { s, e } = checked;
+      const summary = summarizeCheck(s, c.timeline, e);
       scenario = {
-        file, name: c.scenario.name, ...(c.scenario.description !== undefined ? { description: c.scenario.description } : {}), problems: summary.problems,
-        fileErrors: [], timeline: c.timeline, expectations: c.expectations, passed: summary.passed, failed: summary.failed, failures: [],
+        file, name: s.name, ...(s.description !== undefined ? { description: s.description } : {}), problems: summary.problems,
+        fileErrors: [], timeline: c.timeline, expectations: e, passed: summary.passed, failed: summary.failed, failures: [],
       };
     } else {
       const parsed = parseScenario(writeScenario(c.doc));

@@ -6,6 +6,7 @@
 // so the page's client can read it without pulling in any host code.
 import type { Policy, PolicyKey, PriceTable, RecordedStep, RfdTable, ScenarioDoc, FindabilityReport } from '../core';
 import type { ProvenanceView, RequestDetail, SetsView, TimelineView } from './protocol';
+import type { DocumentEdits } from './document';
 import type { AutoTurnView, EvalView, PolicyDiffView, RequestToolsView, SearchLabView, TokensView } from './labProtocol';
 import type { BreakEvenView, CostView } from './costProtocol';
 import type { DiscoverableView, WorkspaceInput } from './workspaceProtocol';
@@ -41,10 +42,16 @@ function method<P, A>() {
   return <H extends HostName, K extends keyof P = keyof P>(host: H, options: { readonly keyed?: readonly K[]; readonly coalesce?: true } = {}): Row<H, P, A, K> => ({ host, ...options });
 }
 
-/** `derive`'s params: pagein owns how the document gets to the worker. */
+/**
+ * `derive`'s params: a derivation of `revision`, with the document as the worker is to hold it
+ * (document.ts): `doc` whole (opened, replaced, restored, a resync), or `edits` since the revision
+ * the worker holds (typing: a layer's content changes); neither: the revision the worker holds.
+ * The page calls `DeriveClient.derive` with the store's document, and the client works out which.
+ */
 export interface DeriveParams {
-  readonly doc: ScenarioDoc;
   readonly revision: number;
+  readonly doc?: ScenarioDoc;
+  readonly edits?: DocumentEdits;
   /** The files of the folder the scenario's `[workspace]` names, when the UI opened one. */
   readonly workspace?: WorkspaceInput;
   /**

@@ -32,7 +32,8 @@ export function timelineQuery(client: DeriveClient, doc: ScenarioDoc, revision: 
   return queryOptions({
     // `entry` is read when the derivation starts, so it is no part of the key (see the table's row).
     queryKey: deriveKey('derive', { revision }),
-    queryFn: () => client.call('derive', { doc, revision, ...(workspace ? { workspace } : {}), ...(entry ? { entry: entry() } : {}) }),
+    // `doc` is the store's document by reference: the client sends the worker only what changed.
+    queryFn: () => client.derive({ doc, revision, ...(workspace ? { workspace } : {}), ...(entry ? { entry: entry() } : {}) }),
     staleTime: Infinity,
     gcTime: 10_000,
     placeholderData: keepPreviousData,

@@ -11,6 +11,8 @@ const host = new DeriveHost();
 // answered, derive the same document twice more on a throwaway host, with every layer's text touched
 // so the parser runs too, to warm the JIT before the user types.
 let warmed = false;
+/** Above this many characters of layer text the spare derivations are skipped. */
+const WARM_UP_MAX_CHARS = 256 * 1024;
 function warmUp(params: unknown): void {
   if (warmed) return;
   warmed = true;
@@ -20,9 +22,14 @@ function warmUp(params: unknown): void {
     createTokenCounter().catch(() => undefined);
     try {
       const p = params as DeriveParams;
+      const doc = p.doc;
+      // Only a whole document can warm a spare host (the first derivation always sends one). A
+      // catalogue-sized one is not derived again: its first derivation warmed the code already, and
+      // two more would hold the worker (and the first keystrokes' derivations) for as long again.
+      if (!doc || doc.layers.reduce((n, l) => n + l.text.length, 0) > WARM_UP_MAX_CHARS) return;
       const spare = new DeriveHost();
       for (let i = 1; i <= 2; i++) {
-        spare.derive({ ...p, revision: -i, doc: { ...p.doc, layers: p.doc.layers.map((l) => ({ ...l, text: `${l.text}${' '.repeat(i)}` })) } });
+        spare.derive({ ...p, revision: -i, doc: { ...doc, layers: doc.layers.map((l) => ({ ...l, text: `${l.text}${' '.repeat(i)}` })) } });
       }
     } catch {
       // Warming is best effort; the real derivation already answered.

@@ -34,7 +34,7 @@ export class WorkspaceHost {
   private cache: { version: number; persona: string | undefined; load: WorkspaceLoad } | undefined;
   private counter: TokenCounter | undefined;
   /** Typing in one layer re-reads only that layer (the workspace's and the other layers are kept). */
-  private readonly layerCache = new LayerCache();
+  readonly layerCache = new LayerCache();
   /** ...and rebuilds only the definitions whose tool config changed (the host's views read them here too). */
   readonly definitions = new DefinitionCache();
 

@@ -137,10 +137,26 @@ export function unchangedSteps(prev: DerivationInput, next: DerivationInput): nu
   return k;
 }
 
+/**
+ * Caches a derivation may share with other runs of the same documents (a host's scratch runs read
+ * the same layers and definitions): given ones are used, missing ones made.
+ */
+export interface DerivationCaches {
+  readonly layerCache?: LayerCache;
+  readonly indexCache?: IndexCache;
+  readonly definitionCache?: DefinitionCache;
+}
+
 export class Derivation {
-  private readonly layerCache = new LayerCache();
-  private readonly indexCache = new IndexCache();
-  private readonly definitionCache = new DefinitionCache();
+  private readonly layerCache: LayerCache;
+  private readonly indexCache: IndexCache;
+  private readonly definitionCache: DefinitionCache;
+
+  constructor(caches: DerivationCaches = {}) {
+    this.layerCache = caches.layerCache ?? new LayerCache();
+    this.indexCache = caches.indexCache ?? new IndexCache();
+    this.definitionCache = caches.definitionCache ?? new DefinitionCache();
+  }
   private previous: Previous | undefined;
   private stats: DerivationStats | undefined;
 
