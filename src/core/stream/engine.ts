@@ -554,6 +554,90 @@ export class StreamEngine {
     for (const k of parent.pinned) if (k <= index) this.pinned.add(k);
   }
 
+  /** The merged layers the conversation was loaded from (position 0's base). */
+  get loadedBase(): PartialConfig {
+    return this.history[0]?.base ?? this.base;
+  }
+
+  /** Whether the delta that made position `index` touched '*' (every tool that inherits may move). */
+  touchesDefaultsAt(index: number): boolean {
+    return this.history.some((h) => h.index === index && h.touchesDefaults === true);
+  }
+
+  /**
+   * Position 0's state of each of `names` had the conversation been loaded from `base` instead (no
+   * delta applies at position 0): the resolution is the old one where the definition's inputs are the
+   * same in value, so a definition (and its search document) is built again only when it changed.
+   */
+  statesUnder(base: PartialConfig, names: Iterable<string>, sameInputs: (a: ToolConfig, b: ToolConfig) => boolean): Map<string, ToolState> {
+    const out = new Map<string, ToolState>();
+    const states0 = this.statesAt(0);
+    for (const name of names) {
+      const config = base.tools.get(name);
+      const before = states0.get(name);
+      if (!config || !before) continue;
+      const run = effectiveRun(config, base.defaults);
+      const enable = effectiveEnable(config, base.defaults);
+      const resolution = run === before.run && sameInputs(before.config, config) ? before.resolution : resolveTool(config, run, this.servers);
+      out.set(name, { name, order: before.order, config, enable, run, resolution });
+    }
+    return out;
+  }
+
+  /**
+   * A new engine that stands where this one stood at position `index`, as if the conversation had been
+   * loaded from `base`: every position up to `index` is this engine's with the tools of `patched` in
+   * their new state (counts moved by the difference, registration recomputed). Valid only when no
+   * position up to `index` changed a patched tool or '*', nor edited a layer: the derivation checks
+   * that (turn/derivation.ts), so a patched tool's state is the same at every one of those positions.
+   */
+  rebaseAt(index: number, base: PartialConfig, patched: ReadonlyMap<string, ToolState>): StreamEngine {
+    const fork = new StreamEngine([], this.servers);
+    fork.restore(this, index);
+    const states0 = this.statesAt(0);
+    const delta = { configured: 0, discoverable: 0, on: 0, off: 0 };
+    let resolutionChanged = false;
+    for (const [name, after] of patched) {
+      const before = states0.get(name);
+      if (!before) continue;
+      delta[before.enable.availability.value] -= 1;
+      delta[after.enable.availability.value] += 1;
+      if (before.resolution !== after.resolution) resolutionChanged = true;
+      fork.states.set(name, after);
+    }
+    fork.base = base;
+    fork.defaults = base.defaults;
+    fork.history = fork.history.map((h) => (h.index === 0 ? { index: 0, base } : h));
+    let registered = false;
+    const positions = fork.positionList;
+    for (let i = 0; i < positions.length; i++) {
+      const p = positions[i] as ConfigPosition;
+      const counts = { configured: p.counts.configured, discoverable: p.counts.discoverable + delta.discoverable, on: p.counts.on + delta.on, off: p.counts.off + delta.off };
+      if (counts.discoverable > 0) registered = true;
+      const changes = i === 0 ? p.changes.map((c) => { const after = patched.get(c.name); return after ? { name: c.name, after } : c; }) : p.changes;
+      positions[i] = { ...p, changes, counts, registered, defaults: base.defaults, ...(resolutionChanged ? { catalogueVersion: p.catalogueVersion + fork.catalogueVersion } : {}) };
+    }
+    if (resolutionChanged) fork.catalogueVersion *= 2;
+    const last = positions[positions.length - 1] as ConfigPosition;
+    fork.registered = last.registered;
+    Object.assign(fork.counts, last.counts);
+    fork.discoverableResolved.clear();
+    fork.discoverableByOrder.fill(0);
+    for (const s of fork.states.values()) {
+      if (s.enable.availability.value === 'discoverable' && s.resolution.ok) {
+        fork.discoverableResolved.add(s.name);
+        fork.markOrder(s.order, 1);
+      }
+    }
+    // Only position 0's snapshot survives, patched: every later view is replayed from it.
+    const snap0 = new Map(states0);
+    for (const [name, after] of patched) if (snap0.has(name)) snap0.set(name, after);
+    fork.snapshots.clear();
+    fork.pinned.clear();
+    fork.snapshots.set(0, snap0);
+    return fork;
+  }
+
   /** Every tool's state at a position, in config order. */
   *orderedStatesAt(index: number): Iterable<ToolState> {
     if (index >= this.positionList.length - 1) {

@@ -350,7 +350,7 @@ describe('nothing re-done that did not change', () => {
     expect(derivation.last).toMatchObject({ complete: true, stepsReused: 2, stepsPlayed: s.steps.length - 2 });
   });
 
-  it('a layer edit that changes only availability parses that layer again, restarts, and keeps the search index', () => {
+  it('a layer edit that changes only availability parses that layer again, re-resolves that tool alone, and keeps the search index', () => {
     const derivation = new Derivation();
     const s = generated(60);
     derivation.run({ scenario: s });
@@ -359,11 +359,48 @@ describe('nothing re-done that did not change', () => {
     const edited: Scenario = { ...s, layers: [{ name: 'workspace', text: text.replace('[conversation.tools.tool_4]\nsource = "local"\n', '[conversation.tools.tool_4]\nsource = "local"\nenable = "on"\n') }] };
     expect(edited.layers[0]?.text).not.toBe(text);
     derivation.run({ scenario: edited });
-    expect(derivation.last).toMatchObject({ restarted: true, layersParsed: 1, indexBuilds: 0, definitionsBuilt: 0 });
-    // A definition's text changes: the index is built again.
+    // The tools below it only moved in the text: their origins are patched, nothing else.
+    expect(derivation.last).toMatchObject({ restarted: false, toolsReresolved: 1, toolsMoved: 57, layersParsed: 1, indexBuilds: 0, definitionsBuilt: 0 });
+    // A definition's text changes: the index is built again, and the first search is played again.
     const described: Scenario = { ...s, layers: [{ name: 'workspace', text: text.replace('Tool 4 ', 'Tool four ') }] };
     derivation.run({ scenario: described });
     expect(derivation.last?.indexBuilds).toBeGreaterThan(0);
+    expect(derivation.last).toMatchObject({ restarted: false, replayedFromStep: 1 });
+  });
+
+  it('a layer edit replays only from the first step it can reach', () => {
+    const s = generated(60);
+    // Without the tool whose server is offline: a change of an unresolvable tool starts over (its warnings belong to loading).
+    const resolvable: Scenario = { ...s, layers: s.layers.map((l) => ({ name: l.name, text: l.text.replace(/\n\[conversation\.tools\.jira_search\][^[]*/, '\n') })) };
+    const cases: { readonly edit: Edit; readonly from: number; readonly tools: number; readonly moved: number; readonly on?: Scenario }[] = [
+      // Text moves, values do not: the tools below the comment are patched; the first step whose delta changed one is played again.
+      { edit: { kind: 'span', at: 30 }, from: 2, tools: 0, moved: 37 },
+      // '*' run changes for every tool that inherits it (and so their definitions): the first search reaches them.
+      { edit: { kind: 'star', line: 4 }, from: 1, tools: 61, moved: 0, on: resolvable },
+      { edit: { kind: 'star', line: 4 }, from: 1, tools: 0, moved: 0 },
+      // A tool that is on and never searched for, called or named turned off: played again only from step 5,
+      // the `jp config set` that edits a layer (its layer-edit position is built on the layers).
+      { edit: { kind: 'overrides', at: 20, line: 1 }, from: 5, tools: 1, moved: 0, on: { ...s, layers: [...s.layers, { name: 'overrides', text: '[conversation.tools.tool_20]\nenable = "on"\n' }] } },
+    ];
+    for (const c of cases) {
+      const derivation = new Derivation();
+      const start = c.on ?? s;
+      derivation.run({ scenario: start });
+      const edited = applyEdit({ scenario: start }, c.edit, [start]);
+      const t = derivation.run(edited);
+      expect(derivation.last, c.edit.kind).toMatchObject({ restarted: c.tools === 0 && c.moved === 0, replayedFromStep: c.from, toolsReresolved: c.tools, toolsMoved: c.moved });
+      sameDigest(digest(edited.scenario, t), digest(edited.scenario, runScenario(edited)), c.edit.kind);
+    }
+    // An off tool turned on in a small layer on top, never searched for: nothing is played again.
+    const derivation = new Derivation();
+    const withOverrides: Scenario = { ...s, layers: [...s.layers, { name: 'overrides', text: '[conversation.tools.jira_search]\nenable = "off"\n' }] };
+    derivation.run({ scenario: withOverrides });
+    const quiet: Scenario = { ...s, layers: [...s.layers, { name: 'overrides', text: '[conversation.tools.tool_1]\nrun = "ask"\n' }] };
+    derivation.run({ scenario: quiet });
+    const moved: Scenario = { ...s, layers: [...s.layers, { name: 'overrides', text: '[conversation.tools.tool_1]\nrun = "unattended"\n' }] };
+    const t = derivation.run({ scenario: moved });
+    expect(derivation.last).toMatchObject({ restarted: false, toolsReresolved: 1 });
+    sameDigest(digest(moved, t), digest(moved, runScenario({ scenario: moved })), 'run moved');
   });
 });
 
