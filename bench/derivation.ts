@@ -9,9 +9,13 @@
 //   - an availability edit in the small layer, sets at step 1 first (`throughStep: 1`), then the rest;
 //   - the same edit, the whole timeline in one run (the small layer parsed; definitions and the search
 //     index kept; every step played again);
-//   - a from-scratch runScenario of the same input, for comparison.
+//   - a from-scratch runScenario of the same input, for comparison;
+//   - keystrokes (issue 32.3), each the whole timeline after one typed character, p50 / p95 over a
+//     series: in a small `overrides` layer (an availability value cycled, a character of a tool's
+//     summary, a character of a comment) and inside the catalogue layer (a character of a tool's
+//     description, a character of a comment above a table: the tools below only move).
 //
-//   npx tsx bench/derivation.ts [--tools N]      (or through `npm run bench`)
+//   npx tsx bench/derivation.ts [--tools N] [--keystrokes-only]      (or through `npm run bench`)
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseScenario } from '../src/core/scenario/parse';
@@ -40,7 +44,49 @@ type Stats = Derivation['last'];
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
 
+const percentile = (xs: readonly number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? Number.NaN;
+
+/** Keystrokes at `tools` tools: each a whole timeline after one more typed character. */
+export function keystrokes(tools: number, count: number): void {
+  const parsed = parseScenario(generateScenario(tools, 50, 'local'));
+  if (!parsed.ok) throw new Error(parsed.errors[0]?.message ?? 'scenario does not parse');
+  const catalogue = parsed.scenario.layers[0]?.text ?? '';
+  // A tool in the middle of the catalogue, and another for the small layer; neither is on.
+  const names = [...catalogue.matchAll(/^\[conversation\.tools\.([A-Za-z0-9_-]+)\]$/gm)].map((m) => m[1] ?? '');
+  const middle = names[(names.length >> 1) + 1] ?? '';
+  const small = names[(names.length >> 2) + 1] ?? '';
+  const overrides = (body: string): Scenario => ({ ...parsed.scenario, layers: [...parsed.scenario.layers, { name: 'overrides', text: body }] });
+  const inCatalogue = (f: (text: string) => string): Scenario => ({ ...parsed.scenario, layers: [{ name: 'workspace', text: f(catalogue) }, ...parsed.scenario.layers.slice(1), { name: 'overrides', text: `[conversation.tools.${small}]\nrun = "ask"\n` }] });
+  const header = `[conversation.tools.${middle}]\n`;
+  const at = catalogue.indexOf(header);
+  const typed = (i: number): string => 'abcdefghijklmnopqrstuvwxyz'.slice(0, (i % 26) + 1);
+  const series: { label: string; input: (i: number) => Scenario }[] = [
+    { label: 'small layer: availability cycled', input: (i) => overrides(`[conversation.tools.${small}]\nrun = "ask"\nenable = "${['on', 'off', 'discoverable'][i % 3] ?? 'on'}"\n`) },
+    { label: 'small layer: a character of a summary', input: (i) => overrides(`[conversation.tools.${small}]\nrun = "ask"\nsummary = "Reads ${typed(i)}"\n`) },
+    { label: 'small layer: a character of a comment', input: (i) => overrides(`# ${typed(i)}\n[conversation.tools.${small}]\nrun = "ask"\n`) },
+    { label: 'catalogue layer: a character of a description', input: (i) => inCatalogue((t) => t.slice(0, at + header.length) + `description = "Typed ${typed(i)}"\n` + t.slice(at + header.length).replace(/^description = .*\n/m, '')) },
+    { label: 'catalogue layer: a character of a comment', input: (i) => inCatalogue((t) => `${t.slice(0, at)}# ${typed(i)}\n${t.slice(at)}`) },
+  ];
+  console.log(`keystrokes, ${tools} tools, 50 turns: the whole timeline after each (CPU ms of this process, ${count} keystrokes after 2 warm-up)`);
+  for (const s of series) {
+    const d = new Derivation();
+    d.run({ scenario: s.input(0) });
+    d.run({ scenario: s.input(1) });
+    const ms: number[] = [];
+    for (let i = 2; i < count + 2; i++) ms.push(timed(() => d.run({ scenario: s.input(i) })).ms);
+    const last = d.last as (Stats & { toolsReresolved?: number; toolsMoved?: number; replayedFromStep?: number }) | undefined;
+    console.log(
+      `  ${s.label.padEnd(48)} p50 ${percentile(ms, 0.5).toFixed(0).padStart(5)} ms  p95 ${percentile(ms, 0.95).toFixed(0).padStart(5)} ms   (last: restarted ${String(last?.restarted)}, steps played ${last?.stepsPlayed ?? 0}, tools re-resolved ${last?.toolsReresolved ?? '-'}, moved ${last?.toolsMoved ?? '-'}, layers parsed ${last?.layersParsed ?? 0}, index builds ${last?.indexBuilds ?? 0})`,
+    );
+  }
+}
+
 export function run(): void {
+  if (process.argv.includes('--keystrokes-only')) {
+    const tools = flag('--tools');
+    for (const n of tools ? [Number(tools)] : [10_000, 100_000]) keystrokes(n, n >= 100_000 ? 8 : 20);
+    return;
+  }
   const tools = Number(flag('--tools') ?? 10_000);
   const parsed = parseScenario(generateScenario(tools, 50, 'local'));
   if (!parsed.ok) throw new Error(parsed.errors[0]?.message ?? 'scenario does not parse');
@@ -83,6 +129,7 @@ export function run(): void {
   const scratch: number[] = [];
   for (let i = 0; i < 2; i++) scratch.push(timed(() => runScenario({ scenario: small(i % 2 === 0 ? '"discoverable"' : '"off"') })).ms);
   console.log(`  ${'from scratch (runScenario, no caches)'.padEnd(58)} ${median(scratch).toFixed(0).padStart(6)} ms CPU`);
+  keystrokes(tools, 20);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) run();

@@ -588,8 +588,9 @@ export class StreamEngine {
    * A new engine that stands where this one stood at position `index`, as if the conversation had been
    * loaded from `base`: every position up to `index` is this engine's with the tools of `patched` in
    * their new state (counts moved by the difference, registration recomputed). Valid only when no
-   * position up to `index` changed a patched tool or '*', nor edited a layer: the derivation checks
-   * that (turn/derivation.ts), so a patched tool's state is the same at every one of those positions.
+   * position up to `index` changed '*' or edited a layer, and a delta up to it changed a patched tool
+   * only if the tool's new state differs from the old in where its values were written, not in value:
+   * the derivation checks that (turn/derivation.ts).
    */
   rebaseAt(index: number, base: PartialConfig, patched: ReadonlyMap<string, ToolState>): StreamEngine {
     const fork = new StreamEngine([], this.servers);
@@ -610,13 +611,47 @@ export class StreamEngine {
     fork.history = fork.history.map((h) => (h.index === 0 ? { index: 0, base } : h));
     let registered = false;
     const positions = fork.positionList;
+    // A patched tool a kept delta changed (only in where its base values were written: the derivation
+    // replays from any delta on a tool changed in value) is changed there again, the way applyDelta
+    // would, over its patched state and its overlay so far.
+    const deltas = new Map<number, PartialConfig>();
+    for (const h of fork.history) if (h.delta) deltas.set(h.index, h.delta);
+    const current = new Map(patched);
+    const overlays = new Map<string, ToolConfig>();
     for (let i = 0; i < positions.length; i++) {
       const p = positions[i] as ConfigPosition;
       const counts = { configured: p.counts.configured, discoverable: p.counts.discoverable + delta.discoverable, on: p.counts.on + delta.on, off: p.counts.off + delta.off };
       if (counts.discoverable > 0) registered = true;
-      const changes = i === 0 ? p.changes.map((c) => { const after = patched.get(c.name); return after ? { name: c.name, after } : c; }) : p.changes;
+      const d = deltas.get(i);
+      if (d) {
+        for (const [name, t] of d.tools) {
+          if (!patched.has(name)) continue;
+          const existing = overlays.get(name);
+          overlays.set(name, existing ? (enableOnly(t) ? withEnable(existing, mergeEnable(existing.enable, t.enable)) : mergeTool(existing, t)) : t);
+        }
+      }
+      let changes = p.changes;
+      if (i === 0) changes = p.changes.map((c) => { const after = patched.get(c.name); return after ? { name: c.name, after } : c; });
+      else if (patched.size > 0 && p.changes.some((c) => patched.has(c.name))) {
+        changes = p.changes.map((c) => {
+          const before = current.get(c.name);
+          if (!before) return c;
+          const t = d?.tools.get(c.name);
+          let after: ToolState;
+          if (t && enableOnly(t)) after = { ...c.after, config: withEnable(before.config, mergeEnable(before.config.enable, t.enable)), enable: { availability: t.enable.availability ? { value: t.enable.availability.value, from: 'tool', origin: t.enable.availability.origin } : before.enable.availability, allowToggle: t.enable.allowToggle ? { value: t.enable.allowToggle.value, from: 'tool', origin: t.enable.allowToggle.origin } : before.enable.allowToggle } };
+          else {
+            const lower = base.tools.get(c.name);
+            const upper = overlays.get(c.name);
+            const config = lower && upper ? mergeTool(lower, upper) : (lower ?? upper ?? c.after.config);
+            after = { ...c.after, config, enable: effectiveEnable(config, base.defaults) };
+          }
+          current.set(c.name, after);
+          return { name: c.name, before, after };
+        });
+      }
       positions[i] = { ...p, changes, counts, registered, defaults: base.defaults, ...(resolutionChanged ? { catalogueVersion: p.catalogueVersion + fork.catalogueVersion } : {}) };
     }
+    for (const [name, st] of current) if (fork.states.has(name)) fork.states.set(name, st);
     if (resolutionChanged) fork.catalogueVersion *= 2;
     const last = positions[positions.length - 1] as ConfigPosition;
     fork.registered = last.registered;

@@ -294,6 +294,9 @@ function holdsAfterEdits(start: Scenario, edits: readonly Edit[], cuts: readonly
   });
 }
 
+/** The property tests run many whole derivations: on a loaded machine they take far longer than vitest's default. */
+const SLOW = 180_000;
+
 describe('the incremental derivation equals a derivation from scratch', () => {
   const pool = [...conformance, generated(30)];
 
@@ -304,7 +307,7 @@ describe('the incremental derivation equals a derivation from scratch', () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, SLOW);
 
   it('on generated catalogues', () => {
     fc.assert(
@@ -313,7 +316,7 @@ describe('the incremental derivation equals a derivation from scratch', () => {
       }),
       { numRuns: 15 },
     );
-  });
+  }, SLOW);
 
   it('an earlier timeline is not changed by a later run', () => {
     const derivation = new Derivation();
@@ -373,8 +376,9 @@ describe('nothing re-done that did not change', () => {
     // Without the tool whose server is offline: a change of an unresolvable tool starts over (its warnings belong to loading).
     const resolvable: Scenario = { ...s, layers: s.layers.map((l) => ({ name: l.name, text: l.text.replace(/\n\[conversation\.tools\.jira_search\][^[]*/, '\n') })) };
     const cases: { readonly edit: Edit; readonly from: number; readonly tools: number; readonly moved: number; readonly on?: Scenario }[] = [
-      // Text moves, values do not: the tools below the comment are patched; the first step whose delta changed one is played again.
-      { edit: { kind: 'span', at: 30 }, from: 2, tools: 0, moved: 37 },
+      // Text moves, values do not: the tools below the comment are patched, at load and in every delta that
+      // changed one (promotions, directives); played again only from step 5, the `jp config set` that edits a layer.
+      { edit: { kind: 'span', at: 30 }, from: 5, tools: 0, moved: 37 },
       // '*' run changes for every tool that inherits it (and so their definitions): the first search reaches them.
       { edit: { kind: 'star', line: 4 }, from: 1, tools: 61, moved: 0, on: resolvable },
       { edit: { kind: 'star', line: 4 }, from: 1, tools: 0, moved: 0 },
@@ -418,18 +422,18 @@ describe('edits the generator once missed', () => {
 
   it('a server-only edit (status, a tool description, a parameter description, a tool dropped)', () => {
     for (let what = 0; what < 4; what++) for (let at = 0; at < 2; at++) holds([{ scenario: s }, applyEdit({ scenario: s }, { kind: 'server', at, what }, pool)]);
-  });
+  }, SLOW);
 
   it('a policy-only edit, every key and value', () => {
     const keys = Object.keys(POLICY_CHOICES) as PolicyKey[];
     keys.forEach((key, k) => {
       (POLICY_CHOICES[key] as readonly unknown[]).forEach((_, v) => holds([{ scenario: s }, applyEdit({ scenario: s }, { kind: 'policy', key: k, value: v }, pool)]));
     });
-  });
+  }, SLOW);
 
   it('a workspace-only edit', () => {
     WORKSPACES.forEach((_, a) => WORKSPACES.forEach((__, b) => holds([applyEdit({ scenario: s }, { kind: 'workspace', which: a }, pool), applyEdit({ scenario: s }, { kind: 'workspace', which: b }, pool)])));
-  });
+  }, SLOW);
 
   it('a warning first raised at step 2 stays after an edit of step 2', () => {
     const first = derivationOf(s);
@@ -452,7 +456,7 @@ describe('edits the generator once missed', () => {
       holds([{ scenario: s }, applyEdit({ scenario: s }, { kind: 'span', at: at * 3 }, pool)]);
     }
     STAR_LINES.forEach((_, line) => holds([{ scenario: s }, applyEdit({ scenario: s }, { kind: 'star', line }, pool)]));
-  });
+  }, SLOW);
 });
 
 function derivationOf(s: Scenario): Timeline {

@@ -343,7 +343,9 @@ function reachOf(prev: Previous, steps: readonly ScenarioStep[], set: ToolChange
       const pos = positions[p];
       if (!pos) return j;
       if (pos.event.kind === 'layer-edit' || engine.touchesDefaultsAt(p)) return j;
-      for (const c of pos.changes) if (touched.has(c.name)) return j;
+      // A tool changed in value: the delta itself may differ now (JP drops a restated value). One that only
+      // moved in the text is changed there again by rebaseAt.
+      for (const c of pos.changes) if (changed.has(c.name)) return j;
       registered ||= pos.counts.discoverable + discoverableDelta > 0;
       if (registered !== pos.registered) return j;
     }
@@ -361,7 +363,7 @@ function reachOf(prev: Previous, steps: readonly ScenarioStep[], set: ToolChange
       }
       for (const a of cmd.assignments) {
         const m = /^conversation\.tools\.([A-Za-z0-9_-]+)\./.exec(a.key);
-        if (!m || touched.has(m[1] ?? '')) return j;
+        if (!m || changed.has(m[1] ?? '')) return j;
       }
     }
     // The calls: a call of a changed tool, any write or describe_tools; a search that could find one.
