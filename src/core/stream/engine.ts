@@ -530,9 +530,15 @@ export class StreamEngine {
     this.defaults = p.defaults;
     this.states.clear();
     this.order = [];
-    for (const s of parent.orderedStatesAt(index)) {
-      this.states.set(s.name, s);
-      this.order.push(s.name);
+    if (index >= parent.positionList.length - 1) {
+      // The parent's newest states, kept in config order: copied whole, not walked one by one.
+      for (const [name, s] of parent.states) this.states.set(name, s);
+      this.order = parent.order.slice();
+    } else {
+      for (const s of parent.orderedStatesAt(index)) {
+        this.states.set(s.name, s);
+        this.order.push(s.name);
+      }
     }
     this.registered = p.registered;
     // Never a version the parent gave another catalogue: caches keyed by it must miss.
@@ -604,7 +610,6 @@ export class StreamEngine {
       delta[before.enable.availability.value] -= 1;
       delta[after.enable.availability.value] += 1;
       if (before.resolution !== after.resolution) resolutionChanged = true;
-      fork.states.set(name, after);
     }
     fork.base = base;
     fork.defaults = base.defaults;
@@ -651,19 +656,25 @@ export class StreamEngine {
       }
       positions[i] = { ...p, changes, counts, registered, defaults: base.defaults, ...(resolutionChanged ? { catalogueVersion: p.catalogueVersion + fork.catalogueVersion } : {}) };
     }
-    for (const [name, st] of current) if (fork.states.has(name)) fork.states.set(name, st);
+    for (const [name, st] of current) {
+      const was = fork.states.get(name);
+      if (!was) continue;
+      fork.states.set(name, st);
+      // The searchable marks restore set, moved for the patched tools alone.
+      const wasIn = was.enable.availability.value === 'discoverable' && was.resolution.ok;
+      const isIn = st.enable.availability.value === 'discoverable' && st.resolution.ok;
+      if (wasIn && !isIn) {
+        fork.discoverableResolved.delete(name);
+        fork.markOrder(st.order, 0);
+      } else if (isIn && !wasIn) {
+        fork.discoverableResolved.add(name);
+        fork.markOrder(st.order, 1);
+      }
+    }
     if (resolutionChanged) fork.catalogueVersion *= 2;
     const last = positions[positions.length - 1] as ConfigPosition;
     fork.registered = last.registered;
     Object.assign(fork.counts, last.counts);
-    fork.discoverableResolved.clear();
-    fork.discoverableByOrder.fill(0);
-    for (const s of fork.states.values()) {
-      if (s.enable.availability.value === 'discoverable' && s.resolution.ok) {
-        fork.discoverableResolved.add(s.name);
-        fork.markOrder(s.order, 1);
-      }
-    }
     // Only position 0's snapshot survives, patched: every later view is replayed from it.
     const snap0 = new Map(states0);
     for (const [name, after] of patched) if (snap0.has(name)) snap0.set(name, after);
