@@ -27,7 +27,7 @@
 // position first and the rest after: the next run with the same input resumes where it stopped.
 import { DESCRIBE_TOOLS, SEARCH_TOOLS } from '../catalogue/builtins';
 import { parseCommand } from '../cli/parse';
-import type { Diagnostic, PartialConfig, ToolConfig } from '../config/types';
+import type { Diagnostic, Origin, ParameterConfig, PartialConfig, ToolConfig } from '../config/types';
 import type { Layer, LoadedLayer } from '../config/layer';
 import { mergeConfigs } from '../config/merge';
 import { EMPTY_CONFIG } from '../config/read';
@@ -243,14 +243,116 @@ function sameApartFromSpans(a: unknown, b: unknown): boolean {
   return n === m;
 }
 
+/** How two values compare: the same, the same apart from where they were written, or different. */
+const SAME = 0;
+const MOVED = 1;
+const DIFFERENT = 2;
+type Likeness = typeof SAME | typeof MOVED | typeof DIFFERENT;
+
+function originLikeness(a: Origin, b: Origin): Likeness {
+  if (a === b) return SAME;
+  if (a.kind !== b.kind) return DIFFERENT;
+  if (a.kind === 'layer' && b.kind === 'layer') {
+    if (a.layer !== b.layer) return DIFFERENT;
+    return a.span.start === b.span.start && a.span.end === b.span.end ? SAME : MOVED;
+  }
+  return sameValue(a, b) ? SAME : DIFFERENT;
+}
+
+/** A `{ value, origin }` pair (or an effective field, which adds `from`); values other than primitives compared deeply. */
+function sourcedLikeness(a: unknown, b: unknown): Likeness {
+  if (a === b) return SAME;
+  if (a === undefined || b === undefined || a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return DIFFERENT;
+  // Not a Sourced value (a field of another shape): compared whole.
+  if (!('origin' in a) || !('origin' in b)) return sameValue(a, b) ? SAME : DIFFERENT;
+  const x = a as { value: unknown; origin: Origin; from?: unknown };
+  const y = b as { value: unknown; origin: Origin; from?: unknown };
+  if (x.from !== y.from) return DIFFERENT;
+  if (x.value !== y.value && !sameValue(x.value, y.value)) return DIFFERENT;
+  return originLikeness(x.origin, y.origin);
+}
+
+function worst(a: Likeness, b: Likeness): Likeness {
+  return a > b ? a : b;
+}
+
+/** Every field of a parameter is a Sourced value except `items` and `properties`. */
+function parameterLikeness(a: ParameterConfig, b: ParameterConfig): Likeness {
+  let out: Likeness = SAME;
+  let n = 0;
+  for (const k in a) {
+    const x = (a as Record<string, unknown>)[k];
+    if (x === undefined) continue;
+    n++;
+    const y = (b as Record<string, unknown>)[k];
+    if (y === undefined) return DIFFERENT;
+    const l = k === 'items' ? parameterLikeness(x as ParameterConfig, y as ParameterConfig) : k === 'properties' ? parametersLikeness(x as ReadonlyMap<string, ParameterConfig>, y as ReadonlyMap<string, ParameterConfig>) : sourcedLikeness(x, y);
+    if (l === DIFFERENT) return DIFFERENT;
+    out = worst(out, l);
+  }
+  for (const k in b) if ((b as Record<string, unknown>)[k] !== undefined) n--;
+  return n === 0 ? out : DIFFERENT;
+}
+
+function parametersLikeness(a: ReadonlyMap<string, ParameterConfig>, b: ReadonlyMap<string, ParameterConfig>): Likeness {
+  if (a === b) return SAME;
+  if (a.size !== b.size) return DIFFERENT;
+  let out: Likeness = SAME;
+  const ib = b.entries();
+  for (const [k, p] of a) {
+    const next = ib.next().value;
+    if (!next || next[0] !== k) return DIFFERENT;
+    const l = parameterLikeness(p, next[1]);
+    if (l === DIFFERENT) return DIFFERENT;
+    out = worst(out, l);
+  }
+  return out;
+}
+
+/**
+ * A tool's config against its config after an edit, in one walk (thousands are compared on a keystroke
+ * in a catalogue layer): every field is a Sourced value except `name`, `declared`, `enable` and
+ * `parameters`, which are read for what they are.
+ */
+function configLikeness(a: ToolConfig, b: ToolConfig): Likeness {
+  if (a === b) return SAME;
+  if (a.name !== b.name) return DIFFERENT;
+  let out = originLikeness(a.declared, b.declared);
+  if (out === DIFFERENT) return DIFFERENT;
+  let n = 0;
+  for (const k in a) {
+    const x = (a as unknown as Record<string, unknown>)[k];
+    if (x === undefined || k === 'name' || k === 'declared') continue;
+    n++;
+    const y = (b as unknown as Record<string, unknown>)[k];
+    if (y === undefined) return DIFFERENT;
+    let l: Likeness;
+    if (k === 'enable') l = worst(sourcedLikeness(a.enable.availability, b.enable.availability), sourcedLikeness(a.enable.allowToggle, b.enable.allowToggle));
+    else if (k === 'parameters') l = parametersLikeness(a.parameters, b.parameters);
+    else l = sourcedLikeness(x, y);
+    if (l === DIFFERENT) return DIFFERENT;
+    out = worst(out, l);
+  }
+  for (const k in b) if ((b as unknown as Record<string, unknown>)[k] !== undefined && k !== 'name' && k !== 'declared') n--;
+  return n === 0 ? out : DIFFERENT;
+}
+
+/** A tool's state at load against its state after an edit. */
+function stateLikeness(before: ToolState, after: ToolState): Likeness {
+  if (before.run !== after.run || before.resolution !== after.resolution || before.order !== after.order) return DIFFERENT;
+  const c = configLikeness(before.config, after.config);
+  if (c === DIFFERENT) return DIFFERENT;
+  return worst(c, worst(sourcedLikeness(before.enable.availability, after.enable.availability), sourcedLikeness(before.enable.allowToggle, after.enable.allowToggle)));
+}
+
 /** The inputs of a tool's definition (what resolveTool reads besides run and the servers), apart from spans. */
 function sameDefinitionInputs(a: ToolConfig, b: ToolConfig): boolean {
   return (
-    sameApartFromSpans(a.source, b.source) &&
-    sameApartFromSpans(a.summary, b.summary) &&
-    sameApartFromSpans(a.description, b.description) &&
-    sameApartFromSpans(a.examples, b.examples) &&
-    sameApartFromSpans(a.parameters, b.parameters)
+    sourcedLikeness(a.source, b.source) !== DIFFERENT &&
+    sourcedLikeness(a.summary, b.summary) !== DIFFERENT &&
+    sourcedLikeness(a.description, b.description) !== DIFFERENT &&
+    sourcedLikeness(a.examples, b.examples) !== DIFFERENT &&
+    parametersLikeness(a.parameters, b.parameters) !== DIFFERENT
   );
 }
 
@@ -292,9 +394,10 @@ function toolChanges(engine: StreamEngine, base: PartialConfig): ToolChangeSet |
   for (const [name, after] of engine.statesUnder(base, candidates, sameDefinitionInputs)) {
     const before = states0.get(name);
     if (!before) return undefined;
-    if ((before.config === after.config || sameValue(before.config, after.config)) && before.run === after.run && before.resolution === after.resolution && sameValue(before.enable, after.enable)) continue;
+    const likeness = stateLikeness(before, after);
+    if (likeness === SAME) continue;
     patched.set(name, after);
-    if (before.run === after.run && before.resolution === after.resolution && sameApartFromSpans(before.config, after.config) && sameApartFromSpans(before.enable, after.enable)) continue;
+    if (likeness === MOVED) continue;
     if (!before.resolution.ok || !after.resolution.ok) return undefined;
     changed.add(name);
     if (before.resolution !== after.resolution) definitions = true;
@@ -349,7 +452,8 @@ function reachOf(prev: Previous, steps: readonly ScenarioStep[], set: ToolChange
       registered ||= pos.counts.discoverable + discoverableDelta > 0;
       if (registered !== pos.registered) return j;
     }
-    const searchVersionSame = positions[from]?.catalogueVersion === version0;
+    // Versions only grow: the same at the step's end, the same all through it (the index at load answers its searches).
+    const searchVersionSame = positions[record.position]?.catalogueVersion === version0;
     from = record.position;
     // The command: a bulk directive reads every tool; a named one, a forced tool or a --cfg reads its tool.
     const parsed = parseCommand(step.command);
