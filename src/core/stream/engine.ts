@@ -199,12 +199,9 @@ export class StreamEngine {
     return this.discoverableByOrder[order] === 1;
   }
 
-  /** The newest state of every tool, in config order. */
-  *currentStates(): IterableIterator<ToolState> {
-    for (const name of this.order) {
-      const s = this.states.get(name);
-      if (s) yield s;
-    }
+  /** The newest state of every tool, in config order (the map is kept in it: see recomputeAll and restore). */
+  currentStates(): IterableIterator<ToolState> {
+    return this.states.values();
   }
 
   /** The merged config of a tool with a pending delta on top, without committing it. */
@@ -541,8 +538,11 @@ export class StreamEngine {
       }
     }
     this.registered = p.registered;
-    // Never a version the parent gave another catalogue: caches keyed by it must miss.
-    this.catalogueVersion = parent.catalogueVersion + 1;
+    // The version at the fork: a version says which catalogue a position has within one engine (the
+    // positions up to the fork are the parent's, and what the fork adds without changing a definition
+    // has the same catalogue). Nothing keyed by a version outlives its engine but the derivation's
+    // reach test (turn/derivation.ts), which reads "no definition changed since load" from it.
+    this.catalogueVersion = p.catalogueVersion;
     this.deltaCount = this.positionList.filter((x) => x.event.kind === 'delta').length;
     Object.assign(this.counts, p.counts);
     this.discoverableResolved.clear();
@@ -603,13 +603,11 @@ export class StreamEngine {
     fork.restore(this, index);
     const states0 = this.statesAt(0);
     const delta = { configured: 0, discoverable: 0, on: 0, off: 0 };
-    let resolutionChanged = false;
     for (const [name, after] of patched) {
       const before = states0.get(name);
       if (!before) continue;
       delta[before.enable.availability.value] -= 1;
       delta[after.enable.availability.value] += 1;
-      if (before.resolution !== after.resolution) resolutionChanged = true;
     }
     fork.base = base;
     fork.defaults = base.defaults;
@@ -654,7 +652,7 @@ export class StreamEngine {
           return { name: c.name, before, after };
         });
       }
-      positions[i] = { ...p, changes, counts, registered, defaults: base.defaults, ...(resolutionChanged ? { catalogueVersion: p.catalogueVersion + fork.catalogueVersion } : {}) };
+      positions[i] = { ...p, changes, counts, registered, defaults: base.defaults };
     }
     for (const [name, st] of current) {
       const was = fork.states.get(name);
@@ -671,7 +669,6 @@ export class StreamEngine {
         fork.markOrder(st.order, 1);
       }
     }
-    if (resolutionChanged) fork.catalogueVersion *= 2;
     const last = positions[positions.length - 1] as ConfigPosition;
     fork.registered = last.registered;
     Object.assign(fork.counts, last.counts);

@@ -576,7 +576,9 @@ export class Derivation {
       }
       if (names.size === 0) return () => false;
       const policy = input.scenario.policy;
-      const index = new RunCatalogue(old.forkAt(0), rankers, this.indexCache, this.definitionCache).searchIndex(policy.ranking);
+      // The previous run's catalogue answers when no definition changed since load (its documents are kept); else a fork at load.
+      const atLoad = old.current.catalogueVersion === old.positions[0]?.catalogueVersion ? prev.conv.catalogue : new RunCatalogue(old.forkAt(0), rankers, this.indexCache, this.definitionCache);
+      const index = atLoad.searchIndex(policy.ranking);
       const orders = new Set([...names].map((n) => states0.get(n)?.order ?? -1));
       return (args) => {
         const r = searchTools(index, args, { filter: (n) => names.has(n), filterOrder: (o) => orders.has(o), substringMatch: policy.substring_match, reportMatchCount: policy.report_match_count });
