@@ -29,6 +29,7 @@ import { DESCRIBE_TOOLS, SEARCH_TOOLS } from '../catalogue/builtins';
 import { parseCommand } from '../cli/parse';
 import type { Diagnostic, Origin, ParameterConfig, PartialConfig, ToolConfig } from '../config/types';
 import type { Layer, LoadedLayer } from '../config/layer';
+import { effectiveEnable } from '../config/effective';
 import { mergeConfigs } from '../config/merge';
 import { EMPTY_CONFIG } from '../config/read';
 import type { Scenario, ScenarioStep } from '../scenario/types';
@@ -386,9 +387,18 @@ function toolChanges(engine: StreamEngine, base: PartialConfig): ToolChangeSet |
   // '*' moved or changed: any tool may inherit from it. Else only the tools whose merged table is a new object.
   const all = !sameValue(old.defaults, base.defaults);
   const candidates: string[] = [];
-  for (const [name, t] of base.tools) if (all || old.tools.get(name) !== t) candidates.push(name);
   const states0 = engine.statesAt(0);
   const patched = new Map<string, ToolState>();
+  for (const [name, t] of base.tools) {
+    if (!all && old.tools.get(name) === t) continue;
+    const before = states0.get(name);
+    // '*' as it was: a table the same apart from where it was written keeps its run and resolution,
+    // and only its own enable fields' origins move. One walk decides; the rest are re-resolved.
+    const likeness = all || !before ? DIFFERENT : configLikeness(before.config, t);
+    if (likeness === SAME) continue;
+    if (likeness === MOVED && before) patched.set(name, { ...before, config: t, enable: effectiveEnable(t, base.defaults) });
+    else candidates.push(name);
+  }
   const changed = new Set<string>();
   let definitions = false;
   for (const [name, after] of engine.statesUnder(base, candidates, sameDefinitionInputs)) {
