@@ -21,11 +21,11 @@
 // layer edit restarts the run) and after (issue 32.3: a layer edit patches the tools it changes and
 // replays from the first step it can reach), `npx tsx bench/derivation.ts --tools 10000 --keystrokes-only`:
 //
-//   small layer: availability cycled            121 / 169  ->   48 / 163   (replayed from step 21: a search there matches the tool)
-//   small layer: a character of a summary       316 / 632  ->  278 / 482   (a definition changed: index rebuilt, replayed from step 1)
-//   small layer: a character of a comment       107 / 124  ->   27 / 190   (nothing replayed; p95 is garbage collection)
-//   catalogue layer: a character of a description 685 / 1044 -> 863 / 1194 (whole parse of the layer, every tool compared, replayed from step 1)
-//   catalogue layer: a character of a comment   487 / 821  ->  419 / 776   (whole parse, every tool compared, nothing replayed)
+//   small layer: availability cycled            121 / 169  ->   45 / 150   (replayed from step 21: a search there matches the tool)
+//   small layer: a character of a summary       316 / 632  ->  218 / 415   (a definition changed: index rebuilt, replayed from step 1)
+//   small layer: a character of a comment       107 / 124  ->   26 / 186   (nothing replayed; p95 is garbage collection)
+//   catalogue layer: a character of a description 685 / 1044 -> 751 / 1106 (whole parse of the layer, every tool compared, replayed from step 1)
+//   catalogue layer: a character of a comment   487 / 821  ->  400 / 723   (whole parse, every tool compared, nothing replayed)
 //
 // The catalogue layer's figures are the whole parse (config/incremental.ts on the incparse branch
 // re-reads only the touched tables) and the tool-by-tool comparison of every re-read tool.
