@@ -1,14 +1,16 @@
 // The local bridge's figures: how long `tool-workbench serve` takes to print its address, to start
 // a real stdio server (server-filesystem) from a confirmed plan, to see an HTTP server that went
-// away (target: within 5 s), and to stop with every child gone. Figures, never a timed test.
+// away (target: within 5 s), and to stop with every child gone; a busy server's long call, and an idle
+// hung one said to be not answering (issue 34.2). Figures, never a timed test.
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { LogRing } from '../src/bridge/log';
+import { LogRing, terminalOf } from '../src/bridge/log';
 import { descendants, isAlive } from '../src/bridge/processTree';
 import { Masker } from '../src/bridge/secrets';
-import { eventually, pageClient, serverBin, startServe, tempWorkspace } from '../src/bridge/testServe';
+import { eventually, FIXTURES, pageClient, serverBin, startServe, tempWorkspace } from '../src/bridge/testServe';
+import { Upstream } from '../src/bridge/upstream';
 
 const ms = (n: number) => `${Math.round(n)} ms`;
 
@@ -23,8 +25,36 @@ function logFlood(): void {
   console.log(`  300,000 notifications logged (masked, the newest 1,000 kept): ${ms(performance.now() - t)}`);
 }
 
+/**
+ * Issue 34.2: a server busy in a call is waited for (JP sends no pings), and an idle one that stops
+ * answering is said to be (notAnsweringSecs), never stopped for it.
+ */
+async function busyAndHung(): Promise<void> {
+  const masker = new Masker();
+  const spec = { name: 'busy', command: process.execPath, arguments: [join(FIXTURES, 'busy.mjs')], variables: [], optional: false, startupTimeoutSecs: 20, layers: ['bench'] };
+  const up = new Upstream('busy', { kind: 'stdio', spec, cwd: FIXTURES, from: 'the bench' }, { terminal: terminalOf(() => undefined, masker), masker });
+  await up.start();
+  try {
+    let t = performance.now();
+    await up.forward('tools/call', { name: 'work', arguments: { seconds: 8 } });
+    console.log(`  a tool call holding its stdio server 8 s returns after: ${ms(performance.now() - t)} (the server: ${up.status})`);
+    const pid = up.view().pid as number;
+    process.kill(pid, 'SIGSTOP');
+    t = performance.now();
+    try {
+      await eventually(() => (up.view().notAnsweringSecs !== undefined ? true : undefined), 30_000);
+      console.log(`  an idle server that stops answering (SIGSTOP) reads "not answering" after: ${ms(performance.now() - t)} (the server: ${up.status})`);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+  } finally {
+    await up.stop();
+  }
+}
+
 export async function run(): Promise<void> {
   logFlood();
+  await busyAndHung();
   let t = performance.now();
   const s = await startServe();
   console.log(`  serve prints its address: ${ms(performance.now() - t)}`);

@@ -39,7 +39,7 @@ const q = (s: string): string => JSON.stringify(s);
 const key = (s: string): string => (/^[A-Za-z0-9_-]+$/.test(s) ? s : q(s));
 
 /** The layer text: '*' discoverable, every 100th tool on; each tool with its summary, description and typed parameters. */
-function layerText(tools: readonly GeneratedTool[]): string {
+export function layerText(tools: readonly GeneratedTool[]): string {
   const lines: string[] = ["[conversation.tools.'*']", 'enable = "discoverable"', 'run = "unattended"', ''];
   tools.forEach((t, i) => {
     lines.push(`[conversation.tools.${key(t.name)}]`, 'source = "local"');

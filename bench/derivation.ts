@@ -9,9 +9,32 @@
 //   - an availability edit in the small layer, sets at step 1 first (`throughStep: 1`), then the rest;
 //   - the same edit, the whole timeline in one run (the small layer parsed; definitions and the search
 //     index kept; every step played again);
-//   - a from-scratch runScenario of the same input, for comparison.
+//   - a from-scratch runScenario of the same input, for comparison;
+//   - keystrokes (issue 32.3), each the whole timeline after one typed character, p50 / p95 over a
+//     series: in a small `overrides` layer (an availability value cycled, a character of a tool's
+//     summary, a character of a comment) and inside the catalogue layer (a character of a tool's
+//     description, a character of a comment above a table: the tools below only move).
 //
-//   npx tsx bench/derivation.ts [--tools N]      (or through `npm run bench`)
+//   npx tsx bench/derivation.ts [--tools N] [--keystrokes-only] [--series small|catalogue]      (or through `npm run bench`)
+//
+// Keystrokes at 10,000 tools, p50 / p95 ms CPU on a shared 2-core machine, before (main 6b826ec: any
+// layer edit restarts the run) and after (issue 32.3: a layer edit patches the tools it changes and
+// replays from the first step it can reach), `npx tsx bench/derivation.ts --tools 10000 --keystrokes-only`:
+//
+//   small layer: availability cycled            121 / 169  ->   45 / 150   (replayed from step 21: a search there matches the tool)
+//   small layer: a character of a summary       316 / 632  ->  218 / 415   (a definition changed: index rebuilt, replayed from step 1)
+//   small layer: a character of a comment       107 / 124  ->   26 / 186   (nothing replayed; p95 is garbage collection)
+//   catalogue layer: a character of a description 685 / 1044 -> 751 / 1106 (whole parse of the layer, every tool compared, replayed from step 1)
+//   catalogue layer: a character of a comment   487 / 821  ->  400 / 723   (whole parse, every tool compared, nothing replayed)
+//
+// At 100,000 tools (`--tools 100000 --keystrokes-only --series small`, 6 keystrokes):
+//
+//   small layer: availability cycled           1377 / 1458 ->  890 / 1075   (nothing replayed: O(tools) copies and load diagnostics remain)
+//   small layer: a character of a summary      4893 / 5306 -> 4428 / 4793   (index rebuilt, replayed from step 1)
+//   small layer: a character of a comment            -     ->  652 / 757
+//
+// The catalogue layer's figures are the whole parse (config/incremental.ts on the incparse branch
+// re-reads only the touched tables) and the tool-by-tool comparison of every re-read tool.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseScenario } from '../src/core/scenario/parse';
@@ -40,7 +63,52 @@ type Stats = Derivation['last'];
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
 
+const percentile = (xs: readonly number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? Number.NaN;
+
+/** Keystrokes at `tools` tools: each a whole timeline after one more typed character. */
+export function keystrokes(tools: number, count: number): void {
+  const parsed = parseScenario(generateScenario(tools, 50, 'local'));
+  if (!parsed.ok) throw new Error(parsed.errors[0]?.message ?? 'scenario does not parse');
+  const catalogue = parsed.scenario.layers[0]?.text ?? '';
+  // A tool in the middle of the catalogue, and another for the small layer; neither is on.
+  const names = [...catalogue.matchAll(/^\[conversation\.tools\.([A-Za-z0-9_-]+)\]$/gm)].map((m) => m[1] ?? '');
+  const middle = names[(names.length >> 1) + 1] ?? '';
+  const small = names[(names.length >> 2) + 1] ?? '';
+  const overrides = (body: string): Scenario => ({ ...parsed.scenario, layers: [...parsed.scenario.layers, { name: 'overrides', text: body }] });
+  const inCatalogue = (f: (text: string) => string): Scenario => ({ ...parsed.scenario, layers: [{ name: 'workspace', text: f(catalogue) }, ...parsed.scenario.layers.slice(1), { name: 'overrides', text: `[conversation.tools.${small}]\nrun = "ask"\n` }] });
+  const header = `[conversation.tools.${middle}]\n`;
+  const at = catalogue.indexOf(header);
+  const typed = (i: number): string => 'abcdefghijklmnopqrstuvwxyz'.slice(0, (i % 26) + 1);
+  const series: { label: string; input: (i: number) => Scenario }[] = [
+    { label: 'small layer: availability cycled', input: (i) => overrides(`[conversation.tools.${small}]\nrun = "ask"\nenable = "${['on', 'off', 'discoverable'][i % 3] ?? 'on'}"\n`) },
+    { label: 'small layer: a character of a summary', input: (i) => overrides(`[conversation.tools.${small}]\nrun = "ask"\nsummary = "Reads ${typed(i)}"\n`) },
+    { label: 'small layer: a character of a comment', input: (i) => overrides(`# ${typed(i)}\n[conversation.tools.${small}]\nrun = "ask"\n`) },
+    { label: 'catalogue layer: a character of a description', input: (i) => inCatalogue((t) => t.slice(0, at + header.length) + `description = "Typed ${typed(i)}"\n` + t.slice(at + header.length).replace(/^description = .*\n/m, '')) },
+    { label: 'catalogue layer: a character of a comment', input: (i) => inCatalogue((t) => `${t.slice(0, at)}# ${typed(i)}\n${t.slice(at)}`) },
+  ];
+  console.log(`keystrokes, ${tools} tools, 50 turns: the whole timeline after each (CPU ms of this process, ${count} keystrokes after 2 warm-up)`);
+  // `--series small`: only the series whose label starts so (the catalogue layer's are slow at 100,000 tools).
+  const only = flag('--series');
+  for (const s of series) {
+    if (only !== undefined && !s.label.startsWith(only)) continue;
+    const d = new Derivation();
+    d.run({ scenario: s.input(0) });
+    d.run({ scenario: s.input(1) });
+    const ms: number[] = [];
+    for (let i = 2; i < count + 2; i++) ms.push(timed(() => d.run({ scenario: s.input(i) })).ms);
+    const last = d.last as (Stats & { toolsReresolved?: number; toolsMoved?: number; replayedFromStep?: number }) | undefined;
+    console.log(
+      `  ${s.label.padEnd(48)} p50 ${percentile(ms, 0.5).toFixed(0).padStart(5)} ms  p95 ${percentile(ms, 0.95).toFixed(0).padStart(5)} ms   (last: restarted ${String(last?.restarted)}, steps played ${last?.stepsPlayed ?? 0}, tools re-resolved ${last?.toolsReresolved ?? '-'}, moved ${last?.toolsMoved ?? '-'}, layers parsed ${last?.layersParsed ?? 0}, index builds ${last?.indexBuilds ?? 0})`,
+    );
+  }
+}
+
 export function run(): void {
+  if (process.argv.includes('--keystrokes-only')) {
+    const tools = flag('--tools');
+    for (const n of tools ? [Number(tools)] : [10_000, 100_000]) keystrokes(n, n >= 100_000 ? 6 : 20);
+    return;
+  }
   const tools = Number(flag('--tools') ?? 10_000);
   const parsed = parseScenario(generateScenario(tools, 50, 'local'));
   if (!parsed.ok) throw new Error(parsed.errors[0]?.message ?? 'scenario does not parse');
@@ -83,6 +151,7 @@ export function run(): void {
   const scratch: number[] = [];
   for (let i = 0; i < 2; i++) scratch.push(timed(() => runScenario({ scenario: small(i % 2 === 0 ? '"discoverable"' : '"off"') })).ms);
   console.log(`  ${'from scratch (runScenario, no caches)'.padEnd(58)} ${median(scratch).toFixed(0).padStart(6)} ms CPU`);
+  keystrokes(tools, 20);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) run();

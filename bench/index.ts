@@ -2,6 +2,7 @@
 // where it has one). Each module also runs alone: `npx tsx bench/<name>.ts`.
 import { run as stream } from './stream';
 import { run as tomlParse } from './toml-parse';
+import { run as layerEdit } from './layer-edit';
 import { run as input } from './input';
 import { run as search } from './search';
 import { run as searchEval } from './search-eval';
@@ -17,10 +18,12 @@ import { run as providerBodies } from './provider-bodies';
 import { run as cost } from './cost';
 import { run as tasks } from './tasks';
 import { run as derivation } from './derivation';
+import { run as replyCap } from './reply-cap';
 
 const modules: readonly [string, () => unknown][] = [
   ['stream', stream],
   ['toml-parse', tomlParse],
+  ['layer-edit', layerEdit],
   ['input', input],
   ['search', search],
   ['search-eval', searchEval],
@@ -36,6 +39,7 @@ const modules: readonly [string, () => unknown][] = [
   ['cost', cost],
   ['tasks', tasks],
   ['derivation', derivation],
+  ['reply-cap', replyCap],
 ];
 
 let failed = 0;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as smolParse } from 'smol-toml';
 import { parseToml } from '../src/core/config/toml';
 
-function generate(count: number): string {
+export function generate(count: number): string {
   const lines: string[] = [];
   for (let n = 0; n < count; n++) {
     lines.push(

@@ -22,7 +22,7 @@ import { measureKeystrokes, percentile } from './ui-shell';
 const outDir = join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'bench', 'out');
 
 /** The resident memory (MB) of every Chromium renderer process this process started: the tab's. */
-function rendererRssMb(): number {
+export function rendererRssMb(): number {
   const parents = new Map<number, number>();
   const renderers: number[] = [];
   for (const d of readdirSync('/proc')) {
@@ -50,7 +50,7 @@ function rendererRssMb(): number {
   return kb / 1024;
 }
 
-async function observeLongTasks(page: Page): Promise<void> {
+export async function observeLongTasks(page: Page): Promise<void> {
   await page.evaluate(() => {
     const w = window as unknown as { __tasks: number[] };
     w.__tasks = [];
@@ -60,7 +60,7 @@ async function observeLongTasks(page: Page): Promise<void> {
   });
 }
 
-async function takeLongTasks(page: Page): Promise<number[]> {
+export async function takeLongTasks(page: Page): Promise<number[]> {
   return page.evaluate(() => {
     const w = window as unknown as { __tasks: number[] };
     const t = w.__tasks;
@@ -70,7 +70,7 @@ async function takeLongTasks(page: Page): Promise<number[]> {
 }
 
 /** Opens a scenario file with Ctrl+O; ms from choosing it to the sets panel counting at least `configured` tools and a responsive page. */
-async function openFile(page: Page, file: string, configured: number): Promise<number> {
+export async function openFile(page: Page, file: string, configured: number): Promise<number> {
   const chooser = page.waitForEvent('filechooser');
   await page.locator('body').press('Control+o');
   const c = await chooser;
@@ -128,12 +128,11 @@ async function bytesPerKeystroke(page: Page, strokes: number): Promise<{ receive
 
 const kib = (n: number): string => `${(n / 1024).toFixed(1)} KiB`;
 
-async function heapMb(page: Page): Promise<number> {
+export async function heapMb(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
-  const { metrics } = await cdp.send('Performance.getMetrics').catch(async () => {
-    await cdp.send('Performance.enable');
-    return cdp.send('Performance.getMetrics');
-  });
+  // getMetrics answers an empty list until the domain is enabled.
+  await cdp.send('Performance.enable');
+  const { metrics } = await cdp.send('Performance.getMetrics');
   await cdp.detach();
   return (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN) / 1e6;
 }

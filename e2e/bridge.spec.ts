@@ -7,7 +7,7 @@
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
 import { BridgePage } from './pages/BridgePage';
-import { ROOT, hostileBin, jpWorkspace, serverBin, startServe } from './bridgeServe';
+import { hostileBin, jpWorkspace, serverBin, startServe } from './bridgeServe';
 import type { Serve } from './bridgeServe';
 import type { WorkbenchPage } from './pages/WorkbenchPage';
 
@@ -57,8 +57,8 @@ test.describe('the local bridge', () => {
     await test.step('Start servers asks once, showing the command, its folder and the environment', async () => {
       const dialog = await bridge.askToStart();
       await expect(dialog.getByTestId('planned-command')).toHaveText(`node ${serverBin('filesystem')} ${root}/data`);
-      // JP runs its servers in its own working directory, not the workspace's (issue 28.7): the bridge's.
-      await expect(dialog.getByTestId('planned-cwd')).toHaveText(ROOT);
+      // JP runs its servers as if launched from the workspace's root, the folder holding .jp (RFD 087; issue 34.1).
+      await expect(dialog.getByTestId('planned-cwd')).toHaveText(root);
       await expect(dialog.getByTestId('planned-variables')).toHaveText('inherited, nothing added');
       expect(serve.stdout()).not.toContain('starting fs');
       if (shots) {
@@ -71,7 +71,7 @@ test.describe('the local bridge', () => {
       await expect(bridge.workspaceServer('fs').getByTestId('bridge-status')).toHaveText('running', { timeout: 20_000 });
       // What started it, truthfully: the plan, and the request that confirmed it with this tab's session.
       expect(serve.stdout()).toMatch(new RegExp(`starting fs \\(from workspace ${root}/\\.jp; plan \\S+, confirmed by POST /bridge/workspaces/\\S+/start from session 1\\): `, 'u'));
-      expect(serve.stdout()).toContain(`): node ${serverBin('filesystem')} ${root}/data  [in ${ROOT}]`);
+      expect(serve.stdout()).toContain(`): node ${serverBin('filesystem')} ${root}/data  [in ${root}]`);
     });
 
     await test.step("the server's real tools are permitted and searchable for the persona", async () => {

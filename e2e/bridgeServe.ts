@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expectConsoleErrors } from './fixtures';
 
-/** The repository: `serve` runs here, so JP's working directory for the servers it starts (issue 28.7) is this. */
+/** The repository: `serve` runs here (the servers it starts run in their workspace's root, issue 34.1). */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface Serve {

@@ -110,8 +110,13 @@ test('keyboard only: Tab indents in the layer editor, Esc then Tab leaves it, Ct
     throw new Error(`${key} ${max} times did not get there; passed ${seen.join(' → ')}`);
   };
 
+  // Where Tab goes depends on where the focus is and on which dock tab is shown (its panel's stops come
+  // after the dock's tabs, and the F6 step lands on the selected one): both are set before any key.
+  await expect(workbench.dockTab('Simulator')).toHaveAttribute('aria-selected', 'true');
+  await workbench.focusTop();
   await test.step('Tab from the top of the page reaches the layer editor', async () => {
-    await pressUntil('Tab', (f) => f.inEditor, 120);
+    const passed = await pressUntil('Tab', (f) => f.inEditor, 40);
+    expect(passed[0]).toBe('header');
   });
   const before = await text();
   await test.step('in the editor Tab indents (the default), and the line under it says how to leave', async () => {
@@ -176,7 +181,7 @@ test('keyboard only: Tab indents in the layer editor, Esc then Tab leaves it, Ct
     await page.keyboard.press('Shift+F6');
     // The dock's stop is its selected tab.
     expect((await workbench.focusRegion()).region).toBe('Dock');
-    await expect(page.getByRole('tab', { name: 'Simulator' })).toBeFocused();
+    await expect(workbench.dockTab('Simulator')).toBeFocused();
   });
 });
 

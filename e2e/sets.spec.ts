@@ -35,7 +35,9 @@ status = "running"
 tools = [{ name = "list_issues", description = "List issues in a GitHub repository.", inputSchema = { type = "object" } }]
 `;
 
-const PWN = '<img src=x onerror="window.__pwned=1">';
+/** The URL PWN's image fails to load. */
+const PWN_SRC = 'x';
+const PWN = `<img src=${PWN_SRC} onerror="window.__pwned=1">`;
 
 const UNTRUSTED = `name = "Untrusted text"
 
@@ -261,6 +263,19 @@ test('untrusted text is shown as text and runs nothing', async ({ workbench, pag
   await sets.expand('evil_local');
   await expect(sets.row('evil_local').locator('.st-detail')).toContainText(PWN);
   expect(await sets.root.locator('img').count()).toBe(0);
-  await page.waitForTimeout(300);
+  // Had the text been parsed as HTML, its image would have failed to load `x` and run its onerror. An
+  // image of our own that fails on the same URL, asked for after the text was shown, fails no earlier:
+  // once it has, that onerror would have run (a signal to wait for, instead of a while).
+  const canary = await page.evaluate(
+    (src) =>
+      new Promise<string>((done) => {
+        const img = new Image();
+        img.onload = () => done('loaded');
+        img.onerror = () => done('failed');
+        img.src = src;
+      }),
+    PWN_SRC,
+  );
+  expect(canary).toBe('failed');
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 });

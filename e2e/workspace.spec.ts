@@ -191,7 +191,7 @@ test('a workspace file is read-only until edited; the edit applies, downloads un
     await ws.fileButton('Edit').click();
     await expect(ws.fileMode()).toHaveText('editing');
     await expect(ws.editor()).toHaveAttribute('data-readonly', 'false');
-    await ws.editor().locator('.view-lines').click();
+    await ws.focusFile();
     await page.keyboard.press('Control+End');
     await page.keyboard.insertText('\n[conversation.tools.web_fetch]\nenable = false\n');
     await expect(ws.count('on')).toHaveText('36');

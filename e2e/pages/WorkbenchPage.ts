@@ -1,5 +1,6 @@
 // The root page object: navigation, the test hook, and the panels' page objects.
 import { readFile } from 'node:fs/promises';
+import { expect } from '@playwright/test';
 import type { BrowserContext, Page } from '@playwright/test';
 import type { LiveConnectionView, WorkbenchSnapshot } from '../../src/app/testHook';
 import { SetsPage } from './SetsPage';
@@ -194,6 +195,24 @@ export class WorkbenchPage {
 
   checkStatus() {
     return this.page.getByTestId('check-status');
+  }
+
+  /** A tab of the bottom dock (Simulator, Workspace, …). */
+  dockTab(name: string) {
+    return this.page.getByRole('tablist', { name: 'Dock tabs' }).getByRole('tab', { name, exact: true });
+  }
+
+  /**
+   * Puts the keyboard focus on the top of the page, the header's first field, as a user who clicks into
+   * it or tabs in from the address bar starts, and waits until it holds the focus. A Tab with nothing
+   * focused starts from no known place: Chromium (150) moves its sequential focus starting point to any
+   * element scrolled into view, and the timeline scrolls its selected row into view once the
+   * derivation selects it, so on a fresh page the first Tab landed in the timeline (issue 35).
+   */
+  async focusTop(): Promise<void> {
+    const first = this.header.root.getByRole('textbox', { name: 'Scenario name' });
+    await first.focus();
+    await expect(first, 'the keyboard starts from the top of the page').toBeFocused();
   }
 
   /**

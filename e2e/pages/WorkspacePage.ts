@@ -1,6 +1,7 @@
 // The Workspace dock tab (issue 7): open a JP workspace folder or zip, pick a persona, read the
 // counts and problems, make discoverable and read its saving; and the workspace tabs of the layers
 // panel.
+import { expect } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
 
 export class WorkspacePage {
@@ -150,6 +151,20 @@ export class WorkspacePage {
 
   editor(): Locator {
     return this.page.getByTestId('workspace-file-editor');
+  }
+
+  /**
+   * Puts the cursor in the shown file, as a click on its text does, and waits until the editor holds the
+   * focus (Monaco marks its box `focused`). Clicks the editor's own box, not `.view-lines` (as
+   * LayersPage.focusEditor does): that element is as tall as the whole file, so the middle of it lay on
+   * the file's head above the editor; Playwright then retried with a scrollIntoView, which scrolls
+   * Monaco's overflow:hidden container from under Monaco's drawing, and the click landed beside every
+   * drawn line, focused nothing, and the edit typed next went to the page (the flake, 5 runs in 8 at a
+   * load of 11).
+   */
+  async focusFile(): Promise<void> {
+    await this.editor().locator('.monaco-editor').click();
+    await expect(this.editor().locator('.monaco-editor.focused'), 'the click put the cursor in the workspace file').toHaveCount(1);
   }
 
   // ---- the two routes to a folder: by its path (through the bridge) and the browser's picker ----

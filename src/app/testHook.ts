@@ -73,7 +73,7 @@ export function installTestHook(deps: { store: WorkbenchStore; client: DeriveCli
     async snapshot() {
       const s = store.getState();
       const workspace = workspaceInput(s);
-      const timeline = await client.call('derive', { doc: s.doc, revision: s.revision, ...(workspace ? { workspace } : {}) });
+      const timeline = await client.derive({ doc: s.doc, revision: s.revision, ...(workspace ? { workspace } : {}) });
       const entry = s.selectedEntry === undefined ? timeline.entryCount - 1 : Math.min(s.selectedEntry, timeline.entryCount - 1);
       const position = timeline.spine.positions[entry] ?? 0;
       const [whole, sets] = await Promise.all([client.call('timelineSnapshot', { revision: timeline.revision }), client.call('sets', { revision: timeline.revision, position })]);

@@ -46,6 +46,12 @@ export interface ServerView {
   readonly optional: boolean;
   /** False: a workspace's server JP would not start (no tool names it yet), started to list its tools. */
   readonly jpStarts?: boolean;
+  /**
+   * Whether the bridge forwards the server's sampling, elicitation and roots requests to the page,
+   * declaring those capabilities (tools a server registers only for such a client are then listed,
+   * though JP is never offered them). False by default: the bridge declares what JP's client does.
+   */
+  readonly forwardsToPage?: boolean;
   /** Where a stdio command came from ("workspace /x/.jp", "the command line"). */
   readonly from?: string;
   readonly commandLine?: string;
@@ -68,6 +74,12 @@ export interface ServerView {
   readonly pid?: number;
   /** Milliseconds since the epoch. */
   readonly startedAt?: number;
+  /**
+   * Seconds since a ping the idle server has not answered was sent (absent while it answers): it is
+   * not stopped for that, as JP stops nothing for it; the user may Stop it. A busy server (a request
+   * in flight) is not pinged, so a long call never shows here.
+   */
+  readonly notAnsweringSecs?: number;
   /** The sequence number of the server's newest log entry. */
   readonly lastLog: number;
   /** The MCP endpoint the page connects to, a path on the bridge's origin. */
@@ -99,7 +111,7 @@ export interface ConnectHttpRequest {
 /** A workspace opened by its path (`POST /bridge/workspaces`). */
 export interface OpenedWorkspace {
   readonly id: string;
-  /** The project folder (JP's workspace root; the servers run in JP's working directory, PlanView.cwd). */
+  /** The project folder, the one that holds `.jp` (JP's workspace root): the servers run in it (PlanView.cwd). */
   readonly root: string;
   /** The `.jp` folder the files are read from. */
   readonly jpDir: string;
@@ -142,7 +154,7 @@ export interface PlanView {
   readonly servers: readonly PlannedServer[];
   /** Declared servers left alone, as JP leaves them, each with why (none of the tools that use it is enabled). */
   readonly notStarted: readonly { readonly server: string; readonly reason: string }[];
-  /** JP's working directory, where the servers run: the folder `tool-workbench` runs in, not the workspace root. */
+  /** Where the servers run: the workspace's root, the folder that holds `.jp` (RFD 087's root-as-working-directory), as JP runs them. */
   readonly cwd: string;
   readonly problems: readonly McpLaunchProblem[];
   /** Hidden characters anywhere in the plan: it starts only with `hiddenConfirmed` (a second confirmation). */
@@ -156,6 +168,15 @@ export interface StartPlanRequest {
   readonly plan: string;
   /** The user confirmed a second time, having seen the plan's hidden characters escaped. */
   readonly hiddenConfirmed?: boolean;
+}
+
+/**
+ * `POST /bridge/servers/NAME/forwarding`: forward the server's sampling, elicitation and roots requests
+ * to the page (declaring those capabilities), or declare what JP's client does (none). Either
+ * reconnects the server (a stdio one restarts); the reply is its view (`forwardsToPage`).
+ */
+export interface ForwardingRequest {
+  readonly forward: boolean;
 }
 
 /** The reply bodies, by route. */

@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import type { BridgeInfo, ConnectHttpRequest, HiddenInPlan, Replies, ServerView } from '../bridge-protocol';
+import type { BridgeInfo, ConnectHttpRequest, ForwardingRequest, HiddenInPlan, Replies, ServerView } from '../bridge-protocol';
 import { serverSlug } from '../core/import/names';
 import { describeHidden } from '../core/workspace/hidden';
 import { Facade } from './facade';
@@ -38,6 +38,8 @@ export interface BridgeOptions {
   readonly idleStopMs: number;
   /** Plans wait this long for their confirmation, and a failed connection is dropped after it (ms). */
   readonly expireMs: number;
+  /** How long a stop waits after SIGTERM before SIGKILL (serve --stop-grace). */
+  readonly stopGraceMs?: number;
   readonly watchdog?: Watchdog;
   /**
    * `serve --confirm-in-terminal`: asks y/N on the terminal before any process starts. The question's
@@ -122,7 +124,7 @@ export class Bridge {
   constructor(private readonly options: BridgeOptions) {
     this.workspaces = new Workspaces(options.expireMs);
     this.models = new ModelDesk({ env: options.modelEnv ?? process.env, masker: options.masker, terminal: options.terminal, ...(options.record !== undefined ? { record: options.record } : {}), ...(options.modelSend ? { send: options.modelSend } : {}) });
-    this.context = { terminal: options.terminal, masker: options.masker, ...(options.watchdog ? { watchdog: options.watchdog } : {}) };
+    this.context = { terminal: options.terminal, masker: options.masker, ...(options.watchdog ? { watchdog: options.watchdog } : {}), ...(options.stopGraceMs !== undefined ? { stopGraceMs: options.stopGraceMs } : {}) };
     this.http = createServer((req, res) => void this.handle(req, res));
     if (options.idleStopMs > 0) {
       this.idleTimer = setInterval(() => void this.stopIfIdle(), Math.min(5000, options.idleStopMs));
@@ -296,6 +298,20 @@ export class Bridge {
           e.upstream.startedBy = `restarted by ${how}`;
         }
         await e.upstream.start();
+        return send(200, { server: e.upstream.view() });
+      }
+      if (b !== undefined && c === 'forwarding' && is('POST', 3)) {
+        // A per-server choice (issue 34.3): declare sampling, elicitation and roots and hand them to the
+        // page, or declare what JP's client does. Either reconnects the server (a stdio one restarts).
+        const { forward } = object(await readBody(req)) as Partial<ForwardingRequest>;
+        if (typeof forward !== 'boolean') throw new HttpError(400, 'forward must be true or false');
+        const e = this.entry(b);
+        if (e.upstream.source.kind === 'stdio') {
+          const how = requestText(method, url.pathname, session);
+          await this.askTerminal([`Restart ${e.upstream.name} (${e.upstream.view().commandLine ?? ''}) ${forward ? 'forwarding sampling, elicitation and roots to the page' : "with JP's client capabilities"}, asked by ${how}?`]);
+          e.upstream.startedBy = `restarted by ${how}`;
+        }
+        await e.upstream.setForwarding(forward);
         return send(200, { server: e.upstream.view() });
       }
       if (b !== undefined && is('DELETE', 2)) {

@@ -7,7 +7,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, ROOT } from './testServe';
+import { endsItsProcesses, FIXTURES, ROOT } from './testServe';
+
+// Whatever a failing test leaves running ends with the file (issue 34.7).
+endsItsProcesses();
 
 const CLI = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 // tsx by its path: the suite runs the client in a folder of its own, where `--import tsx` resolves nothing.

@@ -13,8 +13,11 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, pageClient, ROOT, startServe } from './testServe';
+import { endsItsProcesses, FIXTURES, pageClient, ROOT, startServe } from './testServe';
 import type { Running } from './testServe';
+
+// Whatever a failing test leaves running ends with the file (issue 34.7).
+endsItsProcesses();
 
 const CLI = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 

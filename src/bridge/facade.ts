@@ -161,9 +161,14 @@ export class Facade {
     // The version the server speaks, not the newest the bridge's SDK does: a 2024-11-05-only server
     // is one to the page too. (The SDK's own answer is kept for what it records of the client.)
     const sdkInitialize = (server as unknown as { _oninitialize(r: InitializeRequest): Promise<InitializeResult> })._oninitialize.bind(server);
+    // And what the server said, as it said it: its raw reply (serverInfo with `debug`, `vendorInfo` or any
+    // key no spec names, capabilities beyond the SDK's), not the SDK's parse of it, which drops such keys,
+    // so the page session sees what the bridge's view and the snapshot keep.
     server.setRequestHandler(InitializeRequestSchema, async (request) => {
       const result = await sdkInitialize(request);
-      return up.protocolVersion !== undefined ? { ...result, protocolVersion: up.protocolVersion } : result;
+      const said = up.initializeResult;
+      const reply = said !== undefined ? ({ ...said } as InitializeResult) : result;
+      return up.protocolVersion !== undefined ? { ...reply, protocolVersion: up.protocolVersion } : reply;
     });
     if (up.capabilities?.logging) {
       server.setRequestHandler(SetLevelRequestSchema, async (request) => {

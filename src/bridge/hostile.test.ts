@@ -10,8 +10,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from './processTree';
-import { BIN, eventually, FIXTURES, serveForFile, tempWorkspace } from './testServe';
+import { BIN, endsItsProcesses, eventually, FIXTURES, serveForFile, tempWorkspace } from './testServe';
 import type { PageClient, Running } from './testServe';
+
+// Whatever a failing test leaves running ends with the file (issue 34.7).
+endsItsProcesses();
 
 // A " and a \ in it: its JSON-escaped form differs from its raw form.
 const SECRET = 'sk-"hostile\\key-0123456789abcdef';

@@ -23,7 +23,12 @@ export function newTreeCookie(): string {
 
 /** Every live process whose environment carries `cookie` (Linux; empty where there is no /proc). */
 export function marked(cookie: string): number[] {
-  const needle = Buffer.from(`${TREE_VARIABLE}=${cookie}\0`);
+  return markedBy(TREE_VARIABLE, cookie);
+}
+
+/** Every live process but this one whose environment, as it started, has `variable=value`. */
+export function markedBy(variable: string, value: string): number[] {
+  const needle = Buffer.from(`${variable}=${value}\0`);
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -159,12 +164,16 @@ export async function stopTree(leader: number, graceMs = 1500, known: readonly n
   for (const p of find()) all.add(p);
   all.delete(process.pid);
   signalTree(leader, [...all].filter((p) => p !== leader), 'SIGTERM');
-  for (let waited = 0; waited < graceMs; waited += 50) {
+  // The grace is wall time: counted as 50 ms a look, it grew with the /proc scans of a loaded machine
+  // (1.5 s took 2.7 s at a load of 18), so a stop's length depended on the load, not on the setting.
+  const graceEnd = Date.now() + graceMs;
+  while (Date.now() < graceEnd) {
     if (!look('SIGTERM')) return;
     await sleep(50);
   }
   signalTree(leader, [...all].filter((p) => p !== leader && isAlive(p)), 'SIGKILL');
   // SIGKILL is delivered asynchronously: on a loaded machine a killed process can still read as running
   // for a few milliseconds, and a caller that says "stopped" must not be contradicted by a live pid.
-  for (let waited = 0; waited < 2000 && look('SIGKILL'); waited += 20) await sleep(20);
+  const killEnd = Date.now() + 5000;
+  while (look('SIGKILL') && Date.now() < killEnd) await sleep(20);
 }

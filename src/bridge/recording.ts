@@ -19,6 +19,12 @@ export interface RecordedExchange extends Omit<SentExchange, 'attempts'> {
   /** 0-based task of a task run, and 1-based cycle of its turn (absent for a page's single turn). */
   readonly task?: number;
   readonly cycle?: number;
+  /**
+   * Arm B of an A/B (`tasks --ab`); absent for arm A and every other run, so a plain `--model`
+   * recording answers arm A of an A/B on the same tasks, and each arm replays its own replies even
+   * where the two sent the same request.
+   */
+  readonly arm?: 'B';
   readonly usage?: BilledUsage;
   /** ISO time the reply came back. */
   readonly time: string;
@@ -29,11 +35,12 @@ export function requestHash(provider: string, model: string, request: { readonly
   return createHash('sha256').update(JSON.stringify([provider, model, request.path, request.body])).digest('hex');
 }
 
-export function exchangeLine(e: SentExchange, at: { task?: number; cycle?: number }, time: string): RecordedExchange {
+export function exchangeLine(e: SentExchange, at: { task?: number; cycle?: number; arm?: 'A' | 'B' }, time: string): RecordedExchange {
   return {
     hash: requestHash(e.provider, e.model, e.request),
     ...(at.task !== undefined ? { task: at.task } : {}),
     ...(at.cycle !== undefined ? { cycle: at.cycle } : {}),
+    ...(at.arm === 'B' ? { arm: 'B' as const } : {}),
     provider: e.provider,
     model: e.model,
     request: e.request,
@@ -46,7 +53,7 @@ export function exchangeLine(e: SentExchange, at: { task?: number; cycle?: numbe
   };
 }
 
-const keyOf = (task: number | undefined, cycle: number | undefined, hash: string): string => `${task ?? '-'}/${cycle ?? '-'}/${hash}`;
+const keyOf = (task: number | undefined, cycle: number | undefined, hash: string, arm?: string): string => `${arm === 'B' ? 'B:' : ''}${task ?? '-'}/${cycle ?? '-'}/${hash}`;
 
 export interface LoadedRecording {
   readonly exchanges: readonly RecordedExchange[];
@@ -89,7 +96,7 @@ export class Recording {
     private readonly masker: Masker,
     loaded?: LoadedRecording,
   ) {
-    for (const e of loaded?.exchanges ?? []) if (e.reply) this.byKey.set(keyOf(e.task, e.cycle, e.hash), e);
+    for (const e of loaded?.exchanges ?? []) if (e.reply) this.byKey.set(keyOf(e.task, e.cycle, e.hash, e.arm), e);
     this.errors = loaded?.errors ?? [];
   }
 
@@ -103,13 +110,13 @@ export class Recording {
   }
 
   /** The recorded reply of this request at this task and cycle, if the recording has one. */
-  find(task: number | undefined, cycle: number | undefined, hash: string): RecordedExchange | undefined {
-    return this.byKey.get(keyOf(task, cycle, hash));
+  find(task: number | undefined, cycle: number | undefined, hash: string, arm?: 'A' | 'B'): RecordedExchange | undefined {
+    return this.byKey.get(keyOf(task, cycle, hash, arm));
   }
 
   /** Appends one exchange (masked) as one line; a reply is kept for replay. */
   add(e: RecordedExchange): void {
-    if (e.reply) this.byKey.set(keyOf(e.task, e.cycle, e.hash), e);
+    if (e.reply) this.byKey.set(keyOf(e.task, e.cycle, e.hash, e.arm), e);
     if (this.file === undefined) return;
     appendFileSync(this.file, `${this.masker.mask(JSON.stringify(e))}\n`, { mode: 0o600 });
   }

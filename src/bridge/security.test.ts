@@ -7,8 +7,11 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventually, exchangeCode, FIXTURES, pageClient, raw, ROOT, serveForFile, serverBin, startServe, tempWorkspace } from './testServe';
+import { endsItsProcesses, eventually, exchangeCode, FIXTURES, pageClient, raw, ROOT, serveForFile, serverBin, startServe, tempWorkspace } from './testServe';
 import type { PageClient, Running } from './testServe';
+
+// Whatever a failing test leaves running ends with the file (issue 34.7).
+endsItsProcesses();
 
 const SECRET = 'sk-test-5ecret-value-0123456789';
 let s: Running;
@@ -272,15 +275,15 @@ describe('what may start a process', () => {
     expect(forged.status).toBe(400);
     expect((await page.get('/bridge/servers')).json<{ servers: unknown[] }>().servers.filter((x) => (x as { name: string }).name === 'memo')).toEqual([]);
     const plan = (await page.post(`/bridge/workspaces/${id}/plan`, {})).json<{ plan: { id: string; servers: { commandLine: string; cwd: string }[] } }>().plan;
-    // JP's working directory (where the bridge runs), not the workspace root (issue 28.7).
-    expect(plan.servers).toEqual([expect.objectContaining({ name: 'memo', commandLine: `${process.execPath} ${serverBin('memory')}`, cwd: ROOT })]);
+    // The workspace's root, where JP runs its servers (RFD 087's root-as-working-directory; issue 34.1).
+    expect(plan.servers).toEqual([expect.objectContaining({ name: 'memo', commandLine: `${process.execPath} ${serverBin('memory')}`, cwd: root })]);
     expect(s.stdout()).not.toContain(serverBin('memory'));
     const started = (await page.post(`/bridge/workspaces/${id}/start`, { plan: plan.id })).json<{ servers: { name: string; status: string; serverInfo?: { name: string } }[] }>().servers;
     expect(started).toEqual([expect.objectContaining({ name: 'memo', status: 'running', serverInfo: expect.objectContaining({ name: 'memory-server' }) })]);
     // The terminal says what it knows: which request, with which session's token, confirmed which plan. Never "in the page".
     const how = `POST /bridge/workspaces/${id}/start from session 1`;
     expect(s.stdout()).toContain(`plan ${plan.id} (1 server of ${join(root, '.jp')}) confirmed by ${how}`);
-    expect(s.stdout()).toContain(`starting memo (from workspace ${join(root, '.jp')}; plan ${plan.id}, confirmed by ${how}): ${process.execPath} ${serverBin('memory')}  [in ${ROOT}]`);
+    expect(s.stdout()).toContain(`starting memo (from workspace ${join(root, '.jp')}; plan ${plan.id}, confirmed by ${how}): ${process.execPath} ${serverBin('memory')}  [in ${root}]`);
     expect(s.stdout()).not.toMatch(/confirmed in the page/u);
     // A plan runs once: the same plan again is refused, and nothing more starts.
     const again = await page.post(`/bridge/workspaces/${id}/start`, { plan: plan.id });

@@ -25,6 +25,8 @@ export interface ServeOptions {
   /** Plans wait this long for their confirmation; failed connections are dropped after it. */
   readonly expireSecs: number;
   readonly confirmInTerminal: boolean;
+  /** How long a stop waits after SIGTERM before SIGKILL (default: stopTree's 1.5 s). */
+  readonly stopGraceSecs?: number;
   /** `--record FILE`: every exchange with the user's model, appended (issue 26). */
   readonly record?: string;
 }
@@ -123,6 +125,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     version,
     idleStopMs: options.idleStopSecs * 1000,
     expireMs: options.expireSecs * 1000,
+    ...(options.stopGraceSecs !== undefined ? { stopGraceMs: options.stopGraceSecs * 1000 } : {}),
     watchdog,
     ...(options.record !== undefined ? { record: options.record } : {}),
     // Through the terminal's one door, as every line: the question shows the commands the user confirms.

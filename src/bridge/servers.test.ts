@@ -2,11 +2,12 @@
 // (fixtures/hostile.mjs), driven by the bridge's own Upstream and through a running
 // `tool-workbench serve` as the page reaches it: noise on stdout, a hung server, one name per
 // server, sessions kept apart.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, request } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -17,9 +18,12 @@ import type { ServerView } from '../bridge-protocol';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { terminalOf } from './log';
 import { Masker } from './secrets';
-import { BIN, eventually, FIXTURES, ROOT, serveForFile, tempWorkspace } from './testServe';
+import { BIN, endsItsProcesses, eventually, FIXTURES, ROOT, serveForFile, serverBin, sleep, tempWorkspace } from './testServe';
 import type { PageClient, Running } from './testServe';
 import { httpFailure, nextPingDelay, PING_AT_MOST_EVERY_MS, Upstream } from './upstream';
+
+// Whatever a failing test leaves running ends with the file (issue 34.7).
+endsItsProcesses();
 
 const spec = (name: string, args: readonly string[]): McpLaunchSpec => ({
   name,
@@ -69,16 +73,27 @@ function freeze(pid: number): () => void {
 }
 
 describe('a hung stdio server', () => {
-  it('is seen failed once it stops answering pings (SIGSTOP)', async () => {
+  it('is seen not answering once it misses pings (SIGSTOP), is never stopped for it, and answers again when let go', async () => {
     const up = upstream('hangs', ['asks']);
     await up.start();
     expect(up.status).toBe('running');
     const thaw = freeze(up.view().pid as number);
+    let thawed = false;
     try {
-      const error = await eventually(() => (up.status === 'failed' ? up.error : undefined), 30_000, 'the hung server to be seen');
-      expect(error).toMatch(/the server stopped answering \(ping: .*timed out/iu);
-    } finally {
+      const secs = await eventually(() => up.view().notAnsweringSecs, 30_000, 'the hung server to be seen');
+      expect(secs).toBeGreaterThanOrEqual(5);
+      // JP sends no pings and kills nothing: the user decides (Stop). Still running, its process kept.
+      await sleep(6000);
+      expect(up.status).toBe('running');
+      expect(up.view().notAnsweringSecs).toBeGreaterThan(secs);
+      expect(up.logSince(0).map((e) => e.text)).toContainEqual(expect.stringMatching(/^no answer to ping for \d+ s/u));
       thaw();
+      thawed = true;
+      await eventually(() => (up.view().notAnsweringSecs === undefined ? true : undefined), 20_000, 'the server to answer again');
+      const tools = await up.forward('tools/list', undefined);
+      expect((tools.tools as { name: string }[]).map((t) => t.name)).toEqual(['ask']);
+    } finally {
+      if (!thawed) thaw();
     }
   }, 60_000);
 
@@ -88,6 +103,26 @@ describe('a hung stdio server', () => {
     expect(series).toEqual([1500, 3000, 3000, 3000, 3000, 3000]);
     expect(PING_AT_MOST_EVERY_MS).toBe(3000);
   });
+});
+
+describe('a busy stdio server', () => {
+  it('is not pinged while a call runs: a tool call that holds the server for 8 s returns its result', async () => {
+    const masker = new Masker();
+    const busySpec: McpLaunchSpec = { ...spec('busy', []), arguments: [join(FIXTURES, 'busy.mjs')] };
+    const up = new Upstream('busy', { kind: 'stdio', spec: busySpec, cwd: FIXTURES, from: 'the test' }, { terminal: terminalOf(() => undefined, masker), masker });
+    started.push(up);
+    await up.start();
+    expect(up.status).toBe('running');
+    // Past the first ping, so the pinger is running when the call starts.
+    await sleep(2000);
+    const result = await up.forward('tools/call', { name: 'work', arguments: { seconds: 8 } });
+    expect(result.content).toEqual([{ type: 'text', text: 'worked 8 s' }]);
+    expect(up.status).toBe('running');
+    expect(up.view().notAnsweringSecs).toBeUndefined();
+    // The server is still there for everyone else.
+    const tools = await up.forward('tools/list', undefined);
+    expect((tools.tools as { name: string }[]).map((t) => t.name)).toEqual(['work']);
+  }, 60_000);
 });
 
 /**
@@ -257,6 +292,31 @@ async function rawSession(name: string): Promise<{ heard: () => string; close: (
   return { heard: () => text, close: open.close };
 }
 
+/** A page's initialize through the bridge, raw: the result as the facade sent it (JSON or one SSE event). */
+async function initializeThroughBridge(name: string): Promise<Record<string, unknown>> {
+  const body = await new Promise<string>((ok, fail) => {
+    const r = request(
+      {
+        host: '127.0.0.1',
+        port: s.port,
+        method: 'POST',
+        path: `/bridge/servers/${encodeURIComponent(name)}/mcp`,
+        headers: { authorization: `Bearer ${s.token}`, origin: `http://127.0.0.1:${s.port}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => ok(text));
+      },
+    );
+    r.on('error', fail);
+    r.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+  });
+  const json = body.trimStart().startsWith('{') ? body : (body.split('\n').find((l) => l.startsWith('data: ')) ?? '').slice('data: '.length);
+  return (JSON.parse(json) as { result: Record<string, unknown> }).result;
+}
+
 describe('through the bridge', () => {
   serveForFile({}, (running, client) => {
     s = running;
@@ -339,6 +399,106 @@ describe('through the bridge', () => {
     expect(mine.map((v) => v.status)).toEqual(['failed']);
   }, 60_000);
 
+  it("answers a page's initialize with the server's own reply: serverInfo raw (debug, vendorInfo kept), instructions, capabilities", async () => {
+    const { id, servers } = await startWorkspace(tempWorkspace(() => hostileToml('rich', ['rich'])));
+    const v = servers.find((x) => x.declaredAs === 'rich');
+    expect(v?.status).toBe('running');
+    const result = await initializeThroughBridge(v?.name ?? 'rich');
+    const said = {
+      name: 'rich',
+      version: '3.1.4',
+      title: 'Rich Server',
+      description: 'Says everything about itself.',
+      icons: [{ src: 'https://example.com/rich.png', mimeType: 'image/png', sizes: ['48x48'] }],
+      websiteUrl: 'https://example.com/rich',
+      'x-vendor': 'acme',
+      debug: { build: 'abc123', features: ['a', 'b'] },
+      vendorInfo: { vendor: 'Acme', support: 'https://example.com/support' },
+    };
+    expect(result.serverInfo).toEqual(said);
+    expect(result.serverInfo).toEqual(v?.serverInfo);
+    expect(result.instructions).toBe('Call plain before fancy.');
+    expect(result.capabilities).toEqual({ tools: { listChanged: true }, logging: {}, experimental: { 'x-rich': { level: 2 } } });
+    expect(result.protocolVersion).toBe(v?.protocolVersion);
+    await page.post(`/bridge/workspaces/${id}/stop`);
+  }, 60_000);
+
+  describe("JP's capabilities", () => {
+    /** server-everything over Streamable HTTP on a free loopback port (the pinned devDependency). */
+    async function everything(): Promise<{ url: string; stop: () => void }> {
+      const port = await new Promise<number>((ok) => {
+        const probe = createServer();
+        probe.listen(0, '127.0.0.1', () => {
+          const { port: p } = probe.address() as { port: number };
+          probe.close(() => ok(p));
+        });
+      });
+      const child = spawn(node, [serverBin('everything'), 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let said = '';
+      const hear = (d: Buffer) => void (said += d.toString());
+      child.stdout.on('data', hear);
+      child.stderr.on('data', hear);
+      await eventually(() => (/listening/iu.test(said) ? true : undefined), 20_000, 'server-everything to listen').catch((e: unknown) => {
+        child.kill('SIGKILL');
+        throw e;
+      });
+      return { url: `http://127.0.0.1:${port}/mcp`, stop: () => void child.kill('SIGKILL') };
+    }
+
+    it("still hands the page a question a server asks though the bridge did not declare it (a server that ignores capabilities)", async () => {
+      const { id, servers } = await startWorkspace(tempWorkspace(() => hostileToml('asker', ['asks'])));
+      const v = servers.find((x) => x.declaredAs === 'asker');
+      expect(v).toMatchObject({ status: 'running', forwardsToPage: false });
+      const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${s.port}${v?.endpoint ?? ''}`), {
+        requestInit: { headers: { Authorization: `Bearer ${s.token}`, Origin: `http://127.0.0.1:${s.port}` } },
+      });
+      const client = new Client({ name: 'test-page', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+      client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { colour: 'red', count: 3 } }));
+      await client.connect(transport);
+      try {
+        const result = await client.callTool({ name: 'ask', arguments: {} });
+        expect(result.content).toEqual([{ type: 'text', text: `answered ${JSON.stringify({ action: 'accept', content: { colour: 'red', count: 3 } })}` }]);
+        const log = (await page.get(`/bridge/servers/${v?.name ?? ''}/log?after=0`)).json<{ entries: { text: string }[] }>().entries.map((e) => e.text);
+        expect(log).toContain("the server asks elicitation/create though the bridge, as JP's client, did not declare it");
+      } finally {
+        await client.close();
+        await page.post(`/bridge/workspaces/${id}/stop`);
+      }
+    }, 60_000);
+
+    it('lists the 13 tools JP is offered by default; forwarding to the page is a per-server choice that reconnects it with sampling, elicitation and roots', async () => {
+      const server = await everything();
+      try {
+        const connected = (await page.post('/bridge/servers', { url: server.url, name: 'every' })).json<{ server: ServerView }>().server;
+        expect(connected.status).toBe('running');
+        expect(connected.forwardsToPage).toBe(false);
+        const names = async () => {
+          const client = await pageSession('every');
+          try {
+            return (await client.listTools()).tools.map((t) => t.name);
+          } finally {
+            await client.close();
+          }
+        };
+        const before = await names();
+        expect(before).toHaveLength(13);
+        const on = await page.post('/bridge/servers/every/forwarding', { forward: true });
+        expect(on.status).toBe(200);
+        expect(on.json<{ server: ServerView }>().server).toMatchObject({ status: 'running', forwardsToPage: true });
+        const forwarded = await names();
+        // Those a client that can sample, elicit (forms) and give roots is offered, JP never.
+        expect(forwarded.filter((n) => !before.includes(n)).sort()).toEqual(['get-roots-list', 'trigger-elicitation-request', 'trigger-sampling-request']);
+        const off = await page.post('/bridge/servers/every/forwarding', { forward: false });
+        expect(off.json<{ server: ServerView }>().server).toMatchObject({ status: 'running', forwardsToPage: false });
+        expect(await names()).toHaveLength(13);
+        expect((await page.post('/bridge/servers/every/forwarding', { forward: 'yes' })).status).toBe(400);
+      } finally {
+        await page.del('/bridge/servers/every');
+        server.stop();
+      }
+    }, 60_000);
+  });
+
   describe('start what JP starts', () => {
     // fs: used by an enabled tool. broken: would fail, but only an off tool uses it. where: no tool names it.
     const workspace = () =>
@@ -360,13 +520,30 @@ describe('through the bridge', () => {
       await page.post(`/bridge/workspaces/${id}/stop`);
     }, 60_000);
 
-    it("runs a server in JP's working directory (where the workbench runs), not the workspace root", async () => {
-      const root = workspace();
+    it("runs a server in the workspace's root (the folder that holds .jp), so a relative argument is found there", async () => {
+      // JP's root-as-working-directory (RFD 087): its servers run as if launched from the workspace root.
+      const root = tempWorkspace(() => `[providers.mcp.rel]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = ["server.mjs", "where"]\n`);
+      copyFileSync(join(FIXTURES, 'hostile.mjs'), join(root, 'server.mjs'));
       const { id, servers } = await startWorkspace(root);
-      const v = servers.find((x) => x.declaredAs === 'fs');
-      expect(v?.cwd).toBe(ROOT);
-      expect(v?.instructions).toBe(`running in ${ROOT}`);
+      const v = servers.find((x) => x.declaredAs === 'rel');
+      expect(v?.error).toBeUndefined();
+      expect(v?.status).toBe('running');
+      expect(v?.cwd).toBe(root);
+      expect(v?.instructions).toBe(`running in ${root}`);
+      expect(s.stdout()).toContain(`): ${node} server.mjs where  [in ${root}]`);
       await page.post(`/bridge/workspaces/${id}/stop`);
+    }, 60_000);
+
+    it('snapshot runs a server in the workspace root too, wherever it is run from', () => {
+      const root = tempWorkspace(() => `[providers.mcp.rel]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = ["server.mjs", "where"]\n`);
+      copyFileSync(join(FIXTURES, 'hostile.mjs'), join(root, 'server.mjs'));
+      const out = join(root, 'snap.json');
+      const r = spawnSync(node, [BIN, 'snapshot', '--workspace', root, '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain(`starting rel (from the command line): ${node} server.mjs where  [in ${root}]`);
+      const [entry] = JSON.parse(readFileSync(out, 'utf8')) as [{ tools: { rel: { instructions?: string } } }];
+      expect(entry.tools.rel.instructions).toBe(`running in ${root}`);
     }, 60_000);
 
     it('snapshot leaves out a server JP would not start instead of saying JP would abort', () => {

@@ -2,11 +2,14 @@
 // names, so `check` replays the real setup offline; JP's required/optional rule decides the exit.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMultiServerCatalogue } from '../core/catalogue/tools-list';
 import { listAllTools } from './snapshot';
-import { BIN, FIXTURES, ROOT, serverBin, tempWorkspace } from './testServe';
+import { BIN, endsItsProcesses, FIXTURES, ROOT, serverBin, tempWorkspace } from './testServe';
+
+// Whatever a failing test leaves running ends with the file (issue 34.7).
+endsItsProcesses();
 
 const node = process.execPath;
 /** An enabled tool of `server`: JP starts (and aborts for) only the servers such a tool uses. */
@@ -104,6 +107,20 @@ describe('tool-workbench snapshot', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /u);
   });
 
+  it("lists what JP is offered: server-everything's 13 tools, as the bridge declares neither sampling nor elicitation, as JP's client", () => {
+    const root = tempWorkspace(() => `[providers.mcp.everything]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = [${JSON.stringify(serverBin('everything'))}]\n${uses('everything')}`);
+    const out = join(root, 'everything.json');
+    const r = run('snapshot', '--workspace', root, '--out', out);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const parsed = parseMultiServerCatalogue(JSON.parse(readFileSync(out, 'utf8')));
+    const names = parsed.servers[0]?.tools.map((t) => t.name) ?? [];
+    expect(names).toHaveLength(13);
+    // Registered only for a client that declares sampling / elicitation, which rmcp's default handler (JP's) does not.
+    expect(names).not.toContain('trigger-sampling-request');
+    expect(names).not.toContain('trigger-elicitation-request');
+  }, 60_000);
+
   it('keeps everything the server said: serverInfo whole, instructions, capabilities, non-standard tool fields, a missing description missing', () => {
     const root = tempWorkspace(() => `[providers.mcp.rich]\ntype = "stdio"\ncommand = ${JSON.stringify(node)}\narguments = [${JSON.stringify(join(FIXTURES, 'hostile.mjs'))}, "rich"]\n`);
     const out = join(root, 'rich.json');
@@ -112,7 +129,7 @@ describe('tool-workbench snapshot', () => {
     expect(r.status).toBe(0);
     const [entry] = JSON.parse(readFileSync(out, 'utf8')) as [{ tools: { rich: Record<string, unknown> } }];
     const rich = entry.tools.rich;
-    expect(rich.serverInfo).toEqual({ name: 'rich', version: '3.1.4', title: 'Rich Server', description: 'Says everything about itself.', icons: [{ src: 'https://example.com/rich.png', mimeType: 'image/png', sizes: ['48x48'] }], websiteUrl: 'https://example.com/rich', 'x-vendor': 'acme' });
+    expect(rich.serverInfo).toEqual({ name: 'rich', version: '3.1.4', title: 'Rich Server', description: 'Says everything about itself.', icons: [{ src: 'https://example.com/rich.png', mimeType: 'image/png', sizes: ['48x48'] }], websiteUrl: 'https://example.com/rich', 'x-vendor': 'acme', debug: { build: 'abc123', features: ['a', 'b'] }, vendorInfo: { vendor: 'Acme', support: 'https://example.com/support' } });
     expect(rich.instructions).toBe('Call plain before fancy.');
     expect(rich.capabilities).toEqual({ tools: { listChanged: true }, logging: {}, experimental: { 'x-rich': { level: 2 } } });
     expect(rich.tools).toEqual([
@@ -123,5 +140,10 @@ describe('tool-workbench snapshot', () => {
     expect(parsed.errors).toEqual([]);
     expect(parsed.servers[0]?.serverInfo).toEqual(rich.serverInfo);
     expect(parsed.servers[0]?.instructions).toBe('Call plain before fancy.');
+    // Meant to be committed: nothing of this machine's folders (its description named the .jp folder's full path).
+    const text = readFileSync(out, 'utf8');
+    expect(text).not.toContain(root);
+    expect(text).not.toContain(ROOT);
+    expect(text).toContain(`${basename(root)}/.jp`);
   }, 60_000);
 });

@@ -111,7 +111,8 @@ export async function snapshot(options: SnapshotOptions, io: { out(text: string)
     }
     const snap = snapshotCatalogue(
       `snapshot of ${basename(root)}`,
-      `The tool lists of ${jpDir}'s MCP servers${options.persona !== undefined ? ` (persona ${options.persona})` : ''}, taken by tool-workbench snapshot.`,
+      // The file is meant to be committed: the workspace by its folder's name, never this machine's path to it.
+      `The tool lists of ${basename(root)}/.jp's MCP servers${options.persona !== undefined ? ` (persona ${options.persona})` : ''}, taken by tool-workbench snapshot.`,
       servers,
     );
     for (const w of snap.warnings) err(`warning: ${w}\n`);

@@ -2,15 +2,67 @@
 // requests with any Host and Origin (fetch would not let a test forge them), and JP workspaces
 // in temporary folders.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+import { isAlive, markedBy } from './processTree';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * The variable that marks every process a test file starts, directly or not: `serve`, the servers it
+ * starts, what they start, `snapshot`. Its value is the file's cookie (each test file loads this module
+ * afresh), put in this process's environment so every child inherits it, whatever spawned it.
+ */
+export const TEST_VARIABLE = 'TOOL_WORKBENCH_TEST';
+export const TEST_COOKIE = randomBytes(9).toString('hex');
+process.env[TEST_VARIABLE] = TEST_COOKIE;
+
+/**
+ * Ends (SIGKILL: the tests are over, and some fixtures ignore SIGTERM) every process carrying this
+ * file's cookie, and waits until none runs; what it ended (pid and command line). A failing lifecycle test once left
+ * 30 fixture processes running: no test's failure may leave one.
+ */
+export async function endTestProcesses(): Promise<string[]> {
+  const ended = new Map<number, string>();
+  for (let round = 0; round < 100; round++) {
+    const left = markedBy(TEST_VARIABLE, TEST_COOKIE).filter(isAlive);
+    if (left.length === 0) return [...ended].map(([pid, command]) => `${pid} ${command}`);
+    for (const p of left) {
+      if (!ended.has(p)) ended.set(p, commandOf(p));
+      try {
+        process.kill(p, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    await sleep(50);
+  }
+  throw new Error(`processes of this test file still run after SIGKILL: ${markedBy(TEST_VARIABLE, TEST_COOKIE).filter(isAlive).join(', ')}`);
+}
+
+/** A process's command line, cut, for saying what was left running. */
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 200);
+  } catch {
+    return '(gone)';
+  }
+}
+
+/** Called first in a test file: after its last test (and after its other afterAll hooks), no process of it runs. */
+export function endsItsProcesses(): void {
+  afterAll(async () => {
+    const ended = await endTestProcesses();
+    // Said, not failed: the tests' own assertions say what should have stopped; this only cleans up.
+    if (ended.length > 0) console.warn(`ended ${ended.length} process${ended.length === 1 ? '' : 'es'} this test file left running (${TEST_VARIABLE}=${TEST_COOKIE}):\n  ${ended.join('\n  ')}`);
+  }, 30_000);
+}
 export const FIXTURES = join(ROOT, 'src', 'bridge', 'fixtures');
 export const BIN = join(ROOT, 'cli-bin', 'tool-workbench.cjs');
 export const serverBin = (pkg: 'filesystem' | 'memory' | 'everything') => join(ROOT, 'node_modules', '@modelcontextprotocol', `server-${pkg}`, 'dist', 'index.js');

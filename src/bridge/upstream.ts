@@ -10,8 +10,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, ResultSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { JSONRPCMessage, MessageExtraInfo, Notification, Progress, Request, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError, ResultSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, JSONRPCMessage, MessageExtraInfo, Notification, Progress, Request, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerStatus, ServerView } from '../bridge-protocol';
 import { nestsDeeperThan, tooDeepTool } from '../core/import/depth';
 import { describeHidden, hiddenIn } from '../core/workspace/hidden';
@@ -48,6 +48,8 @@ export interface UpstreamContext {
   readonly terminal: Terminal;
   readonly masker: Masker;
   readonly watchdog?: Watchdog;
+  /** How long a stop waits after SIGTERM before SIGKILL; stopTree's default when absent. */
+  readonly stopGraceMs?: number;
 }
 
 /**
@@ -75,8 +77,10 @@ const RESUME = { maxRetries: 3, initialReconnectionDelay: 1000, maxReconnectionD
  */
 export const PING_AT_MOST_EVERY_MS = 3000;
 /**
- * How long a ping waits. A stdio server gets longer than an HTTP one: it may be busy on one thread
- * for a moment, and a server that misses it is stopped (a SIGSTOPped one never answers).
+ * How long a ping waits before the server counts as not answering. A stdio server gets longer than
+ * an HTTP one: it may be busy on one thread for a moment. A missed ping stops nothing (JP sends no
+ * pings and waits for a call however long it takes): the page says "not answering for N s" and the
+ * user may stop the server.
  */
 const PING_TIMEOUT_MS = { http: PING_EVERY_MS, stdio: 5000 } as const;
 
@@ -85,6 +89,19 @@ export function nextPingDelay(previous: number): number {
   return Math.min(previous * 2, PING_AT_MOST_EVERY_MS);
 }
 const CALL_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * What the bridge's client declares by default: what JP's does. JP connects with rmcp's default
+ * client handler (`().serve(child)`, crates/jp_mcp/src/client.rs), whose `ClientInfo::default()`
+ * declares no capability, so a server that registers tools only for a client that can sample or
+ * elicit (server-everything's trigger-sampling-request, trigger-elicitation-request) never offers
+ * them to JP, and must not to the workbench either.
+ */
+export const JP_CLIENT_CAPABILITIES: ClientCapabilities = {};
+/** Declared when the user forwards a server's questions to the page (a per-server choice). */
+export const FORWARDING_CAPABILITIES: ClientCapabilities = { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } };
+/** The server's requests of its client that a page may answer. */
+const PAGE_ANSWERS = new Set(['sampling/createMessage', 'elicitation/create', 'roots/list']);
 /** The longest stderr line kept whole before it is cut (an entry shows 4,000 characters of it). */
 const MAX_STDERR_LINE_CHARS = 64 * 1024;
 /** "No limit" (startup_timeout_secs = 0) as the SDK needs a number: about 24 days. */
@@ -214,6 +231,10 @@ export class Upstream {
   private startedAt: number | undefined;
   private pinger: ReturnType<typeof setTimeout> | undefined;
   private pingDelay = PING_EVERY_MS;
+  /** Requests the bridge is waiting on the server for: while any runs, the server is busy and not pinged. */
+  private inFlight = 0;
+  /** When the first ping it has not answered was sent (ms since the epoch); cleared by its next answer. */
+  private unansweredSince: number | undefined;
   private stopping = false;
   private readonly listeners = new Set<() => void>();
   /** Notifications from the server (tools/list_changed, ...), for the page's sessions. */
@@ -222,6 +243,12 @@ export class Upstream {
   onServerRequest: ServerRequestHandler | undefined;
   /** What started the server last, for the terminal ("POST /bridge/... from session 1"). */
   startedBy = '';
+  /**
+   * Whether the client declares sampling, elicitation and roots and hands those requests to the page
+   * (FORWARDING_CAPABILITIES), or declares what JP's client does (none: the default). A change takes
+   * effect on the next start (setForwarding reconnects).
+   */
+  forwardsToPage = false;
 
   constructor(
     /** Its name in the bridge (and its endpoint's path); set once, before the page meets it. */
@@ -273,6 +300,7 @@ export class Upstream {
       ...(this.error !== undefined ? { error: this.error } : {}),
       optional: this.optional,
       ...(this.jpStarts ? {} : { jpStarts: false }),
+      forwardsToPage: this.forwardsToPage,
       ...(src.kind === 'stdio'
         ? { from: src.from, commandLine: commandLine(src.spec), cwd: src.cwd, variables: src.spec.variables, missingVariables: this.missing }
         : { url: src.url, headerNames: Object.keys(src.headers) }),
@@ -284,6 +312,7 @@ export class Upstream {
       ...(this.status === 'running' && this.instructions ? { instructions: this.instructions } : {}),
       ...(this.child?.pid !== undefined && (this.status === 'running' || this.status === 'starting') ? { pid: this.child.pid } : {}),
       ...(this.startedAt !== undefined ? { startedAt: this.startedAt } : {}),
+      ...(this.unansweredSince !== undefined && this.status === 'running' ? { notAnsweringSecs: Math.floor((Date.now() - this.unansweredSince) / 1000) } : {}),
       lastLog: this.log.last,
       endpoint: this.endpoint,
     };
@@ -328,6 +357,7 @@ export class Upstream {
     await this.shutdown();
     this.stopping = false;
     this.refusal = undefined;
+    this.unansweredSince = undefined;
     this.set('starting');
     try {
       if (this.source.kind === 'stdio') await this.startStdio(this.source);
@@ -345,10 +375,16 @@ export class Upstream {
     }
   }
 
+  /** Forward the server's questions to the page or not: it reconnects (a stdio server restarts) with those capabilities. */
+  async setForwarding(on: boolean): Promise<void> {
+    this.forwardsToPage = on;
+    this.log.add('bridge', on ? 'forwarding sampling, elicitation and roots to the page: reconnecting with those capabilities' : "declaring JP's client capabilities (none): reconnecting");
+    await this.start();
+  }
+
   private newClient(): Client {
-    // Sampling and elicitation are the page's to answer (the facade asks a page session), so the
-    // bridge says it can do both; with no page to ask, the server gets an error saying so.
-    const client = new Client({ name: 'tool-catalogue-workbench-bridge', version: '0.1.0' }, { capabilities: { sampling: {}, elicitation: { form: {} } } });
+    const forwarding = this.forwardsToPage;
+    const client = new Client({ name: 'tool-catalogue-workbench-bridge', version: '0.1.0' }, { capabilities: forwarding ? FORWARDING_CAPABILITIES : JP_CLIENT_CAPABILITIES });
     client.fallbackNotificationHandler = async (n) => this.onNotification?.(n);
     const ask = async (request: Request, signal: AbortSignal) => {
       const handler = this.onServerRequest;
@@ -356,8 +392,19 @@ export class Upstream {
       this.log.add('bridge', `the server asks the page: ${request.method}`);
       return handler(request, signal) as never;
     };
-    client.setRequestHandler(CreateMessageRequestSchema, (r, extra) => ask(r, extra.signal));
-    client.setRequestHandler(ElicitRequestSchema, (r, extra) => ask(r, extra.signal));
+    if (forwarding) {
+      client.setRequestHandler(CreateMessageRequestSchema, (r, extra) => ask(r, extra.signal));
+      client.setRequestHandler(ElicitRequestSchema, (r, extra) => ask(r, extra.signal));
+      client.setRequestHandler(ListRootsRequestSchema, (r, extra) => ask(r, extra.signal));
+    } else {
+      // Undeclared, and asked all the same (a server that ignores capabilities): still the page's to
+      // answer rather than a silent refusal, and the log says JP's client would not have been asked.
+      client.fallbackRequestHandler = async (r, extra) => {
+        if (!PAGE_ANSWERS.has(r.method)) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${r.method}`);
+        this.log.add('bridge', `the server asks ${r.method} though the bridge, as JP's client, did not declare it`);
+        return ask({ method: r.method, ...(r.params !== undefined ? { params: r.params } : {}) }, extra.signal);
+      };
+    }
     client.onerror = (e) => {
       // The resumption gave up: whatever waited on that stream would wait out its timeout.
       if (/Maximum reconnection attempts/u.test(e.message) && this.status === 'running' && !this.stopping) {
@@ -574,17 +621,42 @@ export class Upstream {
     this.pinger.unref();
   }
 
-  /** Pings the server itself; each answer lets the next ping wait longer, a page's request brings it back. */
+  /**
+   * Pings an idle server (one with no request in flight): each answer lets the next ping wait
+   * longer. A server that lets a ping time out is not stopped, only said to be not answering (since
+   * that ping was sent) until it answers again; a ping refused outright (an HTTP server whose port
+   * closed) means the server is gone.
+   */
   private async ping(): Promise<void> {
     const client = this.client;
     if (!client || this.status === 'stopped' || this.status === 'failed') return;
     if (this.status !== 'running') return this.schedulePing(PING_EVERY_MS);
+    // Busy: JP waits for a call without pinging; forward() pings again once the last request ends.
+    if (this.inFlight > 0) return;
+    const sent = Date.now();
     try {
       await client.ping({ timeout: PING_TIMEOUT_MS[this.source.kind] });
-      if (this.client === client && this.status === 'running') this.schedulePing(nextPingDelay(this.pingDelay));
+      if (this.client !== client || this.status !== 'running') return;
+      if (this.unansweredSince !== undefined) {
+        this.log.add('bridge', `answering again after ${Math.round((Date.now() - this.unansweredSince) / 1000)} s`);
+        this.say(`${this.name}: answering again`);
+        this.unansweredSince = undefined;
+      }
+      this.schedulePing(nextPingDelay(this.pingDelay));
     } catch (e) {
       if (this.client !== client || this.status !== 'running' || this.stopping) return;
-      this.log.add('bridge', `no answer to ping: ${messageOf(e)}`);
+      if ((e as { code?: unknown }).code === ErrorCode.RequestTimeout) {
+        const first = this.unansweredSince === undefined;
+        this.unansweredSince ??= sent;
+        if (first) {
+          const secs = Math.round((Date.now() - sent) / 1000);
+          this.log.add('bridge', `no answer to ping for ${secs} s: the server is still running (not stopped for it); Stop ends it`);
+          this.say(`${this.name}: not answering for ${secs} s (still running; Stop ends it)`);
+        }
+        if (this.inFlight === 0) this.schedulePing(PING_EVERY_MS);
+        return;
+      }
+      this.log.add('bridge', `ping refused: ${messageOf(e)}`);
       this.set('failed', `the server stopped answering (ping: ${messageOf(e)})`);
       await this.shutdown();
     }
@@ -601,12 +673,16 @@ export class Upstream {
     const client = this.client;
     if (!client || this.status !== 'running') throw new Error(`the server ${this.name} is ${this.status}`);
     const { signal, onProgress } = options;
-    // The page is using the server: a hang should show soon.
-    if (this.pingDelay > PING_EVERY_MS) this.schedulePing(PING_EVERY_MS);
+    // Busy from now until the last request in flight ends: no ping meanwhile (a server holding its only
+    // thread for a long call would miss it). The page is using the server: once idle, a hang should show soon.
+    this.inFlight++;
+    if (this.pinger) clearTimeout(this.pinger);
+    this.pinger = undefined;
     let result: Record<string, unknown>;
     try {
       result = (await client.request({ method, ...(params !== undefined ? { params } : {}) }, ResultSchema, {
-        timeout: CALL_TIMEOUT_MS,
+        // A page's ping asks whether the server answers now: it gets the bridge's ping wait, not a call's.
+        timeout: method === 'ping' ? PING_TIMEOUT_MS[this.source.kind] : CALL_TIMEOUT_MS,
         ...(signal ? { signal } : {}),
         ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
       })) as Record<string, unknown>;
@@ -618,6 +694,9 @@ export class Upstream {
       const why = code === ErrorCode.ConnectionClosed ? (this.transportFailure() ?? this.exitText()) : undefined;
       const message = messageOf(e).replace(/^MCP error -?\d+: /u, '');
       throw Object.assign(new Error(why !== undefined ? `${message}: ${why}` : message), { ...(code !== undefined ? { code } : {}), ...(data !== undefined ? { data } : {}) });
+    } finally {
+      this.inFlight--;
+      if (this.inFlight === 0 && this.client === client && this.status === 'running') this.schedulePing(PING_EVERY_MS);
     }
     if (method === 'tools/list' && Array.isArray(result.tools)) {
       const tooDeep = tooDeepTool(result.tools as unknown[], `${this.name}'s tools/list`);
@@ -664,7 +743,7 @@ export class Upstream {
       this.stopping = wasStopping;
     }
     const cookie = this.cookie;
-    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) await stopTree(child.pid, undefined, tree, cookie);
+    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) await stopTree(child.pid, this.context.stopGraceMs, tree, cookie);
     else if (child?.pid !== undefined) await stopTree(child.pid, 0, tree, cookie);
     if (child?.pid !== undefined) this.context.watchdog?.forget(child.pid);
   }

@@ -96,11 +96,14 @@ export class Workspaces {
 
   /**
    * The servers JP would start for the workspace (with the persona), computed from the files on disk
-   * now: those of its enabled and discoverable tools (serversJpStarts), to run in `cwd`, JP's working
-   * directory (the folder `tool-workbench` runs in, as `jp` would be run there).
+   * now: those of its enabled and discoverable tools (serversJpStarts), to run in the workspace's root,
+   * the folder that holds `.jp`: JP runs its servers "as if launched from the selected workspace root"
+   * (RFD 087's root-as-working-directory invariant), and a workspace's relative arguments (`"data"`,
+   * `command = "just"` with its justfile) mean that folder, wherever the bridge runs.
    */
-  plan(id: string, persona?: string, cwd = process.cwd()): Plan {
+  plan(id: string, persona?: string): Plan {
     const w = this.get(id);
+    const cwd = w.root;
     const loaded = loadWorkspace(this.files(id), { ...(persona !== undefined ? { persona } : {}), folderName: basename(w.jpDir) });
     const unknown = loaded.loadDiagnostics.find((d) => d.code === WORKSPACE_CODES.persona);
     if (unknown) throw new WorkspaceError(unknown.message);

@@ -48,7 +48,7 @@ usage:
       a category of the system prompt). Prints one line per silent miss (a needed tool was discoverable
       and never reached the model), then "tasks N: met up front A, met by search B, silent misses C,
       impossible D; searched in S of N tasks; search rate R (searched in H of the K tasks a search
-      would have helped)": the first ratio is over every task, the search rate over the tasks met by
+      would have helped)": the first ratio is over every task, the search rate (a percentage) over the tasks met by
       search or silently missed. FILE is a scenario, or a catalogue (.json) with every tool discoverable. --limit 1..50: search_tools' limit (default 3); --categories: the
       categories section in the system prompt; --cost: tokens and money against every permitted tool
       on; --json: every task's record. None of the policies is a real model.
@@ -61,6 +61,16 @@ usage:
       exchange as a JSON line (never a key); on an existing file the run resumes. --replay FILE: no
       network, the same outcomes. --max-usd: stop sending at that billed cost. Prints the silent misses,
       the calibration table (billed tokens beside the cost model per request) and the summary line.
+      --ab SWITCH=VALUE (repeatable): a paired A/B on the same model; arm A the scenario as written, arm B
+      with the policy switches set (ranking, substring_match, report_match_count, forced_off_tool,
+      promoted_position, never_blocks_promotion, hide_unapproved, categories). Each arm's lines, then
+      "A/B on N tasks (B: SWITCH=VALUE ...): met A a, B b; A only c, B only d; McNemar exact p = P"
+      (two-sided exact binomial on the discordant pairs, over the pairs both arms completed). The
+      estimate covers both arms; --max-usd is one budget for both.
+      --call-servers --workspace DIR: start the JP workspace's MCP servers (each command printed) and send
+      the model's calls to their tools there, each call printed; a tool whose run is "unattended" runs
+      at once, any other is asked on this terminal (y/N), or refused when stdin is no terminal. Without
+      it, calls other than search_tools get simulated results. Not with --replay.
   tool-workbench serve [--port N] [--no-open]
       Serve the workbench and its local bridge on 127.0.0.1: the page then starts a JP workspace's
       stdio MCP servers (after you confirm them) and reaches HTTP ones. --help for the options.

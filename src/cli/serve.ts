@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Io } from './main';
 
-export const SERVE_USAGE = `usage: tool-workbench serve [--port N] [--no-open] [--no-build] [--idle-stop SECONDS] [--expire SECONDS] [--confirm-in-terminal] [--record FILE]
+export const SERVE_USAGE = `usage: tool-workbench serve [--port N] [--no-open] [--no-build] [--idle-stop SECONDS] [--expire SECONDS] [--stop-grace SECONDS] [--confirm-in-terminal] [--record FILE]
   Serves the workbench and its local bridge on one loopback origin, http://127.0.0.1:4173 (or the
   next free port), and prints the address with a one-time code as the first line (the page trades
   it for a session; press Enter for a new address). The bridge starts a JP workspace's stdio MCP
@@ -17,6 +17,8 @@ export const SERVE_USAGE = `usage: tool-workbench serve [--port N] [--no-open] [
   --idle-stop S          stop the servers when no page has been seen for S seconds (default 120; 0: never)
   --expire S             a plan must be confirmed within S seconds, and a failed connection is
                          dropped after S seconds (default 60)
+  --stop-grace S         Stop sends SIGTERM to a server's whole tree and SIGKILL to what still runs
+                         S seconds later (default 1.5)
   --confirm-in-terminal  also ask y/N here before any server process starts
   --record FILE          append every exchange with your model (the page's "Ask the model", the Tasks
                          tab) to FILE as JSON lines, never a key; tool-workbench tasks --replay reads it
@@ -64,11 +66,12 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     io.out(SERVE_USAGE);
     return 0;
   }
-  const p = parse(args, ['--port', '--idle-stop', '--expire', '--record'], ['--no-open', '--no-build', '--confirm-in-terminal']);
+  const p = parse(args, ['--port', '--idle-stop', '--expire', '--stop-grace', '--record'], ['--no-open', '--no-build', '--confirm-in-terminal']);
   const port = typeof p === 'string' ? p : count(p.values.get('--port'), '--port', 65535);
   const idle = typeof p === 'string' ? undefined : count(p.values.get('--idle-stop'), '--idle-stop', 86400);
   const expire = typeof p === 'string' ? undefined : count(p.values.get('--expire'), '--expire', 86400);
-  const bad = typeof p === 'string' ? p : [port, idle, expire].find((v) => typeof v === 'string') ?? (expire === 0 ? '--expire must be at least 1' : undefined);
+  const grace = typeof p === 'string' ? undefined : count(p.values.get('--stop-grace'), '--stop-grace', 600);
+  const bad = typeof p === 'string' ? p : [port, idle, expire, grace].find((v) => typeof v === 'string') ?? (expire === 0 ? '--expire must be at least 1' : undefined);
   if (bad !== undefined || typeof p === 'string') {
     io.err(`tool-workbench serve: ${bad ?? ''}\n\n${SERVE_USAGE}`);
     return 2;
@@ -82,6 +85,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       build: !p.set.has('--no-build'),
       idleStopSecs: typeof idle === 'number' ? idle : 120,
       expireSecs: typeof expire === 'number' ? expire : 60,
+      ...(typeof grace === 'number' ? { stopGraceSecs: grace } : {}),
       confirmInTerminal: p.set.has('--confirm-in-terminal'),
       ...(p.values.get('--record') !== undefined ? { record: p.values.get('--record') as string } : {}),
     },

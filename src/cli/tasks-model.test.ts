@@ -44,14 +44,14 @@ function searcher(r: Received): Scripted {
 }
 
 const env = (url: string): Record<string, string> => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url, OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${url}/v1` });
-const SUMMARY = /^tasks 18: met up front \d+, met by search \d+, silent misses \d+, impossible \d+; searched in \d+ of 18 tasks; search rate \d\.\d\d \(searched in \d+ of the \d+ tasks? a search would have helped\)$/mu;
+const SUMMARY = /^tasks 18: met up front \d+, met by search \d+, silent misses \d+, impossible \d+; searched in \d+ of 18 tasks; search rate \d+% \(searched in \d+ of the \d+ tasks? a search would have helped\)$/mu;
 const run = (args: string[], io: Io, e: Record<string, string>) => modelTasksCommand(['--scenario', demo, '--tasks', demoTasks, ...args], io, { env: e, send: { sleep: () => Promise.resolve() }, now: () => '2026-12-02T12:00:00.000Z' });
 
 describe('tasks --model PROVIDER:MODEL', () => {
-  it('prints the estimate and sends nothing without --yes', async () => {
+  it('prints the estimate and sends nothing without --yes, exiting 0 (issue 33: 1 reads as a failure to scripts)', async () => {
     fake = await startFakeProvider(searcher);
     const io = capture();
-    expect(await run(['--model', 'anthropic:claude-haiku-4-5'], io, env(fake.url))).toBe(1);
+    expect(await run(['--model', 'anthropic:claude-haiku-4-5'], io, env(fake.url))).toBe(0);
     expect(io.stderr()).toMatch(/^estimate: 18 tasks, about \d+ requests to Anthropic claude-haiku-4-5, about \$0\.\d{4} \(claude-haiku-4-5 at the price table of 2026-12-01\)/mu);
     expect(io.stderr()).toContain('nothing sent: add --yes');
     expect(fake.received).toHaveLength(0);
@@ -100,6 +100,16 @@ describe('tasks --model PROVIDER:MODEL', () => {
     expect(io.stdout()).toMatch(/^stopped by the budget cap: \$0\.00\d+ spent of \$0\.00: 1[56] tasks not run; rerun with --record on the same file to resume$/mu);
     expect(io.stdout()).toMatch(/^tasks [23]: /mu);
     expect(fake.received.length).toBeLessThanOrEqual(6);
+  });
+
+  it('credentials written in a base URL are in nothing it prints (issue 33)', async () => {
+    const io = capture();
+    const secret = 'base-url-PASS-5566778899';
+    const query = 'base-url-QKEY-1122334455';
+    const e = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: `http://jp:${secret}@127.0.0.1:1/?api-key=${query}` };
+    expect(await run(['--model', 'anthropic:claude-haiku-4-5', '--yes'], io, e)).toBe(1);
+    expect(io.stdout()).toContain('task 1: stopped: could not reach Anthropic at http://***:***@127.0.0.1:1/?api-key=***');
+    for (const text of [io.stdout(), io.stderr()]) for (const s of [secret, query, KEY]) expect(text).not.toContain(s);
   });
 
   it('a provider error stops that task with its message, and the run goes on', async () => {

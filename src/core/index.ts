@@ -10,6 +10,9 @@ export { WORKSPACE_LIMITS, WORKSPACE_SKIP_DIRS } from './workspace/load';
 export { parseToml } from './config/toml';
 export { loadLayer } from './config/layer';
 export type { Layer, LoadedLayer } from './config/layer';
+// Incremental layer parse (issue 32.2): an edit inside one tool's tables re-reads only those.
+export { applyTextChanges, changedRange, editLayer, layerChange, loadLayerIncremental, loadLayerState } from './config/incremental';
+export type { ChangedRange, EditHow, LayerChange, LayerState, TextChange } from './config/incremental';
 export { effectiveEnable, acceptsScope } from './config/effective';
 export { SHORTHANDS, BOTH_KEYS_ERROR } from './config/enable';
 export { TOOL_KEYS, DEFAULTS_KEYS, PARAMETER_KEYS } from './config/read';

@@ -1,6 +1,17 @@
 // The UI's handle on the derive worker: typed calls that resolve with the
-// worker's answer. One worker per page.
-import type { MethodName, Params, Result, RpcResponse } from './protocol';
+// worker's answer. One worker per page. The methods, their types and which
+// of them coalesce are methods.ts's table.
+import type { ScenarioDoc } from '../core';
+import { originOf } from '../state/lineage';
+import { DocumentSender, isResync } from './document';
+import { methods } from './methods';
+import type { DeriveParams, MethodName, Params, Result } from './methods';
+import type { RpcResponse, TimelineView } from './protocol';
+
+/** A derivation as the page asks for it: the store's document (a reference: what crosses is worked out at send time). */
+export interface DeriveRequest extends Omit<DeriveParams, 'doc' | 'edits'> {
+  readonly doc: ScenarioDoc;
+}
 
 /** What crossed the worker boundary since metering began: bytes as JSON text, each way. */
 export interface Traffic {
@@ -19,6 +30,11 @@ export interface DeriveClient {
    */
   meter?(on: boolean): void;
   traffic?(): Traffic;
+  /**
+   * Derives a revision of the store's document. The worker owns the document, so only what changed
+   * since the revision it holds crosses (document.ts); the whole document only when it must.
+   */
+  derive(request: DeriveRequest): Promise<TimelineView>;
 }
 
 export function createWorkerClient(): DeriveClient {
@@ -63,33 +79,60 @@ export function createWorkerClient(): DeriveClient {
       worker.postMessage(message);
     });
   };
-  // Typing sends a derivation per keystroke; while one runs, only the newest waiting one is kept,
-  // and every caller it replaced gets its (newer) answer.
-  let inFlight = false;
-  let queued: { params: unknown; waiters: { resolve: (v: unknown) => void; reject: (e: Error) => void }[] } | undefined;
-  const derive = (params: unknown): Promise<unknown> =>
+  const sender = new DocumentSender(originOf);
+  /**
+   * The wire parameters of a request, worked out as it is sent (sends are in order, so the sender
+   * knows what the worker holds); a worker that lacks the base revision is sent the document whole.
+   */
+  const sendDerive = (p: DeriveRequest | DeriveParams): Promise<unknown> => {
+    if (!('doc' in p) || p.doc === undefined || 'edits' in p) {
+      // Wire parameters given as they are: what the worker holds is no longer known here.
+      sender.reset();
+      return send('derive', p);
+    }
+    const { doc, ...rest } = p;
+    return send('derive', { ...rest, ...sender.update(doc, p.revision) }).catch((e: unknown) => {
+      if (!isResync(e)) throw e;
+      return send('derive', { ...rest, ...sender.update(doc, p.revision, true) });
+    }).catch((e: unknown) => {
+      sender.reset();
+      throw e;
+    });
+  };
+  // Typing sends a derivation per keystroke; for a coalescing method (the table's `coalesce`), while one
+  // call runs only the newest waiting one is kept, and every caller it replaced gets its (newer) answer.
+  type Waiter = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+  const lanes = new Map<MethodName, { inFlight: boolean; queued?: { params: unknown; waiters: Waiter[] } }>();
+  const coalesced = (method: MethodName, params: unknown): Promise<unknown> =>
     new Promise((resolve, reject) => {
-      if (!inFlight) {
-        inFlight = true;
-        const run = (p: unknown, waiters: { resolve: (v: unknown) => void; reject: (e: Error) => void }[]): void => {
-          send('derive', p).then(
+      let lane = lanes.get(method);
+      if (!lane) lanes.set(method, (lane = { inFlight: false }));
+      const l = lane;
+      if (!l.inFlight) {
+        l.inFlight = true;
+        const run = (p: unknown, waiters: Waiter[]): void => {
+          (method === 'derive' ? sendDerive(p as DeriveRequest | DeriveParams) : send(method, p)).then(
             (v) => waiters.forEach((w) => w.resolve(v)),
             (e: Error) => waiters.forEach((w) => w.reject(e)),
           ).finally(() => {
-            const q = queued;
-            queued = undefined;
+            const q = l.queued;
+            l.queued = undefined;
             if (q) run(q.params, q.waiters);
-            else inFlight = false;
+            else l.inFlight = false;
           });
         };
         run(params, [{ resolve, reject }]);
         return;
       }
-      queued = { params, waiters: [...(queued?.waiters ?? []), { resolve, reject }] };
+      l.queued = { params, waiters: [...(l.queued?.waiters ?? []), { resolve, reject }] };
     });
   return {
     call(method, params) {
-      return (method === 'derive' ? derive(params) : send(method, params)) as Promise<never>;
+      const row: { readonly coalesce?: true } = methods[method];
+      return (row.coalesce ? coalesced(method, params) : send(method, params)) as Promise<never>;
+    },
+    derive(request) {
+      return coalesced('derive', request) as Promise<TimelineView>;
     },
     meter(on) {
       metering = on;

@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import type { CacheStatus } from '../core';
 import { chosenModel, usePrices } from '../state/prices';
 import { useTimeline } from './hooks';
-import { deriveKeys, useDeriveClient } from './queries';
+import { deriveQuery, useDeriveClient } from './queries';
 
 function usePricing() {
   const table = usePrices((s) => s.table);
@@ -21,8 +21,7 @@ export function useCosts(enabled = true, compare = true) {
   const { view, table, model } = usePricing();
   const revision = view?.revision ?? 0;
   return useQuery({
-    queryKey: [...deriveKeys.all, 'cost', 'costs', revision, model ?? '', compare, table] as const,
-    queryFn: () => client.call('costs', { revision, table, compare, ...(model !== undefined ? { model } : {}) }),
+    ...deriveQuery(client, 'costs', { revision, table, compare, ...(model !== undefined ? { model } : {}) }),
     enabled: enabled && view !== undefined && view.requestCount > 0,
     staleTime: Infinity,
     gcTime: 30_000,
@@ -40,8 +39,7 @@ export function useCacheStatuses(from: number, to: number): readonly (CacheStatu
   const { view, table, model } = usePricing();
   const revision = view?.revision ?? 0;
   const { data } = useQuery({
-    queryKey: [...deriveKeys.all, 'cost', 'cacheStatuses', revision, model ?? '', table, from, to] as const,
-    queryFn: () => client.call('cacheStatuses', { revision, table, from, to, ...(model !== undefined ? { model } : {}) }),
+    ...deriveQuery(client, 'cacheStatuses', { revision, table, from, to, ...(model !== undefined ? { model } : {}) }),
     enabled: view !== undefined && view.requestCount > 0 && to > from,
     staleTime: Infinity,
     gcTime: 30_000,
@@ -62,8 +60,7 @@ export function useBreakEven(discoveries: number, enabled = true) {
   const { view, table, model } = usePricing();
   const revision = view?.revision ?? 0;
   return useQuery({
-    queryKey: [...deriveKeys.all, 'cost', 'breakEven', revision, model ?? '', discoveries, table] as const,
-    queryFn: () => client.call('breakEven', { revision, table, discoveries, ...(model !== undefined ? { model } : {}) }),
+    ...deriveQuery(client, 'breakEven', { revision, table, discoveries, ...(model !== undefined ? { model } : {}) }),
     enabled: enabled && view !== undefined,
     staleTime: Infinity,
     gcTime: 30_000,

@@ -4,7 +4,7 @@
 import { DEFAULT_MESSAGE_TOKENS, TokenMemo, breakEven, cacheStatus, catalogueSizes, compareDiscovery, costOfTimeline, modelsFor, parseScenario, writeScenario } from '../core';
 import type { CacheStatus, ConversationCost, PriceTable, Scenario, ScenarioDoc, Timeline, TokenCounter } from '../core';
 import { createTokenCounter } from '../core/providers/tokens';
-import type { BreakEvenView, CostMethods, CostView } from './costProtocol';
+import type { BreakEvenView, CostView } from './costProtocol';
 
 export interface CostSource {
   readonly timeline: Timeline;
@@ -26,7 +26,7 @@ export function sweepSizes(catalogue: number): number[] {
 
 export const SWEEP_TURNS = [1, 2, 5, 10, 20];
 
-export class CostHost implements CostMethods {
+export class CostHost {
   private counter: TokenCounter | undefined;
   private memo: TokenMemo | undefined;
   private cache: { key: string; view: CostView } | undefined;

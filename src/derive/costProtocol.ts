@@ -1,7 +1,7 @@
-// The derive methods behind the cost views (issue 13): what each request costs in the provider's prompt
+// The views of the derive methods behind the cost views (issue 13): what each request costs in the provider's prompt
 // cache, the conversation against the all-on counterfactual, and the break-even sweep. Priced with the
 // price table the UI keeps (sent with each call), counted with o200k_base.
-import type { CacheStatus, CostTotals, PriceTable } from '../core';
+import type { CacheStatus, CostTotals } from '../core';
 
 export interface RequestCostView {
   readonly id: number;
@@ -53,15 +53,4 @@ export interface BreakEvenView {
   readonly saving: readonly (readonly number[])[];
   readonly breakEven: readonly { readonly turns: number; readonly size?: number }[];
   readonly error?: string;
-}
-
-export interface CostMethods {
-  /** `compare: false` prices the conversation alone (no counterfactual runs): what the request inspector needs. */
-  costs(params: { revision: number; table: PriceTable; model?: string; compare?: boolean }): Promise<CostView>;
-  /**
-   * The cache statuses of requests [from, to) at the chosen model: what a timeline window, the simulator's
-   * step or the inspector shows, without the whole conversation's figures crossing to the page.
-   */
-  cacheStatuses(params: { revision: number; table: PriceTable; model?: string; from: number; to: number }): Promise<{ readonly from: number; readonly statuses: readonly CacheStatus[] }>;
-  breakEven(params: { revision: number; table: PriceTable; model?: string; discoveries: number }): Promise<BreakEvenView>;
 }

@@ -1,5 +1,6 @@
-// One timeline entry as the page shows it (its words, depth and facts): shared by the derive host's
-// views and the tasks host, in a module of its own so neither imports the other.
+// A timeline entry as the timeline panel's row: its label, depth and the links a row needs. Its own
+// module so the hosts that show rows (host.ts for the document, tasksHost.ts for a task's scratch
+// copy) share it without importing each other.
 import type { Timeline, TimelineEntry } from '../core';
 import type { EntryView } from './protocol';
 

@@ -5,7 +5,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useWorkbench } from '../state/context';
 import { useTimeline } from './hooks';
-import { deriveKeys, useDeriveClient } from './queries';
+import { deriveKey } from './methods';
+import { useDeriveClient } from './queries';
 import type { FindabilityView } from './findabilityProtocol';
 
 /** A report asks every tool by several queries under three rankings: it waits for typing to pause. */
@@ -16,10 +17,6 @@ const SETTLE_MS = 300;
  * the user asks (`findabilityLarge`), so typing in a 10,000-tool layer never waits behind it.
  */
 export const FINDABILITY_AUTO_LIMIT = 500;
-
-export const findabilityKeys = {
-  report: (revision: number, tasks: string, baseline: string) => [...deriveKeys.all, 'findability', revision, tasks, baseline] as const,
-};
 
 /** A short stand-in for a task set in a query key (a set may be megabytes): its length and an FNV-1a hash. */
 export function textKey(text: string): string {
@@ -57,7 +54,8 @@ export function useFindability() {
   const tasksKey = useMemo(() => textKey(tasks), [tasks]);
   const allowed = discoverable <= FINDABILITY_AUTO_LIMIT || large;
   const query = useQuery({
-    queryKey: findabilityKeys.report(revision ?? -1, tasksKey, baseline?.label ?? ''),
+    // The task set's hash and the baseline's label stand for those params in the key.
+    queryKey: deriveKey('findability', { revision: revision ?? -1 }, tasksKey, baseline?.label ?? ''),
     queryFn: async () => {
       const view = await client.call('findability', { revision: revision ?? 0, ...(tasks.trim() !== '' ? { tasks } : {}), ...(baseline ? { baseline: baseline.report } : {}) });
       latest = view;

@@ -4,13 +4,13 @@
 // ranking, tasks) stay the same, so a keystroke in a step does not recompute it.
 import { atRiskWords, compareFindability, FINDABILITY_RANKERS, findabilityInputAt, findabilityReport, parseEvalQueries } from '../core';
 import type { Diagnostic, FindabilityReport, Timeline } from '../core';
-import type { FindabilityFixView, FindabilityMethods, FindabilityView, ServerFindabilityNote, ToolDeclaration } from './findabilityProtocol';
+import type { FindabilityFixView, FindabilityView, ServerFindabilityNote, ToolDeclaration } from './findabilityProtocol';
 import type { SharedIndexes } from './searchIndexes';
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
-export class FindabilityHost implements FindabilityMethods {
+export class FindabilityHost {
   private cache: { key: string; report: FindabilityReport; taskErrors: string[] } | undefined;
 
   constructor(

@@ -1,6 +1,6 @@
-// The derive method behind the findability panel, the layer editor's findability diagnostics and
-// the servers panel's notes (issue 17). It extends `Methods` in protocol.ts; the host forwards it
-// to findabilityHost.ts.
+// The views of the derive method behind the findability panel, the layer editor's findability
+// diagnostics and the servers panel's notes (issue 17). Its row in methods.ts routes it to
+// findabilityHost.ts.
 import type { Diagnostic, FindabilityComparison, FindabilityReport, FindabilityWord } from '../core';
 
 /** Where a tool is declared, for diagnostics, quick fixes and "go to declaration". */
@@ -45,12 +45,4 @@ export interface FindabilityView {
   readonly taskErrors: readonly string[];
   /** Milliseconds the report took in the worker (0 when it came from the cache). */
   readonly millis: number;
-}
-
-export interface FindabilityMethods {
-  /**
-   * The findability report of the scenario's base config at `revision`; `tasks`: a task set as JSONL
-   * (the search lab's query set); `baseline`: an earlier report to compare with.
-   */
-  findability(params: { revision: number; tasks?: string; baseline?: FindabilityReport }): FindabilityView;
 }

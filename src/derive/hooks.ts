@@ -5,7 +5,7 @@
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { useWorkbench, useWorkbenchStore } from '../state/context';
 import { workspaceInput } from '../state/workspaceSlice';
-import { deriveKeys, requestQuery, setsWindowQuery, timelineQuery, timelineWindowQuery, useDeriveClient, provenanceQuery } from './queries';
+import { deriveQuery, requestQuery, setsWindowQuery, timelineQuery, timelineWindowQuery, useDeriveClient, provenanceQuery } from './queries';
 import type { SetsQuery, SetsSummary, SetsWindow, TimelineView } from './protocol';
 import { spineEntry } from './spine';
 import type { SpineEntry } from './spine';
@@ -95,8 +95,7 @@ export function useChartRows(enabled = true) {
   const { data: view } = useTimeline();
   const revision = view?.revision ?? 0;
   return useQuery({
-    queryKey: deriveKeys.chartRows(revision),
-    queryFn: () => client.call('chartRows', { revision }),
+    ...deriveQuery(client, 'chartRows', { revision }),
     staleTime: Infinity,
     gcTime: 10_000,
     enabled: enabled && view !== undefined && view.scenarioErrors.length === 0,

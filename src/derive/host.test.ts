@@ -47,6 +47,25 @@ describe('derive with an entry hint', () => {
   });
 });
 
+describe('sets at a position', () => {
+  const demo = doc(demoText);
+
+  it('answers the last position for one past the end, and position 0 for a negative one', () => {
+    const host = new DeriveHost();
+    const view = host.derive({ doc: demo, revision: 1 });
+    const last = view.positionCount - 1;
+    expect(last).toBeGreaterThan(0);
+    const atLast = host.sets({ revision: 1, position: last });
+    for (const past of [last + 1, last + 1000, Number.MAX_SAFE_INTEGER]) expect(host.sets({ revision: 1, position: past })).toEqual(atLast);
+    expect(atLast.position).toBe(last);
+    const atFirst = host.sets({ revision: 1, position: 0 });
+    expect(host.sets({ revision: 1, position: -1 })).toEqual(atFirst);
+    expect(host.sets({ revision: 1, position: -50 }).position).toBe(0);
+    // The two ends differ in this scenario, so the clamping is seen, not a constant answer.
+    expect(atFirst.counts).not.toEqual(atLast.counts);
+  });
+});
+
 describe('LayerCache', () => {
   const scenario = (() => {
     const p = parseScenario(demoText);
@@ -112,7 +131,7 @@ offered = ["nope"]
   it('plays the open turn with the core\'s auto model, in the worker', () => {
     const demo = doc(demoText);
     const withTurn = { ...demo, steps: [...demo.steps, { command: "jp q 'Open a Linear issue for the failing orders test'", cycles: [] }] };
-    const played = new DeriveHost().autoTurn({ doc: withTurn, stepIndex: 2 });
+    const played = new DeriveHost().call('autoTurn', { doc: withTurn, stepIndex: 2 });
     expect(played.moves.map((m) => m.kind)).toEqual(['search', 'call', 'reply']);
     expect(played.moves[1]).toMatchObject({ kind: 'call', tool: 'linear_create_issue' });
     expect(played.step?.cycles.length).toBe(3);

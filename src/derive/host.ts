@@ -16,10 +16,14 @@ import {
   approximateTokenCounter,
   recordableExpectations,
   toolCount,
+  Derivation,
 } from '../core';
 import type { CheckReport, ExpectationResult, PriceTable, RecordedStep, RfdTable, Scenario, Timeline, ScenarioDoc, TokenCounter } from '../core';
-import type { ChartRows, DeriveStats, Methods, ProvenanceView, RequestDetail, SetsQuery, SetsView, SetsWindow, TimelineSnapshot, TimelineView, TimelineWindow } from './protocol';
+import type { ChartRows, DeriveStats, ProvenanceView, RequestDetail, SetsQuery, SetsView, SetsWindow, TimelineSnapshot, TimelineView, TimelineWindow } from './protocol';
 import { DerivationViews } from './views';
+import { WorkerDocument } from './document';
+import { isMethod, methods } from './methods';
+import type { Answer, Answers, DeriveParams, HostName, MethodName, Params } from './methods';
 import { cacheDifference, LabHost } from './labHost';
 import { SharedIndexes } from './searchIndexes';
 import { WorkspaceHost } from './workspaceHost';
@@ -41,8 +45,11 @@ function costCounter(scenario: Scenario): TokenCounter | undefined {
   if (pins) createTokenCounter().catch(() => undefined);
   return undefined;
 }
+function counterOf(scenario: Scenario): { counter?: TokenCounter } {
+  const counter = costCounter(scenario);
+  return counter ? { counter } : {};
+}
 import type { LoadedWorkspace } from './workspaceHost';
-import type { WorkspaceInput } from './workspaceProtocol';
 
 interface Current {
   revision: number;
@@ -55,11 +62,13 @@ interface Current {
   views?: DerivationViews;
   /** The answer derive gave (the snapshot extends it). */
   view?: TimelineView;
+  /** Whether `scenario` is a whole parse of `doc` (not one a layer edit swapped a text into). */
+  exact?: boolean;
   /** The `[workspace]` folder's layers, when the scenario names one and the UI opened it. */
   workspace?: LoadedWorkspace;
 }
 
-export class DeriveHost implements Methods {
+export class DeriveHost {
   private current: Current | undefined;
   /** The newest few derivations, so a view asked for just before a newer derivation still answers. */
   private readonly recent = new Map<number, Current>();
@@ -83,6 +92,14 @@ export class DeriveHost implements Methods {
     return { timeline: c.timeline, doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
   });
 
+  /** The worker's copy of the document (what typing edits) and its incremental derivation. */
+  private readonly document = new WorkerDocument();
+  // Its layer and definition caches are the scratch runs' too (cost, tasks, findability run the same
+  // layers): typing in a catalogue must not leave them to parse it again.
+  private readonly derivation = new Derivation({ layerCache: this.workspace.layerCache, definitionCache: this.workspace.definitions });
+  /** One map for every derivation: a new one would read to the Derivation as a changed input. */
+  private readonly rankers = this.indexes.rankerMap();
+
   private readonly tasks = new TasksHost((revision) => {
     const c = this.recent.get(revision);
     if (!c || !c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
@@ -90,15 +107,53 @@ export class DeriveHost implements Methods {
     return { doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
   });
 
-  derive({ doc, revision, workspace: files, entry }: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput; entry?: number | null }): TimelineView {
+  /**
+   * Who answers each method of the table (methods.ts): this host its own, the sub-hosts theirs. Typed
+   * so that a row routed to a host lacking that method, or answering it with another signature, fails
+   * to compile.
+   */
+  private readonly answerers: { readonly [H in HostName]: Answers<H> } = {
+    derive: this,
+    lab: this.lab,
+    cost: this.cost,
+    workspace: this.workspace,
+    servers: this.servers,
+    findability: this.findabilityHost,
+    tasks: this.tasks,
+  };
+
+  /** Whether the worker dispatches `name`: a row of the table, whose host has it (never a helper of a host). */
+  answers(name: string): name is MethodName {
+    return isMethod(name) && typeof (this.answerers[methods[name].host] as unknown as Readonly<Record<string, unknown>>)[name] === 'function';
+  }
+
+  /** The worker's dispatch: answers a method of the table, and only those. */
+  call<M extends MethodName>(method: M, params: Params<M>): Answer<M> {
+    if (!this.answers(method)) throw new Error(`no derive method ${String(method)}`);
+    const host = this.answerers[methods[method].host] as unknown as Readonly<Record<string, (p: unknown) => unknown>>;
+    return (host[method] as (p: unknown) => unknown).call(host, params) as Answer<M>;
+  }
+
+  derive(params: DeriveParams): TimelineView {
+    const { revision, workspace: files, entry } = params;
     const started = Date.now();
-    const text = writeScenario(doc);
-    const parsed = parseScenario(text);
+    // The worker owns the document: typing sends only what changed (document.ts).
+    if (params.edits) this.document.apply(revision, params.edits);
+    else if (params.doc) this.document.replace(revision, params.doc);
+    else this.document.apply(revision, { base: revision, edits: [] });
+    const doc = this.document.doc;
+    const parsed = this.document.parsed;
     const scenarioErrors: string[] = [];
     let timeline: Timeline | undefined;
     if (!parsed.ok) scenarioErrors.push(...parsed.errors.map((e) => e.message));
     const ws = this.workspace.load(doc, files);
-    if (parsed.ok) timeline = this.workspace.runParsed(parsed.scenario, ws);
+    if (parsed.ok) {
+      timeline = this.derivation.run({
+        scenario: parsed.scenario,
+        rankers: this.rankers,
+        ...(ws ? { workspaceLayers: ws.load.layers, workspaceDiagnostics: ws.load.loadDiagnostics } : {}),
+      });
+    }
     this.current = { revision, doc, ...(timeline ? { timeline } : {}), ...(ws ? { workspace: ws } : {}) };
     this.recent.set(revision, this.current);
     for (const k of [...this.recent.keys()]) {
@@ -117,10 +172,9 @@ export class DeriveHost implements Methods {
       return empty;
     }
     const t = timeline;
-    const counter = parsed.ok ? costCounter(parsed.scenario) : undefined;
-    const checked = parsed.ok ? checkExpectations(parsed.scenario, t, counter ? { counter } : {}) : [];
+    const checked = parsed.ok ? checkExpectations(parsed.scenario, t, counterOf(parsed.scenario)) : [];
     const summary = parsed.ok ? summarizeCheck(parsed.scenario, t, checked) : { passed: 0, failed: 0, problems: [] };
-    if (parsed.ok) Object.assign(this.current, { scenario: parsed.scenario, expectations: checked });
+    if (parsed.ok) Object.assign(this.current, { scenario: parsed.scenario, expectations: checked, exact: this.document.parsedWhole });
     const views = this.viewsOf(revision, t, checked);
     this.current.views = views;
     const spine = views.spine();
@@ -251,53 +305,16 @@ export class DeriveHost implements Methods {
     };
   }
 
-  tools(params: Parameters<LabHost['tools']>[0]) {
-    return this.lab.tools(params);
-  }
 
-  tokens(params: Parameters<LabHost['tokens']>[0]) {
-    return this.lab.tokens(params);
-  }
 
-  search(params: Parameters<LabHost['search']>[0]) {
-    return this.lab.search(params);
-  }
 
-  evalQueries(params: Parameters<LabHost['evalQueries']>[0]) {
-    return this.lab.evalQueries(params);
-  }
 
-  policyDiff(params: Parameters<LabHost['policyDiff']>[0]) {
-    return this.lab.policyDiff(params);
-  }
 
-  autoTurn(params: Parameters<LabHost['autoTurn']>[0]) {
-    return this.lab.autoTurn(params);
-  }
 
-  costs(params: Parameters<CostHost['costs']>[0]) {
-    return this.cost.costs(params);
-  }
 
-  cacheStatuses(params: Parameters<CostHost['cacheStatuses']>[0]) {
-    return this.cost.cacheStatuses(params);
-  }
 
-  breakEven(params: Parameters<CostHost['breakEven']>[0]) {
-    return this.cost.breakEven(params);
-  }
 
-  discoverable(params: Parameters<WorkspaceHost['discoverable']>[0]) {
-    return this.workspace.discoverable(params);
-  }
 
-  importPreview(params: Parameters<ServersHost['importPreview']>[0]) {
-    return this.servers.importPreview(params);
-  }
-
-  serversView(params: Parameters<ServersHost['serversView']>[0]) {
-    return this.servers.serversView(params);
-  }
 
   /** The RFD tables, computed once per token counter (they depend on nothing the user edits). */
   private rfdCache: { counter: string; tables: readonly RfdTable[] } | undefined;
@@ -325,11 +342,16 @@ export class DeriveHost implements Methods {
     const rfd = await this.rfd();
     const file = `${c.doc.name.toLowerCase().replace(/[^a-z0-9]+/gu, '-').replace(/^-|-$/gu, '') || 'scenario'}.toml`;
     let scenario: CheckReport;
-    if (c.timeline && c.scenario && c.expectations) {
-      const summary = summarizeCheck(c.scenario, c.timeline, c.expectations);
+    // A scenario built by a layer edit keeps the spans of the last whole parse (document.ts), so the
+    // report, which names lines, checks a whole parse of the document instead.
+    const whole = c.timeline && c.scenario && !c.exact ? parseScenario(writeScenario(c.doc)) : undefined;
+    const checked = whole?.ok ? { s: whole.scenario, e: checkExpectations(whole.scenario, c.timeline!, counterOf(whole.scenario)) } : c.scenario && c.expectations ? { s: c.scenario, e: c.expectations } : undefined;
+    if (c.timeline && checked) {
+      const { s, e } = checked;
+      const summary = summarizeCheck(s, c.timeline, e);
       scenario = {
-        file, name: c.scenario.name, ...(c.scenario.description !== undefined ? { description: c.scenario.description } : {}), problems: summary.problems,
-        fileErrors: [], timeline: c.timeline, expectations: c.expectations, passed: summary.passed, failed: summary.failed, failures: [],
+        file, name: s.name, ...(s.description !== undefined ? { description: s.description } : {}), problems: summary.problems,
+        fileErrors: [], timeline: c.timeline, expectations: e, passed: summary.passed, failed: summary.failed, failures: [],
       };
     } else {
       const parsed = parseScenario(writeScenario(c.doc));
@@ -343,21 +365,9 @@ export class DeriveHost implements Methods {
     return recordableExpectations(this.timeline(revision), step);
   }
 
-  findability(params: Parameters<FindabilityHost['findability']>[0]) {
-    return this.findabilityHost.findability(params);
-  }
 
-  tasksStart(params: Parameters<TasksHost['tasksStart']>[0]) {
-    return this.tasks.tasksStart(params);
-  }
 
-  tasksNext(params: Parameters<TasksHost['tasksNext']>[0]) {
-    return this.tasks.tasksNext(params);
-  }
 
-  taskTurn(params: Parameters<TasksHost['taskTurn']>[0]) {
-    return this.tasks.taskTurn(params);
-  }
 
   request({ revision, id }: { revision: number; id: number }): RequestDetail {
     const t = this.timeline(revision);

@@ -5,24 +5,17 @@ import type { Policy, PolicyKey, ScenarioDoc } from '../core';
 import type { DeriveClient } from './client';
 import { useSelectedPosition, useTimeline } from './hooks';
 import type { TimelineView } from './protocol';
-import { deriveKeys, useDeriveClient } from './queries';
+import { deriveKey } from './methods';
+import { deriveQuery, useDeriveClient } from './queries';
 import { requestAtEntry } from './spine';
 import { usePrices } from '../state/prices';
 
-export const labKeys = {
-  tools: (revision: number, id: number) => [...deriveKeys.all, 'lab', 'tools', revision, id] as const,
-  tokens: (revision: number) => [...deriveKeys.all, 'lab', 'tokens', revision] as const,
-  search: (revision: number, position: number, query: string, limit: number) => [...deriveKeys.all, 'lab', 'search', revision, position, query, limit] as const,
-  evalQueries: (revision: number, position: number, text: string) => [...deriveKeys.all, 'lab', 'eval', revision, position, text] as const,
-  policyDiff: (flipId: number, revision: number) => [...deriveKeys.all, 'lab', 'policyDiff', flipId, revision] as const,
-};
-
 export function toolsQuery(client: DeriveClient, revision: number, id: number, enabled: boolean) {
-  return queryOptions({ queryKey: labKeys.tools(revision, id), queryFn: () => client.call('tools', { revision, id }), staleTime: Infinity, gcTime: 10_000, enabled });
+  return queryOptions({ ...deriveQuery(client, 'tools', { revision, id }), staleTime: Infinity, gcTime: 10_000, enabled });
 }
 
 export function tokensQuery(client: DeriveClient, revision: number, enabled: boolean) {
-  return queryOptions({ queryKey: labKeys.tokens(revision), queryFn: () => client.call('tokens', { revision }), staleTime: Infinity, gcTime: 30_000, enabled, placeholderData: keepPreviousData });
+  return queryOptions({ ...deriveQuery(client, 'tokens', { revision }), staleTime: Infinity, gcTime: 30_000, enabled, placeholderData: keepPreviousData });
 }
 
 export { requestAtEntry } from './spine';
@@ -52,8 +45,7 @@ export function useLabSearch(position: number, query: string, limit: number) {
   const { data: view } = useTimeline();
   const revision = view?.revision ?? 0;
   return useQuery({
-    queryKey: labKeys.search(revision, position, query, limit),
-    queryFn: () => client.call('search', { revision, position, query, limit }),
+    ...deriveQuery(client, 'search', { revision, position, query, limit }),
     staleTime: Infinity,
     gcTime: 10_000,
     enabled: view !== undefined && view.scenarioErrors.length === 0 && query !== '',
@@ -66,8 +58,7 @@ export function useEvalQueries(position: number, text: string) {
   const { data: view } = useTimeline();
   const revision = view?.revision ?? 0;
   return useQuery({
-    queryKey: labKeys.evalQueries(revision, position, text),
-    queryFn: () => client.call('evalQueries', { revision, position, text }),
+    ...deriveQuery(client, 'evalQueries', { revision, position, text }),
     staleTime: Infinity,
     gcTime: 10_000,
     enabled: view !== undefined && view.scenarioErrors.length === 0 && text.trim() !== '',
@@ -79,7 +70,8 @@ export function useEvalQueries(position: number, text: string) {
 export function usePolicyDiff(flip: { id: number; revision: number; doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey] } | undefined) {
   const client = useDeriveClient();
   return useQuery({
-    queryKey: labKeys.policyDiff(flip?.id ?? -1, flip?.revision ?? -1),
+    // The flip's id and revision stand for its document (the row keys none of its params).
+    queryKey: deriveKey('policyDiff', {}, flip?.id ?? -1, flip?.revision ?? -1),
     queryFn: () => (flip ? client.call('policyDiff', { doc: flip.doc, key: flip.key, value: flip.value, table: usePrices.getState().table }) : Promise.reject(new Error('no flip'))),
     staleTime: Infinity,
     gcTime: 10_000,

@@ -64,7 +64,7 @@ describe('lab methods', () => {
   const view = deriveWhole(host, { doc: doc(demoText), revision: 7 });
 
   it('search: both rankings over the searchable set at a position, with fields and status', () => {
-    const r = host.search({ revision: 7, position: 0, query: 'workflow logs', limit: 5 });
+    const r = host.call('search', { revision: 7, position: 0, query: 'workflow logs', limit: 5 });
     expect(r.rankings.map((x) => x.id)).toEqual(['substring', 'bm25']);
     expect(r.rankings.find((x) => x.active)?.id).toBe('bm25');
     const bm25 = r.rankings[1];
@@ -73,16 +73,16 @@ describe('lab methods', () => {
     expect(bm25?.hits.every((h) => h.status === 'usable')).toBe(true);
     expect(r.searchable).toBe(27);
     // Already-offered tools never appear: at the last position the promoted ones are on.
-    const later = host.search({ revision: 7, position: view.positions.length - 1, query: 'workflow logs', limit: 5 });
+    const later = host.call('search', { revision: 7, position: view.positions.length - 1, query: 'workflow logs', limit: 5 });
     expect(later.rankings[1]?.hits.map((h) => h.name)).not.toContain('github_get_job_logs');
   });
 
   it('search: the contract errors (empty query) come back as an error', () => {
-    expect(host.search({ revision: 7, position: 0, query: '  ', limit: 5 }).error).toBe('query must not be empty');
+    expect(host.call('search', { revision: 7, position: 0, query: '  ', limit: 5 }).error).toBe('query must not be empty');
   });
 
   it('evalQueries: recall@k and MRR per ranking, misses, and bad lines reported', () => {
-    const e = host.evalQueries({ revision: 7, position: 0, text: '{"query":"crash stack","relevant":["sentry_get_issue_events"]}\nnot json\n' });
+    const e = host.call('evalQueries', { revision: 7, position: 0, text: '{"query":"crash stack","relevant":["sentry_get_issue_events"]}\nnot json\n' });
     expect(e.queries).toBe(1);
     expect(e.errors).toEqual([expect.stringMatching(/^line 2, column 1: not JSON: /u)]);
     expect(e.rankings.find((r) => r.id === 'bm25')?.mrr).toBe(1);
@@ -90,7 +90,7 @@ describe('lab methods', () => {
   });
 
   it('tools: the permitted set of a request, offered flagged, with parameters', () => {
-    const t = host.tools({ revision: 7, id: 1 });
+    const t = host.call('tools', { revision: 7, id: 1 });
     expect(new Set(t.tools.filter((x) => x.offered).map((x) => x.name))).toEqual(new Set(view.requests[1]?.offered));
     expect(t.tools).toHaveLength(view.requests[1]?.permittedCount ?? -1);
     const logs = t.tools.find((x) => x.name === 'github_get_job_logs');
@@ -98,7 +98,7 @@ describe('lab methods', () => {
   });
 
   it('tokens: offered and permitted definition tokens per request', async () => {
-    const t = await host.tokens({ revision: 7 });
+    const t = await host.call('tokens', { revision: 7 });
     expect(t.counter).toBe('o200k_base');
     expect(t.label).toMatch(/^estimate: o200k_base over the \S+ tools JSON$/);
     expect(t.why).toContain('publishes no tokenizer');
@@ -115,17 +115,17 @@ describe('lab methods', () => {
   });
 
   it('policyDiff: promoted_position reorders the arrays of the requests after a promotion', async () => {
-    const p = await host.policyDiff({ doc: doc(demoText), key: 'promoted_position', value: 'append' });
+    const p = await host.call('policyDiff', { doc: doc(demoText), key: 'promoted_position', value: 'append' });
     expect(p.from).toBe('config_order');
     expect(p.rows.length).toBeGreaterThan(0);
     expect(p.rows.every((r) => r.changes.some((c) => c.what.startsWith('tools array order')))).toBe(true);
     expect(p.expectations.after.failed).toBe(0);
-    const same = await host.policyDiff({ doc: doc(demoText), key: 'hide_unapproved', value: false });
+    const same = await host.call('policyDiff', { doc: doc(demoText), key: 'hide_unapproved', value: false });
     expect(same.rows).toEqual([]);
   });
 
   it('policyDiff: the directives provider keeps the prefix across discoveries, in the one cache word (issue 24.6)', async () => {
-    const p = await host.policyDiff({ doc: doc(demoText), key: 'provider', value: 'anthropic-directives' });
+    const p = await host.call('policyDiff', { doc: doc(demoText), key: 'provider', value: 'anthropic-directives' });
     expect(p.cache.after.reused).toBeGreaterThan(p.cache.before.reused);
     expect(p.cache.after.requests).toBe(p.cache.before.requests);
     const changes = p.rows.flatMap((r) => r.changes.filter((c) => c.what === 'cache prefix'));

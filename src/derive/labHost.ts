@@ -12,7 +12,7 @@ import { tokenBasis, toolsArrayTokens } from '../core/providers/tool-tokens';
 import { DEFAULT_PRICE_TABLE, TokenMemo, approximateTokenCounter, costOfTimeline } from '../core';
 import type { PriceTable, TokenCounter } from '../core';
 import type { SearchDocument } from '../core/search/types';
-import type { AutoTurnView, CacheDifference, EvalView, LabMethods, PolicyDiffView, PromptCacheDiff, RequestToolsView, SearchHitView, SearchLabView, TokensView } from './labProtocol';
+import type { AutoTurnView, CacheDifference, EvalView, PolicyDiffView, PromptCacheDiff, RequestToolsView, SearchHitView, SearchLabView, TokensView } from './labProtocol';
 import { diffTimelines } from './policyDiff';
 import type { SharedIndexes } from './searchIndexes';
 
@@ -85,7 +85,7 @@ export interface LabRun {
   readonly error?: string;
 }
 
-export class LabHost implements LabMethods {
+export class LabHost {
   private docsCache: { key: string; docs: SearchDocument[] } | undefined;
   private tokenCache: { revision: number; view: TokensView } | undefined;
 

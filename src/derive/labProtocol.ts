@@ -1,7 +1,7 @@
-// The derive methods behind the simulator, the request inspector, the cost
-// chart, the search lab and the open-questions panel (issue 5). They extend
-// `Methods` in protocol.ts; the host forwards them to labHost.ts.
-import type { AutoAction, PolicyKey, Policy, PriceTable, ScenarioDoc, StepDoc } from '../core';
+// The views of the derive methods behind the simulator, the request inspector, the cost
+// chart, the search lab and the open-questions panel (issue 5). Their rows in methods.ts
+// route them to labHost.ts.
+import type { AutoAction, PolicyKey, Policy, StepDoc } from '../core';
 import type { DiffRow, TimelineDiff } from './policyDiff';
 
 export type { DiffRow, DiffChange, TimelineDiff } from './policyDiff';
@@ -130,19 +130,4 @@ export interface AutoTurnView {
   readonly moves: readonly AutoAction[];
   /** Why the play stopped before a reply, if it did. */
   readonly stopped?: string;
-}
-
-export interface LabMethods {
-  /** The permitted tools of a request, offered first marked, with their parameters. */
-  tools(params: { revision: number; id: number }): RequestToolsView;
-  /** Definition tokens of every request (the tokenizer loads lazily, in the worker). */
-  tokens(params: { revision: number }): Promise<TokensView>;
-  /** Both rankings over the catalogue at a position, filtered to its searchable set. */
-  search(params: { revision: number; position: number; query: string; limit: number }): SearchLabView;
-  /** recall@k and MRR of both rankings for a JSONL query set, over the catalogue at a position. */
-  evalQueries(params: { revision: number; position: number; text: string }): EvalView;
-  /** The scenario under the current policy against the same with one switch flipped. */
-  policyDiff(params: { doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey]; table?: PriceTable }): Promise<PolicyDiffView>;
-  /** Plays the open turn of the step at `stepIndex` with the core's auto model. */
-  autoTurn(params: { doc: ScenarioDoc; stepIndex: number }): AutoTurnView;
 }

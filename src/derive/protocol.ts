@@ -1,13 +1,10 @@
-// The messages between the UI and the derive worker, which hosts the core. The
-// worker keeps the newest timeline; the UI asks for views of it (rows of the
-// sets at a position, one request's rendering, a search) by revision.
-import type { Diagnostic, PriceTable, RecordedStep, RfdTable, ScenarioDoc, Policy, SearchOutcome, ToolCount } from '../core';
-import type { CacheDifference, LabMethods } from './labProtocol';
-import type { WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspaceProtocol';
-import type { ServersMethods } from './serversProtocol';
-import type { FindabilityMethods } from './findabilityProtocol';
-import type { CostMethods } from './costProtocol';
-import type { TasksMethods } from './tasksProtocol';
+// The views the derive worker answers with, and its messages. The worker keeps the newest
+// timeline; the UI asks for views of it (rows of the sets at a position, one request's rendering,
+// a search) by revision. Which methods there are is methods.ts's table.
+import type { Diagnostic, Policy, SearchOutcome, ToolCount } from '../core';
+import type { CacheDifference } from './labProtocol';
+import type { WorkspaceView } from './workspaceProtocol';
+import type { MethodName } from './methods';
 
 export interface EntryView {
   readonly index: number;
@@ -292,45 +289,9 @@ export interface RequestDetail {
   readonly newBlocksFrom: number;
 }
 
-export interface ReportMethods {
-  /** RFD 108's tables as the core computes them (tokens by o200k_base once it loads). */
-  rfd(params: Record<string, never>): Promise<readonly RfdTable[]>;
-  /** The review report of a derived revision (the same HTML `tool-workbench report` writes). */
-  report(params: { revision: number; generatedAt: string; prices?: PriceTable }): Promise<string>;
-}
-
-export interface Methods extends LabMethods, WorkspaceMethods, ServersMethods, FindabilityMethods, CostMethods, ReportMethods, TasksMethods {
-  /** `workspace`: the files of the folder the scenario's `[workspace]` names, when the UI opened one. */
-  /**
-   * `entry`: the selected timeline row (null: the last one, as `useSelectedEntry` reads it); when
-   * given, the answer carries the sets at that row's position (`TimelineView.sets`).
-   */
-  derive(params: { doc: ScenarioDoc; revision: number; workspace?: WorkspaceInput; entry?: number | null }): TimelineView;
-  /**
-   * The rows [offset, offset + limit) of the timeline, each with its request's facts. `brief`: a call's
-   * search as SearchBrief and its result cut (the list's rows); whole rows for the simulator's step.
-   */
-  timelineWindow(params: { revision: number; offset: number; limit: number; brief?: boolean }): TimelineWindow;
-  /** The rows [offset, offset + limit) of the sets at a position, after the filter (past the end: the last position). */
-  setsWindow(params: { revision: number; position: number; offset: number; limit: number } & SetsQuery): SetsWindow;
-  /** Every row of the sets at a position: the test hook's snapshot. */
-  sets(params: { revision: number; position: number }): SetsView;
-  /** The whole timeline with every request's lists: the test hook's snapshot. */
-  timelineSnapshot(params: { revision: number }): TimelineSnapshot;
-  /** Every request's definition cost and the markers: the cost chart. */
-  chartRows(params: { revision: number }): ChartRows;
-  /** The rows that are problems, refused requests included (computes every request's findings: asked by a key, not per keystroke). */
-  problemRows(params: { revision: number }): readonly number[];
-  stats(params: Record<string, never>): DeriveStats;
-  provenance(params: { revision: number; position: number; name: string }): ProvenanceView;
-  request(params: { revision: number; id: number }): RequestDetail;
-  /** What "Record expectations" writes on a step (1-based), read by the core's checker rules. */
-  record(params: { revision: number; step: number }): RecordedStep;
-}
-
-export type MethodName = keyof Methods;
-export type Params<M extends MethodName> = Parameters<Methods[M]>[0];
-export type Result<M extends MethodName> = Awaited<ReturnType<Methods[M]>>;
+// The method table (methods.ts) declares every method; these are its types, for the modules that
+// have always read them here.
+export type { Answer, MethodName, Methods, Params, Result } from './methods';
 
 export interface RpcRequest {
   readonly id: number;

@@ -8,6 +8,8 @@ import type { ScenarioDoc } from '../core';
 import type { DeriveClient } from './client';
 import type { SetsQuery, SetsWindow } from './protocol';
 import type { WorkspaceInput } from './workspaceProtocol';
+import { deriveKey } from './methods';
+import type { KeyParams, MethodName, Params } from './methods';
 
 export const DeriveContext = createContext<DeriveClient | null>(null);
 
@@ -17,22 +19,21 @@ export function useDeriveClient(): DeriveClient {
   return c;
 }
 
-export const deriveKeys = {
-  all: ['derive'] as const,
-  timeline: (revision: number) => [...deriveKeys.all, 'timeline', revision] as const,
-  sets: (revision: number, position: number) => [...deriveKeys.all, 'sets', revision, position] as const,
-  request: (revision: number, id: number) => [...deriveKeys.all, 'request', revision, id] as const,
-  provenance: (revision: number, position: number, name: string) => [...deriveKeys.all, 'provenance', revision, position, name] as const,
-  timelineWindow: (revision: number, offset: number, limit: number, brief: boolean) => [...deriveKeys.all, 'timelineWindow', revision, offset, limit, brief] as const,
-  setsWindow: (revision: number, position: number, offset: number, limit: number, filter: SetsQuery) => [...deriveKeys.all, 'setsWindow', revision, position, offset, limit, filter] as const,
-  chartRows: (revision: number) => [...deriveKeys.all, 'chartRows', revision] as const,
-};
+/**
+ * A method's query key (the table's `deriveKey`) and the call that answers it: what every derive query
+ * spreads into its options. `extra`: what stands in the key for params the row leaves out of it.
+ */
+export function deriveQuery<M extends MethodName>(client: DeriveClient, method: M, params: Params<M>, ...extra: readonly unknown[]) {
+  return { queryKey: deriveKey(method, params as KeyParams<M>, ...extra), queryFn: () => client.call(method, params) };
+}
 
 /** `entry`: read when the derivation starts, the selected row whose sets the answer should carry (null: the last row). */
 export function timelineQuery(client: DeriveClient, doc: ScenarioDoc, revision: number, workspace?: WorkspaceInput, entry?: () => number | null) {
   return queryOptions({
-    queryKey: deriveKeys.timeline(revision),
-    queryFn: () => client.call('derive', { doc, revision, ...(workspace ? { workspace } : {}), ...(entry ? { entry: entry() } : {}) }),
+    // `entry` is read when the derivation starts, so it is no part of the key (see the table's row).
+    queryKey: deriveKey('derive', { revision }),
+    // `doc` is the store's document by reference: the client sends the worker only what changed.
+    queryFn: () => client.derive({ doc, revision, ...(workspace ? { workspace } : {}), ...(entry ? { entry: entry() } : {}) }),
     staleTime: Infinity,
     gcTime: 10_000,
     placeholderData: keepPreviousData,
@@ -45,8 +46,7 @@ export function timelineQuery(client: DeriveClient, doc: ScenarioDoc, revision: 
  */
 export function setsWindowQuery(client: DeriveClient, revision: number, position: number, offset: number, limit: number, filter: SetsQuery, enabled: boolean) {
   return queryOptions({
-    queryKey: deriveKeys.setsWindow(revision, position, offset, limit, filter),
-    queryFn: (): Promise<SetsWindow> => client.call('setsWindow', { revision, position, offset, limit, ...filter }),
+    ...deriveQuery(client, 'setsWindow', { revision, position, offset, limit, ...filter }),
     staleTime: Infinity,
     gcTime: 10_000,
     enabled,
@@ -56,8 +56,7 @@ export function setsWindowQuery(client: DeriveClient, revision: number, position
 
 export function timelineWindowQuery(client: DeriveClient, revision: number, offset: number, limit: number, brief: boolean, enabled: boolean) {
   return queryOptions({
-    queryKey: deriveKeys.timelineWindow(revision, offset, limit, brief),
-    queryFn: () => client.call('timelineWindow', { revision, offset, limit, brief }),
+    ...deriveQuery(client, 'timelineWindow', { revision, offset, limit, brief }),
     staleTime: Infinity,
     gcTime: 10_000,
     enabled,
@@ -67,8 +66,7 @@ export function timelineWindowQuery(client: DeriveClient, revision: number, offs
 
 export function requestQuery(client: DeriveClient, revision: number, id: number, enabled: boolean) {
   return queryOptions({
-    queryKey: deriveKeys.request(revision, id),
-    queryFn: () => client.call('request', { revision, id }),
+    ...deriveQuery(client, 'request', { revision, id }),
     staleTime: Infinity,
     gcTime: 10_000,
     enabled,
@@ -77,8 +75,7 @@ export function requestQuery(client: DeriveClient, revision: number, id: number,
 
 export function provenanceQuery(client: DeriveClient, revision: number, position: number, name: string, enabled: boolean) {
   return queryOptions({
-    queryKey: deriveKeys.provenance(revision, position, name),
-    queryFn: () => client.call('provenance', { revision, position, name }),
+    ...deriveQuery(client, 'provenance', { revision, position, name }),
     staleTime: Infinity,
     enabled,
   });

@@ -2,15 +2,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PriceTable } from '../core';
 import type { DeriveClient } from './client';
-import { deriveKeys, useDeriveClient } from './queries';
-
-export const reportKeys = {
-  rfd: () => [...deriveKeys.all, 'rfd'] as const,
-};
+import { deriveQuery, useDeriveClient } from './queries';
 
 /** The tables depend on nothing the user edits: computed once per page (in the worker). */
 export function rfdQuery(client: DeriveClient) {
-  return queryOptions({ queryKey: reportKeys.rfd(), queryFn: () => client.call('rfd', {}), staleTime: Infinity, gcTime: Infinity });
+  return queryOptions({ ...deriveQuery(client, 'rfd', {}), staleTime: Infinity, gcTime: Infinity });
 }
 
 export function useRfdTables() {

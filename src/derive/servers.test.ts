@@ -20,7 +20,7 @@ describe('importPreview', () => {
   it('reads, generates and measures the GitHub catalogue in the worker', async () => {
     const host = new DeriveHost();
     host.derive({ doc: BLANK, revision: 1 });
-    const p = await host.importPreview({ source: { kind: 'text', text: GITHUB }, origin: 'github-mcp-server.tools-list.json', policy, revision: 1 });
+    const p = await host.call('importPreview', { source: { kind: 'text', text: GITHUB }, origin: 'github-mcp-server.tools-list.json', policy, revision: 1 });
     if (!p.ok) throw new Error(p.errors.join('\n'));
     expect(p.form).toBe('tools/list');
     expect(p.servers).toEqual([{ name: 'github', tools: 117 }]);
@@ -37,9 +37,9 @@ describe('importPreview', () => {
     const host = new DeriveHost();
     host.derive({ doc: BLANK, revision: 1 });
     const tools = [{ name: 'echo', description: 'Echo.', inputSchema: { type: 'object' } }];
-    const p = await host.importPreview({ source: { kind: 'tools', tools, bytes: 80 }, origin: 'http://127.0.0.1:1/mcp', url: 'http://127.0.0.1:1/mcp', serverNames: ['everything'], policy, revision: 1 });
+    const p = await host.call('importPreview', { source: { kind: 'tools', tools, bytes: 80 }, origin: 'http://127.0.0.1:1/mcp', url: 'http://127.0.0.1:1/mcp', serverNames: ['everything'], policy, revision: 1 });
     expect(p.ok && p.result.servers[0]).toMatchObject({ name: 'everything', url: 'http://127.0.0.1:1/mcp', status: 'running' });
-    const bad = await host.importPreview({ source: { kind: 'tools', tools: [{ name: 'x', inputSchema: [] }], bytes: 30 }, origin: 'live', policy, revision: 1 });
+    const bad = await host.call('importPreview', { source: { kind: 'tools', tools: [{ name: 'x', inputSchema: [] }], bytes: 30 }, origin: 'live', policy, revision: 1 });
     expect(bad.ok ? '' : bad.errors.join('\n')).toMatch(/inputSchema must be an object, got an array/u);
   });
 
@@ -48,7 +48,7 @@ describe('importPreview', () => {
     host.derive({ doc: BLANK, revision: 1 });
     let schema = '{"type":"string"}';
     for (let i = 0; i < 100_000; i++) schema = `{"type":"object","properties":{"a":${schema}}}`;
-    const p = await host.importPreview({ source: { kind: 'text', text: `{"tools":[{"name":"deep","inputSchema":${schema}}]}` }, origin: 'pasted JSON', policy, revision: 1 });
+    const p = await host.call('importPreview', { source: { kind: 'text', text: `{"tools":[{"name":"deep","inputSchema":${schema}}]}` }, origin: 'pasted JSON', policy, revision: 1 });
     const errors = p.ok ? '' : p.errors.join('\n');
     expect(errors).toMatch(/pasted JSON/u);
     expect(errors).toMatch(/too deeply|deeper|depth|nest/iu);
@@ -60,11 +60,11 @@ describe('serversView', () => {
   it("places each server's tools and measures the savings; an offline server's tools leave", async () => {
     const host = new DeriveHost();
     host.derive({ doc: BLANK, revision: 1 });
-    const p = await host.importPreview({ source: { kind: 'text', text: GITHUB }, origin: 'gh.json', serverNames: ['gh'], policy, revision: 1 });
+    const p = await host.call('importPreview', { source: { kind: 'text', text: GITHUB }, origin: 'gh.json', serverNames: ['gh'], policy, revision: 1 });
     if (!p.ok) throw new Error('refused');
     const doc = applyImport(BLANK, p.result);
     host.derive({ doc, revision: 2 });
-    const view = await host.serversView({ revision: 2, position: 0 });
+    const view = await host.call('serversView', { revision: 2, position: 0 });
     const gh = view.servers.find((s) => s.name === 'gh');
     expect(gh?.places).toHaveLength(117);
     expect(gh?.places.find((x) => x.name === 'get_me')).toMatchObject({ availability: 'on', offeredIndex: 1 });
@@ -93,7 +93,7 @@ describe('the import slice', () => {
     const store = createWorkbenchStore(BLANK);
     const host = new DeriveHost();
     host.derive({ doc: BLANK, revision: 1 });
-    const p = await host.importPreview({ source: { kind: 'text', text: GITHUB }, origin: 'gh.json', policy, revision: 1 });
+    const p = await host.call('importPreview', { source: { kind: 'text', text: GITHUB }, origin: 'gh.json', policy, revision: 1 });
     if (!p.ok) throw new Error('refused');
     const r0 = store.getState().revision;
     store.getState().commitImport(applyImport(store.getState().doc, p.result), { layer: p.result.layer.name, servers: p.result.servers.map((x) => x.name) }, 'imported');

@@ -4,19 +4,15 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { SELECTION_THRESHOLD } from '../core';
 import type { DeriveClient } from './client';
 import { useSelectedPosition } from './hooks';
-import { deriveKeys, useDeriveClient } from './queries';
+import { deriveKey } from './methods';
+import { deriveQuery, useDeriveClient } from './queries';
 import type { ImportPreviewParams } from './serversProtocol';
-
-export const serversKeys = {
-  /** `sourceId` names the catalogue text (it is not put in the key itself: it may be megabytes). */
-  preview: (sourceId: string, params: Omit<ImportPreviewParams, 'source'>) => [...deriveKeys.all, 'servers', 'preview', sourceId, params] as const,
-  view: (revision: number, position: number) => [...deriveKeys.all, 'servers', 'view', revision, position] as const,
-};
 
 export function importPreviewQuery(client: DeriveClient, sourceId: string, params: ImportPreviewParams | undefined) {
   const { source: _source, ...rest } = params ?? ({ origin: '', policy: { kind: 'on', keep: 0, offDestructive: false }, revision: 0 } as unknown as ImportPreviewParams);
   return queryOptions({
-    queryKey: serversKeys.preview(sourceId, rest),
+    // `sourceId` names the catalogue text (it is not put in the key itself: it may be megabytes).
+    queryKey: deriveKey('importPreview', rest, sourceId),
     queryFn: () => {
       if (!params) throw new Error('nothing to import');
       return client.call('importPreview', params);
@@ -31,8 +27,7 @@ export function importPreviewQuery(client: DeriveClient, sourceId: string, param
 
 export function serversViewQuery(client: DeriveClient, revision: number, position: number, enabled: boolean) {
   return queryOptions({
-    queryKey: serversKeys.view(revision, position),
-    queryFn: () => client.call('serversView', { revision, position }),
+    ...deriveQuery(client, 'serversView', { revision, position }),
     enabled,
     staleTime: Infinity,
     gcTime: 10_000,

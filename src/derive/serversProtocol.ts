@@ -1,5 +1,5 @@
-// The derive methods behind the import dialog and the servers panel (issue 6).
-// They extend `Methods` in protocol.ts; the host forwards them to serversHost.ts.
+// The views of the derive methods behind the import dialog and the servers panel (issue 6).
+// Their rows in methods.ts route them to serversHost.ts.
 import type { ImportResult, Savings, ServerToolPlace } from '../core';
 
 export interface ImportPolicyInput {
@@ -75,9 +75,4 @@ export interface ServersView {
   readonly servers: readonly ServerView[];
   /** What discovery saves at the position, per server and in total (tokens: o200k_base). */
   readonly savings: Savings;
-}
-
-export interface ServersMethods {
-  importPreview(params: ImportPreviewParams): Promise<ImportPreview>;
-  serversView(params: { revision: number; position: number }): Promise<ServersView>;
 }

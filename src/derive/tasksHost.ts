@@ -5,7 +5,7 @@ import { DEFAULT_PRICE_TABLE, finishRun, parseEvalQueries, parseScenario, playTa
 import type { PreparedTasks, Scenario, ScenarioDoc, Task, TaskResult, Timeline } from '../core';
 import { createTokenCounter } from '../core/providers/tokens';
 import { entryView } from './entryView';
-import type { TaskRunSettings, TasksChunk, TasksMethods, TasksStarted, TaskTurnView } from './tasksProtocol';
+import type { TaskRunSettings, TasksChunk, TasksStarted, TaskTurnView } from './tasksProtocol';
 
 export interface TasksSource {
   readonly doc: ScenarioDoc;
@@ -21,7 +21,7 @@ interface RunState {
 /** Runs kept for side-by-side comparisons and for opening their tasks' turns. */
 const KEPT_RUNS = 4;
 
-export class TasksHost implements TasksMethods {
+export class TasksHost {
   private readonly runs = new Map<number, RunState>();
   private next = 1;
 

@@ -1,6 +1,6 @@
 // The derive methods behind the Tasks tab (issue 15): a task set run against the document's design in
 // the worker, a chunk of tasks per call so other derivations (typing) interleave between chunks and
-// the page never waits on a whole run. It extends `Methods` in protocol.ts.
+// the page never waits on a whole run. Their rows in methods.ts route them to tasksHost.ts.
 import type { PolicyName, TaskResult, TaskRun, StepDoc } from '../core';
 import type { EntryView } from './protocol';
 
@@ -39,10 +39,4 @@ export interface TaskTurnView {
   readonly offered: readonly (readonly string[])[];
   /** The task's turn as a scenario step, for "Add this turn to the document". */
   readonly step: StepDoc;
-}
-
-export interface TasksMethods {
-  tasksStart(params: { revision: number; tasks: string; settings: TaskRunSettings }): Promise<TasksStarted>;
-  tasksNext(params: { run: number; count: number }): TasksChunk;
-  taskTurn(params: { run: number; index: number }): TaskTurnView;
 }

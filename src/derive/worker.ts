@@ -2,7 +2,8 @@
 // 10,000-tool layer never blocks the page.
 import { DeriveHost } from './host';
 import { createTokenCounter } from '../core/providers/tokens';
-import type { MethodName, RpcRequest, RpcResponse } from './protocol';
+import type { DeriveParams } from './methods';
+import type { RpcRequest, RpcResponse } from './protocol';
 
 const host = new DeriveHost();
 
@@ -10,6 +11,8 @@ const host = new DeriveHost();
 // answered, derive the same document twice more on a throwaway host, with every layer's text touched
 // so the parser runs too, to warm the JIT before the user types.
 let warmed = false;
+/** Above this many characters of layer text the spare derivations are skipped. */
+const WARM_UP_MAX_CHARS = 256 * 1024;
 function warmUp(params: unknown): void {
   if (warmed) return;
   warmed = true;
@@ -18,10 +21,15 @@ function warmUp(params: unknown): void {
     // that the first paint has its derivation, rather than on the first keystroke.
     createTokenCounter().catch(() => undefined);
     try {
-      const p = params as Parameters<DeriveHost['derive']>[0];
+      const p = params as DeriveParams;
+      const doc = p.doc;
+      // Only a whole document can warm a spare host (the first derivation always sends one). A
+      // catalogue-sized one is not derived again: its first derivation warmed the code already, and
+      // two more would hold the worker (and the first keystrokes' derivations) for as long again.
+      if (!doc || doc.layers.reduce((n, l) => n + l.text.length, 0) > WARM_UP_MAX_CHARS) return;
       const spare = new DeriveHost();
       for (let i = 1; i <= 2; i++) {
-        spare.derive({ ...p, revision: -i, doc: { ...p.doc, layers: p.doc.layers.map((l) => ({ ...l, text: `${l.text}${' '.repeat(i)}` })) } });
+        spare.derive({ ...p, revision: -i, doc: { ...doc, layers: doc.layers.map((l) => ({ ...l, text: `${l.text}${' '.repeat(i)}` })) } });
       }
     } catch {
       // Warming is best effort; the real derivation already answered.
@@ -35,8 +43,8 @@ self.onmessage = (event: MessageEvent<RpcRequest>) => {
   const { id, method, params } = event.data;
   const post = (response: RpcResponse) => (self as unknown as Worker).postMessage(response);
   try {
-    const fn = host[method as MethodName] as (p: unknown) => unknown;
-    const result = fn.call(host, params);
+    // The host answers only the methods of the table (methods.ts), whatever name a message carries.
+    const result: unknown = host.call(method, params as never);
     // A few methods (token counts) load a module first and answer with a promise.
     if (result instanceof Promise) result.then((value: unknown) => post({ id, ok: true, result: value }), (e: unknown) => post(fail(id, e)));
     else post({ id, ok: true, result });

@@ -109,7 +109,7 @@ describe('DeriveHost with a workspace', () => {
   it('makes dev\'s tools discoverable and measures the saving on every request', async () => {
     const host = new DeriveHost();
     deriveWhole(host, { doc: doc('dev'), revision: 1, workspace: files });
-    const plan = await host.discoverable({ revision: 1, keep: 10 });
+    const plan = await host.call('discoverable', { revision: 1, keep: 10 });
     expect(plan.error).toBeUndefined();
     expect(plan.ranked).toHaveLength(36);
     expect(plan.kept).toBe(10);
@@ -130,7 +130,7 @@ describe('DeriveHost with a workspace', () => {
     const applied = doc('dev', [{ name: GENERATED_LAYER, text: plan.layerText }]);
     const view = deriveWhole(host, { doc: applied, revision: 2, workspace: files });
     expect(view.requests.map((r) => r.cost.offered)).toEqual(plan.requests.map((r) => r.after.bytes));
-    const again = await host.discoverable({ revision: 2, keep: 10 });
+    const again = await host.call('discoverable', { revision: 2, keep: 10 });
     expect(again.applied).toBe(true);
     expect(again.requests).toEqual(plan.requests);
     // 10 kept, describe_tools and search_tools: the "on" count names both builtins it holds (issue 24.5).

@@ -2,7 +2,7 @@
 // number of tools kept.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useTimeline } from './hooks';
-import { deriveKeys, useDeriveClient } from './queries';
+import { deriveQuery, useDeriveClient } from './queries';
 
 export function useDiscoverable(keep: number, enabled: boolean) {
   const client = useDeriveClient();
@@ -10,8 +10,7 @@ export function useDiscoverable(keep: number, enabled: boolean) {
   const revision = view?.revision ?? 0;
   return useQuery(
     queryOptions({
-      queryKey: [...deriveKeys.all, 'discoverable', revision, keep] as const,
-      queryFn: () => client.call('discoverable', { revision, keep }),
+      ...deriveQuery(client, 'discoverable', { revision, keep }),
       staleTime: Infinity,
       gcTime: 10_000,
       enabled: enabled && view?.workspace?.loaded === true,

@@ -9,7 +9,7 @@ import type { Ranker } from '../core/search/types';
 import { createTokenCounter } from '../core/providers/tokens';
 import { tokenBasis, toolsArrayTokens } from '../core/providers/tool-tokens';
 import { callCounts, GENERATED_LAYER, planDiscoverable } from './discoverable';
-import type { CostFigures, DiscoverableView, WorkspaceInput, WorkspaceMethods, WorkspaceView } from './workspaceProtocol';
+import type { CostFigures, DiscoverableView, WorkspaceInput, WorkspaceView } from './workspaceProtocol';
 
 export interface LoadedWorkspace {
   readonly input: WorkspaceInput;
@@ -30,11 +30,11 @@ export function personaLayers(load: WorkspaceLoad): string[] {
   return names.slice(names.indexOf(WORKSPACE_CONFIG) + 1);
 }
 
-export class WorkspaceHost implements WorkspaceMethods {
+export class WorkspaceHost {
   private cache: { version: number; persona: string | undefined; load: WorkspaceLoad } | undefined;
   private counter: TokenCounter | undefined;
   /** Typing in one layer re-reads only that layer (the workspace's and the other layers are kept). */
-  private readonly layerCache = new LayerCache();
+  readonly layerCache = new LayerCache();
   /** ...and rebuilds only the definitions whose tool config changed (the host's views read them here too). */
   readonly definitions = new DefinitionCache();
 

@@ -1,6 +1,5 @@
-// The derive methods and views behind opening a JP workspace (issue 7). `derive` takes the
-// workspace's files beside the document; `Methods` in protocol.ts extends WorkspaceMethods and the
-// host forwards them to workspaceHost.ts.
+// The views behind opening a JP workspace (issue 7). `derive` takes the workspace's files beside
+// the document; `discoverable`'s row in methods.ts routes it to workspaceHost.ts.
 import type { Diagnostic } from '../core';
 
 /** A JP workspace folder's files, handed to the derive host with the document. */
@@ -73,9 +72,4 @@ export interface DiscoverableView {
   readonly note?: string;
   /** Set when the scenario does not parse or names no loaded workspace. */
   readonly error?: string;
-}
-
-export interface WorkspaceMethods {
-  /** Plans "make discoverable" for the persona of a recent derivation and measures its saving. */
-  discoverable(params: { revision: number; keep: number }): Promise<DiscoverableView>;
 }

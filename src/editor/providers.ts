@@ -32,8 +32,28 @@ function markerCode(m: monaco.editor.IMarkerData): string | undefined {
   return typeof m.code === 'string' ? m.code : m.code?.value;
 }
 
-/** Folding by tables and comment runs (folding.ts: one pass over the text, fewer regions in big layers). */
-function foldTables(model: monaco.editor.ITextModel): monaco.languages.FoldingRange[] {
+/** Above this many characters a layer's folding waits for a pause in the typing. */
+export const FOLD_AFTER_PAUSE_CHARS = 256 * 1024;
+/** The pause: longer than the gap between keystrokes of someone typing. */
+const FOLD_PAUSE_MS = 750;
+
+/**
+ * Folding by tables and comment runs (folding.ts: one pass over the text, fewer regions in big
+ * layers). Monaco asks again after every edit and cancels the question when the next edit comes;
+ * in a catalogue layer the pass reads megabytes, so it waits for a pause in the typing (the folds
+ * already shown move with the text meanwhile) instead of running per keystroke.
+ */
+async function foldTables(model: monaco.editor.ITextModel, token: monaco.CancellationToken): Promise<monaco.languages.FoldingRange[] | null> {
+  if (model.getValueLength() > FOLD_AFTER_PAUSE_CHARS) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, FOLD_PAUSE_MS);
+      token.onCancellationRequested(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    if (token.isCancellationRequested || model.isDisposed()) return null;
+  }
   const K = monaco.languages.FoldingRangeKind;
   return foldingRanges(model.getValue()).map((r) => ({ start: r.start, end: r.end, kind: r.kind === 'comment' ? K.Comment : K.Region }));
 }
@@ -154,6 +174,6 @@ export function registerTomlProviders(servers: Servers): void {
   );
 
   monaco.languages.registerFoldingRangeProvider(TOML_LANGUAGE_ID, {
-    provideFoldingRanges: (model) => foldTables(model),
+    provideFoldingRanges: (model, _context, token) => foldTables(model, token),
   });
 }

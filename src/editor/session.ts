@@ -2,14 +2,18 @@
 // own Monaco model for the life of the page (keyed by the layer's stable id, so
 // its undo history survives renames, reorders and tab switches). The link is
 // synchronous both ways:
-// - typing: the model's change event writes the text to the store at once, so
-//   a tab switch can never lose text, and the store's echo is recognised by
-//   reference (no setValue, so the cursor stays);
+// - typing: the model's change event hands the store its changes at once (so a
+//   tab switch can never lose text) and a live layer whose text is read from the
+//   model on demand (state/liveLayer.ts): a keystroke never copies the layer's
+//   text, which for a catalogue is megabytes; the store's echo is recognised by
+//   the live layer's source (no setValue, so the cursor stays);
 // - anything else that changes a layer's text in the store is applied to its
 //   model as one minimal edit (cursor and undo kept).
 // Markers come from the derivation's diagnostics, for every layer, and are
 // only reset for a layer whose diagnostics changed.
-import type { Diagnostic } from '../core';
+import type { Diagnostic, LayerDoc } from '../core';
+import { isLiveLayer, liveSourceOf } from '../state/liveLayer';
+import type { TextSource } from '../state/liveLayer';
 import { minimalSplice } from '../core/config/edit-primitives';
 import type { Splice } from '../core/config/edit-primitives';
 import type { WorkbenchStore } from '../state/store';
@@ -22,14 +26,45 @@ import { toolAt } from './toml-context';
 
 export const MARKER_OWNER = 'workbench';
 
+/** Above this many characters a layer is catalogue-sized: the editor's whole-model features are off. */
+export const LARGE_LAYER_CHARS = 256 * 1024;
+
+/**
+ * A model's text as live layers read it: read on demand, once per model version, and kept as the
+ * model is disposed (a removed layer's text stays readable in a document that still holds it).
+ */
+class ModelText implements TextSource {
+  private cache: { version: number; text: string } | undefined;
+  private frozen: string | undefined;
+
+  constructor(private readonly model: monaco.editor.ITextModel) {
+    model.onWillDispose(() => {
+      this.frozen = model.getValue();
+    });
+  }
+
+  read(): string {
+    if (this.frozen !== undefined) return this.frozen;
+    const version = this.model.getVersionId();
+    if (this.cache?.version !== version) this.cache = { version, text: this.model.getValue() };
+    return this.cache.text;
+  }
+
+  length(): number {
+    return this.frozen?.length ?? this.model.getValueLength();
+  }
+}
+
 function severityOf(s: Diagnostic['severity']): monaco.MarkerSeverity {
   return s === 'error' ? monaco.MarkerSeverity.Error : s === 'warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Info;
 }
 
 export class LayerSession {
   private readonly models = new Map<string, monaco.editor.ITextModel>();
-  /** The text last exchanged with the store, per layer id. */
-  private readonly synced = new Map<string, string>();
+  /** The layer object last exchanged with the store, per layer id (its text is the model's). */
+  private readonly synced = new Map<string, LayerDoc>();
+  /** Each model's text as live layers read it. */
+  private readonly sources = new Map<string, ModelText>();
   private readonly markerKeys = new Map<string, string>();
   private readonly viewStates = new Map<string, monaco.editor.ICodeEditorViewState | null>();
   private readonly ids: LayerIds;
@@ -75,6 +110,7 @@ export class LayerSession {
       m.dispose();
       this.models.delete(id);
       this.synced.delete(id);
+      this.sources.delete(id);
       this.markerKeys.delete(id);
       this.viewStates.delete(id);
     }
@@ -83,36 +119,63 @@ export class LayerSession {
       if (id === undefined) return;
       const model = this.models.get(id);
       if (!model) {
-        this.create(id, layer.text);
+        this.create(id, layer);
         return;
       }
-      if (this.synced.get(id) === layer.text) return;
+      if (this.synced.get(id) === layer || (isLiveLayer(layer) && liveSourceOf(layer) === this.sources.get(id))) {
+        this.synced.set(id, layer);
+        return;
+      }
       this.applyFromStore(model, layer.text);
-      this.synced.set(id, layer.text);
+      this.synced.set(id, layer);
+      this.keepExact(model, layer.text, id);
     });
     // New models (and renamed layers) get their markers from the newest diagnostics.
     this.setDiagnostics(this.diagnostics);
   }
 
-  private create(id: string, text: string): void {
+  private create(id: string, layer: LayerDoc): void {
     const existing = monaco.editor.getModel(this.uriOf(id));
     existing?.dispose();
+    const text = layer.text;
     const model = monaco.editor.createModel(text, TOML_LANGUAGE_ID, this.uriOf(id));
     model.updateOptions({ tabSize: 2, insertSpaces: true });
+    const source = new ModelText(model);
     this.models.set(id, model);
-    this.synced.set(id, text);
-    model.onDidChangeContent(() => {
+    this.sources.set(id, source);
+    this.synced.set(id, layer);
+    this.keepExact(model, text, id);
+    model.onDidChangeContent((e) => {
       if (this.applyingFromStore) return;
-      const value = model.getValue();
-      this.synced.set(id, value);
       const index = this.ids.indexOf(id);
-      if (index >= 0) this.store.getState().setLayerText(index, value);
+      if (index < 0) return;
+      // A flush or a line-ending change reports no usable changes: the text goes over whole.
+      if (e.isFlush || e.isEolChange) {
+        this.store.getState().setLayerText(index, model.getValue());
+        return;
+      }
+      this.store.getState().typeInLayer(index, e.changes.map((c) => ({ rangeOffset: c.rangeOffset, rangeLength: c.rangeLength, text: c.text })), source);
+    });
+  }
+
+  /**
+   * Typing is sent as changes to the store's text, so the model must hold that very text. Monaco
+   * normalizes line endings (a lone CR, mixed CRLF): when the model's text differs, the store takes
+   * the model's (once, as the layer is opened or replaced; never per keystroke).
+   */
+  private keepExact(model: monaco.editor.ITextModel, text: string, id: string): void {
+    if (model.getValueLength() === text.length && model.getValue() === text) return;
+    queueMicrotask(() => {
+      if (this.models.get(id) !== model || model.isDisposed()) return;
+      const index = this.ids.indexOf(id);
+      if (index >= 0) this.store.getState().setLayerText(index, model.getValue());
     });
   }
 
   /** A text the store has and the model does not: one minimal edit, undoable. */
   private applyFromStore(model: monaco.editor.ITextModel, text: string): void {
     const s = minimalSplice(model.getValue(), text);
+    if (s.start === s.end && s.insert === '') return;
     this.applyingFromStore = true;
     try {
       this.edit(model, s);
@@ -150,6 +213,10 @@ export class LayerSession {
     const vs = id !== undefined ? this.viewStates.get(id) : undefined;
     if (vs) ed.restoreViewState(vs);
     const name = this.store.getState().doc.layers[index]?.name ?? '';
+    // Features that scan the whole model after every keystroke or caret move (word occurrences,
+    // bracket matching and colouring) are off in a catalogue-sized layer.
+    const large = model.getValueLength() > LARGE_LAYER_CHARS;
+    ed.updateOptions({ occurrencesHighlight: large ? 'off' : 'singleFile', matchBrackets: large ? 'never' : 'always', bracketPairColorization: { enabled: !large } });
     ed.updateOptions({ ariaLabel: `Layer ${name} (TOML). Alt+F1 for accessibility help; Ctrl+Space for completions; Ctrl+. for quick fixes.` });
   }
 

@@ -8,7 +8,7 @@
 // anywhere else (a static host, `vite preview`), there is no bridge, and the page
 // says that stdio servers need `npm start`.
 import { queryOptions } from '@tanstack/react-query';
-import type { BridgeInfo, ConnectHttpRequest, LogEntry, ModelAskRequest, ModelKeyRequest, OpenedWorkspace, PlanView, Replies, ServerView, SessionRequest, StartPlanRequest } from '../bridge-protocol';
+import type { BridgeInfo, ConnectHttpRequest, ForwardingRequest, LogEntry, ModelAskRequest, ModelKeyRequest, OpenedWorkspace, PlanView, Replies, ServerView, SessionRequest, StartPlanRequest } from '../bridge-protocol';
 
 const TOKEN_KEY = 'tool-workbench.bridge-session';
 /** Where an earlier version kept a token for the whole origin; removed on sight. */
@@ -138,6 +138,8 @@ export const bridgeApi = {
   stop: (name: string) => call<Replies['server']>('POST', `servers/${encodeURIComponent(name)}/stop`).then((r) => r.server),
   start: (name: string) => call<Replies['server']>('POST', `servers/${encodeURIComponent(name)}/start`).then((r) => r.server),
   remove: (name: string) => call<undefined>('DELETE', `servers/${encodeURIComponent(name)}`),
+  /** Forward the server's sampling, elicitation and roots to the page, or declare what JP's client does; it reconnects. */
+  setForwarding: (name: string, request: ForwardingRequest) => call<Replies['server']>('POST', `servers/${encodeURIComponent(name)}/forwarding`, request).then((r) => r.server),
   connectHttp: (body: ConnectHttpRequest) => call<Replies['server']>('POST', 'servers', body).then((r) => r.server),
   openWorkspace: (path: string) => call<Replies['workspace']>('POST', 'workspaces', { path }),
   plan: (workspace: string, persona: string | undefined) =>

@@ -5,6 +5,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { HiddenInPlan, OpenedWorkspace, PlannedServer } from '../bridge-protocol';
 import type { ScenarioDoc, ServerDoc } from '../core';
+import { edited } from './lineage';
 
 /** The workspace the bridge opened by path (its id in the bridge, its folders). */
 export type BridgedWorkspace = OpenedWorkspace;
@@ -57,7 +58,7 @@ export function bridgeSlice<S extends BridgeSlice & DocState>(set: StoreApi<S>['
     ensureServer: (server) => {
       const s = get();
       if (s.doc.servers.some((x) => x.name === server.name)) return;
-      put({ doc: { ...s.doc, servers: [...s.doc.servers, server] }, revision: s.revision + 1 });
+      put({ doc: edited(s.doc, { ...s.doc, servers: [...s.doc.servers, server] }), revision: s.revision + 1 });
     },
   };
 }

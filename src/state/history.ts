@@ -3,6 +3,7 @@
 // tab's version, a restore) first stores the document it replaces, with a time and
 // the reason, so no action throws work away. The newest 20 are kept.
 import type { ScenarioDoc } from '../core';
+import { layerChars } from './liveLayer';
 
 /**
  * How many replaced documents are kept: 20. Enough for a morning of opening links and files; each
@@ -65,9 +66,10 @@ export function reasonText(r: Replacement): string {
   }
 }
 
+/** Characters of layer text (a typed layer's are counted without reading its text). */
 export function docChars(doc: ScenarioDoc): number {
   let n = 0;
-  for (const l of doc.layers) n += l.text.length;
+  for (const l of doc.layers) n += layerChars(l);
   return n;
 }
 

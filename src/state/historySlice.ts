@@ -4,6 +4,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { ScenarioDoc } from '../core';
 import { docChars, MAX_RECENT } from './history';
+import { plainDoc } from './liveLayer';
 import type { HistoryEntry, HistoryStorage, Replacement } from './history';
 
 export interface HistorySlice {
@@ -49,7 +50,9 @@ export function historySlice<S extends HistorySlice & Host>(set: StoreApi<S>['se
     recent: [],
     recentOpen: false,
     setRecentOpen: (recentOpen) => put({ recentOpen }),
-    keepInHistory: (doc, reason) => {
+    keepInHistory: (live, reason) => {
+      // Kept as it is now: a typed layer's text would otherwise be read from the editor later.
+      const doc = plainDoc(live);
       const at = now();
       const entry: HistoryEntry = { id: newId(at), at, title: doc.name, reason, chars: docChars(doc), steps: doc.steps.length };
       kept.set(entry.id, doc);

@@ -6,6 +6,7 @@ import { checkCatalogueSize, decodeUtf8 } from '../core';
 import type { CacheImpact, Plain, ScenarioDoc, ServerDoc, ToolListDiff } from '../core';
 import { standingUndo } from './history';
 import type { Replacement } from './history';
+import { edited } from './lineage';
 
 /** What the import dialog opens on. */
 export type ImportSource =
@@ -92,7 +93,7 @@ export function importSlice<S extends ImportSlice & DocState>(set: StoreApi<S>['
       const s = get();
       const wanted = new Map(s.liveWanted);
       for (const server of doc.servers) if (added.servers.includes(server.name) && server.url !== undefined) wanted.set(server.name, server.status === 'running');
-      put({ lastImport: { ...added, summary }, doc, revision: s.revision + 1, liveWanted: wanted, importDialog: undefined });
+      put({ lastImport: { ...added, summary }, doc: edited(s.doc, doc), revision: s.revision + 1, liveWanted: wanted, importDialog: undefined });
     },
     undoImport: () => {
       const s = get();
@@ -102,7 +103,7 @@ export function importSlice<S extends ImportSlice & DocState>(set: StoreApi<S>['
       s.keepInHistory(s.doc, { kind: 'undo-import', layer: last.layer });
       const servers = new Set(last.servers);
       put({
-        doc: { ...s.doc, layers: s.doc.layers.filter((l) => l.name !== last.layer), servers: s.doc.servers.filter((x) => !servers.has(x.name)) },
+        doc: edited(s.doc, { ...s.doc, layers: s.doc.layers.filter((l) => l.name !== last.layer), servers: s.doc.servers.filter((x) => !servers.has(x.name)) }),
         revision: s.revision + 1,
         lastImport: undefined,
       });
@@ -134,11 +135,11 @@ export function importSlice<S extends ImportSlice & DocState>(set: StoreApi<S>['
     updateServer: (name, patch) => {
       const s = get();
       if (!s.doc.servers.some((x) => x.name === name)) return;
-      put({ doc: { ...s.doc, servers: s.doc.servers.map((x) => (x.name === name ? { ...x, ...patch } : x)) }, revision: s.revision + 1 });
+      put({ doc: edited(s.doc, { ...s.doc, servers: s.doc.servers.map((x) => (x.name === name ? { ...x, ...patch } : x)) }), revision: s.revision + 1 });
     },
     removeServer: (name) => {
       const s = get();
-      put({ doc: { ...s.doc, servers: s.doc.servers.filter((x) => x.name !== name) }, revision: s.revision + 1 });
+      put({ doc: edited(s.doc, { ...s.doc, servers: s.doc.servers.filter((x) => x.name !== name) }), revision: s.revision + 1 });
     },
   };
 }

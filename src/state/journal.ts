@@ -10,6 +10,7 @@
 // builds on (`base`): it is replayed only on that very save.
 import type { LayerDoc, ScenarioDoc } from '../core';
 import { minimalSplice } from '../core/config/edit-primitives';
+import { layerChars } from './liveLayer';
 
 /** Up to this many characters of JSON a document is journaled whole (it then survives any later save too). */
 export const WHOLE_DOC_CHARS = 512 * 1024;
@@ -26,7 +27,7 @@ const partSizes = new WeakMap<object, number>();
 /** About how many characters of JSON the document is: its layers' text plus the rest, measured once per value. */
 export function docSizeEstimate(doc: ScenarioDoc): number {
   let n = 0;
-  for (const l of doc.layers) n += l.text.length + l.name.length + 32;
+  for (const l of doc.layers) n += layerChars(l) + l.name.length + 32;
   for (const part of [doc.servers, doc.steps, doc.policy]) {
     let size = partSizes.get(part);
     if (size === undefined) {

@@ -10,12 +10,15 @@ import type { ScenarioDoc } from '../core';
 import type { WorkbenchStore } from './store';
 import { clearJournal, docSizeEstimate, EVERY_EDIT_CHARS, makeJournal, writeJournal } from './journal';
 import { docChars } from './history';
+import { plainDoc } from './liveLayer';
 import type { Journal } from './journal';
 import type { TabChannel } from './tabChannel';
 
 const DB = 'tool-workbench';
 const STORE = 'documents';
 const KEY = 'current';
+/** The save number of `current`, alone (see saveOver). */
+const REV_KEY = 'current-rev';
 
 let connection: Promise<IDBDatabase> | undefined;
 
@@ -92,16 +95,27 @@ export async function saveOver(doc: ScenarioDoc, over: number, tab: string, jour
     const tx = db.transaction(STORE, 'readwrite');
     const store = tx.objectStore(STORE);
     let outcome: SaveOutcome = { ok: false, theirs: -1 };
-    const req = store.get(KEY);
-    req.onsuccess = () => {
-      const current = recordOf(req.result)?.rev ?? 0;
-      if (req.result !== undefined && current !== over) {
+    const write = (current: number, exists: boolean): void => {
+      if (exists && current !== over) {
         outcome = { ok: false, theirs: current };
         return;
       }
       const rev = over + 1;
       store.put({ format: FORMAT, rev, tab, doc, ...(journal !== undefined ? { journal } : {}) }, KEY);
+      store.put(rev, REV_KEY);
       outcome = { ok: true, rev };
+    };
+    // The save number is read from its own small record: reading the saved record back to learn it
+    // cost a copy of the whole document (seconds at 100,000 tools) on every autosave. A store saved
+    // before that record existed is read whole, once.
+    const known = store.get(REV_KEY);
+    known.onsuccess = () => {
+      if (typeof known.result === 'number') {
+        write(known.result, true);
+        return;
+      }
+      const req = store.get(KEY);
+      req.onsuccess = () => write(recordOf(req.result)?.rev ?? 0, req.result !== undefined);
     };
     tx.oncomplete = () => resolve(outcome);
     tx.onerror = () => reject(tx.error ?? new Error('IndexedDB write failed'));
@@ -166,13 +180,16 @@ export function startAutosave(store: WorkbenchStore, options: AutosaveOptions): 
     const { doc, tabConflict } = store.getState();
     if (tabConflict || doc === savedDoc) return;
     const covering = journal;
-    const outcome = await saveOver(doc, base, tab, covering?.id);
+    // Typed layers read the editor's model now: the save, and the base later journals are made
+    // against, is this moment's text.
+    const plain = plainDoc(doc);
+    const outcome = await saveOver(plain, base, tab, covering?.id);
     if (!outcome.ok) {
       conflict(outcome.theirs);
       return;
     }
     base = outcome.rev;
-    baseDoc = doc;
+    baseDoc = plain;
     savedDoc = doc;
     // The saved document holds at least what the journal held.
     if (covering) {

@@ -24,6 +24,10 @@ import type { HistoryDeps, HistorySlice } from './historySlice';
 import { memoryHistory, standingUndo } from './history';
 import type { Replacement } from './history';
 import { tabsSlice } from './tabsSlice';
+import { recordOrigin } from './lineage';
+import type { LayerChange } from './lineage';
+import { liveLayer } from './liveLayer';
+import type { TextSource } from './liveLayer';
 import type { TabsSlice } from './tabsSlice';
 
 export interface DocSlice {
@@ -38,6 +42,12 @@ export interface DocSlice {
   setName(name: string): void;
   setPolicy<K extends PolicyKey>(key: K, value: Policy[K]): void;
   setLayerText(index: number, text: string): void;
+  /**
+   * Typing in layer `index`: the editor's content changes of one event, and the layer's text as a
+   * live layer (liveLayer.ts) read from the editor's model on demand. Nothing here costs the
+   * layer's size: the derive worker is sent the changes (lineage.ts), not the text.
+   */
+  typeInLayer(index: number, changes: readonly LayerChange[], source: TextSource): void;
   addLayer(name?: string): void;
   renameLayer(index: number, name: string): void;
   moveLayer(index: number, delta: -1 | 1): void;
@@ -115,7 +125,12 @@ function uniqueLayerName(doc: ScenarioDoc, base: string): string {
 const docSlice =
   (initial: ScenarioDoc): Slice<DocSlice> =>
   (set, get) => {
-    const edit = (f: (doc: ScenarioDoc) => ScenarioDoc): void => set((s) => ({ doc: f(s.doc), revision: s.revision + 1 }));
+    const edit = (f: (doc: ScenarioDoc) => ScenarioDoc): void =>
+      set((s) => {
+        const doc = f(s.doc);
+        recordOrigin(doc, { parent: s.doc });
+        return { doc, revision: s.revision + 1 };
+      });
     return {
       doc: initial,
       revision: 1,
@@ -132,6 +147,15 @@ const docSlice =
       setLayerText: (index, text) => {
         if (get().doc.layers[index]?.text === text) return;
         edit((d) => ({ ...d, layers: d.layers.map((l, i) => (i === index ? { ...l, text } : l)) }));
+      },
+      typeInLayer: (index, changes, source) => {
+        const s = get();
+        const layer = s.doc.layers[index];
+        if (!layer) return;
+        const typed = liveLayer(layer.name, source);
+        const doc = { ...s.doc, layers: s.doc.layers.map((l, i) => (i === index ? typed : l)) };
+        recordOrigin(doc, { parent: s.doc, layer: index, changes });
+        set({ doc, revision: s.revision + 1 });
       },
       addLayer: (name) => {
         edit((d) => ({ ...d, layers: [...d.layers, { name: uniqueLayerName(d, name ?? 'layer'), text: NEW_LAYER_TEXT }] }));

@@ -8,6 +8,7 @@ import { DEFAULT_POLICY, workspaceStarterSteps } from '../core';
 import type { ScenarioDoc } from '../core';
 import type { WorkspaceInput } from '../derive/workspaceProtocol';
 import type { Replacement } from './history';
+import { edited } from './lineage';
 
 export interface WorkspaceFolder {
   /** What the user opened (a folder's or a zip's name), for display. */
@@ -142,7 +143,7 @@ export function workspaceSlice<S extends State>(set: StoreApi<S>['setState'], ge
       put((s) => {
         const ws = s.doc.workspace ?? { path: '.jp' };
         const { persona: _old, ...rest } = ws;
-        return { doc: { ...s.doc, workspace: persona !== undefined ? { ...rest, persona } : rest }, revision: s.revision + 1 };
+        return { doc: edited(s.doc, { ...s.doc, workspace: persona !== undefined ? { ...rest, persona } : rest }), revision: s.revision + 1 };
       }),
     openWorkspaceFile: (path) =>
       put((s) => {
@@ -185,7 +186,7 @@ export function workspaceSlice<S extends State>(set: StoreApi<S>['setState'], ge
         const i = s.doc.layers.findIndex((l) => l.name === name);
         if (i >= 0 && s.doc.layers[i]?.text === text) return {};
         const layers = i >= 0 ? s.doc.layers.map((l, j) => (j === i ? { ...l, text } : l)) : [...s.doc.layers, { name, text }];
-        return { doc: { ...s.doc, layers }, revision: s.revision + 1, selectedLayer: i >= 0 ? i : layers.length - 1, workspaceFile: undefined };
+        return { doc: edited(s.doc, { ...s.doc, layers }), revision: s.revision + 1, selectedLayer: i >= 0 ? i : layers.length - 1, workspaceFile: undefined };
       }),
   };
 }

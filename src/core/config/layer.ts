@@ -1,8 +1,9 @@
 // A config layer file: its text parsed into a PartialConfig plus positioned
 // diagnostics. Loading never throws.
+import type { ToolsEntryRead } from './read';
 import { readConfig, EMPTY_CONFIG } from './read';
 import { parseToml } from './toml';
-import type { Span, TomlValue } from './toml-ast';
+import type { Span, TomlEntry, TomlSection, TomlTable, TomlValue } from './toml-ast';
 import { LineIndex } from './toml-ast';
 import type { Diagnostic, PartialConfig } from './types';
 
@@ -41,20 +42,50 @@ export function positioned(
 }
 
 export function loadLayer(layer: Layer): LoadedLayer {
+  return readLayer(layer).loaded;
+}
+
+/** What a whole parse of a layer leaves for the incremental parse (incremental.ts) to start from. */
+export interface ReadLayer {
+  readonly loaded: LoadedLayer;
+  /** The headers, in document order, when `hooks` were given and the text parsed without an error. */
+  readonly sections?: readonly TomlSection[];
+  /** The syntax tree's root (with `hooks`, when the text parsed without an error). */
+  readonly root?: TomlTable;
+  /** The diagnostics loaded.diagnostics holds (the same array, for the hooks' counts). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** readConfig's hooks, told how many diagnostics the layer has so far (where each entry's start). */
+export interface LayerHooks {
+  beforeTools?(diagnostics: number): void;
+  toolsEntry?(entry: TomlEntry, read: ToolsEntryRead, diagnostics: number): void;
+}
+
+/** loadLayer, calling `hooks` and keeping the headers (for the incremental parse, incremental.ts). */
+export function readLayer(layer: Layer, hooks?: LayerHooks): ReadLayer {
   const diagnostics: Diagnostic[] = [];
   let index: LineIndex | undefined;
   const lines = (): LineIndex => (index ??= new LineIndex(layer.text));
   try {
-    const doc = parseToml(layer.text);
+    const doc = parseToml(layer.text, hooks ? { sections: true } : undefined);
     for (const e of doc.errors) diagnostics.push(positioned(layer.name, lines(), 'error', e.message, e.span, 'syntax'));
-    const config = readConfig(doc.root, {
-      origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: layer.name, span: 'kind' in node ? node.span : node }),
-      report: (severity, message, at, code) => diagnostics.push(positioned(layer.name, lines(), severity, message, at, code)),
-    });
-    return { name: layer.name, config, diagnostics };
+    const config = readConfig(
+      doc.root,
+      {
+        origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: layer.name, span: 'kind' in node ? node.span : node }),
+        report: (severity, message, at, code) => diagnostics.push(positioned(layer.name, lines(), severity, message, at, code)),
+      },
+      hooks && {
+        beforeTools: () => hooks.beforeTools?.(diagnostics.length),
+        toolsEntry: (entry, read) => hooks.toolsEntry?.(entry, read, diagnostics.length),
+      },
+    );
+    const loaded = { name: layer.name, config, diagnostics };
+    return hooks && doc.errors.length === 0 && doc.sections ? { loaded, sections: doc.sections, root: doc.root, diagnostics } : { loaded, diagnostics };
   } catch (err) {
     // A bug in the reader must not take the workbench down: report it where the user looks.
     diagnostics.push({ severity: 'error', message: `internal error reading layer: ${String(err)}`, layer: layer.name, line: 1, column: 1 });
-    return { name: layer.name, config: EMPTY_CONFIG, diagnostics };
+    return { loaded: { name: layer.name, config: EMPTY_CONFIG, diagnostics }, diagnostics };
   }
 }

@@ -339,8 +339,36 @@ function readExtends(entry: TomlEntry, ctx: ReadContext): ExtendsEntry[] | undef
 
 export const EMPTY_DEFAULTS: ToolDefaults = { enable: {} };
 
+/** What one entry of `conversation.tools` reads as: `'*'`, a reserved name (only diagnosed), or a tool. */
+export type ToolsEntryRead =
+  | { readonly kind: 'defaults'; readonly defaults: ToolDefaults | undefined }
+  | { readonly kind: 'reserved' }
+  | { readonly kind: 'tool'; readonly tool: ToolConfig | undefined };
+
+/**
+ * Reads one entry of `conversation.tools`. It reads nothing but the entry's own subtree, which is what
+ * lets the incremental layer parse (incremental.ts) read one tool again on its own.
+ */
+export function readToolsEntry(entry: TomlEntry, ctx: ReadContext): ToolsEntryRead {
+  const name = entry.key;
+  if (name === '*') return { kind: 'defaults', defaults: readDefaults(entry, ctx) };
+  if (RESERVED_TOOL_NAMES.has(name)) {
+    ctx.report('error', `\`${name}\` is a builtin tool name and cannot be configured (reserved)`, entry.keySpan, 'reserved-name');
+    return { kind: 'reserved' };
+  }
+  return { kind: 'tool', tool: readTool(name, entry, ctx) };
+}
+
+/** Where readConfig is in `conversation.tools`, for a caller that keeps each entry's part (incremental.ts). */
+export interface ReadHooks {
+  /** Just before the first entry of `conversation.tools` is read (not called when it is not a table). */
+  beforeTools?(): void;
+  /** Just after each entry of `conversation.tools` is read. */
+  toolsEntry?(entry: TomlEntry, read: ToolsEntryRead): void;
+}
+
 /** Reads a whole config document. Keys the workbench does not simulate are kept out silently. */
-export function readConfig(root: TomlTable, ctx: ReadContext): PartialConfig {
+export function readConfig(root: TomlTable, ctx: ReadContext, hooks?: ReadHooks): PartialConfig {
   let defaults: ToolDefaults = EMPTY_DEFAULTS;
   const tools = new Map<string, ToolConfig>();
   const mcpServers = new Map<string, McpServerConfig>();
@@ -365,18 +393,12 @@ export function readConfig(root: TomlTable, ctx: ReadContext): PartialConfig {
     if (toolsNode.value.kind !== 'table') {
       ctx.report('error', 'conversation.tools must be a table', span(toolsNode.value), 'type');
     } else {
+      hooks?.beforeTools?.();
       for (const entry of toolsNode.value.entries.values()) {
-        const name = entry.key;
-        if (name === '*') {
-          defaults = readDefaults(entry, ctx) ?? defaults;
-          continue;
-        }
-        if (RESERVED_TOOL_NAMES.has(name)) {
-          ctx.report('error', `\`${name}\` is a builtin tool name and cannot be configured (reserved)`, entry.keySpan, 'reserved-name');
-          continue;
-        }
-        const tool = readTool(name, entry, ctx);
-        if (tool) tools.set(name, tool);
+        const read = readToolsEntry(entry, ctx);
+        if (read.kind === 'defaults') defaults = read.defaults ?? defaults;
+        else if (read.kind === 'tool' && read.tool) tools.set(entry.key, read.tool);
+        hooks?.toolsEntry?.(entry, read);
       }
     }
   }

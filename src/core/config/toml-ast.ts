@@ -85,6 +85,15 @@ export interface TomlDocument {
    * `toPlain(node, true)` would give it (whole floats kept); nobody else holds these values. Absent on a syntax error.
    */
   readonly plainValues?: ReadonlyMap<TomlValue, unknown>;
+  /** Every header read, in document order (asked for with TomlParseOptions.sections). */
+  readonly sections?: readonly TomlSection[];
+}
+
+/** A `[a.b]` or `[[a.b]]` header: where its `[` is and the key path it names. */
+export interface TomlSection {
+  readonly start: number;
+  readonly path: readonly string[];
+  readonly array: boolean;
 }
 
 /**

@@ -8,6 +8,7 @@ import type {
   TomlDocument,
   TomlEntry,
   TomlScalar,
+  TomlSection,
   TomlSyntaxError,
   TomlTable,
   TomlTableArray,
@@ -147,6 +148,8 @@ export interface TomlParseOptions {
    * plain values; its syntax tree is built only if `items` is read. Errors stay those of the tree.
    */
   readonly plainArrays?: ReadonlySet<string>;
+  /** Record every `[...]` / `[[...]]` header in document order (TomlDocument.sections); for the incremental layer parse. */
+  readonly sections?: boolean;
 }
 
 /** Thrown by the plain-value parse where only the tree can tell (dotted or repeated keys); never escapes. */
@@ -197,6 +200,8 @@ class Parser {
   private readonly plainArrays: ReadonlySet<string> | undefined;
   /** The plain value of each array parsed as one (see TomlParseOptions). */
   readonly plainValues = new Map<TomlValue, unknown>();
+  /** The headers read, when TomlParseOptions.sections asks for them. */
+  readonly sections: TomlSection[] | undefined;
 
   constructor(src: string, options?: TomlParseOptions) {
     this.src = src;
@@ -204,6 +209,7 @@ class Parser {
     this.root = newTable('root', { start: 0, end: src.length });
     this.section = this.root;
     this.plainArrays = options?.plainArrays;
+    this.sections = options?.sections ? [] : undefined;
     this.keyCache = this.plainArrays ? new Array<string | undefined>(KEY_CACHE_SIZE).fill(undefined) : [];
   }
 
@@ -376,6 +382,7 @@ class Parser {
     const headerSpan: Span = { start, end: headerEnd };
     const n = this.kCount;
     const names = this.kNames;
+    this.sections?.push({ start, path: names.slice(0, n), array: isArray });
 
     // Walk to the parent of the last segment, creating implicit tables.
     let t = this.root;
@@ -1256,9 +1263,13 @@ export function parseToml(text: string, options?: TomlParseOptions): TomlDocumen
     return { root, errors: [{ message: 'expected TOML text (a string)', span: { start: 0, end: 0 } }] };
   }
   const parser = new Parser(text, options);
+  const sections = parser.sections;
   try {
     parser.run();
-    return parser.plainValues.size > 0 ? { root: parser.root, errors: [], plainValues: parser.plainValues } : { root: parser.root, errors: [] };
+    const doc: Writable<TomlDocument> = { root: parser.root, errors: [] };
+    if (parser.plainValues.size > 0) doc.plainValues = parser.plainValues;
+    if (sections) doc.sections = sections;
+    return doc;
   } catch (e) {
     let error: TomlSyntaxError;
     if (e instanceof TomlParseFailure) {
@@ -1273,6 +1284,6 @@ export function parseToml(text: string, options?: TomlParseOptions): TomlDocumen
     } catch {
       // The tree is still usable without the last section's extent.
     }
-    return { root: parser.root, errors: [error] };
+    return sections ? { root: parser.root, errors: [error], sections } : { root: parser.root, errors: [error] };
   }
 }

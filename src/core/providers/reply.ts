@@ -249,10 +249,17 @@ export function parseOllama(json: unknown): ParsedReply {
 
 // ── envelopes ──
 
-const withFields = (body: unknown, fields: readonly (readonly [string, unknown])[]): JsonObject => {
+/**
+ * The body in its envelope: the envelope's fields first and last word. A `model` (or `stream`) inside
+ * the body cannot override the model asked for (a page or a scenario could otherwise send a request to
+ * a dearer model than the one the user chose and the estimate priced); `dropped` are body fields the
+ * envelope says elsewhere (Gemini names the model in the path).
+ */
+const withFields = (body: unknown, fields: readonly (readonly [string, unknown])[], dropped: readonly string[] = []): JsonObject => {
   const out: JsonObject = {};
   for (const [k, v] of fields) out[k] = v;
-  if (isPlainObject(body)) for (const [k, v] of Object.entries(body)) out[k] = v;
+  const own = new Set([...fields.map(([k]) => k), ...dropped]);
+  if (isPlainObject(body)) for (const [k, v] of Object.entries(body)) if (!own.has(k)) out[k] = v;
   return out;
 };
 
@@ -289,7 +296,7 @@ export const GOOGLE_WIRE: ReplyWire = {
   baseVariable: 'GEMINI_BASE_URL',
   defaultBase: 'https://generativelanguage.googleapis.com',
   headers: {},
-  request: (model, body) => ({ path: `/v1beta/models/${encodeURIComponent(model)}:generateContent`, body: withFields(body, []) }),
+  request: (model, body) => ({ path: `/v1beta/models/${encodeURIComponent(model)}:generateContent`, body: withFields(body, [], ['model']) }),
   parse: parseGemini,
 };
 

@@ -199,12 +199,9 @@ export class StreamEngine {
     return this.discoverableByOrder[order] === 1;
   }
 
-  /** The newest state of every tool, in config order. */
-  *currentStates(): IterableIterator<ToolState> {
-    for (const name of this.order) {
-      const s = this.states.get(name);
-      if (s) yield s;
-    }
+  /** The newest state of every tool, in config order (the map is kept in it: see recomputeAll and restore). */
+  currentStates(): IterableIterator<ToolState> {
+    return this.states.values();
   }
 
   /** The merged config of a tool with a pending delta on top, without committing it. */
@@ -530,13 +527,22 @@ export class StreamEngine {
     this.defaults = p.defaults;
     this.states.clear();
     this.order = [];
-    for (const s of parent.orderedStatesAt(index)) {
-      this.states.set(s.name, s);
-      this.order.push(s.name);
+    if (index >= parent.positionList.length - 1) {
+      // The parent's newest states, kept in config order: copied whole, not walked one by one.
+      for (const [name, s] of parent.states) this.states.set(name, s);
+      this.order = parent.order.slice();
+    } else {
+      for (const s of parent.orderedStatesAt(index)) {
+        this.states.set(s.name, s);
+        this.order.push(s.name);
+      }
     }
     this.registered = p.registered;
-    // Never a version the parent gave another catalogue: caches keyed by it must miss.
-    this.catalogueVersion = parent.catalogueVersion + 1;
+    // The version at the fork: a version says which catalogue a position has within one engine (the
+    // positions up to the fork are the parent's, and what the fork adds without changing a definition
+    // has the same catalogue). Nothing keyed by a version outlives its engine but the derivation's
+    // reach test (turn/derivation.ts), which reads "no definition changed since load" from it.
+    this.catalogueVersion = p.catalogueVersion;
     this.deltaCount = this.positionList.filter((x) => x.event.kind === 'delta').length;
     Object.assign(this.counts, p.counts);
     this.discoverableResolved.clear();
@@ -552,6 +558,127 @@ export class StreamEngine {
     this.pinned.clear();
     for (const [k, m] of parent.snapshots) if (k <= index) this.snapshots.set(k, m);
     for (const k of parent.pinned) if (k <= index) this.pinned.add(k);
+  }
+
+  /** The merged layers the conversation was loaded from (position 0's base). */
+  get loadedBase(): PartialConfig {
+    return this.history[0]?.base ?? this.base;
+  }
+
+  /** Whether the delta that made position `index` touched '*' (every tool that inherits may move). */
+  touchesDefaultsAt(index: number): boolean {
+    return this.history.some((h) => h.index === index && h.touchesDefaults === true);
+  }
+
+  /**
+   * Position 0's state of each of `names` had the conversation been loaded from `base` instead (no
+   * delta applies at position 0): the resolution is the old one where the definition's inputs are the
+   * same in value, so a definition (and its search document) is built again only when it changed.
+   */
+  statesUnder(base: PartialConfig, names: Iterable<string>, sameInputs: (a: ToolConfig, b: ToolConfig) => boolean): Map<string, ToolState> {
+    const out = new Map<string, ToolState>();
+    const states0 = this.statesAt(0);
+    for (const name of names) {
+      const config = base.tools.get(name);
+      const before = states0.get(name);
+      if (!config || !before) continue;
+      const run = effectiveRun(config, base.defaults);
+      const enable = effectiveEnable(config, base.defaults);
+      const resolution = run === before.run && sameInputs(before.config, config) ? before.resolution : resolveTool(config, run, this.servers);
+      out.set(name, { name, order: before.order, config, enable, run, resolution });
+    }
+    return out;
+  }
+
+  /**
+   * A new engine that stands where this one stood at position `index`, as if the conversation had been
+   * loaded from `base`: every position up to `index` is this engine's with the tools of `patched` in
+   * their new state (counts moved by the difference, registration recomputed). Valid only when no
+   * position up to `index` changed '*' or edited a layer, and a delta up to it changed a patched tool
+   * only if the tool's new state differs from the old in where its values were written, not in value:
+   * the derivation checks that (turn/derivation.ts).
+   */
+  rebaseAt(index: number, base: PartialConfig, patched: ReadonlyMap<string, ToolState>): StreamEngine {
+    const fork = new StreamEngine([], this.servers);
+    fork.restore(this, index);
+    const states0 = this.statesAt(0);
+    const delta = { configured: 0, discoverable: 0, on: 0, off: 0 };
+    for (const [name, after] of patched) {
+      const before = states0.get(name);
+      if (!before) continue;
+      delta[before.enable.availability.value] -= 1;
+      delta[after.enable.availability.value] += 1;
+    }
+    fork.base = base;
+    fork.defaults = base.defaults;
+    fork.history = fork.history.map((h) => (h.index === 0 ? { index: 0, base } : h));
+    let registered = false;
+    const positions = fork.positionList;
+    // A patched tool a kept delta changed (only in where its base values were written: the derivation
+    // replays from any delta on a tool changed in value) is changed there again, the way applyDelta
+    // would, over its patched state and its overlay so far.
+    const deltas = new Map<number, PartialConfig>();
+    for (const h of fork.history) if (h.delta) deltas.set(h.index, h.delta);
+    const current = new Map(patched);
+    const overlays = new Map<string, ToolConfig>();
+    for (let i = 0; i < positions.length; i++) {
+      const p = positions[i] as ConfigPosition;
+      const counts = { configured: p.counts.configured, discoverable: p.counts.discoverable + delta.discoverable, on: p.counts.on + delta.on, off: p.counts.off + delta.off };
+      if (counts.discoverable > 0) registered = true;
+      const d = deltas.get(i);
+      if (d) {
+        for (const [name, t] of d.tools) {
+          if (!patched.has(name)) continue;
+          const existing = overlays.get(name);
+          overlays.set(name, existing ? (enableOnly(t) ? withEnable(existing, mergeEnable(existing.enable, t.enable)) : mergeTool(existing, t)) : t);
+        }
+      }
+      let changes = p.changes;
+      if (i === 0) changes = p.changes.map((c) => { const after = patched.get(c.name); return after ? { name: c.name, after } : c; });
+      else if (patched.size > 0 && p.changes.some((c) => patched.has(c.name))) {
+        changes = p.changes.map((c) => {
+          const before = current.get(c.name);
+          if (!before) return c;
+          const t = d?.tools.get(c.name);
+          let after: ToolState;
+          if (t && enableOnly(t)) after = { ...c.after, config: withEnable(before.config, mergeEnable(before.config.enable, t.enable)), enable: { availability: t.enable.availability ? { value: t.enable.availability.value, from: 'tool', origin: t.enable.availability.origin } : before.enable.availability, allowToggle: t.enable.allowToggle ? { value: t.enable.allowToggle.value, from: 'tool', origin: t.enable.allowToggle.origin } : before.enable.allowToggle } };
+          else {
+            const lower = base.tools.get(c.name);
+            const upper = overlays.get(c.name);
+            const config = lower && upper ? mergeTool(lower, upper) : (lower ?? upper ?? c.after.config);
+            after = { ...c.after, config, enable: effectiveEnable(config, base.defaults) };
+          }
+          current.set(c.name, after);
+          return { name: c.name, before, after };
+        });
+      }
+      positions[i] = { ...p, changes, counts, registered, defaults: base.defaults };
+    }
+    for (const [name, st] of current) {
+      const was = fork.states.get(name);
+      if (!was) continue;
+      fork.states.set(name, st);
+      // The searchable marks restore set, moved for the patched tools alone.
+      const wasIn = was.enable.availability.value === 'discoverable' && was.resolution.ok;
+      const isIn = st.enable.availability.value === 'discoverable' && st.resolution.ok;
+      if (wasIn && !isIn) {
+        fork.discoverableResolved.delete(name);
+        fork.markOrder(st.order, 0);
+      } else if (isIn && !wasIn) {
+        fork.discoverableResolved.add(name);
+        fork.markOrder(st.order, 1);
+      }
+    }
+    const last = positions[positions.length - 1] as ConfigPosition;
+    fork.registered = last.registered;
+    Object.assign(fork.counts, last.counts);
+    // Only position 0's snapshot survives, patched: every later view is replayed from it.
+    const snap0 = new Map(states0);
+    for (const [name, after] of patched) if (snap0.has(name)) snap0.set(name, after);
+    fork.snapshots.clear();
+    fork.pinned.clear();
+    fork.snapshots.set(0, snap0);
+    return fork;
   }
 
   /** Every tool's state at a position, in config order. */

@@ -123,7 +123,7 @@ describe('each provider: a reply in its wire shape drives the turn', () => {
     const run = await runModelTasks(scenarioOf(), runner, [{ query: 'Deploy main to staging', relevant: ['deploy_staging'] }], { model: `${provider}:m`, provider, askFor: () => ask });
     expect(sent.every((s) => s.provider === provider)).toBe(true);
     expect(run.results[0]?.outcome).toBe('met-by-search');
-    expect(summaryLine(run.run.summary)).toBe('tasks 1: met up front 0, met by search 1, silent misses 0, impossible 0; searched in 1 of 1 task; search rate 1.00 (searched in 1 of the 1 task a search would have helped)');
+    expect(summaryLine(run.run.summary)).toBe('tasks 1: met up front 0, met by search 1, silent misses 0, impossible 0; searched in 1 of 1 task; search rate 100% (searched in 1 of the 1 task a search would have helped)');
   });
 });
 

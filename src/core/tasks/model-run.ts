@@ -143,11 +143,18 @@ export async function runModelTasks(scenario: Scenario, run: (s: Scenario) => Ti
   };
   const n = Math.max(1, Math.min(options.concurrency ?? 1, tasks.length));
   await Promise.all(Array.from({ length: n }, () => worker()));
+  return finishModelRun(options.model, base, results, stoppedBy);
+}
+
+/** A task the cap stopped before its first request was never asked: it has no outcome. */
+export const notAsked = (r: ModelTaskResult): boolean => r.stopped === 'budget' && r.cycles.length === 0;
+
+/** The run's figures from its task results (in task order; undefined: never started). */
+export function finishModelRun(model: string, base: Scenario, results: readonly (ModelTaskResult | undefined)[], stoppedBy: string | undefined): ModelTaskRun {
   const all = results.filter((r): r is ModelTaskResult => r !== undefined);
-  // A task the cap stopped before its first request was never asked: it has no outcome.
-  const notRun = all.filter((r) => r.stopped === 'budget' && r.cycles.length === 0).map((r) => r.index);
+  const notRun = all.filter(notAsked).map((r) => r.index);
   const ran = all.filter((r) => !notRun.includes(r.index));
   const summary = summarize(ran, { policy: 'auto', categories: base.policy.categories_prompt === true, limit: 0, section: { lines: 0, text: '' } });
   const usage = all.reduce((u, r) => addUsage(u, r.usage), NO_USAGE);
-  return { model: options.model, run: summary, results: all, notRun, usage, usd: all.reduce((s, r) => s + r.usd, 0), ...(stoppedBy !== undefined ? { stoppedBy } : {}) };
+  return { model, run: summary, results: all, notRun, usage, usd: all.reduce((s, r) => s + r.usd, 0), ...(stoppedBy !== undefined ? { stoppedBy } : {}) };
 }

@@ -41,14 +41,14 @@ describe('summarize', () => {
     // Met by search and the two silent misses would have been helped; one of those three searched.
     expect(s.helpedBySearch).toBe(3);
     expect(s.searchRate).toBeCloseTo(1 / 3, 10);
-    expect(summaryLine(s)).toBe('tasks 5: met up front 1, met by search 1, silent misses 2, impossible 1; searched in 3 of 5 tasks; search rate 0.33 (searched in 1 of the 3 tasks a search would have helped)');
+    expect(summaryLine(s)).toBe('tasks 5: met up front 1, met by search 1, silent misses 2, impossible 1; searched in 3 of 5 tasks; search rate 33% (searched in 1 of the 3 tasks a search would have helped)');
   });
 
   it('no task a search would have helped: the rate is 0, not a division by zero', () => {
     const s = summarize([result('met-up-front', { searched: true }), result('impossible', { searched: true })], labels).summary;
     expect(s.helpedBySearch).toBe(0);
     expect(s.searchRate).toBe(0);
-    expect(summaryLine(s)).toContain('searched in 2 of 2 tasks; search rate 0.00 (searched in 0 of the 0 tasks a search would have helped)');
+    expect(summaryLine(s)).toContain('searched in 2 of 2 tasks; search rate 0% (searched in 0 of the 0 tasks a search would have helped)');
   });
 
   it('a priced run adds the tokens and money of the priced tasks, the unpriced ones left out', () => {

@@ -34,6 +34,8 @@ export function summarize(results: readonly TaskResult[], labels: RunLabels): Ta
 }
 
 const rate = (x: number): string => x.toFixed(2);
+/** A rate as the Tasks tab shows it, a whole percentage; the command line's summary line prints the same (issue 33). */
+export const percent = (x: number): string => `${Math.round(x * 100)}%`;
 const tasksWord = (n: number): string => (n === 1 ? 'task' : 'tasks');
 
 /**
@@ -51,7 +53,7 @@ export function searchRatios(s: TaskSummary, percent: (x: number) => string = ra
 /** `tasks N: met up front A, met by search B, silent misses C, impossible D; searched in S of N tasks; search rate R (searched in H of the K tasks a search would have helped)` */
 export function summaryLine(s: TaskSummary): string {
   const c = s.counts;
-  const r = searchRatios(s);
+  const r = searchRatios(s, percent);
   return `tasks ${s.tasks}: met up front ${c['met-up-front']}, met by search ${c['met-by-search']}, silent misses ${c['silent-miss']}, impossible ${c.impossible}; ${r.searched}; ${r.rate}`;
 }
 

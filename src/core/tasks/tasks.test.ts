@@ -234,10 +234,10 @@ describe('the summary and exports', () => {
       { query: 'Lint the code please', relevant: ['lint'] },
     ]);
     // Each ratio names its denominator (issue 24.7): all tasks, then the tasks a search would have helped.
-    expect(summaryLine(r.summary)).toBe('tasks 3: met up front 1, met by search 1, silent misses 0, impossible 1; searched in 2 of 3 tasks; search rate 1.00 (searched in 1 of the 1 task a search would have helped)');
+    expect(summaryLine(r.summary)).toBe('tasks 3: met up front 1, met by search 1, silent misses 0, impossible 1; searched in 2 of 3 tasks; search rate 100% (searched in 1 of the 1 task a search would have helped)');
     expect(r.summary.searchedWhenHelpful).toBe(1);
     const n = play('never', [{ query: 'Deploy the main branch to staging', relevant: ['deploy_staging'] }]);
-    expect(summaryLine(n.summary)).toBe('tasks 1: met up front 0, met by search 0, silent misses 1, impossible 0; searched in 0 of 1 task; search rate 0.00 (searched in 0 of the 1 task a search would have helped)');
+    expect(summaryLine(n.summary)).toBe('tasks 1: met up front 0, met by search 0, silent misses 1, impossible 0; searched in 0 of 1 task; search rate 0% (searched in 0 of the 1 task a search would have helped)');
     expect(searchRatios(n.summary, (x) => `${Math.round(x * 100)}%`)).toEqual({
       searched: 'searched in 0 of 1 task',
       rate: 'search rate 0% (searched in 0 of the 1 task a search would have helped)',

@@ -1,21 +1,29 @@
 // What one run of a scenario may reuse from the previous run of the same document: loaded layers
 // and search indexes. (Tool definitions have their own cache, in definitions.ts.)
 import type { Layer, LoadedLayer } from '../config/layer';
-import { loadLayer } from '../config/layer';
+import type { EditHow, LayerState, TextChange } from '../config/incremental';
+import { applyTextChanges, editLayer, loadLayerState } from '../config/incremental';
 import { catalogueFingerprint } from '../search/fingerprint';
 import type { Ranker, RankerIndex, SearchDocument } from '../search/types';
 
-/** Loaded layers by name and text, kept from one run to the next. Loading is pure, so a layer with the same text loads the same. */
+/**
+ * Loaded layers by name and text, kept from one run to the next. Loading is pure, so a layer with the
+ * same text loads the same. A new text for a layer it holds is an edit: when it lies inside one tool's
+ * tables only those are read again (config/incremental.ts); the result always equals loadLayer of the
+ * new text. `layerChange(previous, next)` (config/incremental.ts) tells which tools such an edit re-read.
+ */
 export class LayerCache {
-  private entries = new Map<string, { readonly text: string; readonly loaded: LoadedLayer }>();
-  /** How many layers were parsed (not reused) since the cache was made: for tests and benches. */
+  private entries = new Map<string, LayerState>();
+  /** How many layers were parsed whole (not reused, not edited table by table) since the cache was made: for tests and benches. */
   parsed = 0;
+  /** How many edits re-read only the tables of the one tool they touched. */
+  tablesReparsed = 0;
   /** The layers loaded, reusing the previous run's where the text is the same; keeps only these. */
   loadAll(layers: readonly Layer[]): LoadedLayer[] {
-    const next = new Map<string, { readonly text: string; readonly loaded: LoadedLayer }>();
+    const next = new Map<string, LayerState>();
     const loaded = layers.map((layer) => {
       const hit = this.entries.get(layer.name) ?? next.get(layer.name);
-      const entry = hit && hit.text === layer.text ? hit : { text: layer.text, loaded: this.load(layer) };
+      const entry = hit ? this.edited(editLayer(hit, layer.text)) : this.load(layer);
       next.set(layer.name, entry);
       return entry.loaded;
     });
@@ -23,9 +31,34 @@ export class LayerCache {
     return loaded;
   }
 
-  private load(layer: Layer): LoadedLayer {
+  /**
+   * Applies Monaco's content changes of one event (each relative to the layer's text before it) to a
+   * layer this cache holds, and returns it loaded. The next loadAll with the new text reuses it; `text`
+   * gives that text without the caller building it again.
+   */
+  applyChanges(name: string, changes: readonly TextChange[]): LoadedLayer {
+    const hit = this.entries.get(name);
+    if (!hit) throw new Error(`LayerCache.applyChanges: no layer named '${name}' is loaded`);
+    const applied = applyTextChanges(hit.text, changes);
+    const entry = this.edited(editLayer(hit, applied.text, applied.range));
+    this.entries.set(name, entry);
+    return entry.loaded;
+  }
+
+  /** The text of a layer this cache holds (after applyChanges, the edited text). */
+  text(name: string): string | undefined {
+    return this.entries.get(name)?.text;
+  }
+
+  private load(layer: Layer): LayerState {
     this.parsed++;
-    return loadLayer(layer);
+    return loadLayerState(layer);
+  }
+
+  private edited(edit: { readonly state: LayerState; readonly how: EditHow }): LayerState {
+    if (edit.how === 'whole') this.parsed++;
+    else if (edit.how === 'table') this.tablesReparsed++;
+    return edit.state;
   }
 }
 

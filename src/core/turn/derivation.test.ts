@@ -16,6 +16,11 @@ import { runScenario } from './run';
 import { timelineToJson } from './serialize';
 import type { Timeline } from './timeline';
 import { layer, scenarioText, search, turn } from './test-kit';
+import type { ToolSpec } from './test-kit';
+import type { DerivationInput } from './derivation';
+import type { Layer } from '../config/layer';
+import { POLICY_CHOICES } from '../scenario/policy';
+import type { PolicyKey } from '../scenario/policy';
 
 function parsed(text: string): Scenario {
   const p = parseScenario(text);
@@ -56,17 +61,26 @@ const conformance: readonly Scenario[] = readdirSync(conformanceDir)
 
 /** A generated catalogue: n tools, most discoverable, with steps that search (promote), use directives and edit config. */
 function generated(n: number): Scenario {
-  const tools: Record<string, { enable?: string; summary: string }> = {};
-  for (let i = 0; i < n; i++) tools[`tool_${i}`] = { ...(i % 10 === 0 ? { enable: '"on"' } : {}), summary: `Tool ${i} ${['reads files', 'lists issues', 'deploys apps', 'sends mail'][i % 4]} number ${i}.` };
+  const tools: Record<string, ToolSpec> = {};
+  for (let i = 0; i < n; i++) {
+    tools[`tool_${i}`] = {
+      ...(i % 10 === 0 ? { enable: '"on"' } : {}),
+      summary: `Tool ${i} ${['reads files', 'lists issues', 'deploys apps', 'sends mail'][i % 4]} number ${i}.`,
+      ...(i % 7 === 3 ? { params: { target: { summary: `Where it goes ${i}`, description: `The target of tool ${i}, a plain path.` } } } : {}),
+    };
+  }
   const steps = [
     turn('jp q one', [[search('files', 3)]]),
-    turn('jp q two -T tool_0', [[search('deploys', 2)]]),
+    turn('jp q two -T tool_0 --cfg conversation.tools.jira_search.enable=on', [[search('deploys', 2)]]),
     '[[steps]]\ncommand = "jp config set --id conversation.tools.tool_3.enable=on"\n',
     turn("jp q three -t tool_5 -u tool_7", [[search('mail issues', 4)]]),
     '[[steps]]\ncommand = "jp config set conversation.tools.tool_9.enable=discoverable"\n',
     turn('jp q four', []),
   ];
-  return parsed(scenarioText({ policy: { promoted_position: n % 2 === 0 ? 'append' : 'config_order' }, layer: layer(tools), body: steps.join('\n') }));
+  // An MCP tool off at load whose server is not running: its warning is first raised at step 2.
+  const servers = '[servers.jira]\nstatus = "offline"\ntools = [ { name = "search", description = "Search Jira issues.", inputSchema = { type = "object", properties = { jql = { type = "string", description = "The query" } } } } ]\n\n[servers.github]\nstatus = "running"\ntools = [ { name = "list_issues", description = "List issues in a repository.", inputSchema = { type = "object", properties = { owner = { type = "string", description = "Repository owner" } } } } ]\n';
+  const mcp = '\n[conversation.tools.jira_search]\nsource = "mcp.jira.search"\nenable = "off"\n\n[conversation.tools.gh_list_issues]\nsource = "mcp.github.list_issues"\n';
+  return parsed(scenarioText({ policy: { promoted_position: n % 2 === 0 ? 'append' : 'config_order' }, layer: layer(tools) + mcp, body: servers + '\n' + steps.join('\n') }));
 }
 
 const stepsOf = (s: Scenario): readonly ScenarioStep[] => s.steps;
@@ -78,24 +92,83 @@ type Edit =
   | { readonly kind: 'swap'; readonly at: number }
   | { readonly kind: 'command'; readonly at: number; readonly extra: string }
   | { readonly kind: 'layer'; readonly from: number }
+  | { readonly kind: 'server'; readonly at: number; readonly what: number }
+  | { readonly kind: 'policy'; readonly key: number; readonly value: number }
+  | { readonly kind: 'workspace'; readonly which: number }
+  | { readonly kind: 'tool'; readonly at: number; readonly line: number }
+  | { readonly kind: 'param'; readonly at: number; readonly words: number }
+  | { readonly kind: 'star'; readonly line: number }
+  | { readonly kind: 'span'; readonly at: number }
+  | { readonly kind: 'overrides'; readonly at: number; readonly line: number }
   | { readonly kind: 'same' };
+
+/** Lines a tool-table edit writes (an existing line with the same key is replaced). */
+const TOOL_LINES = ['enable = "on"', 'enable = "off"', 'enable = "discoverable"', 'description = "deploys files and sends mail"', 'summary = "zebra crossing"', 'run = "ask"', 'enable = { availability = "on", allow_toggle = "never" }', 'summary = "Tool reads files"'];
+const STAR_LINES = ['enable = "on"', 'enable = "off"', 'enable = "discoverable"', 'run = "ask"', 'run = "unattended"', 'enable = { allow_toggle = "if_named" }'];
+const WORDS = ['deploys the mail', 'zebra issues', 'reads files quickly'];
+/** Workspace layers (below the scenario's own); the empty list is no workspace. */
+const WORKSPACES: readonly (readonly Layer[])[] = [
+  [],
+  [{ name: 'user', text: "[conversation.tools.'*']\nrun = \"unattended\"\n" }],
+  [{ name: 'user', text: '[conversation.tools.tool_2]\nsource = "local"\nenable = "off"\n' }],
+  [{ name: 'user', text: '[conversation.tools.tool_1]\nsource = "local"\ndescription = "sends mail to files"\n\n[conversation.tools.ws_only]\nsource = "local"\nenable = "discoverable"\nsummary = "deploys mail"\n' }],
+];
 
 const editArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), from: fc.nat() }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), from: fc.nat() }),
   fc.record({ kind: fc.constant('swap' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('command' as const), at: fc.nat(), extra: fc.constantFrom(' -t', ' -T', ' -T tool_1', " -t 'nosuch'", ' --cfg conversation.tools.tool_2.enable=off', ' --cfg conversation.tools.tool_2.enable=on') }),
+  fc.record({ kind: fc.constant('command' as const), at: fc.nat(), extra: fc.constantFrom(' -t', ' -T', ' -T tool_1', " -t 'nosuch'", ' --cfg conversation.tools.tool_2.enable=off', ' --cfg conversation.tools.tool_2.enable=on', ' --cfg conversation.tools.jira_search.enable=on') }),
   fc.record({ kind: fc.constant('layer' as const), from: fc.nat() }),
+  fc.record({ kind: fc.constant('server' as const), at: fc.nat(), what: fc.nat({ max: 3 }) }),
+  fc.record({ kind: fc.constant('policy' as const), key: fc.nat(), value: fc.nat() }),
+  fc.record({ kind: fc.constant('workspace' as const), which: fc.nat({ max: WORKSPACES.length - 1 }) }),
+  fc.record({ kind: fc.constant('tool' as const), at: fc.nat(), line: fc.nat({ max: TOOL_LINES.length - 1 }) }),
+  fc.record({ kind: fc.constant('param' as const), at: fc.nat(), words: fc.nat({ max: WORDS.length - 1 }) }),
+  fc.record({ kind: fc.constant('star' as const), line: fc.nat({ max: STAR_LINES.length - 1 }) }),
+  fc.record({ kind: fc.constant('span' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('overrides' as const), at: fc.nat(), line: fc.nat({ max: TOOL_LINES.length - 1 }) }),
   fc.constant({ kind: 'same' as const }),
 );
 
-/** One edit of a scenario; steps and layers are drawn from the pool of every scenario under test. */
-function applyEdit(s: Scenario, e: Edit, pool: readonly Scenario[]): Scenario {
+const TABLE = /^\[conversation\.tools\.([^\]\s]+)\]\s*$/gm;
+
+/** The tool tables of a layer text: each header's name and where its body runs. */
+function tablesOf(text: string): { name: string; start: number; end: number }[] {
+  const heads = [...text.matchAll(/^\[\[?[^\n]*$/gm)].map((m) => m.index);
+  const out: { name: string; start: number; end: number }[] = [];
+  for (const m of text.matchAll(TABLE)) {
+    const start = m.index + m[0].length;
+    const end = heads.find((h) => h > m.index) ?? text.length;
+    out.push({ name: m[1] ?? '', start, end });
+  }
+  return out;
+}
+
+/** `line` written into one table's body, replacing a line of the same key. */
+function setLine(text: string, t: { start: number; end: number }, line: string): string {
+  const key = line.slice(0, line.indexOf(' ='));
+  const body = text.slice(t.start, t.end).split('\n').filter((l) => !l.startsWith(`${key} =`));
+  body.splice(1, 0, line);
+  return text.slice(0, t.start) + body.join('\n') + text.slice(t.end);
+}
+
+/** Layer `i` (of the scenario's, by number) rewritten by `f`. */
+function editLayer(s: Scenario, i: number, f: (text: string) => string): Scenario {
+  if (s.layers.length === 0) return s;
+  const k = i % s.layers.length;
+  return { ...s, layers: s.layers.map((l, j) => (j === k ? { name: l.name, text: f(l.text) } : l)) };
+}
+
+/** One edit of a derivation's input; steps and layers are drawn from the pool of every scenario under test. */
+function applyEdit(input: DerivationInput, e: Edit, pool: readonly Scenario[]): DerivationInput {
+  const s = input.scenario;
   const steps = [...s.steps];
   const allSteps = pool.flatMap(stepsOf);
   const pick = (i: number): ScenarioStep | undefined => allSteps[i % Math.max(1, allSteps.length)];
   const at = (i: number, n = steps.length): number => (n === 0 ? 0 : i % n);
+  const withScenario = (scenario: Scenario): DerivationInput => ({ ...input, scenario });
   switch (e.kind) {
     case 'replace': {
       const step = pick(e.from);
@@ -125,32 +198,104 @@ function applyEdit(s: Scenario, e: Edit, pool: readonly Scenario[]): Scenario {
     case 'layer': {
       // Replace the scenario's layers with another scenario's (a layer replaced by the user, or reverted).
       const other = pool[e.from % pool.length];
-      if (other && other.layers.length > 0) return { ...s, layers: other.layers, servers: other.servers, steps };
+      if (other && other.layers.length > 0) return withScenario({ ...s, layers: other.layers, servers: other.servers, steps });
       break;
+    }
+    case 'server': {
+      // The servers alone: a status flipped, a tool's description or a parameter's rewritten, a tool dropped.
+      if (s.servers.length === 0) break;
+      const k = e.at % s.servers.length;
+      const servers = s.servers.map((sv, j) => {
+        if (j !== k) return sv;
+        if (e.what === 0) return { ...sv, status: sv.status === 'running' ? ('offline' as const) : ('running' as const) };
+        if (e.what === 1) return { ...sv, tools: sv.tools.map((t, i) => (i === 0 ? { ...t, description: 'deploys zebra files' } : t)) };
+        if (e.what === 2) return { ...sv, tools: sv.tools.slice(1) };
+        return { ...sv, tools: sv.tools.map((t) => ({ ...t, inputSchema: { type: 'object', properties: { q: { type: 'string', description: 'mail issues to read' } } } })) };
+      });
+      return withScenario({ ...s, servers, steps });
+    }
+    case 'policy': {
+      const keys = Object.keys(POLICY_CHOICES) as PolicyKey[];
+      const key = keys[e.key % keys.length] as PolicyKey;
+      const choices = POLICY_CHOICES[key] as readonly unknown[];
+      return withScenario({ ...s, policy: { ...s.policy, [key]: choices[e.value % choices.length] }, steps });
+    }
+    case 'workspace': {
+      const layers = WORKSPACES[e.which] ?? [];
+      const { workspaceLayers: _w, ...rest } = input;
+      return layers.length === 0 ? { ...rest, scenario: { ...s, steps } } : { ...rest, scenario: { ...s, steps }, workspaceLayers: layers };
+    }
+    case 'tool':
+      // One tool's table in a layer (a keystroke inside the catalogue layer).
+      return withScenario(
+        editLayer({ ...s, steps }, e.at, (text) => {
+          const tables = tablesOf(text).filter((t) => t.name !== "'*'" && !t.name.includes('.'));
+          const t = tables[e.at % Math.max(1, tables.length)];
+          return t ? setLine(text, t, TOOL_LINES[e.line] ?? '') : text;
+        }),
+      );
+    case 'param':
+      // A parameter's description alone (search reads it).
+      return withScenario(
+        editLayer({ ...s, steps }, e.at, (text) => {
+          const params = tablesOf(text).filter((t) => t.name.includes('.parameters.'));
+          const t = params[e.at % Math.max(1, params.length)];
+          return t ? setLine(text, t, `description = "${WORDS[e.words] ?? ''}"`) : `${text}\n[conversation.tools.tool_3.parameters.extra]\ntype = "string"\ndescription = "${WORDS[e.words] ?? ''}"\n`;
+        }),
+      );
+    case 'star':
+      return withScenario(
+        editLayer({ ...s, steps }, 0, (text) => {
+          const star = tablesOf(text).find((t) => t.name === "'*'");
+          return star ? setLine(text, star, STAR_LINES[e.line] ?? '') : `[conversation.tools.'*']\n${STAR_LINES[e.line] ?? ''}\n\n${text}`;
+        }),
+      );
+    case 'span':
+      // Text moves, values do not: a comment line above a table (origins move with it).
+      return withScenario(
+        editLayer({ ...s, steps }, e.at, (text) => {
+          const tables = tablesOf(text);
+          const t = tables[e.at % Math.max(1, tables.length)];
+          if (!t) return `# moved\n${text}`;
+          const head = text.lastIndexOf('\n[', t.start - 1);
+          return head < 0 ? `# moved\n${text}` : `${text.slice(0, head)}\n# moved${text.slice(head)}`;
+        }),
+      );
+    case 'overrides': {
+      // A small layer on top naming one tool of the catalogue (a keystroke in the small layer).
+      const names = s.layers.flatMap((l) => tablesOf(l.text).map((t) => t.name)).filter((n) => n !== "'*'" && !n.includes('.'));
+      const name = names[e.at % Math.max(1, names.length)] ?? 'tool_1';
+      const text = `[conversation.tools.${name}]\n${TOOL_LINES[e.line] ?? ''}\n`;
+      const layers = [...s.layers.filter((l) => l.name !== 'overrides'), { name: 'overrides', text }];
+      return withScenario({ ...s, layers, steps });
     }
     case 'same':
       break;
   }
-  return { ...s, steps };
+  return withScenario({ ...s, steps });
 }
 
 function holdsAfterEdits(start: Scenario, edits: readonly Edit[], cuts: readonly number[], pool: readonly Scenario[]): void {
   const derivation = new Derivation();
-  let scenario = start;
+  let input: DerivationInput = { scenario: start };
   edits.forEach((edit, i) => {
-    scenario = applyEdit(scenario, edit, pool);
+    input = applyEdit(input, edit, pool);
+    const { scenario } = input;
     const cut = cuts[i];
     // Sometimes the selected step first (the rest follows on the next run), as a shell would.
     if (cut !== undefined && scenario.steps.length > 0) {
-      const part = derivation.run({ scenario }, { throughStep: cut % (scenario.steps.length + 1) });
+      const part = derivation.run(input, { throughStep: cut % (scenario.steps.length + 1) });
       const cutScenario = { ...scenario, steps: scenario.steps.slice(0, cut % (scenario.steps.length + 1)) };
-      sameDigest(digest(cutScenario, part), digest(cutScenario, runScenario({ scenario: cutScenario })), `edit ${i} (${edit.kind}), cut at ${cut % (scenario.steps.length + 1)}`);
+      sameDigest(digest(cutScenario, part), digest(cutScenario, runScenario({ ...input, scenario: cutScenario })), `edit ${i} (${edit.kind}), cut at ${cut % (scenario.steps.length + 1)}`);
     }
-    const t = derivation.run({ scenario });
+    const t = derivation.run(input);
     expect(derivation.last?.complete).toBe(true);
-    sameDigest(digest(scenario, t), digest(scenario, runScenario({ scenario })), `edit ${i} (${edit.kind})`);
+    sameDigest(digest(scenario, t), digest(scenario, runScenario(input)), `edit ${i} (${edit.kind})`);
   });
 }
+
+/** The property tests run many whole derivations: on a loaded machine they take far longer than vitest's default. */
+const SLOW = 180_000;
 
 describe('the incremental derivation equals a derivation from scratch', () => {
   const pool = [...conformance, generated(30)];
@@ -162,7 +307,7 @@ describe('the incremental derivation equals a derivation from scratch', () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, SLOW);
 
   it('on generated catalogues', () => {
     fc.assert(
@@ -171,15 +316,15 @@ describe('the incremental derivation equals a derivation from scratch', () => {
       }),
       { numRuns: 15 },
     );
-  });
+  }, SLOW);
 
   it('an earlier timeline is not changed by a later run', () => {
     const derivation = new Derivation();
     const a = generated(40);
     const ta = derivation.run({ scenario: a });
     const before = digest(a, ta);
-    const b = applyEdit(a, { kind: 'command', at: 2, extra: ' -T' }, [a]);
-    derivation.run({ scenario: b });
+    const b = applyEdit({ scenario: a }, { kind: 'command', at: 2, extra: ' -T' }, [a]);
+    derivation.run(b);
     expect(digest(a, ta)).toEqual(before);
   });
 });
@@ -192,9 +337,9 @@ describe('nothing re-done that did not change', () => {
     expect(derivation.last).toMatchObject({ restarted: true, stepsReused: 0, stepsPlayed: s.steps.length, layersParsed: 1 });
     derivation.run({ scenario: s });
     expect(derivation.last).toMatchObject({ restarted: false, stepsReused: s.steps.length, stepsPlayed: 0, layersParsed: 0, indexBuilds: 0 });
-    const edited = applyEdit(s, { kind: 'command', at: 3, extra: ' -T tool_1' }, [s]);
-    expect(unchangedSteps({ scenario: s }, { scenario: edited })).toBe(3);
-    derivation.run({ scenario: edited });
+    const edited = applyEdit({ scenario: s }, { kind: 'command', at: 3, extra: ' -T tool_1' }, [s]);
+    expect(unchangedSteps({ scenario: s }, edited)).toBe(3);
+    derivation.run(edited);
     expect(derivation.last).toMatchObject({ restarted: false, stepsReused: 3, stepsPlayed: s.steps.length - 3, layersParsed: 0 });
   });
 
@@ -208,7 +353,7 @@ describe('nothing re-done that did not change', () => {
     expect(derivation.last).toMatchObject({ complete: true, stepsReused: 2, stepsPlayed: s.steps.length - 2 });
   });
 
-  it('a layer edit that changes only availability parses that layer again, restarts, and keeps the search index', () => {
+  it('a layer edit that changes only availability parses that layer again, re-resolves that tool alone, and keeps the search index', () => {
     const derivation = new Derivation();
     const s = generated(60);
     derivation.run({ scenario: s });
@@ -217,10 +362,103 @@ describe('nothing re-done that did not change', () => {
     const edited: Scenario = { ...s, layers: [{ name: 'workspace', text: text.replace('[conversation.tools.tool_4]\nsource = "local"\n', '[conversation.tools.tool_4]\nsource = "local"\nenable = "on"\n') }] };
     expect(edited.layers[0]?.text).not.toBe(text);
     derivation.run({ scenario: edited });
-    expect(derivation.last).toMatchObject({ restarted: true, layersParsed: 1, indexBuilds: 0, definitionsBuilt: 0 });
-    // A definition's text changes: the index is built again.
+    // The tools below it only moved in the text: their origins are patched, nothing else.
+    expect(derivation.last).toMatchObject({ restarted: false, toolsReresolved: 1, toolsMoved: 57, layersParsed: 1, indexBuilds: 0, definitionsBuilt: 0 });
+    // A definition's text changes: the index is built again, and the first search is played again.
     const described: Scenario = { ...s, layers: [{ name: 'workspace', text: text.replace('Tool 4 ', 'Tool four ') }] };
     derivation.run({ scenario: described });
     expect(derivation.last?.indexBuilds).toBeGreaterThan(0);
+    expect(derivation.last).toMatchObject({ restarted: false, replayedFromStep: 1 });
+  });
+
+  it('a layer edit replays only from the first step it can reach', () => {
+    const s = generated(60);
+    // Without the tool whose server is offline: a change of an unresolvable tool starts over (its warnings belong to loading).
+    const resolvable: Scenario = { ...s, layers: s.layers.map((l) => ({ name: l.name, text: l.text.replace(/\n\[conversation\.tools\.jira_search\][^[]*/, '\n') })) };
+    const cases: { readonly edit: Edit; readonly from: number; readonly tools: number; readonly moved: number; readonly on?: Scenario }[] = [
+      // Text moves, values do not: the tools below the comment are patched, at load and in every delta that
+      // changed one (promotions, directives); played again only from step 5, the `jp config set` that edits a layer.
+      { edit: { kind: 'span', at: 30 }, from: 5, tools: 0, moved: 37 },
+      // '*' run changes for every tool that inherits it (and so their definitions): the first search reaches them.
+      { edit: { kind: 'star', line: 4 }, from: 1, tools: 61, moved: 0, on: resolvable },
+      { edit: { kind: 'star', line: 4 }, from: 1, tools: 0, moved: 0 },
+      // A tool that is on and never searched for, called or named turned off: played again only from step 5,
+      // the `jp config set` that edits a layer (its layer-edit position is built on the layers).
+      { edit: { kind: 'overrides', at: 20, line: 1 }, from: 5, tools: 1, moved: 0, on: { ...s, layers: [...s.layers, { name: 'overrides', text: '[conversation.tools.tool_20]\nenable = "on"\n' }] } },
+    ];
+    for (const c of cases) {
+      const derivation = new Derivation();
+      const start = c.on ?? s;
+      derivation.run({ scenario: start });
+      const edited = applyEdit({ scenario: start }, c.edit, [start]);
+      const t = derivation.run(edited);
+      expect(derivation.last, c.edit.kind).toMatchObject({ restarted: c.tools === 0 && c.moved === 0, replayedFromStep: c.from, toolsReresolved: c.tools, toolsMoved: c.moved });
+      sameDigest(digest(edited.scenario, t), digest(edited.scenario, runScenario(edited)), c.edit.kind);
+    }
+    // An off tool turned on in a small layer on top, never searched for: nothing is played again.
+    const derivation = new Derivation();
+    const withOverrides: Scenario = { ...s, layers: [...s.layers, { name: 'overrides', text: '[conversation.tools.jira_search]\nenable = "off"\n' }] };
+    derivation.run({ scenario: withOverrides });
+    const quiet: Scenario = { ...s, layers: [...s.layers, { name: 'overrides', text: '[conversation.tools.tool_1]\nrun = "ask"\n' }] };
+    derivation.run({ scenario: quiet });
+    const moved: Scenario = { ...s, layers: [...s.layers, { name: 'overrides', text: '[conversation.tools.tool_1]\nrun = "unattended"\n' }] };
+    const t = derivation.run({ scenario: moved });
+    expect(derivation.last).toMatchObject({ restarted: false, toolsReresolved: 1 });
+    sameDigest(digest(moved, t), digest(moved, runScenario({ scenario: moved })), 'run moved');
   });
 });
+
+describe('edits the generator once missed', () => {
+  /** Runs `inputs` in order through one derivation, each compared with a run from scratch. */
+  function holds(inputs: readonly DerivationInput[]): void {
+    const derivation = new Derivation();
+    inputs.forEach((input, i) => {
+      const t = derivation.run(input);
+      sameDigest(digest(input.scenario, t), digest(input.scenario, runScenario(input)), `input ${i}`);
+    });
+  }
+  const s = generated(30);
+  const pool = [s];
+
+  it('a server-only edit (status, a tool description, a parameter description, a tool dropped)', () => {
+    for (let what = 0; what < 4; what++) for (let at = 0; at < 2; at++) holds([{ scenario: s }, applyEdit({ scenario: s }, { kind: 'server', at, what }, pool)]);
+  }, SLOW);
+
+  it('a policy-only edit, every key and value', () => {
+    const keys = Object.keys(POLICY_CHOICES) as PolicyKey[];
+    keys.forEach((key, k) => {
+      (POLICY_CHOICES[key] as readonly unknown[]).forEach((_, v) => holds([{ scenario: s }, applyEdit({ scenario: s }, { kind: 'policy', key: k, value: v }, pool)]));
+    });
+  }, SLOW);
+
+  it('a workspace-only edit', () => {
+    WORKSPACES.forEach((_, a) => WORKSPACES.forEach((__, b) => holds([applyEdit({ scenario: s }, { kind: 'workspace', which: a }, pool), applyEdit({ scenario: s }, { kind: 'workspace', which: b }, pool)])));
+  }, SLOW);
+
+  it('a warning first raised at step 2 stays after an edit of step 2', () => {
+    const first = derivationOf(s);
+    expect(first.entries.some((e) => e.kind === 'warning' && e.step === 2)).toBe(true);
+    holds([{ scenario: s }, applyEdit({ scenario: s }, { kind: 'command', at: 1, extra: ' -T tool_1' }, pool)]);
+  });
+
+  it('a parameter description alone changes what search finds', () => {
+    const edited = applyEdit({ scenario: s }, { kind: 'param', at: 0, words: 1 }, pool);
+    expect(edited.scenario.layers[0]?.text).toContain('zebra issues');
+    holds([{ scenario: s }, edited]);
+  });
+
+  it('tool-table, star, span-only and overrides edits, each kind in turn', () => {
+    for (let at = 0; at < 6; at++) {
+      for (let line = 0; line < TOOL_LINES.length; line++) {
+        holds([{ scenario: s }, applyEdit({ scenario: s }, { kind: 'tool', at: at * 5, line }, pool)]);
+        holds([{ scenario: s }, applyEdit({ scenario: s }, { kind: 'overrides', at: at * 5, line }, pool)]);
+      }
+      holds([{ scenario: s }, applyEdit({ scenario: s }, { kind: 'span', at: at * 3 }, pool)]);
+    }
+    STAR_LINES.forEach((_, line) => holds([{ scenario: s }, applyEdit({ scenario: s }, { kind: 'star', line }, pool)]));
+  }, SLOW);
+});
+
+function derivationOf(s: Scenario): Timeline {
+  return new Derivation().run({ scenario: s });
+}

@@ -7,22 +7,41 @@
 //     availability edit;
 //   - the run restarts from the first step the edit can affect: the steps before it, their positions,
 //     requests, calls and rows, are the previous run's (the engine is forked at the position the last
-//     kept step left, StreamEngine.forkAt). An edit of a layer, a server, the policy or anything above
-//     the steps affects every position, so the run starts over (with the caches above).
+//     kept step left, StreamEngine.forkAt);
+//   - a layer edit is a tool-granular change (issue 32.3): the merged layers are compared with the
+//     previous run's tool by tool (by reference, then by value apart from spans), and only the tools
+//     whose state differs are re-resolved. Their new state is patched into every kept position
+//     (StreamEngine.rebaseAt: counts moved, not recounted), and the conversation is played again only
+//     from the first step the change can reach (`reachOf`): a step that names a changed tool, a delta
+//     that touched one or '*', a search that could return one (or any search, when a definition and
+//     so the index changed), a registration that moves. Requests and step records of the kept steps
+//     are made again over the patched engine: everything they derive is derived when read.
+//     A change of the tool list or order, of the MCP servers, or of a tool that cannot be resolved
+//     (its warnings belong to loading) starts the run over;
+//   - a server, the policy, the workspace's diagnostics, the rankers or the live servers affect every
+//     position, so the run starts over (with the caches above).
 //
 // A derivation is a value in and a value out: `run` returns a Timeline equal to runScenario's on the
 // same input (the property tests in derivation.test.ts hold it to that), and never changes a timeline
 // it returned before. `throughStep` plays only the first steps, so a shell can answer the selected
 // position first and the rest after: the next run with the same input resumes where it stopped.
-import type { Diagnostic } from '../config/types';
+import { DESCRIBE_TOOLS, SEARCH_TOOLS } from '../catalogue/builtins';
+import { parseCommand } from '../cli/parse';
+import type { Diagnostic, Origin, ParameterConfig, PartialConfig, ToolConfig } from '../config/types';
 import type { Layer, LoadedLayer } from '../config/layer';
-import type { ScenarioStep } from '../scenario/types';
+import { effectiveEnable } from '../config/effective';
+import { mergeConfigs } from '../config/merge';
+import { EMPTY_CONFIG } from '../config/read';
+import type { Scenario, ScenarioStep } from '../scenario/types';
+import { searchTools } from '../search/contract';
 import type { Ranker } from '../search/types';
+import type { StreamEngine, ToolState } from '../stream/engine';
 import { IndexCache, LayerCache } from './caches';
 import type { Conversation } from './conversation';
 import { DefinitionCache } from './definitions';
 import { RunCatalogue } from './lookups';
-import { playSteps, startConversation, timelineOf } from './run';
+import { requestRecord } from './request';
+import { DEFAULT_RANKERS, loadDiagnostics, playSteps, startConversation, stepRecord, timelineOf } from './run';
 import type { RunInput } from './run';
 import type { Timeline } from './timeline';
 import type { UnresolvableWarnings } from './warnings';
@@ -41,9 +60,15 @@ export interface DerivationStats {
   readonly stepsReused: number;
   /** Steps played by this run. */
   readonly stepsPlayed: number;
-  /** Whether the run started over (a layer, server, policy or workspace change, or the first run). */
+  /** Whether the run started over (a server, policy or workspace change, a change of the tool list, or the first run). */
   readonly restarted: boolean;
-  /** Layers parsed by this run (the others' texts were unchanged). */
+  /** Tools whose state a layer edit changed in value (re-resolved and patched into the kept positions); 0 without one. */
+  readonly toolsReresolved: number;
+  /** Tools a layer edit only moved in the text (their origins patched, nothing re-resolved). */
+  readonly toolsMoved: number;
+  /** The first step played again (1-based; steps + 1 when none was). */
+  readonly replayedFromStep: number;
+  /** Layers parsed by this run, whole or (an edit inside one tool's tables) only those tables (the others' texts were unchanged). */
   readonly layersParsed: number;
   /** Search indexes built by this run (0: the catalogue's documents were unchanged). */
   readonly indexBuilds: number;
@@ -70,6 +95,8 @@ interface Checkpoint {
 
 interface Previous {
   readonly input: DerivationInput;
+  /** The layers (workspace's first) as loaded at the start: what a layer edit is compared with. */
+  readonly loaded: readonly LoadedLayer[];
   readonly conv: Conversation;
   readonly diagnostics: readonly Diagnostic[];
   readonly loadEntry: number;
@@ -122,25 +149,371 @@ function sameMembers<T>(a: readonly T[] | undefined, b: readonly T[] | undefined
 }
 
 /**
+ * What a part of the input is to a run: `restart`, it reaches every position (the run starts over when
+ * it differs); `layers`, compared tool by tool; `steps`, compared step by step; `unread`, no run reads
+ * it (the timeline's name is taken from each run's own input).
+ */
+type Role = 'restart' | 'layers' | 'steps' | 'unread';
+
+interface Comparator {
+  readonly role: Role;
+  readonly same: (a: DerivationInput, b: DerivationInput) => boolean;
+}
+
+/** Every part of a derivation's input (the scenario's parts by their own names). */
+export type InputPart = Exclude<keyof DerivationInput, 'scenario'> | keyof Scenario;
+
+const unread: Comparator = { role: 'unread', same: () => true };
+
+/**
+ * How each part of the input is compared: keyed by every key of DerivationInput and Scenario, so a
+ * part added to either and not placed here fails to compile (it would otherwise go uncompared, and a
+ * run would keep a timeline the new part changed).
+ */
+export const INPUT_PARTS: { readonly [K in InputPart]-?: Comparator } = {
+  workspaceLayers: { role: 'layers', same: (a, b) => sameLayers(a.workspaceLayers, b.workspaceLayers) },
+  workspaceDiagnostics: { role: 'restart', same: (a, b) => sameValue(a.workspaceDiagnostics ?? [], b.workspaceDiagnostics ?? []) },
+  extraServers: { role: 'restart', same: (a, b) => sameMembers(a.extraServers, b.extraServers) },
+  rankers: { role: 'restart', same: (a, b) => a.rankers === b.rankers },
+  name: unread,
+  description: unread,
+  // Expectations are checked against the timeline afterwards (scenario/expectations.ts).
+  load: unread,
+  // The host resolves `[workspace]` into workspaceLayers and workspaceDiagnostics.
+  workspace: unread,
+  policy: { role: 'restart', same: (a, b) => sameValue(a.scenario.policy, b.scenario.policy) },
+  servers: { role: 'restart', same: (a, b) => sameValue(a.scenario.servers, b.scenario.servers) },
+  layers: { role: 'layers', same: (a, b) => sameLayers(a.scenario.layers, b.scenario.layers) },
+  steps: { role: 'steps', same: () => true },
+};
+
+const PARTS = Object.values(INPUT_PARTS);
+
+/** What differs between two inputs, part by part. */
+export function compareInputs(prev: DerivationInput, next: DerivationInput): { readonly restart: boolean; readonly layers: boolean; readonly steps: number } {
+  let restart = false;
+  let layers = false;
+  for (const part of PARTS) {
+    if (part.role === 'unread' || part.role === 'steps' || part.same(prev, next)) continue;
+    if (part.role === 'restart') restart = true;
+    else layers = true;
+  }
+  const a = prev.scenario.steps;
+  const b = next.scenario.steps;
+  let k = 0;
+  while (k < a.length && k < b.length && sameValue(a[k], b[k])) k++;
+  return { restart, layers, steps: k };
+}
+
+/**
  * How many leading steps of `next` a run may take from a run of `prev` unchanged: -1 when anything the
  * steps play against differs (layers, servers, policy, workspace, rankers, live servers: even loading
  * must be redone), else the number of leading steps equal in value and place (their spans included).
+ * (A layer edit is then applied tool by tool by Derivation.run, which may keep more.)
  */
 export function unchangedSteps(prev: DerivationInput, next: DerivationInput): number {
-  const a = prev.scenario;
-  const b = next.scenario;
-  if (!sameValue(a.policy, b.policy) || !sameLayers(a.layers, b.layers) || !sameLayers(prev.workspaceLayers, next.workspaceLayers)) return -1;
-  if (!sameValue(a.servers, b.servers) || !sameValue(prev.workspaceDiagnostics ?? [], next.workspaceDiagnostics ?? [])) return -1;
-  if (!sameMembers(prev.extraServers, next.extraServers) || prev.rankers !== next.rankers) return -1;
-  let k = 0;
-  while (k < a.steps.length && k < b.steps.length && sameValue(a.steps[k], b.steps[k])) k++;
-  return k;
+  const c = compareInputs(prev, next);
+  return c.restart || c.layers ? -1 : c.steps;
+}
+
+/** Deep equality apart from where things were written (`span`s and tools' `declared`). */
+function sameApartFromSpans(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameApartFromSpans(a[i], b[i])) return false;
+    return true;
+  }
+  if (a instanceof Map) {
+    if (!(b instanceof Map) || a.size !== b.size) return false;
+    for (const [k, v] of a) if (!b.has(k) || !sameApartFromSpans(v, b.get(k))) return false;
+    return true;
+  }
+  if (Array.isArray(b) || b instanceof Map || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in x) {
+    if (x[k] === undefined || k === 'span' || k === 'declared') continue;
+    n++;
+    if (!sameApartFromSpans(x[k], y[k])) return false;
+  }
+  let m = 0;
+  for (const k in y) if (y[k] !== undefined && k !== 'span' && k !== 'declared') m++;
+  return n === m;
+}
+
+/** How two values compare: the same, the same apart from where they were written, or different. */
+const SAME = 0;
+const MOVED = 1;
+const DIFFERENT = 2;
+type Likeness = typeof SAME | typeof MOVED | typeof DIFFERENT;
+
+function originLikeness(a: Origin, b: Origin): Likeness {
+  if (a === b) return SAME;
+  if (a.kind !== b.kind) return DIFFERENT;
+  if (a.kind === 'layer' && b.kind === 'layer') {
+    if (a.layer !== b.layer) return DIFFERENT;
+    return a.span.start === b.span.start && a.span.end === b.span.end ? SAME : MOVED;
+  }
+  return sameValue(a, b) ? SAME : DIFFERENT;
+}
+
+/** A `{ value, origin }` pair (or an effective field, which adds `from`); values other than primitives compared deeply. */
+function sourcedLikeness(a: unknown, b: unknown): Likeness {
+  if (a === b) return SAME;
+  if (a === undefined || b === undefined || a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return DIFFERENT;
+  // Not a Sourced value (a field of another shape): compared whole.
+  if (!('origin' in a) || !('origin' in b)) return sameValue(a, b) ? SAME : DIFFERENT;
+  const x = a as { value: unknown; origin: Origin; from?: unknown };
+  const y = b as { value: unknown; origin: Origin; from?: unknown };
+  if (x.from !== y.from) return DIFFERENT;
+  if (x.value !== y.value && !sameValue(x.value, y.value)) return DIFFERENT;
+  return originLikeness(x.origin, y.origin);
+}
+
+function worst(a: Likeness, b: Likeness): Likeness {
+  return a > b ? a : b;
+}
+
+/** Every field of a parameter is a Sourced value except `items` and `properties`. */
+function parameterLikeness(a: ParameterConfig, b: ParameterConfig): Likeness {
+  let out: Likeness = SAME;
+  let n = 0;
+  for (const k in a) {
+    const x = (a as Record<string, unknown>)[k];
+    if (x === undefined) continue;
+    n++;
+    const y = (b as Record<string, unknown>)[k];
+    if (y === undefined) return DIFFERENT;
+    const l = k === 'items' ? parameterLikeness(x as ParameterConfig, y as ParameterConfig) : k === 'properties' ? parametersLikeness(x as ReadonlyMap<string, ParameterConfig>, y as ReadonlyMap<string, ParameterConfig>) : sourcedLikeness(x, y);
+    if (l === DIFFERENT) return DIFFERENT;
+    out = worst(out, l);
+  }
+  for (const k in b) if ((b as Record<string, unknown>)[k] !== undefined) n--;
+  return n === 0 ? out : DIFFERENT;
+}
+
+function parametersLikeness(a: ReadonlyMap<string, ParameterConfig>, b: ReadonlyMap<string, ParameterConfig>): Likeness {
+  if (a === b) return SAME;
+  if (a.size !== b.size) return DIFFERENT;
+  let out: Likeness = SAME;
+  const ib = b.entries();
+  for (const [k, p] of a) {
+    const next = ib.next().value;
+    if (!next || next[0] !== k) return DIFFERENT;
+    const l = parameterLikeness(p, next[1]);
+    if (l === DIFFERENT) return DIFFERENT;
+    out = worst(out, l);
+  }
+  return out;
+}
+
+/**
+ * A tool's config against its config after an edit, in one walk (thousands are compared on a keystroke
+ * in a catalogue layer): every field is a Sourced value except `name`, `declared`, `enable` and
+ * `parameters`, which are read for what they are.
+ */
+function configLikeness(a: ToolConfig, b: ToolConfig): Likeness {
+  if (a === b) return SAME;
+  if (a.name !== b.name) return DIFFERENT;
+  let out = originLikeness(a.declared, b.declared);
+  if (out === DIFFERENT) return DIFFERENT;
+  let n = 0;
+  for (const k in a) {
+    const x = (a as unknown as Record<string, unknown>)[k];
+    if (x === undefined || k === 'name' || k === 'declared') continue;
+    n++;
+    const y = (b as unknown as Record<string, unknown>)[k];
+    if (y === undefined) return DIFFERENT;
+    let l: Likeness;
+    if (k === 'enable') l = worst(sourcedLikeness(a.enable.availability, b.enable.availability), sourcedLikeness(a.enable.allowToggle, b.enable.allowToggle));
+    else if (k === 'parameters') l = parametersLikeness(a.parameters, b.parameters);
+    else l = sourcedLikeness(x, y);
+    if (l === DIFFERENT) return DIFFERENT;
+    out = worst(out, l);
+  }
+  for (const k in b) if ((b as unknown as Record<string, unknown>)[k] !== undefined && k !== 'name' && k !== 'declared') n--;
+  return n === 0 ? out : DIFFERENT;
+}
+
+/** A tool's state at load against its state after an edit. */
+function stateLikeness(before: ToolState, after: ToolState): Likeness {
+  if (before.run !== after.run || before.resolution !== after.resolution || before.order !== after.order) return DIFFERENT;
+  const c = configLikeness(before.config, after.config);
+  if (c === DIFFERENT) return DIFFERENT;
+  return worst(c, worst(sourcedLikeness(before.enable.availability, after.enable.availability), sourcedLikeness(before.enable.allowToggle, after.enable.allowToggle)));
+}
+
+/** The inputs of a tool's definition (what resolveTool reads besides run and the servers), apart from spans. */
+function sameDefinitionInputs(a: ToolConfig, b: ToolConfig): boolean {
+  return (
+    sourcedLikeness(a.source, b.source) !== DIFFERENT &&
+    sourcedLikeness(a.summary, b.summary) !== DIFFERENT &&
+    sourcedLikeness(a.description, b.description) !== DIFFERENT &&
+    sourcedLikeness(a.examples, b.examples) !== DIFFERENT &&
+    parametersLikeness(a.parameters, b.parameters) !== DIFFERENT
+  );
+}
+
+/** Same tool names in the same order. */
+function sameOrder(a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): boolean {
+  if (a.size !== b.size) return false;
+  const ib = b.keys();
+  for (const k of a.keys()) if (ib.next().value !== k) return false;
+  return true;
+}
+
+/** A layer edit as a change of some tools' states at load. */
+interface ToolChangeSet {
+  readonly base: PartialConfig;
+  /** Every tool whose state at load differs (in value or only in where it was written), in its new state. */
+  readonly patched: ReadonlyMap<string, ToolState>;
+  /** The tools among them whose state differs in value. */
+  readonly changed: ReadonlySet<string>;
+  /** Whether a definition changed (so the search index did). */
+  readonly definitions: boolean;
+}
+
+/**
+ * The layer edit from `prev` (the engine's load) to `base`, tool by tool; undefined when it cannot be
+ * applied as one (the tool list or order, or the MCP servers changed, or a changed tool cannot be
+ * resolved: its warnings belong to loading).
+ */
+function toolChanges(engine: StreamEngine, base: PartialConfig): ToolChangeSet | undefined {
+  const old = engine.loadedBase;
+  if (!sameOrder(old.tools, base.tools) || !sameApartFromSpans(old.mcpServers, base.mcpServers)) return undefined;
+  // '*' moved or changed: any tool may inherit from it. Else only the tools whose merged table is a new object.
+  const all = !sameValue(old.defaults, base.defaults);
+  const candidates: string[] = [];
+  const states0 = engine.statesAt(0);
+  const patched = new Map<string, ToolState>();
+  for (const [name, t] of base.tools) {
+    if (!all && old.tools.get(name) === t) continue;
+    const before = states0.get(name);
+    // '*' as it was: a table the same apart from where it was written keeps its run and resolution,
+    // and only its own enable fields' origins move. One walk decides; the rest are re-resolved.
+    const likeness = all || !before ? DIFFERENT : configLikeness(before.config, t);
+    if (likeness === SAME) continue;
+    if (likeness === MOVED && before) patched.set(name, { ...before, config: t, enable: effectiveEnable(t, base.defaults) });
+    else candidates.push(name);
+  }
+  const changed = new Set<string>();
+  let definitions = false;
+  for (const [name, after] of engine.statesUnder(base, candidates, sameDefinitionInputs)) {
+    const before = states0.get(name);
+    if (!before) return undefined;
+    const likeness = stateLikeness(before, after);
+    if (likeness === SAME) continue;
+    patched.set(name, after);
+    if (likeness === MOVED) continue;
+    if (!before.resolution.ok || !after.resolution.ok) return undefined;
+    changed.add(name);
+    if (before.resolution !== after.resolution) definitions = true;
+  }
+  return { base, patched, changed, definitions };
+}
+
+/** A search_tools call's reach: whether any of `names` could be among its hits (or its total). */
+type SearchProbe = (args: unknown) => boolean;
+
+/**
+ * The first step (0-based) of the previous run, before `limit`, that a tool-granular change can reach:
+ * whose command, calls, deltas, searches or registration could differ because of it. `limit` when none
+ * can. -1 when loading itself differs (registration at position 0).
+ */
+function reachOf(prev: Previous, steps: readonly ScenarioStep[], set: ToolChangeSet, limit: number, probe: () => SearchProbe | undefined): number {
+  const { engine } = prev.conv;
+  const positions = engine.positions;
+  const touched = set.patched;
+  const changed = set.changed;
+  const discoverableDelta = (() => {
+    let d = 0;
+    const states0 = engine.statesAt(0);
+    for (const [name, after] of touched) {
+      const before = states0.get(name);
+      d += (after.enable.availability.value === 'discoverable' ? 1 : 0) - (before?.enable.availability.value === 'discoverable' ? 1 : 0);
+    }
+    return d;
+  })();
+  let registered = (positions[0]?.counts.discoverable ?? 0) + discoverableDelta > 0;
+  if (registered !== positions[0]?.registered) return -1;
+  let probeFn: SearchProbe | undefined | null = null;
+  const searchReaches = (args: unknown): boolean => {
+    if (set.definitions) return true;
+    if (probeFn === null) probeFn = probe();
+    return probeFn === undefined || probeFn(args);
+  };
+  const version0 = positions[0]?.catalogueVersion;
+  let from = prev.checkpoints[0]?.position ?? 0;
+  for (let j = 0; j < limit; j++) {
+    const record = prev.conv.steps[j];
+    const step = steps[j];
+    if (!record || !step) return j;
+    // The deltas of the step: one that changed a patched tool or '*', or a layer edit, may differ now.
+    for (let p = from + 1; p <= record.position; p++) {
+      const pos = positions[p];
+      if (!pos) return j;
+      if (pos.event.kind === 'layer-edit' || engine.touchesDefaultsAt(p)) return j;
+      // A tool changed in value: the delta itself may differ now (JP drops a restated value). One that only
+      // moved in the text is changed there again by rebaseAt.
+      for (const c of pos.changes) if (changed.has(c.name)) return j;
+      registered ||= pos.counts.discoverable + discoverableDelta > 0;
+      if (registered !== pos.registered) return j;
+    }
+    // Versions only grow: the same at the step's end, the same all through it (the index at load answers its searches).
+    const searchVersionSame = positions[record.position]?.catalogueVersion === version0;
+    from = record.position;
+    // The command: a bulk directive reads every tool; a named one, a forced tool or a --cfg reads its tool.
+    const parsed = parseCommand(step.command);
+    if (parsed.ok) {
+      const cmd = parsed.command;
+      // `jp config set` on a layer edits the layers (a layer-edit position); on the conversation it is a --cfg.
+      if (cmd.kind !== 'query' && cmd.target.kind !== 'conversation') return j;
+      if (cmd.kind === 'query') {
+        for (const d of cmd.directives) if (d.name === undefined || changed.has(d.name)) return j;
+        if (cmd.toolUse?.kind === 'function' && changed.has(cmd.toolUse.name)) return j;
+      }
+      for (const a of cmd.assignments) {
+        const m = /^conversation\.tools\.([A-Za-z0-9_-]+)\./.exec(a.key);
+        if (!m || changed.has(m[1] ?? '')) return j;
+      }
+    }
+    // The calls: a call of a changed tool, any write or describe_tools; a search that could find one.
+    for (const cycle of step.cycles) {
+      if (prev.input.scenario.policy.provider === 'anthropic-directives' && changed.size > 0) return j;
+      for (const call of cycle.calls) {
+        if (changed.has(call.tool)) return j;
+        if (call.writes !== undefined && call.writes.length > 0) return j;
+        if (call.tool === DESCRIBE_TOOLS && changed.size > 0) return j;
+        if (call.tool === SEARCH_TOOLS && changed.size > 0 && (!searchVersionSame || searchReaches(call.args))) return j;
+      }
+    }
+  }
+  return limit;
+}
+
+/**
+ * Caches a derivation may share with other runs of the same documents (a host's scratch runs read
+ * the same layers and definitions): given ones are used, missing ones made.
+ */
+export interface DerivationCaches {
+  readonly layerCache?: LayerCache;
+  readonly indexCache?: IndexCache;
+  readonly definitionCache?: DefinitionCache;
 }
 
 export class Derivation {
-  private readonly layerCache = new LayerCache();
-  private readonly indexCache = new IndexCache();
-  private readonly definitionCache = new DefinitionCache();
+  private readonly layerCache: LayerCache;
+  private readonly indexCache: IndexCache;
+  private readonly definitionCache: DefinitionCache;
+
+  constructor(caches: DerivationCaches = {}) {
+    this.layerCache = caches.layerCache ?? new LayerCache();
+    this.indexCache = caches.indexCache ?? new IndexCache();
+    this.definitionCache = caches.definitionCache ?? new DefinitionCache();
+  }
   private previous: Previous | undefined;
   private stats: DerivationStats | undefined;
 
@@ -153,41 +526,125 @@ export class Derivation {
   run(input: DerivationInput, options: DeriveOptions = {}): Timeline {
     const steps = input.scenario.steps;
     const through = Math.max(0, Math.min(options.throughStep ?? steps.length, steps.length));
-    const parsedBefore = this.layerCache.parsed;
+    const parsedBefore = this.layerCache.parsed + this.layerCache.tablesReparsed;
     const buildsBefore = this.indexCache.builds;
     const definitionsBefore = this.definitionCache.built;
     const prev = this.previous;
-    const keep = prev ? Math.min(unchangedSteps(prev.input, input), prev.checkpoints.length - 1, through) : -1;
-    let conv: Conversation;
-    let diagnostics: readonly Diagnostic[];
-    let loadEntry: number;
-    let checkpoints: Checkpoint[];
-    if (prev && keep >= 0 && prev.checkpoints[keep]) {
-      conv = this.resume(prev.conv, prev.checkpoints[keep], input);
+    const change = prev ? compareInputs(prev.input, input) : undefined;
+    const limit = prev && change ? Math.min(change.steps, prev.checkpoints.length - 1, through) : -1;
+    let conv: Conversation | undefined;
+    let diagnostics: readonly Diagnostic[] = [];
+    let loadEntry = 0;
+    let checkpoints: Checkpoint[] = [];
+    let loaded: readonly LoadedLayer[] = [];
+    let toolsReresolved = 0;
+    let toolsMoved = 0;
+    if (prev && change && !change.restart && !change.layers && prev.checkpoints[limit]) {
+      conv = this.resume(prev.conv, prev.checkpoints[limit], input);
       diagnostics = prev.diagnostics;
       loadEntry = prev.loadEntry;
-      checkpoints = prev.checkpoints.slice(0, keep + 1);
-    } else {
+      checkpoints = prev.checkpoints.slice(0, limit + 1);
+      loaded = prev.loaded;
+    } else if (prev && change && !change.restart && change.layers && limit >= 0) {
+      const rebased = this.rebase(prev, input, limit);
+      if (rebased) ({ conv, diagnostics, loadEntry, checkpoints, loaded, toolsReresolved, toolsMoved } = rebased);
+    }
+    const restarted = !conv;
+    if (!conv) {
       const started = startConversation({ ...input, layerCache: this.layerCache, indexCache: this.indexCache, definitionCache: this.definitionCache });
       conv = started.conv;
       diagnostics = started.diagnostics;
       loadEntry = conv.entries.length - 1;
       checkpoints = [checkpointOf(conv, 0)];
+      loaded = conv.loaded;
     }
+    const played = conv;
     const from = checkpoints.length - 1;
-    playSteps(conv, steps, from, through, (played) => checkpoints.push(checkpointOf(conv, played)));
-    this.previous = { input, conv, diagnostics, loadEntry, checkpoints };
+    playSteps(played, steps, from, through, (n) => checkpoints.push(checkpointOf(played, n)));
+    this.previous = { input, loaded, conv: played, diagnostics, loadEntry, checkpoints };
     this.stats = {
       stepsReused: from,
       stepsPlayed: through - from,
-      restarted: !prev || keep < 0,
-      layersParsed: this.layerCache.parsed - parsedBefore,
+      restarted,
+      toolsReresolved,
+      toolsMoved,
+      replayedFromStep: from < through ? from + 1 : steps.length + 1,
+      layersParsed: this.layerCache.parsed + this.layerCache.tablesReparsed - parsedBefore,
       indexBuilds: this.indexCache.builds - buildsBefore,
       definitionsBuilt: this.definitionCache.built - definitionsBefore,
       steps: steps.length,
       complete: through === steps.length,
     };
-    return timelineOf(conv, input.scenario.name, diagnostics, loadEntry);
+    return timelineOf(played, input.scenario.name, diagnostics, loadEntry);
+  }
+
+  /**
+   * A layer edit applied tool by tool (see the head of this file): the previous run's conversation up
+   * to the first step the change can reach, over an engine with the changed tools patched in.
+   * Undefined when the edit cannot be applied so (the run then starts over).
+   */
+  private rebase(prev: Previous, input: DerivationInput, limit: number): { conv: Conversation; diagnostics: readonly Diagnostic[]; loadEntry: number; checkpoints: Checkpoint[]; loaded: readonly LoadedLayer[]; toolsReresolved: number; toolsMoved: number } | undefined {
+    const layers: Layer[] = [...(input.workspaceLayers ?? []), ...input.scenario.layers];
+    const loaded = this.layerCache.loadAll(layers);
+    if (loaded.length !== prev.loaded.length || loaded.some((l, i) => l.name !== prev.loaded[i]?.name)) return undefined;
+    const base = loaded.reduce((acc, l) => mergeConfigs(acc, l.config), EMPTY_CONFIG);
+    const old = prev.conv.engine;
+    const set = toolChanges(old, base);
+    if (!set) return undefined;
+    const rankers = input.rankers ?? DEFAULT_RANKERS;
+    const probe = (): SearchProbe | undefined => {
+      // The tools a search could return before or after the change; the index is the one at load (no definition changed).
+      const states0 = old.statesAt(0);
+      const names = new Set<string>();
+      for (const name of set.changed) {
+        const before = states0.get(name);
+        const after = set.patched.get(name);
+        if ((before?.resolution.ok && before.enable.availability.value === 'discoverable') || (after?.resolution.ok && after.enable.availability.value === 'discoverable')) names.add(name);
+      }
+      if (names.size === 0) return () => false;
+      const policy = input.scenario.policy;
+      // The previous run's catalogue answers when no definition changed since load (its documents are kept); else a fork at load.
+      const atLoad = old.current.catalogueVersion === old.positions[0]?.catalogueVersion ? prev.conv.catalogue : new RunCatalogue(old.forkAt(0), rankers, this.indexCache, this.definitionCache);
+      const index = atLoad.searchIndex(policy.ranking);
+      const orders = new Set([...names].map((n) => states0.get(n)?.order ?? -1));
+      return (args) => {
+        const r = searchTools(index, args, { filter: (n) => names.has(n), filterOrder: (o) => orders.has(o), substringMatch: policy.substring_match, reportMatchCount: policy.report_match_count });
+        return !r.ok || r.hits.length > 0 || (r.total ?? 0) > 0;
+      };
+    };
+    const keep = reachOf(prev, input.scenario.steps, set, limit, probe);
+    const at = prev.checkpoints[keep];
+    if (keep < 0 || !at) return undefined;
+    const engine = old.rebaseAt(at.position, base, set.patched);
+    const was = prev.conv;
+    const conv: Conversation = {
+      policy: was.policy,
+      engine,
+      catalogue: new RunCatalogue(engine, rankers, this.indexCache, this.definitionCache),
+      warnings: at.warnings.clone(),
+      layers,
+      loaded,
+      entries: was.entries.slice(0, at.entries),
+      requests: [],
+      calls: was.calls.slice(0, at.calls),
+      steps: [],
+      messages: was.messages.slice(0, at.messages),
+      announced: at.announced,
+      // The system prompt is derived again on first read (it may name a patched tool's category).
+      derived: { key: '', value: undefined },
+    };
+    // Records of the kept steps, made again over the patched engine: what they derive is read from it.
+    for (const r of was.requests.slice(0, at.requests)) {
+      conv.requests.push(requestRecord(conv, { id: r.id, step: r.step, cycle: r.cycle, position: r.position, ...(r.forced !== undefined ? { forced: r.forced } : {}), toolChoice: r.toolChoice, registered: engine.positions[r.position]?.registered ?? r.registered, messages: r.messages }));
+    }
+    for (const st of was.steps.slice(0, at.steps)) {
+      // Field by field: `sets` is a getter, which a spread would run.
+      const fields = { step: st.step, entry: st.entry, lastEntry: st.lastEntry, position: st.position, time: st.time, ...(st.error !== undefined ? { error: st.error } : {}) };
+      conv.steps.push(stepRecord(engine, { ...fields, registered: engine.positions[st.position]?.registered ?? st.registered, layers }));
+    }
+    const checkpoints = prev.checkpoints.slice(0, keep + 1).map((c) => ({ ...c, layers, loaded }));
+    const diagnostics = loadDiagnostics(input, loaded, engine.orderedStatesAt(0), layers);
+    return { conv, diagnostics, loadEntry: prev.loadEntry, checkpoints, loaded, toolsReresolved: set.changed.size, toolsMoved: set.patched.size - set.changed.size };
   }
 
   /** A conversation standing where `prev` stood at a checkpoint; `prev` and its timeline are not changed. */

@@ -9,14 +9,14 @@ import { LineIndex } from '../config/toml-ast';
 import type { Diagnostic } from '../config/types';
 import { checkToolName } from '../providers/rules';
 import type { ProviderId } from '../providers/types';
-import type { StreamEngine } from '../stream/engine';
+import type { ToolState } from '../stream/engine';
 
 export const PROVIDER_RULE = 'provider-rule';
 
-export function providerNameDiagnostics(engine: StreamEngine, layers: readonly Layer[], provider: ProviderId): Diagnostic[] {
+export function providerNameDiagnostics(states: Iterable<ToolState>, layers: readonly Layer[], provider: ProviderId): Diagnostic[] {
   const out: Diagnostic[] = [];
   const indexes = new Map<string, LineIndex>();
-  for (const st of engine.currentStates()) {
+  for (const st of states) {
     const found = checkToolName(provider, st.name);
     if (found.length === 0) continue;
     const d = st.config.declared;

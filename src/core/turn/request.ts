@@ -133,13 +133,27 @@ function announceAvailability(conv: Conversation, offered: readonly string[]): v
 /** A cycle's request, resolved at the newest position; adds it to the timeline. */
 export function sendRequest(conv: Conversation, step: number, cycle: number, toolChoice: ToolChoice, forced: string | undefined): RequestRecord {
   const { engine, policy, requests } = conv;
-  const registered = engine.isRegistered;
   const position = engine.current.index;
+  if (policy.provider === 'anthropic-directives') announceAvailability(conv, derivedFor(conv, position, forced).sets.offered);
+  const req = requestRecord(conv, { id: requests.length, step, cycle, position, ...(forced !== undefined ? { forced } : {}), toolChoice, registered: engine.isRegistered, messages: conv.messages.slice() });
+  requests.push(req);
+  conv.entries.push({ kind: 'request', step, cycle, request: req.id, position });
+  return req;
+}
+
+/** What a request record is made of; the rest (sets, definitions, cost, body, cache, findings) is derived when read. */
+export type RequestFields = Pick<RequestRecord, 'id' | 'step' | 'cycle' | 'position' | 'forced' | 'toolChoice' | 'registered' | 'messages'>;
+
+/**
+ * A request record over a conversation: everything it derives is read from the conversation's engine
+ * and catalogue on first read, so a record re-made over a patched engine (turn/derivation.ts) derives
+ * what a fresh run would.
+ */
+export function requestRecord(conv: Conversation, fields: RequestFields): RequestRecord {
+  const { policy, requests } = conv;
+  const { id, position, forced, toolChoice, messages: snapshot } = fields;
   let own: Derived | undefined;
   const get = (): Derived => (own ??= derivedFor(conv, position, forced));
-  if (policy.provider === 'anthropic-directives') announceAvailability(conv, get().sets.offered);
-  const id = requests.length;
-  const snapshot = conv.messages.slice();
   let rendered: RenderedRequest | undefined;
   let cache: CacheResult | undefined;
   let findings: readonly ProviderDiagnostic[] | undefined;
@@ -149,13 +163,7 @@ export function sendRequest(conv: Conversation, step: number, cycle: number, too
     return array.map((n) => at(n)).filter((d): d is ToolDefinition => d !== undefined);
   };
   const req: RequestRecord = {
-    id,
-    step,
-    cycle,
-    position,
-    ...(forced !== undefined ? { forced } : {}),
-    toolChoice,
-    registered,
+    ...fields,
     get sets(): Sets {
       return get().sets;
     },
@@ -192,7 +200,5 @@ export function sendRequest(conv: Conversation, step: number, cycle: number, too
       return findings;
     },
   };
-  requests.push(req);
-  conv.entries.push({ kind: 'request', step, cycle, request: id, position });
   return req;
 }

@@ -4,7 +4,7 @@
 //
 //   runScenario = start (load) → applyStep for each step → the timeline
 //   applyStep   = a `jp q` turn (turn.ts) | `jp config set --id` | `jp config set` on a layer (config-set.ts)
-import type { Layer } from '../config/layer';
+import type { Layer, LoadedLayer } from '../config/layer';
 import { loadLayer, positioned } from '../config/layer';
 import { LineIndex } from '../config/toml-ast';
 import type { Diagnostic } from '../config/types';
@@ -25,7 +25,7 @@ import { warnUnresolvable } from './conversation';
 import type { Conversation } from './conversation';
 import type { DefinitionCache } from './definitions';
 import { RunCatalogue } from './lookups';
-import type { Timeline } from './timeline';
+import type { StepRecord, Timeline } from './timeline';
 import { runTurn } from './turn';
 import { UnresolvableWarnings } from './warnings';
 import { providerNameDiagnostics } from './provider-names';
@@ -52,7 +52,7 @@ export interface RunInput {
   readonly definitionCache?: DefinitionCache;
 }
 
-const DEFAULT_RANKERS: ReadonlyMap<string, Ranker> = new Map([
+export const DEFAULT_RANKERS: ReadonlyMap<string, Ranker> = new Map([
   [substring.id, substring],
   [bm25.id, bm25],
 ]);
@@ -72,9 +72,9 @@ function buildServers(scenario: Scenario, mcpNames: Iterable<string>, extra: rea
 }
 
 /** JP requires `source`; the workbench reads a tool without one as local and says so where it was declared. */
-function missingSources(engine: StreamEngine, layers: readonly Layer[]): Diagnostic[] {
+function missingSources(states: Iterable<ToolState>, layers: readonly Layer[]): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const st of engine.currentStates()) {
+  for (const st of states) {
     if (st.config.source) continue;
     const d = st.config.declared;
     const text = d.kind === 'layer' ? layers.find((l) => l.name === d.layer)?.text : undefined;
@@ -82,6 +82,12 @@ function missingSources(engine: StreamEngine, layers: readonly Layer[]): Diagnos
     out.push(d.kind === 'layer' && text !== undefined ? positioned(d.layer, new LineIndex(text), 'warning', message, d.span, 'missing-source') : { severity: 'warning', message, code: 'missing-source' });
   }
   return out;
+}
+
+/** What loading says: the workspace's, each layer's, then those of the tools as loaded (position 0). */
+export function loadDiagnostics(input: Pick<RunInput, 'workspaceDiagnostics' | 'scenario'>, loaded: readonly LoadedLayer[], states0: Iterable<ToolState>, layers: readonly Layer[]): Diagnostic[] {
+  const states = [...states0];
+  return [...(input.workspaceDiagnostics ?? []), ...loaded.flatMap((l) => l.diagnostics), ...missingSources(states, layers), ...providerNameDiagnostics(states, layers, input.scenario.policy.provider)];
 }
 
 /** The start of the conversation: the layers loaded, the servers and the stream's base position. */
@@ -93,7 +99,7 @@ export function startConversation(input: RunInput): { conv: Conversation; diagno
   const mcpNames = new Set<string>();
   for (const l of loaded) for (const name of l.config.mcpServers.keys()) mcpNames.add(name);
   const engine = new StreamEngine(loaded, buildServers(scenario, mcpNames, input.extraServers ?? []));
-  const diagnostics: Diagnostic[] = [...(input.workspaceDiagnostics ?? []), ...loaded.flatMap((l) => l.diagnostics), ...missingSources(engine, layers), ...providerNameDiagnostics(engine, layers, scenario.policy.provider)];
+  const diagnostics = loadDiagnostics(input, loaded, engine.orderedStatesAt(0), layers);
   const conv: Conversation = {
     policy: scenario.policy,
     engine,
@@ -136,20 +142,18 @@ function applyStep(conv: Conversation, stepNo: number, step: ScenarioStep, time:
   }
   const position = engine.current.index;
   if (error !== undefined) entries[entry] = { kind: 'step', step: stepNo, command: step.command, position, error, commandSpan: step.commandSpan };
-  const registered = engine.isRegistered;
-  conv.steps.push({
-    step: stepNo,
-    entry,
-    lastEntry: entries.length - 1,
-    position,
-    time,
-    registered,
-    ...(error !== undefined ? { error } : {}),
-    layers: conv.layers,
+  conv.steps.push(stepRecord(engine, { step: stepNo, entry, lastEntry: entries.length - 1, position, time, registered: engine.isRegistered, ...(error !== undefined ? { error } : {}), layers: conv.layers }));
+}
+
+/** A step's record over an engine: its sets are derived on first read from the engine's position. */
+export function stepRecord(engine: StreamEngine, fields: Omit<StepRecord, 'sets'>): StepRecord {
+  const { position } = fields;
+  return {
+    ...fields,
     get sets(): Sets {
       return engine.setsAt(position);
     },
-  });
+  };
 }
 
 export function runScenario(input: RunInput): Timeline {

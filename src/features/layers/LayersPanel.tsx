@@ -8,6 +8,7 @@ import { useCommands } from '../../commands/context';
 import { useTimeline } from '../../derive/hooks';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import type { WorkbenchStore } from '../../state/store';
+import type { LayerDoc } from '../../core';
 import { layerIdsFor } from '../../editor/layer-ids';
 import { installLayersHook } from './hook';
 import { useShownWorkspaceFile, WorkspaceFileView, WorkspaceTabs, workspaceTabId } from './WorkspaceTabs';
@@ -71,7 +72,10 @@ function useProblemCounts(): ReadonlyMap<string, Counts> {
 }
 
 /** A read-only view of the text while Monaco loads (the first lines only). */
-function TextPreview({ text }: { readonly text: string }) {
+function TextPreview({ layer }: { readonly layer: LayerDoc }) {
+  // Read here, not where the fallback element is made: a typed layer's text is read from the
+  // editor's model (state/liveLayer.ts), which the panel's render per keystroke must not do.
+  const text = layer.text;
   const shown = useMemo(() => {
     let end = 0;
     for (let n = 0; n < PREVIEW_LINES; n++) {
@@ -259,7 +263,7 @@ export function LayersPanel() {
     );
   } else {
     body = (
-      <Suspense fallback={<TextPreview text={layer.text} />}>
+      <Suspense fallback={<TextPreview layer={layer} />}>
         <LayerEditor index={index} labelledBy={tabId(index)} />
       </Suspense>
     );

@@ -3,7 +3,7 @@
 // way the document changes: "Add this turn to the document".
 import { useQuery } from '@tanstack/react-query';
 import type { TaskResult } from '../../core';
-import { useDeriveClient } from '../../derive/queries';
+import { deriveQuery, useDeriveClient } from '../../derive/queries';
 import { useWorkbenchStore } from '../../state/context';
 import { OutcomeBadge } from './TaskTable';
 
@@ -11,8 +11,7 @@ export function TaskTurn({ run, result, onClose }: { readonly run: number; reado
   const client = useDeriveClient();
   const store = useWorkbenchStore();
   const { data, error } = useQuery({
-    queryKey: ['tasks', 'turn', run, result.index],
-    queryFn: () => client.call('taskTurn', { run, index: result.index }),
+    ...deriveQuery(client, 'taskTurn', { run, index: result.index }),
     staleTime: Infinity,
     gcTime: 10_000,
   });

@@ -1,0 +1,233 @@
+// The worker's copy of the document (issue 32.1): typed changes applied equal the edited text, a
+// wrong base asks for a resync, and a layer-only edit derives the same view as the whole document.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseScenario, scenarioDocFromText, writeScenario } from '../core';
+import type { ScenarioDoc } from '../core';
+import { applyChanges, DocumentSender, editsBetween, isResync, parsedLayerText, WorkerDocument } from './document';
+import type { DocOrigin, LayerChange } from './document';
+import { DeriveHost } from './host';
+
+const demoText = readFileSync(new URL('../app/demo-scenario.toml', import.meta.url), 'utf8');
+
+function doc(text: string): ScenarioDoc {
+  const d = scenarioDocFromText(text);
+  if (!d.ok) throw new Error(d.errors[0]?.message);
+  return d.doc;
+}
+
+/** A small deterministic generator (mulberry32), so a failure replays. */
+function rng(seed: number): (n: number) => number {
+  let a = seed >>> 0;
+  return (n) => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
+
+const PIECES = ['', 'a', 'x', ' ', '\n', '"on"', 'enable = "off"\n', '[conversation.tools.t]\n', "'''", '\ud83d\ude00', '#', '\\'];
+
+/**
+ * One editor event's changes as Monaco reports them: non-overlapping ranges, each offset into the
+ * text before the event, listed from the last to the first (a multi-cursor edit).
+ */
+function randomEvent(text: string, next: (n: number) => number): LayerChange[] {
+  const count = 1 + next(4);
+  const cuts = new Set<number>();
+  for (let i = 0; i < count * 2; i++) cuts.add(next(text.length + 1));
+  const points = [...cuts].sort((a, b) => a - b);
+  const changes: LayerChange[] = [];
+  for (let i = 0; i + 1 < points.length || (i === 0 && points.length === 1); i += 2) {
+    const start = points[i] ?? 0;
+    const end = next(3) === 0 ? start : (points[i + 1] ?? start);
+    changes.push({ rangeOffset: start, rangeLength: end - start, text: PIECES[next(PIECES.length)] ?? '' });
+  }
+  return changes.reverse();
+}
+
+/** The edited text, built independently: the untouched stretches and the inserts, front to back. */
+function spliced(text: string, changes: readonly LayerChange[]): string {
+  const ascending = [...changes].sort((a, b) => a.rangeOffset - b.rangeOffset);
+  let out = '';
+  let at = 0;
+  for (const c of ascending) {
+    out += text.slice(at, c.rangeOffset) + c.text;
+    at = c.rangeOffset + c.rangeLength;
+  }
+  return out + text.slice(at);
+}
+
+describe('applyChanges', () => {
+  it('applies one change, several in Monaco\'s order, and any order of the same changes', () => {
+    expect(applyChanges('enable = "on"', [{ rangeOffset: 10, rangeLength: 2, text: 'off' }])).toBe('enable = "off"');
+    const changes = [
+      { rangeOffset: 6, rangeLength: 0, text: 'Z' },
+      { rangeOffset: 0, rangeLength: 1, text: 'XY' },
+    ];
+    expect(applyChanges('abcdefgh', changes)).toBe('XYbcdefZgh');
+    expect(applyChanges('abcdefgh', [...changes].reverse())).toBe('XYbcdefZgh');
+  });
+
+  it('refuses a change that does not fit the text, as a resync', () => {
+    let error: unknown;
+    try {
+      applyChanges('abc', [{ rangeOffset: 2, rangeLength: 5, text: '' }]);
+    } catch (e) {
+      error = e;
+    }
+    expect(isResync(error)).toBe(true);
+  });
+
+  it('equals the edited text for random Monaco-style change lists (property)', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const next = rng(seed);
+      let text = demoText.slice(next(200), 200 + next(600));
+      for (let event = 0; event < 12; event++) {
+        const changes = randomEvent(text, next);
+        const expected = spliced(text, changes);
+        text = applyChanges(text, changes);
+        expect(text, `seed ${seed}, event ${event}`).toBe(expected);
+      }
+    }
+  });
+});
+
+describe('WorkerDocument', () => {
+  const demo = doc(demoText);
+
+  it('asks for a resync when it does not hold the base revision, and is left as it was', () => {
+    const d = new WorkerDocument();
+    expect(() => d.apply(2, { base: 1, edits: [] })).toThrow(/resync/u);
+    d.replace(5, demo);
+    let error: unknown;
+    try {
+      d.apply(7, { base: 6, edits: [{ kind: 'layer', layer: 0, changes: [{ rangeOffset: 0, rangeLength: 0, text: '#' }] }] });
+    } catch (e) {
+      error = e;
+    }
+    expect(isResync(error)).toBe(true);
+    expect(d.revision).toBe(5);
+    expect(d.doc).toBe(demo);
+    d.apply(6, { base: 5, edits: [{ kind: 'layer', layer: 0, changes: [{ rangeOffset: 0, rangeLength: 0, text: '#' }] }] });
+    expect(d.revision).toBe(6);
+    expect(d.doc.layers[0]?.text).toBe(`#${demo.layers[0]?.text}`);
+  });
+
+  it('a layer edit swaps the text in the parsed scenario without parsing: equal to a whole parse but for spans', () => {
+    const d = new WorkerDocument();
+    d.replace(1, demo);
+    expect(d.parsed.ok).toBe(true);
+    expect(d.parses).toBe(1);
+    const next = rng(7);
+    let revision = 1;
+    for (let i = 0; i < 40; i++) {
+      const layer = next(demo.layers.length);
+      const text = d.doc.layers[layer]?.text ?? '';
+      d.apply(revision + 1, { base: revision, edits: [{ kind: 'layer', layer, changes: randomEvent(text, next) }] });
+      revision += 1;
+      const whole = parseScenario(writeScenario(d.doc));
+      const got = d.parsed;
+      expect(got.ok && whole.ok).toBe(true);
+      if (!got.ok || !whole.ok) return;
+      expect(got.scenario.layers).toEqual(whole.scenario.layers);
+      expect(got.scenario.policy).toEqual(whole.scenario.policy);
+      expect(got.scenario.steps.map((s) => s.command)).toEqual(whole.scenario.steps.map((s) => s.command));
+      expect(d.parsedWhole).toBe(false);
+    }
+    expect(d.parses).toBe(1);
+  });
+
+  it('reads a lone surrogate in a layer as the whole parse does (U+FFFD)', () => {
+    expect(parsedLayerText('a\ud800b')).toBe('a\ufffdb');
+    expect(parsedLayerText('a\ud83d\ude00b')).toBe('a\ud83d\ude00b');
+    const d = new WorkerDocument();
+    d.replace(1, demo);
+    void d.parsed;
+    d.apply(2, { base: 1, edits: [{ kind: 'layer', layer: 1, changes: [{ rangeOffset: 0, rangeLength: 0, text: '# \ud800\n' }] }] });
+    const whole = parseScenario(writeScenario(d.doc));
+    expect(d.parsed.ok && whole.ok && d.parsed.scenario.layers).toEqual(whole.ok && whole.scenario.layers);
+  });
+
+  it('a document edit keeps the layers it names by index and parses again', () => {
+    const d = new WorkerDocument();
+    d.replace(1, demo);
+    void d.parsed;
+    const { layers, ...rest } = demo;
+    const renamed = { ...rest, name: 'renamed', steps: demo.steps.slice(1) };
+    d.apply(2, { base: 1, edits: [{ kind: 'doc', doc: renamed, layers: [{ name: 'top', text: '# new\n' }, ...layers.map((l, i) => ({ name: l.name, keep: i }))] }] });
+    expect(d.doc).toEqual({ ...renamed, layers: [{ name: 'top', text: '# new\n' }, ...layers] });
+    d.doc.layers.slice(1).forEach((l, i) => expect(l).toBe(layers[i]));
+    expect(d.parsed.ok).toBe(true);
+    expect(d.parses).toBe(2);
+    expect(d.parsedWhole).toBe(true);
+  });
+});
+
+describe('a derivation from edits', () => {
+  const demo = doc(demoText);
+
+  it('a layer-only edit yields the same TimelineView as the whole document derived afresh', () => {
+    const host = new DeriveHost();
+    host.derive({ doc: demo, revision: 1, entry: null });
+    const next = rng(11);
+    let current = demo;
+    for (let revision = 2; revision <= 12; revision++) {
+      const layer = next(current.layers.length);
+      const text = current.layers[layer]?.text ?? '';
+      // Flip an availability now and then, so the sets change too.
+      const on = text.indexOf('"on"');
+      const changes: LayerChange[] = on >= 0 && next(2) === 0 ? [{ rangeOffset: on, rangeLength: 4, text: '"off"' }] : randomEvent(text, next);
+      current = { ...current, layers: current.layers.map((l, i) => (i === layer ? { ...l, text: applyChanges(l.text, changes) } : l)) };
+      const warm = host.derive({ revision, edits: { base: revision - 1, edits: [{ kind: 'layer', layer, changes }] }, entry: null });
+      const cold = new DeriveHost().derive({ doc: current, revision, entry: null });
+      expect({ ...warm, millis: 0 }, `revision ${revision}`).toEqual({ ...cold, millis: 0 });
+    }
+  });
+
+  it('answers a resync error for edits over a revision it does not hold', () => {
+    const host = new DeriveHost();
+    host.derive({ doc: demo, revision: 1 });
+    let error: unknown;
+    try {
+      host.derive({ revision: 3, edits: { base: 2, edits: [] } });
+    } catch (e) {
+      error = e;
+    }
+    expect(isResync(error)).toBe(true);
+  });
+});
+
+describe('DocumentSender', () => {
+  const demo = doc(demoText);
+
+  it('sends the lineage\'s typed changes and document edits, whole when the lineage does not reach what was sent', () => {
+    const origins = new WeakMap<ScenarioDoc, DocOrigin>();
+    const sender = new DocumentSender((d) => origins.get(d));
+    expect(sender.update(demo, 1)).toEqual({ doc: demo });
+
+    const typed: ScenarioDoc = { ...demo, layers: demo.layers.map((l, i) => (i === 1 ? { ...l, text: `# hi\n${l.text}` } : l)) };
+    origins.set(typed, { parent: demo, layer: 1, changes: [{ rangeOffset: 0, rangeLength: 0, text: '# hi\n' }] });
+    const stepped: ScenarioDoc = { ...typed, steps: [...typed.steps, { command: "jp q 'x'", cycles: [] }] };
+    origins.set(stepped, { parent: typed });
+    const update = sender.update(stepped, 3);
+    expect('edits' in update && update.edits.base).toBe(1);
+    expect('edits' in update && update.edits.edits.map((e) => e.kind)).toEqual(['layer', 'doc']);
+    // No layer text crosses for the step: every layer is kept by index.
+    expect(JSON.stringify(update)).not.toContain(demo.layers[0]?.text.slice(0, 40));
+
+    const worker = new WorkerDocument();
+    worker.replace(1, demo);
+    if ('edits' in update) worker.apply(3, update.edits);
+    expect(worker.doc).toEqual(stepped);
+
+    const unrelated = doc(demoText);
+    expect(sender.update(unrelated, 4)).toEqual({ doc: unrelated });
+    expect(sender.update(unrelated, 4, true)).toEqual({ doc: unrelated });
+    sender.reset();
+    expect(sender.update(unrelated, 5)).toEqual({ doc: unrelated });
+    expect(editsBetween(unrelated, unrelated, () => undefined)).toEqual([]);
+  });
+});

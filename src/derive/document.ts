@@ -1,0 +1,198 @@
+// The scenario document's two copies (issue 32.1). The worker owns the document: the page sends it
+// whole only when one is opened, replaced or restored (or when the worker asks for a resync), and
+// otherwise sends what changed since the revision the worker holds:
+//   - typing in a layer: the layer and the editor's content changes ({rangeOffset, rangeLength,
+//     text}, as Monaco reports them), a few bytes whatever the layer's size;
+//   - any other edit (a step, the policy, a rename): the document's small fields, with every layer
+//     the edit left alone named by its index in the previous document instead of its text.
+// `DocumentSender` (page side) works out what to send from the store's lineage of documents
+// (state/lineage.ts); `WorkerDocument` (worker side) applies it and keeps the parsed scenario, parsed
+// once per non-layer change: a layer-text edit swaps the layer's text in the parsed scenario, which
+// holds layers as plain name and text (the scenario text around them is never written or re-parsed).
+import { parseScenario, writeScenario } from '../core';
+import type { LayerDoc, ScenarioDoc } from '../core';
+import type { ScenarioParse } from '../core/scenario/parse';
+import type { DocOrigin, LayerChange } from '../state/lineage';
+
+export type { DocOrigin, LayerChange };
+
+/** A layer kept from the previous document (by index there), or given with its text. */
+export type LayerRef = { readonly name: string; readonly keep: number } | { readonly name: string; readonly text: string };
+
+export type DocEdit =
+  /** Typing: the changes of one editor event, each offset into the text before the event. */
+  | { readonly kind: 'layer'; readonly layer: number; readonly changes: readonly LayerChange[] }
+  /** Anything else: the document without its layers' texts, unless new. */
+  | { readonly kind: 'doc'; readonly doc: Omit<ScenarioDoc, 'layers'>; readonly layers: readonly LayerRef[] };
+
+/** What a revision's document is, given the revision the worker holds (`base`). */
+export interface DocumentEdits {
+  readonly base: number;
+  readonly edits: readonly DocEdit[];
+}
+
+/** The worker does not hold the revision the edits build on: the page sends the document whole. */
+export const RESYNC = 'resync: the worker does not hold revision';
+
+export function isResync(e: unknown): boolean {
+  return e instanceof Error && e.message.startsWith(RESYNC);
+}
+
+/**
+ * `text` with Monaco's changes of one event applied. Each change's offset is into the text before
+ * the event and the ranges do not overlap, so applying them from the last to the first keeps every
+ * offset valid (Monaco lists them that way; sorting makes the order not matter).
+ */
+export function applyChanges(text: string, changes: readonly LayerChange[]): string {
+  const sorted = changes.length > 1 ? [...changes].sort((a, b) => b.rangeOffset - a.rangeOffset) : changes;
+  let out = text;
+  let limit = text.length;
+  for (const c of sorted) {
+    const end = c.rangeOffset + c.rangeLength;
+    if (c.rangeOffset < 0 || c.rangeLength < 0 || end > limit) throw new Error(`${RESYNC}: a change (${c.rangeOffset}+${c.rangeLength}) does not fit the layer's ${text.length} characters`);
+    out = out.slice(0, c.rangeOffset) + c.text + out.slice(end);
+    limit = c.rangeOffset;
+  }
+  return out;
+}
+
+// writeScenario writes a lone surrogate as U+FFFD (no TOML string holds one), so that is the text
+// a whole parse reads back.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** A layer's text as the scenario parser reads it back from the written document. */
+export function parsedLayerText(text: string): string {
+  return LONE_SURROGATE.test(text) ? text.replace(/\p{Cs}/gu, '\ufffd') : text;
+}
+
+/** The worker's copy of the document, its revision and its parsed scenario. */
+export class WorkerDocument {
+  private current: { revision: number; doc: ScenarioDoc } | undefined;
+  private parse: ScenarioParse | undefined;
+  private whole = false;
+  /** Whole parses made (for tests: a layer edit makes none). */
+  parses = 0;
+
+  /** Whether `parsed` is a whole parse of `doc` (its spans are the written document's), not one a layer edit swapped a text into. */
+  get parsedWhole(): boolean {
+    return this.whole;
+  }
+
+  get revision(): number | undefined {
+    return this.current?.revision;
+  }
+
+  get doc(): ScenarioDoc {
+    if (!this.current) throw new Error('no document yet');
+    return this.current.doc;
+  }
+
+  /** The parsed scenario of the current document. */
+  get parsed(): ScenarioParse {
+    if (!this.parse) {
+      this.parses++;
+      this.parse = parseScenario(writeScenario(this.doc));
+      this.whole = true;
+    }
+    return this.parse;
+  }
+
+  /** Takes a whole document (opened, replaced, restored, or a resync). */
+  replace(revision: number, doc: ScenarioDoc): void {
+    this.current = { revision, doc };
+    this.parse = undefined;
+  }
+
+  /**
+   * Brings the document to `revision` with the edits made since `base`. Throws a RESYNC error when
+   * this copy is not at `base` (the page then sends the document whole); the copy is then unchanged.
+   */
+  apply(revision: number, { base, edits }: DocumentEdits): void {
+    const at = this.current;
+    if (!at || at.revision !== base) throw new Error(`${RESYNC} ${base} (it holds ${at ? at.revision : 'none'})`);
+    let doc = at.doc;
+    let parse = this.parse;
+    for (const e of edits) {
+      if (e.kind === 'layer') {
+        const layer = doc.layers[e.layer];
+        if (!layer) throw new Error(`${RESYNC}: no layer ${e.layer}`);
+        const text = applyChanges(layer.text, e.changes);
+        doc = { ...doc, layers: doc.layers.map((l, i) => (i === e.layer ? { name: l.name, text } : l)) };
+        // Only the layer's text changed: the parsed scenario is the same but for that text. A
+        // scenario that did not parse is parsed again (its errors' positions move with the text).
+        if (parse?.ok) {
+          const p = parse;
+          parse = { ...p, scenario: { ...p.scenario, layers: p.scenario.layers.map((l, i) => (i === e.layer ? { name: l.name, text: parsedLayerText(text) } : l)) } };
+        } else parse = undefined;
+      } else {
+        const before = doc.layers;
+        const layers: LayerDoc[] = e.layers.map((r) => {
+          if ('text' in r) return { name: r.name, text: r.text };
+          const kept = before[r.keep];
+          if (!kept) throw new Error(`${RESYNC}: no layer ${r.keep} to keep`);
+          return kept.name === r.name ? kept : { name: r.name, text: kept.text };
+        });
+        doc = { ...e.doc, layers };
+        parse = undefined;
+      }
+    }
+    if (parse !== this.parse) this.whole = false;
+    this.current = { revision, doc };
+    this.parse = parse;
+  }
+}
+
+/** How far back the sender walks a document's lineage before it sends the document whole. */
+const MAX_CHAIN = 2000;
+
+/**
+ * The page's side: what to send so the worker holds `doc` as `revision`, given what was sent last.
+ * Sends are made in order (the client's derive queue), so the worker holds what was last sent.
+ */
+export class DocumentSender {
+  private sent: { doc: ScenarioDoc; revision: number } | undefined;
+
+  constructor(private readonly originOf: (doc: ScenarioDoc) => DocOrigin | undefined) {}
+
+  /** The document's update; `whole` forces the whole document (a resync). */
+  update(doc: ScenarioDoc, revision: number, whole = false): { doc: ScenarioDoc } | { edits: DocumentEdits } {
+    const sent = this.sent;
+    this.sent = { doc, revision };
+    if (!whole && sent) {
+      const edits = editsBetween(sent.doc, doc, this.originOf);
+      if (edits) return { edits: { base: sent.revision, edits } };
+    }
+    return { doc };
+  }
+
+  /** Forgets what was sent (a send failed): the next update is the whole document. */
+  reset(): void {
+    this.sent = undefined;
+  }
+}
+
+/** The edits that make `to` from `from`, by the lineage; undefined when `to` does not descend from `from`. */
+export function editsBetween(from: ScenarioDoc, to: ScenarioDoc, originOf: (doc: ScenarioDoc) => DocOrigin | undefined): DocEdit[] | undefined {
+  const chain: { doc: ScenarioDoc; origin: DocOrigin }[] = [];
+  let d = to;
+  while (d !== from) {
+    const origin = originOf(d);
+    if (!origin || chain.length >= MAX_CHAIN) return undefined;
+    chain.push({ doc: d, origin });
+    d = origin.parent;
+  }
+  chain.reverse();
+  return chain.map(({ doc, origin }) => {
+    if (origin.layer !== undefined && origin.changes) return { kind: 'layer', layer: origin.layer, changes: origin.changes };
+    const before = origin.parent.layers;
+    const { layers, ...rest } = doc;
+    return {
+      kind: 'doc',
+      doc: rest,
+      layers: layers.map((l) => {
+        const keep = before.indexOf(l);
+        return keep >= 0 ? { name: l.name, keep } : { name: l.name, text: l.text };
+      }),
+    };
+  });
+}

@@ -1,0 +1,97 @@
+// Typing in a layer (issue 32.1): the store takes the editor's changes and a live layer, reads no
+// layer text per keystroke, and the derive worker's copy rebuilt from the lineage equals the document.
+import { describe, expect, it } from 'vitest';
+import { EMPTY_DOC } from '../core';
+import type { ScenarioDoc } from '../core';
+import { applyChanges, DocumentSender, WorkerDocument } from '../derive/document';
+import { docChars } from './history';
+import { docSizeEstimate } from './journal';
+import { originOf } from './lineage';
+import type { LayerChange } from './lineage';
+import { isLiveLayer, plainDoc } from './liveLayer';
+import type { TextSource } from './liveLayer';
+import { createWorkbenchStore } from './store';
+
+/** A stand-in for an editor model: its text, and how many times the whole text was read. */
+class FakeModel implements TextSource {
+  reads = 0;
+  constructor(public text: string) {}
+  read(): string {
+    this.reads++;
+    return this.text;
+  }
+  length(): number {
+    return this.text.length;
+  }
+  type(changes: LayerChange[]): LayerChange[] {
+    this.text = applyChanges(this.text, changes);
+    return changes;
+  }
+}
+
+const catalogue = Array.from({ length: 2000 }, (_, i) => `[conversation.tools.t${i}]\nsource = "local"\nenable = "on"\n`).join('\n');
+const start: ScenarioDoc = { ...EMPTY_DOC, name: 'typing', layers: [{ name: 'catalogue', text: catalogue }, { name: 'overrides', text: '# mine\n' }], servers: [], steps: [{ command: "jp q 'x'", cycles: [] }] };
+
+describe('typing in a layer', () => {
+  it('bumps the revision with a live layer, records the changes, and reads no layer text to do it', () => {
+    const store = createWorkbenchStore(start);
+    const model = new FakeModel(catalogue);
+    const changes = model.type([{ rangeOffset: 10, rangeLength: 0, text: 'x' }]);
+    store.getState().typeInLayer(0, changes, model);
+    const s = store.getState();
+    expect(s.revision).toBe(2);
+    expect(isLiveLayer(s.doc.layers[0]!)).toBe(true);
+    expect(originOf(s.doc)).toEqual({ parent: start, layer: 0, changes });
+    expect(s.doc.layers[1]).toBe(start.layers[1]);
+    // What autosave and the journal measure per keystroke never reads the text.
+    expect(docChars(s.doc)).toBe(catalogue.length + 1 + start.layers[1]!.text.length);
+    docSizeEstimate(s.doc);
+    expect(model.reads).toBe(0);
+    // Asked for, the text is the model's; a plain copy holds it for good.
+    expect(s.doc.layers[0]?.text).toBe(model.text);
+    const kept = plainDoc(s.doc);
+    model.type([{ rangeOffset: 0, rangeLength: 0, text: '#' }]);
+    expect(kept.layers[0]?.text).not.toBe(model.text);
+    expect(JSON.parse(JSON.stringify(s.doc)).layers[0].text).toBe(model.text);
+  });
+
+  it('the worker rebuilt from what the sender sends equals the store\'s document, keystrokes and other edits mixed', () => {
+    const store = createWorkbenchStore(start);
+    const models = start.layers.map((l) => new FakeModel(l.text));
+    const sender = new DocumentSender(originOf);
+    const worker = new WorkerDocument();
+    let senderReads = 0;
+    const sync = () => {
+      const { doc, revision } = store.getState();
+      const before = models.reduce((n, m) => n + m.reads, 0);
+      const u = sender.update(doc, revision);
+      if ('edits' in u) JSON.stringify(u);
+      senderReads += models.reduce((n, m) => n + m.reads, 0) - before;
+      if ('doc' in u) worker.replace(revision, structuredClone(plainDoc(u.doc)));
+      else worker.apply(revision, structuredClone(u.edits));
+      expect(worker.doc).toEqual(plainDoc(doc));
+      return u;
+    };
+    sync();
+    const typeAt = (layer: number, offset: number, text: string, remove = 0) => {
+      const m = models[layer]!;
+      store.getState().typeInLayer(layer, m.type([{ rangeOffset: offset, rangeLength: remove, text }]), m);
+    };
+    typeAt(1, 0, 'a');
+    typeAt(1, 1, 'b');
+    expect('edits' in sync()).toBe(true);
+    typeAt(0, 5, 'zz', 2);
+    store.getState().addStep({ command: "jp q 'y'", cycles: [] });
+    typeAt(1, 0, '\n');
+    store.getState().setPolicy('provider', 'openai');
+    const u = sync();
+    expect('edits' in u && u.edits.edits.map((e) => e.kind)).toEqual(['layer', 'doc', 'layer', 'doc']);
+    // The catalogue's text does not cross for the step or the policy.
+    expect(JSON.stringify(u).length).toBeLessThan(2000);
+    // A replacement has no lineage: the document goes whole.
+    store.getState().replaceDoc({ ...start, name: 'other' }, { kind: 'test' });
+    expect('doc' in sync()).toBe(true);
+    // Neither the sender nor what it sends read a typed layer's text (the replacement is a plain document).
+    expect(senderReads).toBe(0);
+  });
+});
