@@ -6,7 +6,7 @@ import { queryOptions, useQuery, keepPreviousData } from '@tanstack/react-query'
 import { createContext, useContext } from 'react';
 import type { ScenarioDoc } from '../core';
 import type { DeriveClient } from './client';
-import type { SetsQuery, SetsWindow } from './protocol';
+import type { SetsQuery } from './protocol';
 import type { WorkspaceInput } from './workspaceProtocol';
 import { deriveKey } from './methods';
 import type { KeyParams, MethodName, Params } from './methods';
