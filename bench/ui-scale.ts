@@ -165,7 +165,7 @@ export async function measureAt(browser: Browser, baseURL: string, tools: number
     const bytes = await bytesPerKeystroke(page, 6);
     console.log(
       `  bytes per keystroke across the worker boundary: answers ${kib(bytes.received)} (target < 64 KiB at 100,000 tools; ${Object.entries(bytes.byMethod).map(([m, n]) => `${m} ${kib(n)}`).join(', ')}); ` +
-        `params ${kib(bytes.sent)} (the derive params carry the whole document until the edit-as-changes path, issue 32.1)`,
+        `params ${kib(bytes.sent)} (a keystroke's derive sends Monaco's changes, issue 32.1)`,
     );
     await scrollSets(page, 40);
     await page.waitForTimeout(300);
