@@ -6,10 +6,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { MUTATE_AREAS } from './mutate-areas.mjs';
 
-// Arguments after `--` go to Stryker as they are (e.g. `-- --mutate src/core/tasks/outcome.ts`).
-const dash = process.argv.indexOf('--');
-const passed = dash < 0 ? [] : process.argv.slice(dash + 1);
-const asked = (dash < 0 ? process.argv.slice(2) : process.argv.slice(2, dash));
+// Area names come first; the first option and everything after it go to Stryker as they are (e.g.
+// `npm run mutate tasks -- --mutate src/core/tasks/outcome.ts`). npm removes its own `--`, so the
+// options arrive right after the areas; a literal `--` before them is accepted too.
+const args = process.argv.slice(2);
+const firstOption = args.findIndex((a) => a.startsWith('-'));
+const asked = firstOption < 0 ? args : args.slice(0, firstOption);
+const passed = firstOption < 0 ? [] : args.slice(firstOption).filter((a, i) => !(i === 0 && a === '--'));
 const areas = asked.length > 0 ? asked : Object.keys(MUTATE_AREAS);
 const unknown = areas.filter((a) => !(a in MUTATE_AREAS));
 if (unknown.length > 0) {
