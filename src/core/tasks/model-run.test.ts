@@ -1,0 +1,87 @@
+// A task set run by the model (model-run.ts): what the run reports about money, the tasks the budget
+// cap left unasked, and the calibration table's rows (billed beside modelled, per request).
+import { describe, expect, it } from 'vitest';
+import { costOfTimeline } from '../cost/conversation';
+import type { CostOptions } from '../cost/conversation';
+import { DEFAULT_PRICE_TABLE, modelFor } from '../providers/prices';
+import type { ModelReply } from '../providers/reply';
+import type { ProviderId } from '../providers/types';
+import { parseScenario } from '../scenario/parse';
+import type { Scenario } from '../scenario/types';
+import { layer, scenarioText } from '../turn/test-kit';
+import type { ToolSpec } from '../turn/test-kit';
+import { IndexCache, runScenario } from '../turn/run';
+import { modelStep } from './model-play';
+import type { AskModel, ModelAnswer, ModelRequest } from './model-play';
+import { runModelTasks } from './model-run';
+
+const TOOLS: Record<string, ToolSpec> = {
+  read_file: { enable: '"on"', summary: 'Read a file from the workspace.' },
+  deploy_staging: { summary: 'Deploy a branch to the staging environment.' },
+  sentry_list_issues: { summary: 'List the error issues Sentry recorded.' },
+};
+
+function scenarioOf(body = '', provider: ProviderId = 'anthropic'): Scenario {
+  const p = parseScenario(scenarioText({ policy: { ranking: 'bm25', provider }, layer: layer(TOOLS), body }));
+  if (!p.ok) throw new Error(p.errors.map((e) => e.message).join('; '));
+  return p.scenario;
+}
+
+const indexCache = new IndexCache();
+const runner = (s: Scenario) => runScenario({ scenario: s, indexCache });
+const MTOK = { uncached: 1_000_000, cacheRead: 0, cacheWrite: 0, output: 0 };
+const reply = (text: string, calls: [string, Record<string, unknown>][] = [], usage = MTOK): ModelReply => ({ text, calls: calls.map(([name, args], i) => ({ id: `c${i}`, name, args })), usage });
+const ok = (r: ModelReply): ModelAnswer => ({ ok: true, reply: r });
+const price = modelFor(DEFAULT_PRICE_TABLE, 'anthropic', 'claude-haiku-4-5');
+// Ten tokens a character: the small test catalogue's prefix is then above haiku's 4096-token cache minimum.
+const counter = { id: 'chars*10', count: (t: string) => t.length * 10 };
+const cost: CostOptions = { table: DEFAULT_PRICE_TABLE, model: 'claude-haiku-4-5', counter };
+
+const TASKS = [
+  { query: 'Deploy main to staging', relevant: ['deploy_staging'] },
+  { query: 'Read the README', relevant: ['read_file'] },
+  { query: 'What errors did Sentry record?', relevant: ['sentry_list_issues'] },
+];
+
+/** A model that always searches first, then answers; every request bills 1M uncached tokens ($1 at haiku). */
+const searcher = (sent: ModelRequest[] = []): AskModel => (req) => {
+  sent.push(req);
+  return Promise.resolve(req.cycle === 1 ? ok(reply('', [['search_tools', { query: 'deploy staging' }]])) : ok(reply('Done.')));
+};
+
+describe('the budget cap', () => {
+  it('a task stopped after one sent, billed request is a task that ran, not one left unasked', async () => {
+    const sent: ModelRequest[] = [];
+    // The first request spends the whole $1: task 0 stops before its second request, the others before their first.
+    const run = await runModelTasks(scenarioOf(), runner, TASKS, { model: 'anthropic:claude-haiku-4-5', provider: 'anthropic', askFor: () => searcher(sent), ...(price ? { price } : {}), maxUsd: 1 });
+    expect(sent).toHaveLength(1);
+    expect(run.results.map((r) => [r.stopped, r.cycles.length])).toEqual([['budget', 1], ['budget', 0], ['budget', 0]]);
+    expect(run.notRun).toEqual([1, 2]);
+    expect(run.results[0]?.usd).toBeCloseTo(1, 10);
+    expect(run.usd).toBeCloseTo(1, 10);
+    // The task that was sent is counted by the summary with the outcome its one request left (it searched).
+    expect(run.run.summary.tasks).toBe(1);
+    expect(run.results[0]?.searched).toBe(true);
+    expect(run.stoppedBy).toBe('the budget cap: $1.0000 spent of $1.00');
+  });
+});
+
+describe('the calibration table', () => {
+  it('reads the requests of the step it reports when the scenario already has steps', async () => {
+    const base = scenarioOf('[[steps]]\ncommand = "jp q hello"\n  [[steps.cycles]]\n  reply = "Hello."\n[[steps]]\ncommand = "jp q again"\n  [[steps.cycles]]\n  reply = "Again."');
+    const run = await runModelTasks(base, runner, TASKS.slice(0, 1), { model: 'anthropic:claude-haiku-4-5', provider: 'anthropic', askFor: () => searcher(), ...(price ? { price } : {}), cost });
+    const rows = run.results[0]?.calibration ?? [];
+    expect(rows.map((r) => [r.task, r.cycle])).toEqual([[0, 1], [0, 2]]);
+    // The model's turn is step 3: its rows are that step's requests as the cost model prices them.
+    const cycles = run.results[0]?.cycles ?? [];
+    const timeline = runner({ ...base, steps: [...base.steps, modelStep(TASKS[0]?.query ?? '', cycles)] });
+    const step3 = costOfTimeline(timeline, cost).requests.filter((r) => r.step === 3);
+    expect(step3).toHaveLength(2);
+    expect(rows.map((r) => r.modelled)).toEqual(step3.map((r) => ({ uncached: r.figures.uncached, cacheRead: r.figures.cacheRead, cacheWrite: r.figures.cacheWrite, output: r.output })));
+    // Step 3's first request reads the prefix the earlier steps wrote: a fresh conversation's would not.
+    expect(rows[0]?.modelled?.cacheRead).toBeGreaterThan(0);
+    const fresh = await runModelTasks(scenarioOf(), runner, TASKS.slice(0, 1), { model: 'anthropic:claude-haiku-4-5', provider: 'anthropic', askFor: () => searcher(), ...(price ? { price } : {}), cost });
+    expect(fresh.results[0]?.calibration[0]?.modelled?.cacheRead).toBe(0);
+    expect(rows.every((r) => r.billed?.uncached === 1_000_000)).toBe(true);
+  });
+});
