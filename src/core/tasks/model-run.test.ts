@@ -13,7 +13,7 @@ import type { ToolSpec } from '../turn/test-kit';
 import { IndexCache, runScenario } from '../turn/run';
 import { modelStep } from './model-play';
 import type { AskModel, ModelAnswer, ModelRequest } from './model-play';
-import { runModelTasks } from './model-run';
+import { finishModelRun, runModelTasks } from './model-run';
 
 const TOOLS: Record<string, ToolSpec> = {
   read_file: { enable: '"on"', summary: 'Read a file from the workspace.' },
@@ -21,8 +21,8 @@ const TOOLS: Record<string, ToolSpec> = {
   sentry_list_issues: { summary: 'List the error issues Sentry recorded.' },
 };
 
-function scenarioOf(body = '', provider: ProviderId = 'anthropic'): Scenario {
-  const p = parseScenario(scenarioText({ policy: { ranking: 'bm25', provider }, layer: layer(TOOLS), body }));
+function scenarioOf(body = '', provider: ProviderId = 'anthropic', categories = false): Scenario {
+  const p = parseScenario(scenarioText({ policy: { ranking: 'bm25', provider, ...(categories ? { categories_prompt: true } : {}) }, layer: layer(TOOLS), body }));
   if (!p.ok) throw new Error(p.errors.map((e) => e.message).join('; '));
   return p.scenario;
 }
@@ -83,5 +83,99 @@ describe('the calibration table', () => {
     const fresh = await runModelTasks(scenarioOf(), runner, TASKS.slice(0, 1), { model: 'anthropic:claude-haiku-4-5', provider: 'anthropic', askFor: () => searcher(), ...(price ? { price } : {}), cost });
     expect(fresh.results[0]?.calibration[0]?.modelled?.cacheRead).toBe(0);
     expect(rows.every((r) => r.billed?.uncached === 1_000_000)).toBe(true);
+  });
+});
+
+/** A promise the test settles. */
+function deferred<T>(): { promise: Promise<T>; settle: (v: T) => void } {
+  let settle: (v: T) => void = () => undefined;
+  const promise = new Promise<T>((r) => {
+    settle = r;
+  });
+  return { promise, settle };
+}
+
+const MODEL = { model: 'anthropic:claude-haiku-4-5', provider: 'anthropic' as const, ...(price ? { price } : {}) };
+
+describe('a task set run by the model: what the run reports', () => {
+  it('passes the cycle cap and the shell\'s call resolver to every task', async () => {
+    const ask: AskModel = () => Promise.resolve(ok(reply('', [['read_file', { path: 'a' }]])));
+    const run = await runModelTasks(scenarioOf(), runner, TASKS.slice(0, 2), { ...MODEL, askFor: () => ask, maxCycles: 1, resolveCall: () => Promise.resolve({ kind: 'server', result: 'contents of a' }) });
+    expect(run.results.map((r) => [r.stopped, r.cycles.length, r.cycles[0]?.calls[0]?.kind, r.cycles[0]?.calls[0]?.result])).toEqual([['cycles', 1, 'server', 'contents of a'], ['cycles', 1, 'server', 'contents of a']]);
+  });
+
+  it('an error answer and a reply without usage cost nothing and do not stop the run; a task that failed at its first request was asked', async () => {
+    const answers: ModelAnswer[] = [{ ok: false, error: '500 Internal Server Error' }, ok({ text: 'Done.', calls: [] }), ok(reply('Done.'))];
+    let n = 0;
+    const ask: AskModel = () => Promise.resolve(answers[n++] ?? { ok: false, error: 'the script ran out' });
+    const run = await runModelTasks(scenarioOf(), runner, TASKS, { ...MODEL, askFor: () => ask, maxUsd: 1.5 });
+    expect(run.results.map((r) => [r.stopped, r.usd])).toEqual([['error', 0], ['reply', 0], ['reply', 1]]);
+    expect(run.notRun).toEqual([]);
+    expect(run.run.summary.tasks).toBe(3);
+    expect(run.stoppedBy).toBeUndefined();
+    expect(run.usage).toEqual(MTOK);
+  });
+
+  it('reports each finished task with the count done and the money spent, and totals the billed usage', async () => {
+    const seen: [number, number, number][] = [];
+    const run = await runModelTasks(scenarioOf(), runner, TASKS, { ...MODEL, askFor: () => searcher(), onResult: (r, done, spent) => seen.push([r.index, done, spent]) });
+    // The searcher searches, then answers: two $1 requests a task.
+    expect(seen).toEqual([[0, 1, 2], [1, 2, 4], [2, 3, 6]]);
+    expect(run.usage).toEqual({ uncached: 6_000_000, cacheRead: 0, cacheWrite: 0, output: 0 });
+    expect(run.usd).toBeCloseTo(6, 10);
+    expect(run.run).toMatchObject({ policy: 'auto', categories: false, limit: 0, section: { lines: 0, text: '' } });
+    const withCategories = await runModelTasks(scenarioOf('', 'anthropic', true), runner, TASKS.slice(0, 1), { ...MODEL, askFor: () => searcher() });
+    expect(withCategories.run.categories).toBe(true);
+  });
+
+  it('plays `concurrency` tasks at once, one by default', async () => {
+    const inFlight = async (concurrency: number | undefined): Promise<number> => {
+      let now = 0;
+      let most = 0;
+      const ask: AskModel = async () => {
+        now += 1;
+        most = Math.max(most, now);
+        await Promise.resolve();
+        await Promise.resolve();
+        now -= 1;
+        return ok(reply('Done.'));
+      };
+      await runModelTasks(scenarioOf(), runner, TASKS, { ...MODEL, askFor: () => ask, ...(concurrency !== undefined ? { concurrency } : {}) });
+      return most;
+    };
+    expect(await inFlight(undefined)).toBe(1);
+    expect(await inFlight(2)).toBe(2);
+    expect(await inFlight(8)).toBe(3);
+  });
+
+  it('the cap\'s reason names the money spent when it was reached, though a request in flight then bills more', async () => {
+    const late = deferred<ModelAnswer>();
+    // Task 0 answers at once and spends the $1 cap; task 1's request, sent alongside, comes back after task 0 stopped.
+    const askFor = (i: number): AskModel => (i === 0 ? () => Promise.resolve(ok(reply('', [['search_tools', { query: 'deploy' }]]))) : () => late.promise);
+    const run = await runModelTasks(scenarioOf(), runner, TASKS.slice(0, 2), {
+      ...MODEL,
+      askFor,
+      maxUsd: 1,
+      concurrency: 2,
+      onResult: (r) => {
+        if (r.index === 0) late.settle(ok(reply('', [['search_tools', { query: 'read' }]])));
+      },
+    });
+    expect(run.results.map((r) => [r.stopped, r.cycles.length, r.why])).toEqual([
+      ['budget', 1, 'the budget cap: $1.0000 spent of $1.00'],
+      ['budget', 1, 'the budget cap: $1.0000 spent of $1.00'],
+    ]);
+    expect(run.stoppedBy).toBe('the budget cap: $1.0000 spent of $1.00');
+    expect(run.usd).toBeCloseTo(2, 10);
+    expect(run.notRun).toEqual([]);
+  });
+
+  it('finishing a run leaves out the tasks never started', async () => {
+    const run = await runModelTasks(scenarioOf(), runner, TASKS.slice(0, 1), { ...MODEL, askFor: () => searcher() });
+    const first = run.results[0];
+    if (!first) throw new Error('no result');
+    const finished = finishModelRun('anthropic:claude-haiku-4-5', scenarioOf(), [undefined, first, undefined], undefined);
+    expect(finished.results.map((r) => r.index)).toEqual([0]);
+    expect([finished.notRun, finished.run.summary.tasks, finished.usd]).toEqual([[], 1, first.usd]);
   });
 });
