@@ -13,7 +13,8 @@ import type { ToolSpec } from '../turn/test-kit';
 import { IndexCache, runScenario } from '../turn/run';
 import { modelStep } from './model-play';
 import type { AskModel, ModelAnswer, ModelRequest } from './model-play';
-import { finishModelRun, runModelTasks } from './model-run';
+import { calibrationGaps, finishModelRun, runModelTask, runModelTasks } from './model-run';
+import type { CalibrationRow } from './model-run';
 
 const TOOLS: Record<string, ToolSpec> = {
   read_file: { enable: '"on"', summary: 'Read a file from the workspace.' },
@@ -177,5 +178,65 @@ describe('a task set run by the model: what the run reports', () => {
     const finished = finishModelRun('anthropic:claude-haiku-4-5', scenarioOf(), [undefined, first, undefined], undefined);
     expect(finished.results.map((r) => r.index)).toEqual([0]);
     expect([finished.notRun, finished.run.summary.tasks, finished.usd]).toEqual([[], 1, first.usd]);
+  });
+});
+
+describe('the calibration table across tasks (issue 33 §4)', () => {
+  it('keeps the provider\'s prompt cache from task to task: a task reads the prefix the task before it wrote', async () => {
+    const run = await runModelTasks(scenarioOf(), runner, TASKS.slice(0, 2), { ...MODEL, askFor: () => searcher(), cost });
+    const rows = run.results.flatMap((r) => r.calibration);
+    expect(rows.map((r) => [r.task, r.cycle])).toEqual([[0, 1], [0, 2], [1, 1], [1, 2]]);
+    const [first, , next] = rows;
+    // Task 0 starts with nothing cached; task 1's first request shares the system prompt and the tools with it.
+    expect(first?.modelled?.cacheRead).toBe(0);
+    expect(next?.modelled?.cacheRead).toBeGreaterThan(0);
+    expect(next?.because).toMatch(/read/u);
+    // Task 1 played alone (a fresh conversation) would read nothing on its first request.
+    const alone = await runModelTask(scenarioOf(), runner, TASKS[1] ?? { query: '', relevant: [] }, 1, { ...MODEL, askFor: () => searcher(), cost });
+    expect(alone.calibration[0]?.modelled?.cacheRead).toBe(0);
+    // Task 0's rows are those of the task alone: the carried cache starts where a single task does.
+    const zero = await runModelTask(scenarioOf(), runner, TASKS[0] ?? { query: '', relevant: [] }, 0, { ...MODEL, askFor: () => searcher(), cost });
+    expect(run.results[0]?.calibration).toEqual(zero.calibration);
+  });
+
+  it('a task the cap left unasked has no rows, and the next task carries only what was sent', async () => {
+    const run = await runModelTasks(scenarioOf(), runner, TASKS, { ...MODEL, askFor: () => searcher(), cost, maxUsd: 2 });
+    expect(run.results.map((r) => r.calibration.length)).toEqual([2, 0, 0]);
+  });
+
+  const row = (task: number, billed: [number, number, number] | undefined, modelled: [number, number, number] | undefined): CalibrationRow => ({
+    task,
+    cycle: 1,
+    ...(billed ? { billed: { uncached: billed[0], cacheRead: billed[1], cacheWrite: billed[2], output: 0 } } : {}),
+    ...(modelled ? { modelled: { uncached: modelled[0], cacheRead: modelled[1], cacheWrite: modelled[2], output: 0 }, because: 'the model\'s sentence' } : {}),
+  });
+  // [billed uncached/read/write, modelled uncached/read/write] → tokens apart, the reason's start.
+  const GAPS: readonly (readonly [string, CalibrationRow, number, string])[] = [
+    ['read more than modelled', row(0, [100, 900, 0], [1000, 0, 0]), 1800, 'the provider read 900 more tokens from its cache than modelled'],
+    ['read less than modelled', row(0, [1000, 0, 0], [100, 900, 0]), 1800, 'the provider read 900 fewer tokens from its cache than modelled'],
+    ['wrote more than modelled', row(0, [100, 0, 900], [1000, 0, 0]), 1800, 'the provider wrote 900 more tokens to its cache than modelled'],
+    ['wrote less than modelled', row(0, [1000, 0, 0], [100, 0, 900]), 1800, 'the provider wrote 900 fewer tokens to its cache than modelled'],
+    ['counted more tokens', row(0, [1200, 0, 0], [1000, 0, 0]), 200, 'the provider counted 200 more input tokens than the workbench\'s counter'],
+    ['counted fewer tokens', row(0, [800, 0, 0], [1000, 0, 0]), 200, 'the provider counted 200 fewer input tokens than the workbench\'s counter'],
+  ];
+  it.each(GAPS)('a row where the provider %s', (_name, r, apart, why) => {
+    const [gap] = calibrationGaps([r]);
+    expect(gap?.apart).toBe(apart);
+    expect(gap?.why.startsWith(why)).toBe(true);
+    expect(gap?.why.endsWith('(the model: the model\'s sentence)')).toBe(true);
+  });
+
+  it('a row that differs in two ways gives both reasons, the larger first', () => {
+    // Billed 50 uncached and 900 read; the model counts 2274 tokens, none cached (below the minimum).
+    const [gap] = calibrationGaps([row(0, [50, 900, 0], [2274, 0, 0])]);
+    expect(gap?.apart).toBe(900 + 2224);
+    expect(gap?.why).toMatch(/^the provider counted 1324 fewer input tokens than the workbench's counter: .*; the provider read 900 more tokens from its cache than modelled: .* \(the model: the model's sentence\)$/u);
+  });
+
+  it('lists the rows that differ most first, at most n, leaving out rows that agree or lack a side', () => {
+    const rows = [row(0, [1000, 0, 0], [1000, 0, 0]), row(1, [900, 0, 0], [1000, 0, 0]), row(2, [100, 900, 0], [1000, 0, 0]), row(3, undefined, [1000, 0, 0]), row(4, [1000, 0, 0], undefined), row(5, [500, 0, 0], [1000, 0, 0])];
+    expect(calibrationGaps(rows).map((g) => [g.task, g.apart])).toEqual([[2, 1800], [5, 500], [1, 100]]);
+    expect(calibrationGaps(rows, 1).map((g) => g.task)).toEqual([2]);
+    expect(calibrationGaps([row(0, [1000, 0, 0], [1000, 0, 0])])).toEqual([]);
   });
 });
