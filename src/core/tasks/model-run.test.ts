@@ -13,7 +13,7 @@ import type { ToolSpec } from '../turn/test-kit';
 import { IndexCache, runScenario } from '../turn/run';
 import { modelStep } from './model-play';
 import type { AskModel, ModelAnswer, ModelRequest } from './model-play';
-import { calibrationGaps, finishModelRun, runModelTask, runModelTasks } from './model-run';
+import { calibrationGaps, finishModelRun, playModelTask, runModelTask, runModelTasks, withCarriedCache } from './model-run';
 import type { CalibrationRow } from './model-run';
 
 const TOOLS: Record<string, ToolSpec> = {
@@ -81,6 +81,9 @@ describe('the calibration table', () => {
     expect(rows.map((r) => r.modelled)).toEqual(step3.map((r) => ({ uncached: r.figures.uncached, cacheRead: r.figures.cacheRead, cacheWrite: r.figures.cacheWrite, output: r.output })));
     // Step 3's first request reads the prefix the earlier steps wrote: a fresh conversation's would not.
     expect(rows[0]?.modelled?.cacheRead).toBeGreaterThan(0);
+    // A task played alone (the progress callback's rows) reads the same step.
+    const alone = await runModelTask(base, runner, TASKS[0] ?? { query: '', relevant: [] }, 0, { ...MODEL, askFor: () => searcher(), cost });
+    expect(alone.calibration).toEqual(rows);
     const fresh = await runModelTasks(scenarioOf(), runner, TASKS.slice(0, 1), { model: 'anthropic:claude-haiku-4-5', provider: 'anthropic', askFor: () => searcher(), ...(price ? { price } : {}), cost });
     expect(fresh.results[0]?.calibration[0]?.modelled?.cacheRead).toBe(0);
     expect(rows.every((r) => r.billed?.uncached === 1_000_000)).toBe(true);
@@ -223,6 +226,8 @@ describe('the calibration table across tasks (issue 33 §4)', () => {
     const [gap] = calibrationGaps([r]);
     expect(gap?.apart).toBe(apart);
     expect(gap?.why.startsWith(why)).toBe(true);
+    // Only the way the row differs is named: no "0 more" for the others.
+    expect(gap?.why.match(/the provider/gu)).toHaveLength(1);
     expect(gap?.why.endsWith('(the model: the model\'s sentence)')).toBe(true);
   });
 
@@ -233,10 +238,45 @@ describe('the calibration table across tasks (issue 33 §4)', () => {
     expect(gap?.why).toMatch(/^the provider counted 1324 fewer input tokens than the workbench's counter: .*; the provider read 900 more tokens from its cache than modelled: .* \(the model: the model's sentence\)$/u);
   });
 
+  it('adds the cache model\'s sentence only when it has one', () => {
+    const bare: CalibrationRow = { task: 0, cycle: 1, billed: { uncached: 900, cacheRead: 0, cacheWrite: 0, output: 0 }, modelled: { uncached: 1000, cacheRead: 0, cacheWrite: 0, output: 0 } };
+    for (const r of [bare, { ...bare, because: '' }]) expect(calibrationGaps([r])[0]?.why).toBe("the provider counted 100 fewer input tokens than the workbench's counter: its own tokenizer, and the envelope the bridge adds");
+  });
+
+  it('rows as far apart are listed in task order, then cycle order', () => {
+    const at = (task: number, cycle: number): CalibrationRow => ({ ...row(task, [900, 0, 0], [1000, 0, 0]), cycle });
+    expect(calibrationGaps([at(3, 1), at(1, 2), at(1, 1)]).map((g) => [g.task, g.cycle])).toEqual([[1, 1], [1, 2], [3, 1]]);
+  });
+
   it('lists the rows that differ most first, at most n, leaving out rows that agree or lack a side', () => {
     const rows = [row(0, [1000, 0, 0], [1000, 0, 0]), row(1, [900, 0, 0], [1000, 0, 0]), row(2, [100, 900, 0], [1000, 0, 0]), row(3, undefined, [1000, 0, 0]), row(4, [1000, 0, 0], undefined), row(5, [500, 0, 0], [1000, 0, 0])];
     expect(calibrationGaps(rows).map((g) => [g.task, g.apart])).toEqual([[2, 1800], [5, 500], [1, 100]]);
     expect(calibrationGaps(rows, 1).map((g) => g.task)).toEqual([2]);
     expect(calibrationGaps([row(0, [1000, 0, 0], [1000, 0, 0])])).toEqual([]);
+  });
+});
+
+describe('the cache carried across tasks: what counts as sent', () => {
+  it('recomputes only the tasks that were played, and nothing without a cost model', async () => {
+    const { result, played } = await playModelTask(scenarioOf(), runner, TASKS[0] ?? { query: '', relevant: [] }, 0, { ...MODEL, askFor: () => searcher(), cost });
+    expect(withCarriedCache([undefined, result, undefined], [undefined, played, undefined], cost)).toEqual([undefined, result, undefined]);
+    const bare = { ...result, calibration: [] };
+    expect(withCarriedCache([bare], [played], undefined)).toEqual([bare]);
+  });
+
+  it('a request that failed was not cached: the next task with the same query reads only what was answered', async () => {
+    const same = [TASKS[0] ?? { query: '', relevant: [] }, TASKS[0] ?? { query: '', relevant: [] }];
+    const failing = (): AskModel => {
+      let n = 0;
+      return () => Promise.resolve(n++ === 0 ? ok(reply('', [['search_tools', { query: 'deploy staging' }]])) : { ok: false, error: '500 Internal Server Error' });
+    };
+    const run = await runModelTasks(scenarioOf(), runner, same, { ...MODEL, askFor: (i) => (i === 0 ? failing() : searcher()), cost });
+    expect(run.results.map((r) => [r.stopped, r.calibration.length])).toEqual([['error', 1], ['reply', 2]]);
+    // Had task 0's failed second request been cached, task 1's identical second request would read all of it.
+    const second = run.results[1]?.calibration[1]?.modelled;
+    expect((second?.uncached ?? 0) + (second?.cacheWrite ?? 0)).toBeGreaterThan(0);
+    const answered = await runModelTasks(scenarioOf(), runner, same, { ...MODEL, askFor: () => searcher(), cost });
+    const read = answered.results[1]?.calibration[1]?.modelled;
+    expect(read?.cacheRead).toBeGreaterThan(second?.cacheRead ?? 0);
   });
 });
