@@ -257,6 +257,19 @@ describe('the calibration table across tasks (issue 33 §4)', () => {
 });
 
 describe('the cache carried across tasks: what counts as sent', () => {
+  it('the first task starts from the cache every request of the scenario\'s steps leaves, at their times', async () => {
+    // Step 2 comes ten minutes later, after the five-minute cache of step 1 expired, and has two
+    // requests (a call, then the reply), more than the model's one-request turn.
+    const base = scenarioOf('[[steps]]\ncommand = "jp q again"\n  [[steps.cycles]]\n  reply = "Again."\n[[steps]]\ncommand = "jp q read a"\nelapsed = "10m"\n  [[steps.cycles]]\n  calls = [ { tool = "read_file", args = { path = "a" } } ]\n  [[steps.cycles]]\n  reply = "Read."');
+    const answers: AskModel = () => Promise.resolve(ok(reply('Done.')));
+    const run = await runModelTasks(base, runner, TASKS.slice(0, 2), { ...MODEL, askFor: () => answers, cost });
+    const rows = run.results.map((r) => r.calibration[0]?.modelled);
+    const alone = (i: number) => runner({ ...base, steps: [...base.steps, modelStep(TASKS[i]?.query ?? '', run.results[i]?.cycles ?? [])] });
+    const expected = costOfTimeline(alone(0), cost).requests.filter((r) => r.step === 3);
+    expect(rows[0]).toEqual({ uncached: expected[0]?.figures.uncached, cacheRead: expected[0]?.figures.cacheRead, cacheWrite: expected[0]?.figures.cacheWrite, output: expected[0]?.output });
+    expect(run.results[0]?.calibration[0]?.because).toBe(expected[0]?.figures.reason);
+  });
+
   it('recomputes only the tasks that were played, and nothing without a cost model', async () => {
     const { result, played } = await playModelTask(scenarioOf(), runner, TASKS[0] ?? { query: '', relevant: [] }, 0, { ...MODEL, askFor: () => searcher(), cost });
     expect(withCarriedCache([undefined, result, undefined], [undefined, played, undefined], cost)).toEqual([undefined, result, undefined]);
