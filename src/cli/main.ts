@@ -60,7 +60,8 @@ usage:
       LLAMACPP_BASE_URL...). Prints an estimate first and sends only with --yes. --record FILE: every
       exchange as a JSON line (never a key); on an existing file the run resumes. --replay FILE: no
       network, the same outcomes. --max-usd: stop sending at that billed cost. Prints the silent misses,
-      the calibration table (billed tokens beside the cost model per request) and the summary line.
+      the calibration table (billed tokens beside the cost model per request, the provider's cache
+      carried from task to task; then the rows that differ most, and why) and the summary line.
       --ab SWITCH=VALUE (repeatable): a paired A/B on the same model; arm A the scenario as written, arm B
       with the policy switches set (ranking, substring_match, report_match_count, forced_off_tool,
       promoted_position, never_blocks_promotion, hide_unapproved, categories). Each arm's lines, then

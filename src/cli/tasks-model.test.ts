@@ -64,6 +64,9 @@ describe('tasks --model PROVIDER:MODEL', () => {
     expect(await run(['--model', `${provider}:${model}`, '--record', file, '--yes', '--concurrency', '3'], io, env(fake.url))).toBe(0);
     expect(io.stdout()).toMatch(SUMMARY);
     expect(io.stdout()).toContain('calibration: tokens per request, billed by');
+    // The fake bills every first request as a cache write and every later one as a read: the rows where
+    // that parts most from the cache model are named, each with its reason.
+    expect(io.stdout()).toMatch(/^differ most \(input tokens the bill and the model split or count differently\):\n {2}task \d+ cycle \d+: \d+ apart; the provider (read|wrote|counted) \d+ /mu);
     expect(io.stderr()).toMatch(/^\[18\/18\] \$0\.\d{4} task \d+: /mu);
     const sent = fake.received.length;
     expect(sent).toBeGreaterThanOrEqual(18);

@@ -18,7 +18,7 @@ import type { BilledUsage } from '../core/providers/reply';
 import type { ProviderId } from '../core/providers/types';
 import { abLine, armB, isMet, parseAbSwitch, runAbTasks } from '../core/tasks/ab';
 import type { AbRun, AbSwitch, Arm } from '../core/tasks/ab';
-import { forProvider, runModelTasks } from '../core/tasks/model-run';
+import { calibrationGaps, forProvider, runModelTasks } from '../core/tasks/model-run';
 import type { ModelTaskResult, ModelTaskRun } from '../core/tasks/model-run';
 import type { AskModel } from '../core/tasks/model-play';
 import { runTasks } from '../core/tasks/run';
@@ -142,6 +142,10 @@ export function calibrationLines(results: readonly ModelTaskResult[], provider: 
   const bIn = (b[0] ?? 0) + (b[1] ?? 0) + (b[2] ?? 0);
   const mIn = (m[0] ?? 0) + (m[1] ?? 0) + (m[2] ?? 0);
   out.push(`${pad('all', 11)} |${b.map((n) => pad(n, 8)).join('')} |${m.map((n) => pad(n, 8)).join('')} | ${bIn > 0 ? `${(((mIn - bIn) / bIn) * 100).toFixed(1)}%` : '-'}`);
+  // The model carries the provider's cache from task to task (in task order), as the provider keeps it.
+  const gaps = calibrationGaps(rows);
+  if (gaps.length > 0) out.push('differ most (input tokens the bill and the model split or count differently):');
+  for (const g of gaps) out.push(`  task ${g.task + 1} cycle ${g.cycle}: ${g.apart} apart; ${g.why}`);
   return out;
 }
 

@@ -11,7 +11,8 @@ import type { Policy, PolicyKey } from '../scenario/policy';
 import type { Scenario } from '../scenario/types';
 import type { Timeline } from '../turn/timeline';
 import type { AskModel } from './model-play';
-import { finishModelRun, forProvider, notAsked, runModelTask } from './model-run';
+import { finishModelRun, forProvider, notAsked, playModelTask, withCarriedCache } from './model-run';
+import type { PlayedTask } from './model-run';
 import type { ModelRunOptions, ModelTaskResult, ModelTaskRun } from './model-run';
 import type { Outcome, Task } from './types';
 
@@ -179,6 +180,7 @@ export interface AbRun {
 export async function runAbTasks(scenario: Scenario, run: (s: Scenario) => Timeline, tasks: readonly Task[], options: AbRunOptions): Promise<AbRun> {
   const bases: Record<Arm, Scenario> = { A: forProvider(scenario, options.provider), B: armB(forProvider(scenario, options.provider), options.switches) };
   const results: Record<Arm, (ModelTaskResult | undefined)[]> = { A: tasks.map(() => undefined), B: tasks.map(() => undefined) };
+  const played: Record<Arm, (PlayedTask | undefined)[]> = { A: tasks.map(() => undefined), B: tasks.map(() => undefined) };
   let spent = 0;
   let done = 0;
   let stoppedBy: string | undefined;
@@ -200,8 +202,9 @@ export async function runAbTasks(scenario: Scenario, run: (s: Scenario) => Timel
           return answer;
         };
         const { switches: _s, onResult: _o, ...rest } = options;
-        const r = await runModelTask(bases[arm], run, tasks[i] as Task, i, { ...rest, askFor: () => counted }, stopBefore);
+        const { result: r, played: p } = await playModelTask(bases[arm], run, tasks[i] as Task, i, { ...rest, askFor: () => counted }, stopBefore);
         results[arm][i] = r;
+        played[arm][i] = p;
         done += 1;
         options.onResult?.(arm, r, done, spent);
       }
@@ -209,7 +212,8 @@ export async function runAbTasks(scenario: Scenario, run: (s: Scenario) => Timel
   };
   const n = Math.max(1, Math.min(options.concurrency ?? 1, tasks.length));
   await Promise.all(Array.from({ length: n }, () => worker()));
-  const a = finishModelRun(options.model, bases.A, results.A, stoppedBy);
-  const b = finishModelRun(options.model, bases.B, results.B, stoppedBy);
+  // Each arm's calibration carries its own cache; what the two arms' prompts share is not modelled.
+  const a = finishModelRun(options.model, bases.A, withCarriedCache(results.A, played.A, options.cost), stoppedBy);
+  const b = finishModelRun(options.model, bases.B, withCarriedCache(results.B, played.B, options.cost), stoppedBy);
   return { a, b, ab: pairArms(a.results, b.results), ...(stoppedBy !== undefined ? { stoppedBy } : {}) };
 }

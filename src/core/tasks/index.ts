@@ -12,7 +12,7 @@ export type { Outcome, NeededState, NeededTool, TaskResult, TaskRun, TaskSummary
 export { allDiscoverableDoc } from './catalogue';
 export { playModelTurn, modelStep, modelCycles, modelMoves, simulateEveryCall, MODEL_MAX_CYCLES } from './model-play';
 export type { AskModel, ModelAnswer, ModelRequest, ModelCycle, ModelTurn, PlayedCall, CallKind, CallAnswer, ResolveCall, StopReason } from './model-play';
-export { runModelTasks, runModelTask, forProvider, finishModelRun, notAsked } from './model-run';
+export { runModelTasks, runModelTask, playModelTask, forProvider, finishModelRun, notAsked, calibrationAcrossTasks, calibrationGaps, withCarriedCache } from './model-run';
 export type { ModelTaskRun, ModelTaskResult, ModelRunOptions, CalibrationRow } from './model-run';
 export { mcnemarExact, formatP, parseAbSwitch, armB, pairArms, abLine, runAbTasks, isMet } from './ab';
 export type { AbSwitch, AbPair, AbResult, AbRun, AbRunOptions, Arm } from './ab';

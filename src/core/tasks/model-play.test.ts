@@ -12,8 +12,9 @@ import type { Scenario } from '../scenario/types';
 import { layer, scenarioText } from '../turn/test-kit';
 import type { ToolSpec } from '../turn/test-kit';
 import { IndexCache, runScenario } from '../turn/run';
-import { modelStep, playModelTurn } from './model-play';
-import type { AskModel, ModelAnswer, ModelRequest } from './model-play';
+import { modelMoves, modelStep, playModelTurn } from './model-play';
+import type { AskModel, ModelAnswer, ModelCycle, ModelRequest, PlayedCall } from './model-play';
+import type { Timeline } from '../turn/timeline';
 import { runModelTasks } from './model-run';
 import { summaryLine } from './summary';
 
@@ -98,6 +99,98 @@ describe('one turn driven by the model', () => {
   it('a turn the model answers in text only is one cycle with the reply', () => {
     const step = modelStep('hi', [{ cycle: 1, reply: reply('Hello.'), calls: [] }]);
     expect(step.cycles.map((c) => [c.calls.length, c.reply])).toEqual([[0, 'Hello.']]);
+  });
+});
+
+describe('what the turn keeps of the model and the shell', () => {
+  it('a call the shell runs and that fails reaches the timeline as a failed call with its message; the shell is told where the call is', async () => {
+    const { ask } = scripted([ok(reply('', [['read_file', { path: 'a' }]])), ok(reply('', [['read_file', { path: 'b' }]])), ok(reply('Could not.'))]);
+    const at: { step: number; cycle: number }[] = [];
+    const base = parseScenario(scenarioText({ policy: { ranking: 'bm25', provider: 'anthropic' }, layer: layer(TOOLS), body: '[[steps]]\ncommand = "jp q hello"\n  [[steps.cycles]]\n  reply = "Hello."' }));
+    if (!base.ok) throw new Error('bad scenario');
+    const turn = await playModelTurn(base.scenario, runner, 'Read a and b', {
+      ask,
+      resolveCall: (call, where) => {
+        at.push({ ...where });
+        return Promise.resolve(call.args.path === 'a' ? { kind: 'server', fail: 'permission denied: a' } : { kind: 'server', result: 'contents of b' });
+      },
+    });
+    expect(at).toEqual([{ step: 2, cycle: 1 }, { step: 2, cycle: 2 }]);
+    expect(turn.cycles.map((c) => c.calls.map((k) => [k.kind, k.fail, k.result]))).toEqual([[['server', 'permission denied: a', undefined]], [['server', undefined, 'contents of b']], []]);
+    const calls = turn.timeline.calls.filter((c) => c.step === 2 && c.tool === 'read_file');
+    expect(calls.map((c) => c.status)).toEqual(['error', 'ok']);
+    expect(calls[0]?.result).toContain('permission denied: a');
+    expect(calls[1]?.result).toBe('contents of b');
+    // The saved step carries the failure, so a replay of the scenario fails the same call.
+    const saved = modelStep('Read a and b', turn.cycles);
+    expect(saved.cycles[0]?.calls[0]?.fail).toBe('permission denied: a');
+    expect(saved.cycles[1]?.calls[0]?.result).toBe('contents of b');
+  });
+
+  it('on a scenario with steps, each request sent is the new step\'s own, and the turn stops at the reply with the reason', async () => {
+    const { ask, sent } = scripted([ok(reply('', [['search_tools', { query: 'deploy staging' }]])), ok(reply('Done.'))]);
+    const base = parseScenario(scenarioText({ policy: { ranking: 'bm25', provider: 'anthropic' }, layer: layer(TOOLS), body: '[[steps]]\ncommand = "jp q hello"\n  [[steps.cycles]]\n  reply = "Hello."\n[[steps]]\ncommand = "jp q again"\n  [[steps.cycles]]\n  reply = "Again."' }));
+    if (!base.ok) throw new Error('bad scenario');
+    const turn = await playModelTurn(base.scenario, runner, 'Deploy main to staging', { ask });
+    expect([turn.stopped, turn.why]).toEqual(['reply', 'the model replied without a tool call']);
+    expect(sent.map((s) => [s.step, s.cycle])).toEqual([[3, 1], [3, 2]]);
+    expect(sent.map((s) => s.body)).toEqual(turn.timeline.requests.filter((r) => r.step === 3).map((r) => r.rendered().body));
+    expect(sent[0]?.body).not.toEqual(turn.timeline.requests.find((r) => r.step === 1)?.rendered().body);
+  });
+
+  it('the model\'s calls run once (no restart), and a turn left open by a cap ends with an empty reply', async () => {
+    const again = ok(reply('', [['read_file', { path: 'a' }]]));
+    const { ask } = scripted([again, again]);
+    const turn = await playModelTurn(scenarioOf(), runner, 'Read a', { ask, maxCycles: 2 });
+    expect(turn.stopped).toBe('cycles');
+    expect(turn.timeline.entries.filter((e) => e.kind === 'restart')).toEqual([]);
+    expect(turn.timeline.calls.filter((c) => c.tool === 'read_file')).toHaveLength(2);
+    const replies = turn.timeline.entries.filter((e) => e.kind === 'reply' && e.step === 1);
+    expect(replies.map((e) => (e.kind === 'reply' ? [e.cycle, e.text] : []))).toEqual([[3, '']]);
+    expect(turn.timeline.steps[0]?.error).toBeUndefined();
+    const step = modelStep('Read a', turn.cycles);
+    expect(step.cycles.map((c) => [c.calls.length, c.reply, c.restart])).toEqual([[1, undefined, false], [1, undefined, false], [0, '', false]]);
+    // A turn that ended on the model's reply has no extra cycle.
+    expect(modelStep('hi', [{ cycle: 1, reply: reply('Hello.'), calls: [] }]).cycles.map((c) => c.restart)).toEqual([false]);
+  });
+
+  it('a turn whose step sends no request stops with the step\'s error, or says it sent none', async () => {
+    const { ask, sent } = scripted([ok(reply('x'))]);
+    const base = scenarioOf();
+    const withoutRequests = (error: string | undefined) => (s: Scenario): Timeline => {
+      const t = runner(s);
+      const last = s.steps.length - 1;
+      return { ...t, requests: t.requests.filter((r) => r.step !== s.steps.length), steps: error === undefined ? t.steps.slice(0, last) : t.steps.map((st, i) => (i === last ? { ...st, error } : st)) };
+    };
+    const failed = await playModelTurn(base, withoutRequests('the step failed: locked-on'), 'Deploy', { ask });
+    expect([failed.stopped, failed.why, failed.cycles.length]).toEqual(['no-request', 'the step failed: locked-on', 0]);
+    const none = await playModelTurn(base, withoutRequests(undefined), 'Deploy', { ask });
+    expect([none.stopped, none.why]).toEqual(['no-request', 'the turn sent no request']);
+    expect(none.scenario.steps).toHaveLength(1);
+    expect(sent).toHaveLength(0);
+  });
+});
+
+describe('the moves a task result lists for the model', () => {
+  const played = (name: string, args: Record<string, unknown>, kind: PlayedCall['kind']): PlayedCall => ({ id: 'c', name, args, kind });
+  const cycle = (n: number, calls: PlayedCall[], text = ''): ModelCycle => ({ cycle: n, reply: reply(text), calls });
+  const ROWS: readonly (readonly [string, ModelCycle, unknown])[] = [
+    ['a reply', cycle(2, [], 'Done.'), { kind: 'reply', text: 'Done.', why: 'the model replied (cycle 2)' }],
+    ['a search with its limit', cycle(1, [played('search_tools', { query: 'deploy', limit: 5 }, 'workbench')]), { kind: 'search', query: 'deploy', limit: 5, why: 'the model searched (cycle 1)' }],
+    ['a search without a limit', cycle(3, [played('search_tools', { query: 'deploy' }, 'workbench')]), { kind: 'search', query: 'deploy', limit: 0, why: 'the model searched (cycle 3)' }],
+    ['a search with a limit that is no number', cycle(1, [played('search_tools', { query: 'deploy', limit: '5' }, 'workbench')]), { kind: 'search', query: 'deploy', limit: 0, why: 'the model searched (cycle 1)' }],
+    ['a search_tools call without a text query', cycle(1, [played('search_tools', { query: 7 }, 'workbench')]), { kind: 'call', tool: 'search_tools', args: { query: 7 }, why: 'the model called it (cycle 1; run in the workbench)' }],
+    ['describe_tools', cycle(1, [played('describe_tools', { query: 'deploy' }, 'workbench')]), { kind: 'call', tool: 'describe_tools', args: { query: 'deploy' }, why: 'the model called it (cycle 1; run in the workbench)' }],
+    ['a call run on its server', cycle(4, [played('read_file', { path: 'a' }, 'server')]), { kind: 'call', tool: 'read_file', args: { path: 'a' }, why: 'the model called it (cycle 4; run on its server)' }],
+    ['a simulated call', cycle(1, [played('deploy_staging', { branch: 'main' }, 'simulated')]), { kind: 'call', tool: 'deploy_staging', args: { branch: 'main' }, why: 'the model called it (cycle 1; result simulated)' }],
+  ];
+  it.each(ROWS)('%s', (_name, c, move) => {
+    expect(modelMoves([c])).toEqual([move]);
+  });
+
+  it('parallel calls are one move each, in the order of the reply, then the closing reply', () => {
+    const moves = modelMoves([cycle(1, [played('search_tools', { query: 'deploy' }, 'workbench'), played('read_file', { path: 'a' }, 'simulated')]), cycle(2, [], 'Done.')]);
+    expect(moves.map((m) => m.kind)).toEqual(['search', 'call', 'reply']);
   });
 });
 
