@@ -6,7 +6,10 @@
 //   (targets p95 <= 50 ms and <= 100 ms);
 // - the longest main-thread task while typing and while scrolling the sets panel (target <= 200 ms);
 // - tab memory: the resident memory of the tab's renderer process, the derive worker included,
-//   and the main thread's JS heap (target < 1 GB).
+//   and the main thread's JS heap (target < 1 GB);
+// - bytes per keystroke across the worker boundary (issue 32.4, target < 64 KiB at 100,000 tools): the
+//   messages' JSON length, each way, counted by the client (the test hook's meter/traffic) over a few
+//   keystrokes and everything the page asks for after them (rows in view, cache statuses), divided by them.
 // Run alone with `npx tsx bench/ui-scale.ts [tools...]` after `npx vite build`, or through `npm run bench:ui`.
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
@@ -90,11 +93,10 @@ export async function openFile(page: Page, file: string, configured: number): Pr
 async function caretInEnable(page: Page): Promise<void> {
   await page.getByRole('tab', { name: 'workspace', exact: true }).click();
   await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 120_000 });
-  await page.locator('.monaco-editor .view-lines').first().click();
-  await page.keyboard.press('Control+Home');
-  for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('End');
-  await page.keyboard.press('ArrowLeft');
+  // The editor's own box, not `.view-lines` (as tall as the layer: Playwright scrolled Monaco sideways
+  // clicking its middle, and the arrows then put the caret elsewhere; no keystroke changed the counts).
+  await page.locator('.monaco-editor').first().click();
+  await page.evaluate(() => (window as unknown as { __layerEditor?: { setCursor(l: number, c: number): void } }).__layerEditor?.setCursor(7, 13));
 }
 
 /** Keystroke → set-counts mutation, alternating `"on"` → `"o"` (invalid: the tool inherits '*') → `"on"`. */
@@ -110,6 +112,21 @@ async function scrollSets(page: Page, steps: number): Promise<void> {
     await page.waitForTimeout(30);
   }
 }
+
+/** Bytes crossing the worker boundary per keystroke, each way, over `strokes` keystrokes and what follows them. */
+async function bytesPerKeystroke(page: Page, strokes: number): Promise<{ received: number; sent: number; byMethod: Record<string, number> }> {
+  await page.evaluate(() => window.__workbench?.meter());
+  const lat = await measureKeystrokes(page, strokes, 'n', 120_000);
+  if (lat.includes(Infinity)) throw new Error('a metered keystroke brought no update');
+  // The windows and statuses asked after the last answer, and what typing's pause asks.
+  await page.waitForTimeout(2_000);
+  const t = await page.evaluate(() => window.__workbench?.traffic());
+  if (!t) throw new Error('no test hook');
+  const per = (n: number): number => Math.round(n / strokes);
+  return { received: per(t.received), sent: per(t.sent), byMethod: Object.fromEntries(Object.entries(t.byMethod).map(([k, v]) => [k, per(v)])) };
+}
+
+const kib = (n: number): string => `${(n / 1024).toFixed(1)} KiB`;
 
 export async function heapMb(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
@@ -145,6 +162,11 @@ export async function measureAt(browser: Browser, baseURL: string, tools: number
     const target = tools >= 100_000 ? 100 : 50;
     if (lat.includes(Infinity)) console.log(`  keystroke → sets panel: no update within 60 s after ${lat.length - 1} answered keystroke(s)`);
     else console.log(`  keystroke → sets panel: p50 ${percentile(lat, 50).toFixed(0)} ms, p95 ${percentile(lat, 95).toFixed(0)} ms over ${lat.length} (target p95 <= ${target} ms); longest task while typing ${Math.max(0, ...typingTasks).toFixed(0)} ms (target <= 200 ms)`);
+    const bytes = await bytesPerKeystroke(page, 6);
+    console.log(
+      `  bytes per keystroke across the worker boundary: answers ${kib(bytes.received)} (target < 64 KiB at 100,000 tools; ${Object.entries(bytes.byMethod).map(([m, n]) => `${m} ${kib(n)}`).join(', ')}); ` +
+        `params ${kib(bytes.sent)} (a keystroke's derive sends Monaco's changes, issue 32.1)`,
+    );
     await scrollSets(page, 40);
     await page.waitForTimeout(300);
     const scrollTasks = await takeLongTasks(page);

@@ -5,7 +5,7 @@
 import { lazy, Suspense } from 'react';
 import type { ReactNode } from 'react';
 import type { DockTab } from '../state/store';
-import { useTimeline } from '../derive/hooks';
+import { useChartRows, useTimeline } from '../derive/hooks';
 import { useTokens } from '../derive/labHooks';
 import { selectionThreshold } from '../derive/serversHooks';
 import { useWorkbench } from '../state/context';
@@ -41,7 +41,9 @@ function CostChartWithThreshold() {
   const { data: view } = useTimeline();
   const { data: tokens } = useTokens(unit === 'tokens');
   // The selection threshold is a definition cost: it has no meaning in cache tokens or dollars.
-  const threshold = view && (unit === 'bytes' || unit === 'tokens') ? selectionThreshold(view.requests, unit, tokens?.requests) : undefined;
+  const { data: chart } = useChartRows();
+  const requests = chart?.rows.flatMap((r) => (r.kind === 'request' ? [r] : []));
+  const threshold = view && requests && (unit === 'bytes' || unit === 'tokens') ? selectionThreshold(requests, unit, tokens?.requests) : undefined;
   return <CostChart {...(threshold ? { threshold } : {})} />;
 }
 

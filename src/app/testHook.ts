@@ -3,7 +3,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ScenarioDoc } from '../core';
 import type { DeriveClient } from '../derive/client';
-import type { SetsView, TimelineView } from '../derive/protocol';
+import type { DeriveStats, SetsView, TimelineSnapshot } from '../derive/protocol';
+import type { Traffic } from '../derive/client';
 import type { CommandRegistry } from '../commands/registry';
 import type { WorkbenchStore } from '../state/store';
 import { workspaceInput } from '../state/workspaceSlice';
@@ -17,9 +18,10 @@ export interface WorkbenchSnapshot {
   readonly layers: readonly { name: string; text: string }[];
   readonly selectedEntry: number | undefined;
   readonly position: number;
-  readonly timeline: TimelineView;
+  /** The whole timeline (every row and request, assembled for the snapshot; the page reads windows). */
+  readonly timeline: TimelineSnapshot;
   readonly sets: SetsView;
-  readonly diagnostics: TimelineView['diagnostics'];
+  readonly diagnostics: TimelineSnapshot['diagnostics'];
   /** Recent documents, newest first. */
   readonly recent: readonly HistoryEntry[];
 }
@@ -51,6 +53,12 @@ export interface WorkbenchHook {
   flushAutosave(): Promise<void>;
   /** The connection queries of the given URLs (a URL with no query yet is left out). */
   liveConnections(urls: readonly string[]): LiveConnectionView[];
+  /** Starts counting the bytes crossing the worker boundary (from zero). */
+  meter(): void;
+  /** The bytes counted since `meter()`, each way. */
+  traffic(): Traffic;
+  /** What the worker computed for the page (request facts built), without deriving anything. */
+  stats(): Promise<DeriveStats>;
 }
 
 declare global {
@@ -66,18 +74,18 @@ export function installTestHook(deps: { store: WorkbenchStore; client: DeriveCli
       const s = store.getState();
       const workspace = workspaceInput(s);
       const timeline = await client.derive({ doc: s.doc, revision: s.revision, ...(workspace ? { workspace } : {}) });
-      const entry = s.selectedEntry === undefined ? timeline.entries.length - 1 : Math.min(s.selectedEntry, timeline.entries.length - 1);
-      const position = timeline.entries[entry]?.position ?? 0;
-      const sets = await client.call('sets', { revision: timeline.revision, position });
+      const entry = s.selectedEntry === undefined ? timeline.entryCount - 1 : Math.min(s.selectedEntry, timeline.entryCount - 1);
+      const position = timeline.spine.positions[entry] ?? 0;
+      const [whole, sets] = await Promise.all([client.call('timelineSnapshot', { revision: timeline.revision }), client.call('sets', { revision: timeline.revision, position })]);
       return {
         revision: s.revision,
         doc: s.doc,
         layers: s.doc.layers.map((l) => ({ name: l.name, text: l.text })),
         selectedEntry: s.selectedEntry,
         position,
-        timeline,
+        timeline: whole,
         sets,
-        diagnostics: timeline.diagnostics,
+        diagnostics: whole.diagnostics,
         recent: s.recent,
       };
     },
@@ -86,6 +94,9 @@ export function installTestHook(deps: { store: WorkbenchStore; client: DeriveCli
       await commands.run(id, { store });
     },
     flushAutosave: () => deps.flush(),
+    meter: () => client.meter?.(true),
+    traffic: () => client.traffic?.() ?? { sent: 0, received: 0, messages: 0, byMethod: {} },
+    stats: () => client.call('stats', {}),
     liveConnections: (urls: readonly string[]) =>
       urls.flatMap((url) => {
         const query = queryClient.getQueryCache().find({ queryKey: liveKeys.connection(url), exact: true });

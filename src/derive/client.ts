@@ -13,8 +13,23 @@ export interface DeriveRequest extends Omit<DeriveParams, 'doc' | 'edits'> {
   readonly doc: ScenarioDoc;
 }
 
+/** What crossed the worker boundary since metering began: bytes as JSON text, each way. */
+export interface Traffic {
+  readonly sent: number;
+  readonly received: number;
+  readonly messages: number;
+  /** Received bytes by method. */
+  readonly byMethod: Readonly<Record<string, number>>;
+}
+
 export interface DeriveClient {
   call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>>;
+  /**
+   * Starts (or restarts from zero) counting the messages' bytes, for the test hook and the bench. Off
+   * until asked: measuring a whole document's params as JSON would cost the keystroke it measures.
+   */
+  meter?(on: boolean): void;
+  traffic?(): Traffic;
   /**
    * Derives a revision of the store's document. The worker owns the document, so only what changed
    * since the revision it holds crosses (document.ts); the whole document only when it must.
@@ -38,11 +53,30 @@ export function createWorkerClient(): DeriveClient {
     for (const p of pending.values()) p.reject(new Error(event.message || 'derive worker failed'));
     pending.clear();
   };
+  let metering = false;
+  let traffic = { sent: 0, received: 0, messages: 0, byMethod: {} as Record<string, number> };
+  const bytes = (v: unknown): number => (v === undefined ? 0 : (JSON.stringify(v)?.length ?? 0));
   const send = (method: MethodName, params: unknown): Promise<unknown> => {
     const id = next++;
+    const message = { id, method, params };
+    if (metering) {
+      traffic.sent += bytes(message);
+      traffic.messages++;
+    }
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      worker.postMessage({ id, method, params });
+      pending.set(id, {
+        resolve: (v) => {
+          if (metering) {
+            const n = bytes({ id, ok: true, result: v });
+            traffic.received += n;
+            traffic.messages++;
+            traffic.byMethod[method] = (traffic.byMethod[method] ?? 0) + n;
+          }
+          resolve(v);
+        },
+        reject,
+      });
+      worker.postMessage(message);
     });
   };
   const sender = new DocumentSender(originOf);
@@ -100,5 +134,10 @@ export function createWorkerClient(): DeriveClient {
     derive(request) {
       return coalesced('derive', request) as Promise<TimelineView>;
     },
+    meter(on) {
+      metering = on;
+      traffic = { sent: 0, received: 0, messages: 0, byMethod: {} };
+    },
+    traffic: () => ({ ...traffic, byMethod: { ...traffic.byMethod } }),
   };
 }

@@ -1,6 +1,7 @@
 // Hooks for the cost views: react-query queries over the cost methods, keyed by revision, the price
 // table and the chosen model, so an edited price re-prices without re-deriving the timeline.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import type { CacheStatus } from '../core';
 import { chosenModel, usePrices } from '../state/prices';
 import { useTimeline } from './hooks';
@@ -21,7 +22,7 @@ export function useCosts(enabled = true, compare = true) {
   const revision = view?.revision ?? 0;
   return useQuery({
     ...deriveQuery(client, 'costs', { revision, table, compare, ...(model !== undefined ? { model } : {}) }),
-    enabled: enabled && view !== undefined && view.requests.length > 0,
+    enabled: enabled && view !== undefined && view.requestCount > 0,
     staleTime: Infinity,
     gcTime: 30_000,
     placeholderData: keepPreviousData,
@@ -29,12 +30,29 @@ export function useCosts(enabled = true, compare = true) {
 }
 
 /**
- * Each request's cache status (by request id) at the chosen model: the timeline, the inspector and the
- * simulator show these, so they agree with the Cost tab's figures. Undefined until the cost model ran.
+ * The cache statuses of requests [from, to) (by request id; the others undefined) at the chosen model:
+ * the timeline's window, the inspector and the simulator show these, so they agree with the Cost tab's
+ * figures. Undefined until the cost model ran; only the range asked crosses from the worker.
  */
-export function useCacheStatuses(): readonly CacheStatus[] | undefined {
-  const { data } = useCosts(true, false);
-  return data?.requests.map((r) => r.status);
+export function useCacheStatuses(from: number, to: number): readonly (CacheStatus | undefined)[] | undefined {
+  const client = useDeriveClient();
+  const { view, table, model } = usePricing();
+  const revision = view?.revision ?? 0;
+  const { data } = useQuery({
+    ...deriveQuery(client, 'cacheStatuses', { revision, table, from, to, ...(model !== undefined ? { model } : {}) }),
+    enabled: view !== undefined && view.requestCount > 0 && to > from,
+    staleTime: Infinity,
+    gcTime: 30_000,
+    placeholderData: keepPreviousData,
+  });
+  return useMemo(() => {
+    if (!data) return undefined;
+    const out: (CacheStatus | undefined)[] = [];
+    data.statuses.forEach((s, i) => {
+      out[data.from + i] = s;
+    });
+    return out;
+  }, [data]);
 }
 
 export function useBreakEven(discoveries: number, enabled = true) {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRICE_TABLE, scenarioDocFromText } from '../core';
 import { DeriveHost } from './host';
 import { sweepSizes } from './costHost';
+import { deriveWhole } from './testing';
 
 const demoText = readFileSync(new URL('../app/demo-scenario.toml', import.meta.url), 'utf8');
 
@@ -13,7 +14,7 @@ describe('cost methods', () => {
     const d = scenarioDocFromText(demoText);
     if (!d.ok) throw new Error('demo');
     const host = new DeriveHost();
-    const view = host.derive({ doc: d.doc, revision: 1 });
+    const view = deriveWhole(host, { doc: d.doc, revision: 1 });
     const alone = await host.call('costs', { revision: 1, table: DEFAULT_PRICE_TABLE, compare: false });
     expect(alone.requests).toHaveLength(view.requests.length);
     expect(alone.variants.map((v) => v.id)).toEqual(['as-configured']);

@@ -2,7 +2,7 @@
 // counterfactual and the variants run the scenario again with the host's own runner (its workspace
 // layers and shared indexes), in the worker, never on the main thread.
 import { DEFAULT_MESSAGE_TOKENS, TokenMemo, breakEven, cacheStatus, catalogueSizes, compareDiscovery, costOfTimeline, modelsFor, parseScenario, writeScenario } from '../core';
-import type { ConversationCost, PriceTable, Scenario, ScenarioDoc, Timeline, TokenCounter } from '../core';
+import type { CacheStatus, ConversationCost, PriceTable, Scenario, ScenarioDoc, Timeline, TokenCounter } from '../core';
 import { createTokenCounter } from '../core/providers/tokens';
 import type { BreakEvenView, CostView } from './costProtocol';
 
@@ -73,6 +73,13 @@ export class CostHost {
     };
     this.cache = { key, view };
     return view;
+  }
+
+  async cacheStatuses({ revision, table, model, from, to }: { revision: number; table: PriceTable; model?: string; from: number; to: number }): Promise<{ readonly from: number; readonly statuses: readonly CacheStatus[] }> {
+    // The prompt cache is a sequence: the conversation is priced whole (memoized per key), and the range is what crosses.
+    const view = await this.costs({ revision, table, compare: false, ...(model !== undefined ? { model } : {}) });
+    const start = Math.max(0, Math.floor(from));
+    return { from: start, statuses: view.requests.slice(start, Math.max(start, Math.floor(to))).map((r) => r.status) };
   }
 
   async breakEven({ revision, table, model, discoveries }: { revision: number; table: PriceTable; model?: string; discoveries: number }): Promise<BreakEvenView> {

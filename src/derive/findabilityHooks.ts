@@ -45,7 +45,7 @@ export function useFindability() {
   const { data: view } = useTimeline();
   // A revision whose derivation has answered (the worker holds its timeline), once typing pauses.
   const revision = useSettled(view && view.scenarioErrors.length === 0 ? view.revision : undefined, SETTLE_MS);
-  const discoverable = view?.positions[0]?.counts.discoverable ?? 0;
+  const discoverable = view?.baseCounts.discoverable ?? 0;
   const large = useWorkbench((s) => s.findabilityLarge);
   const useTasks = useWorkbench((s) => s.findabilityUseTasks);
   const querySet = useWorkbench((s) => s.labQuerySet);

@@ -1,11 +1,14 @@
 // Hooks panels use to read derivations. The timeline is derived for the
 // newest revision; views of it ask for that same revision, so the worker
-// answers from the timeline it holds.
-import { useQuery } from '@tanstack/react-query';
+// answers from the timeline it holds. Rows come in windows (issue 32.4): a
+// panel asks for the rows it shows, never for all of them.
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { useWorkbench, useWorkbenchStore } from '../state/context';
 import { workspaceInput } from '../state/workspaceSlice';
-import { requestQuery, setsQuery, timelineQuery, useDeriveClient, provenanceQuery } from './queries';
-import type { TimelineView } from './protocol';
+import { deriveQuery, requestQuery, setsWindowQuery, timelineQuery, timelineWindowQuery, useDeriveClient, provenanceQuery } from './queries';
+import type { SetsQuery, SetsSummary, SetsWindow, TimelineView } from './protocol';
+import { spineEntry } from './spine';
+import type { SpineEntry } from './spine';
 
 export function useTimeline() {
   const client = useDeriveClient();
@@ -13,40 +16,98 @@ export function useTimeline() {
   const doc = useWorkbench((s) => s.doc);
   const revision = useWorkbench((s) => s.revision);
   const workspace = useWorkbench(workspaceInput);
-  // The derivation also answers the sets at the selected row (see useSets).
+  // The derivation also answers the set counts at the selected row (see useSetCounts).
   return useQuery(timelineQuery(client, doc, revision, workspace, () => store.getState().selectedEntry ?? null));
 }
 
 /** The selected row, defaulting to the last one. */
 export function useSelectedEntry(view: TimelineView | undefined): number | undefined {
   const selected = useWorkbench((s) => s.selectedEntry);
-  if (!view || view.entries.length === 0) return undefined;
-  if (selected === undefined) return view.entries.length - 1;
-  return Math.min(selected, view.entries.length - 1);
+  if (!view || view.entryCount === 0) return undefined;
+  if (selected === undefined) return view.entryCount - 1;
+  return Math.min(selected, view.entryCount - 1);
 }
 
-export function useSelectedPosition(): { view: TimelineView | undefined; entry: number | undefined; position: number } {
+export function useSelectedPosition(): { view: TimelineView | undefined; entry: number | undefined; position: number; row: SpineEntry | undefined } {
   const { data: view } = useTimeline();
   const entry = useSelectedEntry(view);
-  const position = entry !== undefined ? (view?.entries[entry]?.position ?? 0) : 0;
-  return { view, entry, position };
+  const row = spineEntry(view, entry);
+  return { view, entry, position: row?.position ?? 0, row };
 }
 
-export function useSets() {
+const NO_FILTER: SetsQuery = {};
+
+/**
+ * The set counts at the selected position: the derivation carries them when that is still the row
+ * shown, else a zero-row window asks the worker.
+ */
+export function useSetCounts(): { data: SetsSummary | undefined; isFetching: boolean; isPlaceholderData: boolean } {
   const client = useDeriveClient();
   const { view, position } = useSelectedPosition();
   const revision = view?.revision ?? 0;
-  // The derivation carries the sets of the row selected when it started: use them when that is still
-  // the row shown, else ask the worker.
   const inline = view?.sets !== undefined && view.sets.revision === revision && view.sets.position === position ? view.sets : undefined;
-  return useQuery(setsQuery(client, revision, position, view !== undefined && view.scenarioErrors.length === 0, inline));
+  const q = useQuery(setsWindowQuery(client, revision, position, 0, 0, NO_FILTER, view !== undefined && view.scenarioErrors.length === 0 && inline === undefined));
+  if (inline) return { data: inline, isFetching: false, isPlaceholderData: false };
+  return { data: q.data, isFetching: q.isFetching, isPlaceholderData: q.isPlaceholderData };
+}
+
+/** Rows [offset, offset + limit) of the sets at the selected position, filtered in the worker. */
+export function useSetsWindow(offset: number, limit: number, filter: SetsQuery, enabled = true) {
+  const client = useDeriveClient();
+  const { view, position } = useSelectedPosition();
+  const revision = view?.revision ?? 0;
+  return useQuery(setsWindowQuery(client, revision, position, offset, limit, filter, enabled && view !== undefined && view.scenarioErrors.length === 0));
+}
+
+/**
+ * Blocks of the sets rows at the selected position (block k: rows [k * size, (k + 1) * size)), filtered
+ * in the worker; each block its own query, kept a minute, so rows seen come back at once.
+ */
+export function useSetsBlocks(blocks: readonly number[], size: number, filter: SetsQuery): readonly (SetsWindow | undefined)[] {
+  const client = useDeriveClient();
+  const { view, position } = useSelectedPosition();
+  const revision = view?.revision ?? 0;
+  const enabled = view !== undefined && view.scenarioErrors.length === 0;
+  return useQueries({
+    queries: blocks.map((k) => ({ ...setsWindowQuery(client, revision, position, k * size, size, filter, enabled), gcTime: 60_000 })),
+    combine: (results) => results.map((r) => r.data),
+  });
+}
+
+/** Rows [offset, offset + limit) of the timeline, each with its request's facts; `brief`: as the list shows them (see timelineWindow). */
+export function useTimelineWindow(offset: number, limit: number, enabled = true, brief = false) {
+  const client = useDeriveClient();
+  const { data: view } = useTimeline();
+  const revision = view?.revision ?? 0;
+  return useQuery(timelineWindowQuery(client, revision, offset, limit, brief, enabled && view !== undefined && view.entryCount > 0 && limit > 0));
+}
+
+/** One timeline row with its words, brief (the selected row, a request's row). */
+export function useTimelineRow(index: number | undefined) {
+  const { data, ...rest } = useTimelineWindow(index ?? 0, 1, index !== undefined, true);
+  const row = data?.rows[0];
+  return { ...rest, data: row && row.entry.index === index ? row : undefined };
+}
+
+/** Every request's definition cost and the markers between them: the cost chart and its threshold (only while shown). */
+export function useChartRows(enabled = true) {
+  const client = useDeriveClient();
+  const { data: view } = useTimeline();
+  const revision = view?.revision ?? 0;
+  return useQuery({
+    ...deriveQuery(client, 'chartRows', { revision }),
+    staleTime: Infinity,
+    gcTime: 10_000,
+    enabled: enabled && view !== undefined && view.scenarioErrors.length === 0,
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useRequestDetail(id: number | undefined) {
   const client = useDeriveClient();
   const { data: view } = useTimeline();
   const revision = view?.revision ?? 0;
-  return useQuery(requestQuery(client, revision, id ?? 0, view !== undefined && id !== undefined && id < view.requests.length));
+  return useQuery(requestQuery(client, revision, id ?? 0, view !== undefined && id !== undefined && id < view.requestCount));
 }
 
 export function useProvenance(name: string | undefined) {

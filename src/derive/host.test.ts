@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { checkExpectations, checkScenario, LayerCache, loadLayer, parseScenario, runScenario, scenarioDocFromText, timelineToJson, writeScenario } from '../core';
 import type { ScenarioDoc } from '../core';
 import { DeriveHost } from './host';
+import { deriveWhole } from './testing';
+import type { SetsView } from './protocol';
 
 const demoText = readFileSync(new URL('../app/demo-scenario.toml', import.meta.url), 'utf8');
 
@@ -14,27 +16,34 @@ function doc(text: string): ScenarioDoc {
   return d.doc;
 }
 
+/** A SetsView without its rows: what the derivation's answer carries. */
+function summaryOf(v: SetsView): Omit<SetsView, 'rows'> {
+  const { rows, ...summary } = v;
+  expect(rows.length).toBe(summary.counts.configured);
+  return summary;
+}
+
 describe('derive with an entry hint', () => {
   const demo = doc(demoText);
 
   it('carries the sets at the last row (null) or the given row, the same as the sets method', () => {
     const host = new DeriveHost();
-    const last = host.derive({ doc: demo, revision: 1, entry: null });
+    const last = deriveWhole(host, { doc: demo, revision: 1, entry: null });
     const lastEntry = last.entries[last.entries.length - 1];
     expect(last.sets?.position).toBe(lastEntry?.position);
-    expect(last.sets).toEqual(host.sets({ revision: 1, position: lastEntry?.position ?? 0 }));
+    expect(last.sets).toEqual(summaryOf(host.sets({ revision: 1, position: lastEntry?.position ?? 0 })));
 
-    const second = host.derive({ doc: demo, revision: 2, entry: 1 });
+    const second = deriveWhole(host, { doc: demo, revision: 2, entry: 1 });
     expect(second.sets?.position).toBe(second.entries[1]?.position);
-    expect(second.sets).toEqual(host.sets({ revision: 2, position: second.entries[1]?.position ?? 0 }));
+    expect(second.sets).toEqual(summaryOf(host.sets({ revision: 2, position: second.entries[1]?.position ?? 0 })));
 
     // A row past the end reads as the last one (as the timeline panel clamps it).
-    const past = host.derive({ doc: demo, revision: 3, entry: 10_000 });
+    const past = deriveWhole(host, { doc: demo, revision: 3, entry: 10_000 });
     expect(past.sets?.position).toBe(past.entries[past.entries.length - 1]?.position);
   });
 
   it('carries no sets without a hint', () => {
-    expect(new DeriveHost().derive({ doc: demo, revision: 1 }).sets).toBeUndefined();
+    expect(deriveWhole(new DeriveHost(), { doc: demo, revision: 1 }).sets).toBeUndefined();
   });
 });
 
@@ -44,7 +53,7 @@ describe('sets at a position', () => {
   it('answers the last position for one past the end, and position 0 for a negative one', () => {
     const host = new DeriveHost();
     const view = host.derive({ doc: demo, revision: 1 });
-    const last = view.positions.length - 1;
+    const last = view.positionCount - 1;
     expect(last).toBeGreaterThan(0);
     const atLast = host.sets({ revision: 1, position: last });
     for (const past of [last + 1, last + 1000, Number.MAX_SAFE_INTEGER]) expect(host.sets({ revision: 1, position: past })).toEqual(atLast);
@@ -84,10 +93,10 @@ describe('LayerCache', () => {
   it('a derivation after an edit matches a fresh host', () => {
     const demo = doc(demoText);
     const host = new DeriveHost();
-    host.derive({ doc: demo, revision: 1 });
+    deriveWhole(host, { doc: demo, revision: 1 });
     const edited: ScenarioDoc = { ...demo, layers: demo.layers.map((l, i) => (i === demo.layers.length - 1 ? { ...l, text: l.text.replace('"on"', '"off"') } : l)) };
-    const warm = host.derive({ doc: edited, revision: 2, entry: null });
-    const cold = new DeriveHost().derive({ doc: edited, revision: 2, entry: null });
+    const warm = deriveWhole(host, { doc: edited, revision: 2, entry: null });
+    const cold = deriveWhole(new DeriveHost(), { doc: edited, revision: 2, entry: null });
     expect({ ...warm, millis: 0 }).toEqual({ ...cold, millis: 0 });
     expect(writeScenario(edited)).not.toBe(writeScenario(demo));
   });
@@ -108,13 +117,13 @@ command = "jp q 'x'"
 [steps.expect]
 offered = ["nope"]
 `;
-    const view = new DeriveHost().derive({ doc: doc(text), revision: 1 });
+    const view = deriveWhole(new DeriveHost(), { doc: doc(text), revision: 1 });
     const cli = checkScenario('x.toml', writeScenario(doc(text)));
     expect([view.passed, view.failed]).toEqual([cli.passed, cli.failed]);
     expect(view.failed).toBe(2);
     expect(view.problemEntries[0]).toBe(0);
     expect(view.problemEntries.length).toBe(2);
-    const ok = new DeriveHost().derive({ doc: doc(demoText), revision: 1 });
+    const ok = deriveWhole(new DeriveHost(), { doc: doc(demoText), revision: 1 });
     expect(ok.failed).toBe(0);
     expect(ok.problemEntries).toEqual([]);
   });

@@ -18,9 +18,9 @@ import {
   toolCount,
   Derivation,
 } from '../core';
-import type { CheckReport, ExpectationResult, PriceTable, RecordedStep, RfdTable, Scenario, Timeline, Origin, ScenarioDoc, TokenCounter } from '../core';
-import type { ProvenanceView, RequestDetail, RequestView, SetsRow, SetsView, TimelineView } from './protocol';
-import { entryView } from './entryView';
+import type { CheckReport, ExpectationResult, PriceTable, RecordedStep, RfdTable, Scenario, Timeline, ScenarioDoc, TokenCounter } from '../core';
+import type { ChartRows, DeriveStats, ProvenanceView, RequestDetail, SetsQuery, SetsView, SetsWindow, TimelineSnapshot, TimelineView, TimelineWindow } from './protocol';
+import { DerivationViews } from './views';
 import { WorkerDocument } from './document';
 import { isMethod, methods } from './methods';
 import type { Answer, Answers, DeriveParams, HostName, MethodName, Params } from './methods';
@@ -58,21 +58,14 @@ interface Current {
   /** The parsed scenario and the checker's results, for the report. */
   scenario?: Scenario;
   expectations?: readonly ExpectationResult[];
+  /** Its views, built as the page asks for them (views.ts). */
+  views?: DerivationViews;
+  /** The answer derive gave (the snapshot extends it). */
+  view?: TimelineView;
   /** Whether `scenario` is a whole parse of `doc` (not one a layer edit swapped a text into). */
   exact?: boolean;
   /** The `[workspace]` folder's layers, when the scenario names one and the UI opened it. */
   workspace?: LoadedWorkspace;
-}
-
-function cacheView(t: Timeline, i: number): RequestView['cache'] {
-  const c = t.requests[i]?.cache();
-  if (!c) return { status: 'miss', reason: 'no request' };
-  return { status: c.status, reason: c.reason, ...(c.firstDifference ? { firstDifference: { ...c.firstDifference } } : {}) };
-}
-
-function linkOf(o: Origin): SetsRow['link'] {
-  if (o.kind === 'delta') return undefined;
-  return undefined;
 }
 
 export class DeriveHost {
@@ -170,46 +163,106 @@ export class DeriveHost {
     }
     if (!timeline) {
       const wsView = this.workspace.view(doc, ws, undefined);
-      return { revision, name: doc.name, policy: doc.policy, diagnostics: [], entries: [], positions: [], tools: toolCount(0, false), requests: [], expectations: [], passed: 0, failed: 0, problemEntries: [], scenarioErrors, millis: Date.now() - started, ...(wsView ? { workspace: wsView } : {}) };
+      const empty: TimelineView = {
+        revision, name: doc.name, policy: doc.policy, diagnostics: [], entryCount: 0, spine: { kinds: '', positions: [], steps: [], cycles: [] }, requestCount: 0, requestEntries: [],
+        positionCount: 0, positionEntries: [], baseCounts: { configured: 0, discoverable: 0, on: 0, off: 0 }, errorEntries: [], tools: toolCount(0, false),
+        passed: 0, failed: 0, problemEntries: [], scenarioErrors, millis: Date.now() - started, ...(wsView ? { workspace: wsView } : {}),
+      };
+      this.current.view = empty;
+      return empty;
     }
     const t = timeline;
-    let prevOffered = new Set<string>();
-    const requests: RequestView[] = t.requests.map((r, i) => {
-      const added = r.sets.offered.filter((n) => !prevOffered.has(n));
-      prevOffered = new Set(r.sets.offered);
-      return {
-        id: r.id, step: r.step, cycle: r.cycle, position: r.position,
-        toolChoice: r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind,
-        offered: r.sets.offered, permittedCount: r.sets.permitted.length, searchableCount: r.sets.searchable.length,
-        array: r.array, cost: { ...r.cost }, cache: cacheView(t, i), added: i === 0 ? [] : added,
-        findings: r.findings().map((d) => ({ severity: d.severity, rule: d.rule, message: d.message, ...(d.tool !== undefined ? { tool: d.tool } : {}), source: `${d.source.document} (read ${d.source.read})` })),
-      };
-    });
     const checked = parsed.ok ? checkExpectations(parsed.scenario, t, counterOf(parsed.scenario)) : [];
     const summary = parsed.ok ? summarizeCheck(parsed.scenario, t, checked) : { passed: 0, failed: 0, problems: [] };
     if (parsed.ok) Object.assign(this.current, { scenario: parsed.scenario, expectations: checked, exact: this.document.parsedWhole });
-    const expectations = checked.map((e) => ({ label: e.label, key: e.key, expected: e.expected, actual: e.actual, pass: e.pass, entry: e.entry }));
-    const entries = t.entries.map((e, i) => entryView(e, i, t));
-    // The sets at the selected row ride along, saving the sets panel a second round trip per keystroke.
-    const at = entry === undefined ? undefined : entries[entry === null ? entries.length - 1 : Math.min(entry, entries.length - 1)];
-    return {
+    const views = this.viewsOf(revision, t, checked);
+    this.current.views = views;
+    const spine = views.spine();
+    // The counts at the selected row ride along, saving the sets panel a round trip per keystroke.
+    const last = t.entries.length - 1;
+    const at = entry === undefined ? undefined : entry === null ? last : Math.min(entry, last);
+    const atPosition = at !== undefined && at >= 0 ? spine.positions[at] : undefined;
+    const base = t.positions[0]?.counts;
+    const promoted = views.firstPromotion();
+    const view: TimelineView = {
       revision,
       name: t.name,
       policy: t.policy,
       diagnostics: t.diagnostics,
-      entries,
-      positions: t.positions.map((p) => ({ index: p.index, registered: p.registered, counts: { ...p.counts } })),
+      entryCount: t.entries.length,
+      spine,
+      requestCount: t.requests.length,
+      requestEntries: views.requestEntries(),
+      positionCount: t.positions.length,
+      positionEntries: views.positionEntries(),
+      baseCounts: base ? { ...base } : { configured: 0, discoverable: 0, on: 0, off: 0 },
+      ...(promoted !== undefined ? { firstPromotion: promoted } : {}),
+      errorEntries: views.errorEntries(),
       tools: toolCount(t.positions.at(-1)?.counts.configured ?? 0, t.positions.at(-1)?.registered ?? false),
-      requests,
-      expectations,
       passed: summary.passed,
       failed: summary.failed,
       problemEntries: [...new Set(summary.problems.map((p) => p.entry))].sort((a, b) => a - b),
       scenarioErrors,
       millis: Date.now() - started,
       ...(doc.workspace ? { workspace: this.workspace.view(doc, ws, t) } : {}),
-      ...(at ? { sets: this.sets({ revision, position: at.position }) } : {}),
+      ...(atPosition !== undefined ? { sets: views.setsSummary(atPosition) } : {}),
     };
+    this.current.view = view;
+    return view;
+  }
+
+  /** Request facts built since the worker started (the test hook's proof that rows never shown cost nothing). */
+  private requestFacts = 0;
+
+  private viewsOf(revision: number, timeline: Timeline, expectations: readonly ExpectationResult[]): DerivationViews {
+    return new DerivationViews(revision, {
+      timeline,
+      expectations,
+      layerLink: (layer, offset) => this.layerLink(revision, layer, offset),
+      summaryOf: (s) => this.workspace.definitions.definition(s)?.docs.summary ?? s.config.summary?.value ?? '',
+      counted: () => {
+        this.requestFacts++;
+      },
+    });
+  }
+
+  private views(revision: number): DerivationViews {
+    const c = this.recent.get(revision);
+    if (!c || !c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
+    c.views ??= this.viewsOf(revision, c.timeline, c.expectations ?? []);
+    return c.views;
+  }
+
+  timelineWindow({ revision, offset, limit, brief = false }: { revision: number; offset: number; limit: number; brief?: boolean }): TimelineWindow {
+    const views = this.views(revision);
+    return { revision, total: this.timeline(revision).entries.length, offset: Math.max(0, Math.floor(offset)), rows: views.rows(offset, limit, brief) };
+  }
+
+  setsWindow({ revision, position, offset, limit, ...q }: { revision: number; position: number; offset: number; limit: number } & SetsQuery): SetsWindow {
+    return this.views(revision).setsWindow(position, offset, limit, q);
+  }
+
+  timelineSnapshot({ revision }: { revision: number }): TimelineSnapshot {
+    const c = this.recent.get(revision);
+    if (!c) throw new Error(`revision ${revision} is not a recent derivation`);
+    const view = c.view;
+    if (!view) throw new Error(`revision ${revision} has no answer`);
+    if (!c.timeline) return { ...view, entries: [], requests: [], positions: [], expectations: [] };
+    const views = this.views(revision);
+    return { ...view, entries: views.allEntries(), requests: views.requestSnapshots(), positions: views.positionViews(), expectations: views.allExpectations() };
+  }
+
+  chartRows({ revision }: { revision: number }): ChartRows {
+    return this.views(revision).chartRows();
+  }
+
+  problemRows({ revision }: { revision: number }): readonly number[] {
+    return this.views(revision).problemRows();
+  }
+
+  stats(): DeriveStats {
+    const views = this.current?.views;
+    return { requestFacts: this.requestFacts, ...(this.current ? { revision: this.current.revision } : {}), builtRequests: views?.builtRequests() ?? [], setsRowsBuilt: views?.setsRowsBuilt ?? 0 };
   }
 
   private timeline(revision: number): Timeline {
@@ -219,53 +272,8 @@ export class DeriveHost {
   }
 
   sets({ revision, position }: { revision: number; position: number }): SetsView {
-    const t = this.timeline(revision);
-    const p = Math.max(0, Math.min(position, t.positions.length - 1));
-    const states = t.statesAt(p);
-    const registered = t.positions[p]?.registered ?? false;
-    const sets = t.setsAt(p);
-    const permitted = new Set(sets.permitted);
-    const offered = new Set(sets.offered);
-    const searchable = new Set(sets.searchable);
-    const rows: SetsRow[] = [];
-    for (const s of states.values()) {
-      const def = this.workspace.definitions.definition(s);
-      const src = s.config.source?.value;
-      const server = src?.kind === 'mcp' ? src.server : undefined;
-      const a = s.enable.availability;
-      rows.push({
-        name: s.name,
-        order: s.order,
-        kind: src?.kind ?? 'local',
-        availability: a.value,
-        allowToggle: s.enable.allowToggle.value,
-        permitted: permitted.has(s.name),
-        offered: offered.has(s.name),
-        searchable: searchable.has(s.name),
-        ...(server !== undefined ? { server, serverStatus: s.resolution.ok ? 'running' : s.resolution.reason } : {}),
-        summary: def?.docs.summary ?? s.config.summary?.value ?? '',
-        run: s.run,
-        why: `${originLabel(a.origin, a.from)} → ${a.value}`,
-        ...(linkOf(a.origin) ? { link: linkOf(a.origin) } : {}),
-        ...(a.origin.kind === 'layer' ? { link: this.layerLink(revision, a.origin.layer, a.origin.span.start) } : a.origin.kind === 'delta' ? { link: { position: this.positionOfDelta(t, a.origin.delta) } } : {}),
-      });
-    }
-    for (const b of sets.configured.slice(states.size)) {
-      rows.push({ name: b, order: rows.length, kind: 'builtin', availability: 'on', allowToggle: 'never', permitted: true, offered: true, searchable: false, summary: b === 'describe_tools' ? 'Get detailed descriptions and usage examples for one or more tools.' : 'Search the available tools by keyword and load the matches into context.', run: 'unattended', why: 'builtin (locked on)' });
-    }
-    return {
-      revision,
-      position: p,
-      rows,
-      counts: { configured: sets.configured.length, permitted: sets.permitted.length, offered: sets.offered.length, searchable: sets.searchable.length },
-      registered,
-      tools: toolCount(t.positions[p]?.counts.configured ?? 0, registered),
-    };
-  }
-
-  private positionOfDelta(t: Timeline, delta: number): number {
-    const p = t.positions.find((x) => x.event.kind === 'delta' && x.event.delta === delta);
-    return p?.index ?? 0;
+    const views = this.views(revision);
+    return { ...views.setsSummary(position), rows: views.allSetsRows(position) };
   }
 
   /** A layer offset as line and column in the layer text of the revision that was asked about. */
@@ -369,7 +377,9 @@ export class DeriveHost {
     const prev = id > 0 ? t.requests[id - 1]?.rendered() : undefined;
     const blocksOf = (messages: typeof r.messages) => messages.flatMap((m) => (m.kind === 'tool-availability' ? m.blocks.map((b) => ({ type: b.type, tools: [...b.tools] })) : []));
     const blocks = blocksOf(r.messages);
-    const cache = cacheView(t, id);
+    const view = this.views(revision).request(id);
+    if (!view) throw new Error(`no request ${id}`);
+    const cache = view.cache;
     const first = cache.firstDifference;
     return {
       id,
@@ -378,8 +388,9 @@ export class DeriveHost {
       toolChoice: rendered.toolChoice,
       prefixBytes: new TextEncoder().encode(rendered.bytes).length,
       ...(prev && first ? { difference: cacheDifference(prev.bytes, rendered.bytes, first) } : {}),
+      view,
       cache,
-      cost: { ...r.cost },
+      cost: view.cost,
       directiveBlocks: blocks,
       newBlocksFrom: id > 0 ? blocksOf(t.requests[id - 1]?.messages ?? []).length : 0,
     };

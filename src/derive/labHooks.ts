@@ -7,6 +7,7 @@ import { useSelectedPosition, useTimeline } from './hooks';
 import type { TimelineView } from './protocol';
 import { deriveKey } from './methods';
 import { deriveQuery, useDeriveClient } from './queries';
+import { requestAtEntry } from './spine';
 import { usePrices } from '../state/prices';
 
 export function toolsQuery(client: DeriveClient, revision: number, id: number, enabled: boolean) {
@@ -17,15 +18,7 @@ export function tokensQuery(client: DeriveClient, revision: number, enabled: boo
   return queryOptions({ ...deriveQuery(client, 'tokens', { revision }), staleTime: Infinity, gcTime: 30_000, enabled, placeholderData: keepPreviousData });
 }
 
-/** The request a timeline row stands on: its own, else the nearest one before it. */
-export function requestAtEntry(view: TimelineView | undefined, entry: number | undefined): number | undefined {
-  if (!view || entry === undefined) return undefined;
-  for (let i = Math.min(entry, view.entries.length - 1); i >= 0; i--) {
-    const e = view.entries[i];
-    if (e?.kind === 'request' && e.request !== undefined) return e.request;
-  }
-  return undefined;
-}
+export { requestAtEntry } from './spine';
 
 /** The selected row's request (or the nearest one before it). */
 export function useSelectedRequest(): { view: TimelineView | undefined; entry: number | undefined; position: number; request: number | undefined } {
@@ -37,14 +30,14 @@ export function useRequestTools(id: number | undefined) {
   const client = useDeriveClient();
   const { data: view } = useTimeline();
   const revision = view?.revision ?? 0;
-  return useQuery(toolsQuery(client, revision, id ?? 0, view !== undefined && id !== undefined && id < view.requests.length));
+  return useQuery(toolsQuery(client, revision, id ?? 0, view !== undefined && id !== undefined && id < view.requestCount));
 }
 
 export function useTokens(enabled = true) {
   const client = useDeriveClient();
   const { data: view } = useTimeline();
   const revision = view?.revision ?? 0;
-  return useQuery(tokensQuery(client, revision, enabled && view !== undefined && view.requests.length > 0));
+  return useQuery(tokensQuery(client, revision, enabled && view !== undefined && view.requestCount > 0));
 }
 
 export function useLabSearch(position: number, query: string, limit: number) {

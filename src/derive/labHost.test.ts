@@ -5,6 +5,7 @@ import type { ScenarioDoc } from '../core';
 import { DeriveHost } from './host';
 import { cacheDifference } from './labHost';
 import { SharedIndexes } from './searchIndexes';
+import { deriveWhole } from './testing';
 
 const demoText = readFileSync(new URL('../app/demo-scenario.toml', import.meta.url), 'utf8');
 
@@ -40,8 +41,8 @@ command = "jp q 'x'"
 describe('shared search indexes', () => {
   it('rebuild when a tool text changes, even at the same catalogue size (the core IndexCache key would not)', () => {
     const host = new DeriveHost();
-    host.derive({ doc: doc(tiny('giraffe')), revision: 1 });
-    const v = host.derive({ doc: doc(tiny('zebra')), revision: 2 });
+    deriveWhole(host, { doc: doc(tiny('giraffe')), revision: 1 });
+    const v = deriveWhole(host, { doc: doc(tiny('zebra')), revision: 2 });
     expect(v.entries.find((e) => e.kind === 'call')?.search?.returned.map((r) => r.name)).toEqual(['alpha']);
   });
 
@@ -60,7 +61,7 @@ describe('shared search indexes', () => {
 
 describe('lab methods', () => {
   const host = new DeriveHost();
-  const view = host.derive({ doc: doc(demoText), revision: 7 });
+  const view = deriveWhole(host, { doc: doc(demoText), revision: 7 });
 
   it('search: both rankings over the searchable set at a position, with fields and status', () => {
     const r = host.call('search', { revision: 7, position: 0, query: 'workflow logs', limit: 5 });

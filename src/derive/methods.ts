@@ -4,8 +4,8 @@
 // implementation on the host the row names; host.ts fails to compile until that host answers it.
 // The view types stay in protocol.ts and the *Protocol.ts files; this module has no runtime imports,
 // so the page's client can read it without pulling in any host code.
-import type { Policy, PolicyKey, PriceTable, RecordedStep, RfdTable, ScenarioDoc, FindabilityReport } from '../core';
-import type { ProvenanceView, RequestDetail, SetsView, TimelineView } from './protocol';
+import type { CacheStatus, Policy, PolicyKey, PriceTable, RecordedStep, RfdTable, ScenarioDoc, FindabilityReport } from '../core';
+import type { ChartRows, DeriveStats, ProvenanceView, RequestDetail, SetsQuery, SetsView, SetsWindow, TimelineSnapshot, TimelineView, TimelineWindow } from './protocol';
 import type { DocumentEdits } from './document';
 import type { AutoTurnView, EvalView, PolicyDiffView, RequestToolsView, SearchLabView, TokensView } from './labProtocol';
 import type { BreakEvenView, CostView } from './costProtocol';
@@ -64,8 +64,23 @@ export interface DeriveParams {
 export const methods = {
   // The timeline and its views (host.ts).
   derive: method<DeriveParams, TimelineView>()('derive', { keyed: ['revision'], coalesce: true }),
-  /** The sets at a position; a position past the end reads as the last one, a negative one as 0. */
+  /**
+   * The rows [offset, offset + limit) of the timeline, each with its request's facts. `brief`: a call's
+   * search as SearchBrief and its result cut (the list's rows); whole rows for the simulator's step.
+   */
+  timelineWindow: method<{ revision: number; offset: number; limit: number; brief?: boolean }, TimelineWindow>()('derive'),
+  /** The rows [offset, offset + limit) of the sets at a position, after the filter (past the end: the last position). */
+  setsWindow: method<{ revision: number; position: number; offset: number; limit: number } & SetsQuery, SetsWindow>()('derive'),
+  /** Every row of the sets at a position (the test hook's snapshot); a position past the end reads as the last one, a negative one as 0. */
   sets: method<{ revision: number; position: number }, SetsView>()('derive'),
+  /** The whole timeline with every request's lists: the test hook's snapshot. */
+  timelineSnapshot: method<{ revision: number }, TimelineSnapshot>()('derive'),
+  /** Every request's definition cost and the markers: the cost chart. */
+  chartRows: method<{ revision: number }, ChartRows>()('derive'),
+  /** The rows that are problems, refused requests included (every request's findings: asked by a key, not per keystroke). */
+  problemRows: method<{ revision: number }, readonly number[]>()('derive'),
+  /** Request facts and sets rows built (the test hook). */
+  stats: method<Record<string, never>, DeriveStats>()('derive'),
   provenance: method<{ revision: number; position: number; name: string }, ProvenanceView>()('derive'),
   request: method<{ revision: number; id: number }, RequestDetail>()('derive'),
   /** What "Record expectations" writes on a step (1-based), read by the core's checker rules. */
@@ -93,6 +108,8 @@ export const methods = {
   /** `compare: false` prices the conversation alone (no counterfactual runs): what the request inspector needs. */
   costs: method<{ revision: number; table: PriceTable; model?: string; compare?: boolean }, Promise<CostView>>()('cost'),
   breakEven: method<{ revision: number; table: PriceTable; model?: string; discoveries: number }, Promise<BreakEvenView>>()('cost'),
+  /** The cache statuses of requests [from, to): a timeline window's, the simulator's step's, the inspector's. */
+  cacheStatuses: method<{ revision: number; table: PriceTable; model?: string; from: number; to: number }, Promise<{ readonly from: number; readonly statuses: readonly CacheStatus[] }>>()('cost'),
 
   // A JP workspace (workspaceHost.ts).
   /** Plans "make discoverable" for the persona of a recent derivation and measures its saving. */

@@ -24,11 +24,21 @@ export interface EntryView {
   readonly delta?: number;
   /** For deltas and layer edits: the words that made them (the command line, or "promotion: a, b"). */
   readonly words?: string;
-  /** For calls: the search result, if the call was search_tools. */
+  /** For calls: the search result, if the call was search_tools (whole rows: the simulator, the snapshot). */
   readonly search?: SearchOutcome;
+  /** For calls in brief rows (the timeline list): the search's words and each hit's name and status. */
+  readonly searchBrief?: SearchBrief;
   readonly callStatus?: 'ok' | 'error';
   /** For calls: the tool called (search_tools for a search). */
   readonly tool?: string;
+}
+
+/** What a timeline row says of a search: its query, limit, total and each hit's name and status (no summaries, scores or fields). */
+export interface SearchBrief {
+  readonly query: string;
+  readonly limit: number;
+  readonly total?: number;
+  readonly returned: readonly { readonly name: string; readonly status: SearchOutcome['returned'][number]['status'] }[];
 }
 
 export interface ExpectationView {
@@ -46,22 +56,51 @@ export interface PositionView {
   readonly counts: { configured: number; discoverable: number; on: number; off: number };
 }
 
+/**
+ * One request's facts as a row or the inspector shows them: counts, not the name lists (at 100,000 tools
+ * an offered list is tens of KB, and a derivation has hundreds of requests). Computed per request the
+ * page asks about (the rows on screen, the inspector), memoized per (revision, request) in the worker.
+ */
 export interface RequestView {
   readonly id: number;
   readonly step: number;
   readonly cycle: number;
   readonly position: number;
   readonly toolChoice: string;
-  readonly offered: readonly string[];
+  readonly offeredCount: number;
   readonly permittedCount: number;
   readonly searchableCount: number;
-  readonly array: readonly string[];
+  readonly arrayCount: number;
+  /** The tools array is not the offered set in its order (RFD 105's fixed catalogue of directives). */
+  readonly fixedArray: boolean;
+  /** The first offered names (at most OFFERED_NAMES_SHOWN), for a row's hover. */
+  readonly offeredFirst: readonly string[];
   readonly cost: { offered: number; permitted: number };
   readonly cache: { status: 'hit' | 'miss'; reason: string; firstDifference?: { offset: number; section: string } };
-  /** Tools that entered the offered set since the previous request (promotions, directives). */
+  /** Tools that entered the offered set since the previous request (promotions, directives), at most ADDED_NAMES_SHOWN of them. */
   readonly added: readonly string[];
+  readonly addedCount: number;
   /** What the provider would refuse (error) or lose (warning) in this request. */
   readonly findings: readonly FindingView[];
+}
+
+/** One letter per row kind, for TimelineSpine.kinds. */
+export const KIND_LETTERS: Readonly<Record<EntryView['kind'], string>> = {
+  base: 'b', step: 's', delta: 'd', 'layer-edit': 'e', turn: 't', request: 'r', call: 'c', reply: 'y', restart: 'x', warning: 'w',
+};
+
+/** How many offered names a RequestView lists (offeredFirst, for a hover); offeredCount says how many there are. */
+export const OFFERED_NAMES_SHOWN = 8;
+/** How many joined names a RequestView lists (added, shown as chips); addedCount says how many there are. */
+export const ADDED_NAMES_SHOWN = 24;
+/** A brief row's call detail (a tool's result), in characters: enough for a hover. */
+export const BRIEF_DETAIL_CHARS = 160;
+
+/** A request with its whole name lists: the test hook's snapshot only, never a per-keystroke answer. */
+export interface RequestSnapshot extends RequestView {
+  readonly offered: readonly string[];
+  readonly array: readonly string[];
+  readonly addedAll: readonly string[];
 }
 
 export interface FindingView {
@@ -73,17 +112,46 @@ export interface FindingView {
   readonly source: string;
 }
 
+/**
+ * The timeline's rows as columns of small numbers, one element per row: enough for the selection, the
+ * keys, the scrubber and the simulator to know each row's kind, position, step and cycle without its
+ * words (which come in windows: `timelineWindow`).
+ */
+export interface TimelineSpine {
+  /** One letter per row: KIND_LETTERS[kind]. */
+  readonly kinds: string;
+  readonly positions: readonly number[];
+  /** The row's step (1-based), 0 before the first step. */
+  readonly steps: readonly number[];
+  /** The row's cycle, 0 when it has none. */
+  readonly cycles: readonly number[];
+}
+
+/**
+ * The answer to a derivation: small at every catalogue size (issue 32.4). The rows of the timeline and
+ * of the sets come in windows (`timelineWindow`, `setsWindow`); a request's facts with its row.
+ */
 export interface TimelineView {
   readonly revision: number;
   readonly name: string;
   readonly policy: Policy;
   readonly diagnostics: readonly Diagnostic[];
-  readonly entries: readonly EntryView[];
-  readonly positions: readonly PositionView[];
+  readonly entryCount: number;
+  readonly spine: TimelineSpine;
+  readonly requestCount: number;
+  /** Per request id: its timeline row. */
+  readonly requestEntries: readonly number[];
+  readonly positionCount: number;
+  /** Per position: the row that made it (the base config, the delta or layer edit). */
+  readonly positionEntries: readonly number[];
+  /** The counts at position 0 (the base config). */
+  readonly baseCounts: PositionView['counts'];
+  /** The first promotion's row (a freshly loaded document opens on it). */
+  readonly firstPromotion?: number;
+  /** The rows of steps that failed to start. */
+  readonly errorEntries: readonly number[];
   /** The scenario's tools at its last position: the one count every panel shows (issue 24.5). */
   readonly tools: ToolCount;
-  readonly requests: readonly RequestView[];
-  readonly expectations: readonly ExpectationView[];
   /** The check's one count (the core's summarizeCheck), shown alike by the header and the timeline. */
   readonly passed: number;
   readonly failed: number;
@@ -96,10 +164,41 @@ export interface TimelineView {
   /** The scenario's `[workspace]`: what loaded, with which persona, and its problems. */
   readonly workspace?: WorkspaceView;
   /**
-   * The sets at the row the derivation was asked about (`derive`'s `entry` hint), so the sets
-   * panel paints from this one answer instead of a second round trip (see `useSets`).
+   * The set counts at the row the derivation was asked about (`derive`'s `entry` hint), so the counts
+   * paint from this one answer; the rows come from `setsWindow`.
    */
-  readonly sets?: SetsView;
+  readonly sets?: SetsSummary;
+}
+
+/** A timeline row with what it shows: its request's facts and the expectations that stand on it. */
+export interface TimelineRow {
+  readonly entry: EntryView;
+  readonly request?: RequestView;
+  readonly expectations: readonly ExpectationView[];
+}
+
+export interface TimelineWindow {
+  readonly revision: number;
+  readonly total: number;
+  readonly offset: number;
+  readonly rows: readonly TimelineRow[];
+}
+
+/** The whole timeline, for the test hook's snapshot and reviewers' scripts: never a per-keystroke answer. */
+export interface TimelineSnapshot extends TimelineView {
+  readonly entries: readonly EntryView[];
+  readonly requests: readonly RequestSnapshot[];
+  readonly positions: readonly PositionView[];
+  readonly expectations: readonly ExpectationView[];
+}
+
+/** The chart's input: every request's definition cost and the markers between them (the chart tab only). */
+export interface ChartRows {
+  readonly revision: number;
+  readonly rows: readonly (
+    | { readonly kind: 'request'; readonly entry: number; readonly id: number; readonly step: number; readonly cycle: number; readonly permittedCount: number; readonly cost: { offered: number; permitted: number } }
+    | { readonly kind: 'marker'; readonly entry: number; readonly entryKind: 'delta' | 'layer-edit'; readonly sources: readonly string[]; readonly label: string }
+  )[];
 }
 
 export interface SetsRow {
@@ -127,14 +226,48 @@ export interface ProvenanceView {
   readonly steps: readonly { label: string; availability: string; allowToggle: string; position: number; link?: SetsRow['link'] }[];
 }
 
-export interface SetsView {
+/** The set counts at a position: what the answer to an edit carries. */
+export interface SetsSummary {
   readonly revision: number;
   readonly position: number;
-  readonly rows: readonly SetsRow[];
   readonly counts: { configured: number; permitted: number; offered: number; searchable: number };
   readonly registered: boolean;
   /** `counts.configured` in the words of TimelineView.tools. */
   readonly tools: ToolCount;
+}
+
+/** The sets panel's filter, applied in the worker. Empty lists: no narrowing by that group. */
+export interface SetsQuery {
+  readonly availability?: readonly ('on' | 'off' | 'discoverable')[];
+  readonly membership?: readonly ('permitted' | 'offered' | 'searchable')[];
+  readonly kind?: readonly ('local' | 'mcp' | 'builtin')[];
+  /** A name/summary substring, case-insensitive. */
+  readonly query?: string;
+}
+
+/** A window of the sets rows at a position, after the filter. */
+export interface SetsWindow extends SetsSummary {
+  /** Rows matching the filter. */
+  readonly total: number;
+  /** Rows at the position, unfiltered. */
+  readonly all: number;
+  readonly offset: number;
+  readonly rows: readonly SetsRow[];
+}
+
+/** Every row of the sets at a position (the test hook's snapshot; `setsWindow` for the page). */
+export interface SetsView extends SetsSummary {
+  readonly rows: readonly SetsRow[];
+}
+
+/** What the worker computed for the page, for tests: request facts and sets rows built. */
+export interface DeriveStats {
+  /** Request facts built since the worker started, every revision. */
+  readonly requestFacts: number;
+  /** The newest derivation: its revision, the requests whose facts it built, and how many sets rows it built. */
+  readonly revision?: number;
+  readonly builtRequests: readonly number[];
+  readonly setsRowsBuilt: number;
 }
 
 export interface RequestDetail {
@@ -146,6 +279,8 @@ export interface RequestDetail {
   readonly prefixBytes: number;
   /** On a cache miss against a previous request: both requests' bytes around the first difference. */
   readonly difference?: CacheDifference;
+  /** The request's facts (the same as its timeline row's). */
+  readonly view: RequestView;
   readonly cache: RequestView['cache'];
   readonly cost: RequestView['cost'];
   readonly tokens?: { offered: number; permitted: number; counter: string };

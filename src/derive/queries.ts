@@ -6,7 +6,7 @@ import { queryOptions, useQuery, keepPreviousData } from '@tanstack/react-query'
 import { createContext, useContext } from 'react';
 import type { ScenarioDoc } from '../core';
 import type { DeriveClient } from './client';
-import type { SetsView } from './protocol';
+import type { SetsQuery } from './protocol';
 import type { WorkspaceInput } from './workspaceProtocol';
 import { deriveKey } from './methods';
 import type { KeyParams, MethodName, Params } from './methods';
@@ -40,15 +40,27 @@ export function timelineQuery(client: DeriveClient, doc: ScenarioDoc, revision: 
   });
 }
 
-/** `inline`: the same sets, already at hand (the derivation carried them), so no round trip is made. */
-export function setsQuery(client: DeriveClient, revision: number, position: number, enabled: boolean, inline?: SetsView) {
+/**
+ * A window of the sets rows at a position, filtered in the worker. `inline`: the counts already at hand
+ * (the derivation carried them), shown while the rows come.
+ */
+export function setsWindowQuery(client: DeriveClient, revision: number, position: number, offset: number, limit: number, filter: SetsQuery, enabled: boolean) {
   return queryOptions({
-    ...deriveQuery(client, 'sets', { revision, position }),
+    ...deriveQuery(client, 'setsWindow', { revision, position, offset, limit, ...filter }),
     staleTime: Infinity,
     gcTime: 10_000,
     enabled,
     placeholderData: keepPreviousData,
-    ...(inline ? { initialData: inline } : {}),
+  });
+}
+
+export function timelineWindowQuery(client: DeriveClient, revision: number, offset: number, limit: number, brief: boolean, enabled: boolean) {
+  return queryOptions({
+    ...deriveQuery(client, 'timelineWindow', { revision, offset, limit, brief }),
+    staleTime: Infinity,
+    gcTime: 10_000,
+    enabled,
+    placeholderData: keepPreviousData,
   });
 }
 

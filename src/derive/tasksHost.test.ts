@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { scenarioDocFromText } from '../core';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { DeriveHost } from './host';
+import { deriveWhole } from './testing';
 
 const demoText = readFileSync(new URL('../app/demo-scenario.toml', import.meta.url), 'utf8');
 const tasks = readFileSync(new URL('../../scenarios/data/demo-tasks.jsonl', import.meta.url), 'utf8');
@@ -16,7 +17,7 @@ describe('task methods', () => {
     const d = scenarioDocFromText(demoText);
     if (!d.ok) throw new Error('demo');
     const host = new DeriveHost();
-    host.derive({ doc: d.doc, revision: 1 });
+    deriveWhole(host, { doc: d.doc, revision: 1 });
     const started = await host.call('tasksStart', { revision: 1, tasks, settings: { policy: 'never', categories: true, limit: 3, cost: true } });
     expect(started.section.text.length).toBeGreaterThan(0);
     expect(started.section.tokens).toBe(countTokens(started.section.text, { disallowedSpecial: new Set() }));
@@ -26,7 +27,7 @@ describe('task methods', () => {
     const d = scenarioDocFromText(demoText);
     if (!d.ok) throw new Error('demo');
     const host = new DeriveHost();
-    const before = host.derive({ doc: d.doc, revision: 1 });
+    const before = deriveWhole(host, { doc: d.doc, revision: 1 });
     const started = await host.call('tasksStart', { revision: 1, tasks: `${tasks}{"query": 1}\n`, settings: { policy: 'never', categories: false, limit: 3, cost: false } });
     expect(started).toMatchObject({ total: 18, taskErrors: ['line 19: "query" must be a string'] });
     expect(started.section.lines).toBeGreaterThan(2);
@@ -44,6 +45,6 @@ describe('task methods', () => {
     expect(turn.offered[0]).not.toContain(miss?.relevant[0]);
     expect(turn.step.cycles.at(-1)?.reply).toBe('I answered without a tool.');
     // The document's own derivation is untouched: still two steps.
-    expect(host.derive({ doc: d.doc, revision: 2 }).entries.length).toBe(before.entries.length);
+    expect(deriveWhole(host, { doc: d.doc, revision: 2 }).entries.length).toBe(before.entries.length);
   });
 });

@@ -8,6 +8,7 @@ import type { ScenarioDoc } from '../core';
 import { callCounts, GENERATED_LAYER, planDiscoverable } from './discoverable';
 import { DeriveHost } from './host';
 import type { WorkspaceInput } from './workspaceProtocol';
+import { deriveWhole } from './testing';
 
 const jpFolder = resolve(__dirname, '../../../shared/data/jp-workspace/.jp');
 const files: WorkspaceInput = { version: 1, files: Object.fromEntries(readTomlTree(jpFolder)) };
@@ -76,16 +77,16 @@ describe('planDiscoverable', () => {
 describe('DeriveHost with a workspace', () => {
   it('loads JP\'s own workspace: dev has 37 on (describe_tools included) and offers 32; pr-triager 34 on', () => {
     const host = new DeriveHost();
-    const dev = host.derive({ doc: doc('dev'), revision: 1, workspace: files });
+    const dev = deriveWhole(host, { doc: doc('dev'), revision: 1, workspace: files });
     expect(dev.scenarioErrors).toEqual([]);
     expect(dev.workspace).toMatchObject({ loaded: true, persona: 'dev', personaFile: 'config/personas/dev.toml', counts: { on: 37, offered: 32 } });
     expect(dev.workspace?.personas).toHaveLength(13);
     expect(dev.workspace?.personas).toEqual(expect.arrayContaining(['dev', 'pr-triager']));
     expect(dev.workspace?.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(host.sets({ revision: 1, position: 0 }).counts.offered).toBe(32);
-    const pr = host.derive({ doc: doc('pr-triager'), revision: 2, workspace: files });
+    const pr = deriveWhole(host, { doc: doc('pr-triager'), revision: 2, workspace: files });
     expect(pr.workspace?.counts.on).toBe(34);
-    const none = host.derive({ doc: doc(undefined), revision: 3, workspace: files });
+    const none = deriveWhole(host, { doc: doc(undefined), revision: 3, workspace: files });
     expect(none.workspace?.counts.on).toBe(2);
     // The builtins the "on" count holds, by name (issue 24.5): search_tools only once registered.
     expect(dev.workspace?.counts.builtins).toEqual(['describe_tools']);
@@ -94,20 +95,20 @@ describe('DeriveHost with a workspace', () => {
 
   it('runs without the files when none were given, and says so', () => {
     const host = new DeriveHost();
-    const v = host.derive({ doc: doc('dev'), revision: 1 });
+    const v = deriveWhole(host, { doc: doc('dev'), revision: 1 });
     expect(v.workspace).toMatchObject({ loaded: false, path: '.jp' });
   });
 
   it('links a tool\'s availability to the workspace file that decided it', () => {
     const host = new DeriveHost();
-    host.derive({ doc: doc('dev'), revision: 1, workspace: files });
+    deriveWhole(host, { doc: doc('dev'), revision: 1, workspace: files });
     const row = host.sets({ revision: 1, position: 0 }).rows.find((r) => r.name === 'fs_read_file');
     expect(row?.link).toMatchObject({ layer: 'config/skill/read-files.toml', line: 15 });
   });
 
   it('makes dev\'s tools discoverable and measures the saving on every request', async () => {
     const host = new DeriveHost();
-    host.derive({ doc: doc('dev'), revision: 1, workspace: files });
+    deriveWhole(host, { doc: doc('dev'), revision: 1, workspace: files });
     const plan = await host.call('discoverable', { revision: 1, keep: 10 });
     expect(plan.error).toBeUndefined();
     expect(plan.ranked).toHaveLength(36);
@@ -127,7 +128,7 @@ describe('DeriveHost with a workspace', () => {
 
     // Applied: the generated layer is in the document, and the plan reads the same figures.
     const applied = doc('dev', [{ name: GENERATED_LAYER, text: plan.layerText }]);
-    const view = host.derive({ doc: applied, revision: 2, workspace: files });
+    const view = deriveWhole(host, { doc: applied, revision: 2, workspace: files });
     expect(view.requests.map((r) => r.cost.offered)).toEqual(plan.requests.map((r) => r.after.bytes));
     const again = await host.call('discoverable', { revision: 2, keep: 10 });
     expect(again.applied).toBe(true);

@@ -7,6 +7,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useSelectedRequest, useTokens } from '../../derive/labHooks';
 import { useWorkbench } from '../../state/context';
+import { useChartRows } from '../../derive/hooks';
 import { downloadBlob, svgToPng } from '../../components/download';
 import { formatBytes, formatCount } from '../../components/Measures';
 import type { CostSeries } from './series';
@@ -101,7 +102,8 @@ export function CostChart({ threshold }: CostChartProps) {
   const { data: tokens, isFetching: tokensLoading } = useTokens(unit === 'tokens');
   const needsCosts = unit === 'cache' || unit === 'usd';
   const { data: costs, isFetching: costsLoading } = useCosts(needsCosts);
-  const series = useMemo(() => (view ? costSeries(view, unit, unit === 'tokens' ? tokens : undefined, needsCosts ? costs : undefined) : undefined), [view, unit, tokens, costs, needsCosts]);
+  const { data: chart } = useChartRows();
+  const series = useMemo(() => (view && chart ? costSeries(chart, unit, unit === 'tokens' ? tokens : undefined, needsCosts ? costs : undefined) : undefined), [view, chart, unit, tokens, costs, needsCosts]);
   const names = SERIES_NAMES[unit];
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);

@@ -5,14 +5,17 @@ import { timelineCostSeries } from '../../core/report/scenario-section';
 import { DeriveHost } from '../../derive/host';
 import { costSeries, niceTicks, shortNumber } from './series';
 import { chartSvg, escapeXml } from './svgExport';
+import { deriveWhole } from '../../derive/testing';
 
 const demo = scenarioDocFromText(readFileSync(new URL('../../app/demo-scenario.toml', import.meta.url), 'utf8'));
 if (!demo.ok) throw new Error('demo does not parse');
-const view = new DeriveHost().derive({ doc: demo.doc, revision: 1 });
+const host = new DeriveHost();
+const view = deriveWhole(host, { doc: demo.doc, revision: 1 });
+const chart = host.chartRows({ revision: 1 });
 
 describe('costSeries', () => {
   it('has one point per request, offered at most permitted, and the promotions as markers', () => {
-    const s = costSeries(view);
+    const s = costSeries(chart);
     expect(s.x).toEqual(view.requests.map((_, i) => i + 1));
     expect(s.offered).toEqual(view.requests.map((r) => r.cost.offered));
     s.offered.forEach((o, i) => expect(o).toBeLessThanOrEqual(s.permitted[i] ?? 0));
@@ -23,7 +26,7 @@ describe('costSeries', () => {
 
   it('switches to tokens when given token counts', () => {
     const tokens = { counter: 'test', label: 'estimate: test', why: 'a test counter', requests: view.requests.map((_, i) => ({ offered: i, permitted: 10 + i })) };
-    const s = costSeries(view, 'tokens', tokens);
+    const s = costSeries(chart, 'tokens', tokens);
     expect(s.offered).toEqual(view.requests.map((_, i) => i));
     expect(s.unit).toBe('tokens');
   });
@@ -42,7 +45,7 @@ describe('niceTicks and shortNumber', () => {
 
 describe('chartSvg', () => {
   it('draws both series, axes with units, markers, a cursor, a threshold and a legend', () => {
-    const svg = chartSvg(costSeries(view), { selected: 2, threshold: { value: 8000, label: 'budget 8 KB' }, title: 'Demo <costs> & "co"' });
+    const svg = chartSvg(costSeries(chart), { selected: 2, threshold: { value: 8000, label: 'budget 8 KB' }, title: 'Demo <costs> & "co"' });
     expect(svg.match(/<polyline data-series="(offered|permitted)"/gu)).toHaveLength(2);
     expect(svg).toContain('definition cost (bytes)');
     expect(svg).toContain('request (in conversation order)');
@@ -54,13 +57,13 @@ describe('chartSvg', () => {
 
   it('cuts a long visible title to the chart\'s width and keeps it whole in its title and name', () => {
     const long = `Definition cost per request: ${'a very long scenario name '.repeat(6).trim()}`;
-    const svg = chartSvg(costSeries(view), { width: 760, title: long });
+    const svg = chartSvg(costSeries(chart), { width: 760, title: long });
     const shown = /<text x="78" y="22"[^>]*>([^<]*)<\/text>/u.exec(svg)?.[1] ?? '';
     expect(shown.endsWith('…')).toBe(true);
     expect(shown.length).toBeLessThanOrEqual(Math.floor((760 - 78 - 8) / 8.5));
     expect(svg).toContain(`<title>${long}</title>`);
     expect(svg).toContain(`aria-label="${long}"`);
-    const short = chartSvg(costSeries(view), { width: 760, title: 'Definition cost per request' });
+    const short = chartSvg(costSeries(chart), { width: 760, title: 'Definition cost per request' });
     expect(short).toContain('>Definition cost per request</text>');
   });
 
@@ -75,7 +78,7 @@ describe('the report draws the same series', () => {
     const parsed = parseScenario(writeScenario(demo.doc));
     if (!parsed.ok) throw new Error('parse');
     const fromCore = timelineCostSeries(runScenario({ scenario: parsed.scenario }));
-    const fromView = costSeries(view);
+    const fromView = costSeries(chart);
     expect({ ...fromCore, markers: fromCore.markers.map((m) => [m.request, m.kind]) }).toEqual({ ...fromView, markers: fromView.markers.map((m) => [m.request, m.kind]) });
   });
 });
@@ -84,16 +87,13 @@ describe('the prompt-cache and money units (issue 13)', () => {
   it('plots cache reads against input, and each request\'s dollars against the running total', async () => {
     const { costSeries: series } = await import('./series');
     const { chartSvg: svgOf } = await import('./svgExport');
-    const view = {
-      entries: [
-        { index: 0, kind: 'request', request: 0 },
-        { index: 1, kind: 'request', request: 1 },
+    const view: Parameters<typeof series>[0] = {
+      revision: 1,
+      rows: [
+        { kind: 'request', entry: 0, id: 0, step: 1, cycle: 1, permittedCount: 2, cost: { offered: 10, permitted: 20 } },
+        { kind: 'request', entry: 1, id: 1, step: 1, cycle: 2, permittedCount: 2, cost: { offered: 11, permitted: 20 } },
       ],
-      requests: [
-        { step: 1, cycle: 1, cost: { offered: 10, permitted: 20 } },
-        { step: 1, cycle: 2, cost: { offered: 11, permitted: 20 } },
-      ],
-    } as unknown as Parameters<typeof series>[0];
+    };
     const costs = { requests: [{ cacheRead: 0, input: 1200, usd: 0.002 }, { cacheRead: 1024, input: 1300, usd: 0.0005 }] };
     const cache = series(view, 'cache', undefined, costs);
     expect([cache.offered, cache.permitted]).toEqual([[0, 1024], [1200, 1300]]);

@@ -3,7 +3,7 @@
 // and the deltas that landed before each request as markers. Read from the
 // derived timeline; pure. The series and its SVG are the core's (core/report/chart),
 // shared with the HTML report.
-import type { TimelineView } from '../../derive/protocol';
+import type { ChartRows } from '../../derive/protocol';
 import type { TokensView } from '../../derive/labProtocol';
 import { buildCostSeries, markerKindOf } from '../../core/report/chart';
 import type { ChartUnit, CostSeries, SeriesRow } from '../../core/report/chart';
@@ -16,7 +16,9 @@ export interface RequestCosts {
   readonly requests: readonly { readonly cacheRead: number; readonly input: number; readonly usd: number }[];
 }
 
-function valuesOf(unit: ChartUnit, r: TimelineView['requests'][number], t: TokensView['requests'][number] | undefined, c: RequestCosts['requests'][number] | undefined, sum: number): [number, number] {
+type ChartRequest = Extract<ChartRows['rows'][number], { kind: 'request' }>;
+
+function valuesOf(unit: ChartUnit, r: ChartRequest, t: TokensView['requests'][number] | undefined, c: RequestCosts['requests'][number] | undefined, sum: number): [number, number] {
   switch (unit) {
     case 'bytes':
       return [r.cost.offered, r.cost.permitted];
@@ -29,20 +31,18 @@ function valuesOf(unit: ChartUnit, r: TimelineView['requests'][number], t: Token
   }
 }
 
-export function costSeries(view: TimelineView, unit: ChartUnit = 'bytes', tokens?: TokensView, costs?: RequestCosts): CostSeries {
+export function costSeries(chart: ChartRows, unit: ChartUnit = 'bytes', tokens?: TokensView, costs?: RequestCosts): CostSeries {
   const rows: SeriesRow[] = [];
   // The money unit's second series is the running total of the first.
   let sum = 0;
-  for (const e of view.entries) {
-    if (e.kind === 'delta' || e.kind === 'layer-edit') {
-      const marker = markerKindOf(e.sources, e.kind);
-      if (marker) rows.push({ kind: 'marker', marker, label: e.words ?? e.label });
-    } else if (e.kind === 'request' && e.request !== undefined) {
-      const r = view.requests[e.request];
-      if (!r) continue;
-      const [offered, permitted] = valuesOf(unit, r, tokens?.requests[e.request], costs?.requests[e.request], sum);
+  for (const e of chart.rows) {
+    if (e.kind === 'marker') {
+      const marker = markerKindOf(e.sources, e.entryKind);
+      if (marker) rows.push({ kind: 'marker', marker, label: e.label });
+    } else {
+      const [offered, permitted] = valuesOf(unit, e, tokens?.requests[e.id], costs?.requests[e.id], sum);
       sum = permitted;
-      rows.push({ kind: 'request', entry: e.index, step: r.step, cycle: r.cycle, offered, permitted });
+      rows.push({ kind: 'request', entry: e.entry, step: e.step, cycle: e.cycle, offered, permitted });
     }
   }
   return buildCostSeries(rows, unit);

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { DeriveHost, scenarioDocFromText } from '../../derive/host';
 import { forReaders, section, runsOf, withoutSourcePaths } from './readme';
 import { requestAfterPromotion, TOUR } from './steps';
+import { deriveWhole } from '../../derive/testing';
 
 const demo = scenarioDocFromText(readFileSync(new URL('../../app/demo-scenario.toml', import.meta.url), 'utf8'));
 if (!demo.ok) throw new Error('demo');
-const view = new DeriveHost().derive({ doc: demo.doc, revision: 1 });
+const view = deriveWhole(new DeriveHost(), { doc: demo.doc, revision: 1 });
 
 describe('the guided tour', () => {
   it('walks a position, a promotion, the request after it, and the cost', () => {
@@ -38,7 +39,7 @@ describe('the guided tour', () => {
   });
 
   it('falls back to the first request when nothing was promoted', () => {
-    const plain = new DeriveHost().derive({ doc: { ...demo.doc, steps: [{ command: "jp q 'hello'", cycles: [] }] }, revision: 1 });
+    const plain = deriveWhole(new DeriveHost(), { doc: { ...demo.doc, steps: [{ command: "jp q 'hello'", cycles: [] }] }, revision: 1 });
     expect(plain.entries[requestAfterPromotion(plain) ?? -1]?.kind).toBe('request');
   });
 });

@@ -14,13 +14,13 @@ export interface TourStep {
   readonly dock?: DockTab;
 }
 
-const firstPromotion = (v: TimelineView): number | undefined => v.entries.find((e) => e.kind === 'delta' && (e.sources ?? []).includes('promotion'))?.index;
+const firstPromotion = (v: TimelineView): number | undefined => v.firstPromotion;
 
 /** The first request after the first promotion: the one that carries the promoted definitions. */
 export function requestAfterPromotion(v: TimelineView): number | undefined {
   const p = firstPromotion(v);
-  if (p === undefined) return v.entries.find((e) => e.kind === 'request')?.index;
-  return v.entries.find((e) => e.index > p && e.kind === 'request')?.index;
+  if (p === undefined) return v.requestEntries[0];
+  return v.requestEntries.find((row) => row > p);
 }
 
 export const TOUR: readonly TourStep[] = [

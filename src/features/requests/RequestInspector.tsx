@@ -4,7 +4,7 @@
 // the cache against the previous request with the first differing point, and
 // the Anthropic directives mode's availability blocks.
 import { lazy, Suspense } from 'react';
-import { useRequestDetail } from '../../derive/hooks';
+import { useRequestDetail, useTimelineRow } from '../../derive/hooks';
 import { useSelectedRequest, useTokens } from '../../derive/labHooks';
 import type { CacheDifference } from '../../derive/labProtocol';
 import type { RequestView } from '../../derive/protocol';
@@ -96,12 +96,14 @@ export function RequestInspector() {
   const selectEntry = useWorkbench((s) => s.selectEntry);
   const { data: detail, isFetching } = useRequestDetail(id);
   const { data: tokens } = useTokens(id !== undefined);
-  const statuses = useCacheStatuses();
+  const statuses = useCacheStatuses(id ?? 0, id === undefined ? 0 : id + 1);
+  // The facts come with the request's row (the same the timeline shows): small, and memoized in the worker.
+  const { data: row } = useTimelineRow(id !== undefined ? view?.requestEntries[id] : undefined);
   if (!view) return <div className="empty">Deriving…</div>;
-  if (view.requests.length === 0) return <div className="empty">No requests yet. Add a jp q step (Simulator tab) and its first request appears here.</div>;
-  if (id === undefined) return <div className="empty">The selected row comes before the first request. Select a request row in the timeline, or use the buttons below.<br /><button type="button" onClick={() => goTo(view.entries, 0, selectEntry)}>Show the first request</button></div>;
-  const r: RequestView | undefined = view.requests[id];
-  if (!r) return null;
+  if (view.requestCount === 0) return <div className="empty">No requests yet. Add a jp q step (Simulator tab) and its first request appears here.</div>;
+  if (id === undefined) return <div className="empty">The selected row comes before the first request. Select a request row in the timeline, or use the buttons below.<br /><button type="button" onClick={() => goTo(view.requestEntries, 0, selectEntry)}>Show the first request</button></div>;
+  const r: RequestView | undefined = row?.request ?? (detail?.id === id ? detail.view : undefined);
+  if (!r) return <div className="empty">Reading request {id + 1}…</div>;
   const t = tokens?.requests[id];
   const saving = r.cost.permitted - r.cost.offered;
   const tokenSaving = t ? t.permitted - t.offered : undefined;
@@ -109,9 +111,9 @@ export function RequestInspector() {
     <div className="req" data-testid="request-inspector" data-request={id}>
       <div className="req-side" role="region" aria-label="Request facts, cost and cache" tabIndex={0}>
         <div className="req-nav">
-          <button type="button" aria-label="Previous request" disabled={id === 0} onClick={() => goTo(view.entries, id - 1, selectEntry)}>◀</button>
-          <strong data-testid="request-title">Request {id + 1} of {view.requests.length}</strong>
-          <button type="button" aria-label="Next request" disabled={id >= view.requests.length - 1} onClick={() => goTo(view.entries, id + 1, selectEntry)}>▶</button>
+          <button type="button" aria-label="Previous request" disabled={id === 0} onClick={() => goTo(view.requestEntries, id - 1, selectEntry)}>◀</button>
+          <strong data-testid="request-title">Request {id + 1} of {view.requestCount}</strong>
+          <button type="button" aria-label="Next request" disabled={id >= view.requestCount - 1} onClick={() => goTo(view.requestEntries, id + 1, selectEntry)}>▶</button>
           <span className="muted">step {r.step}, cycle {r.cycle} · position {r.position}</span>
         </div>
         <section className="req-cache" aria-label="Prefix cache" data-testid="request-cache">
@@ -128,7 +130,7 @@ export function RequestInspector() {
           <dt>tool_choice</dt>
           <dd data-testid="request-tool-choice"><code>{r.toolChoice}</code>{detail && <span className="muted"> · on the wire: <code>{choiceText(detail.toolChoice)}</code></span>}</dd>
           <dt>tools array</dt>
-          <dd>{r.array.length} entries{r.array.length !== r.offered.length ? ` (the fixed catalogue; ${r.offered.length} offered)` : ''}</dd>
+          <dd>{r.arrayCount} entries{r.arrayCount !== r.offeredCount ? ` (the fixed catalogue; ${r.offeredCount} offered)` : ''}</dd>
         </dl>
         <table className="req-cost" data-testid="request-cost">
           <caption>Definition cost (JP&apos;s estimate: name + description + schema)</caption>
@@ -136,7 +138,7 @@ export function RequestInspector() {
             <tr><th scope="col"></th><th scope="col">tools</th><th scope="col">bytes</th><th scope="col" title={tokens?.why}>tokens, estimated</th></tr>
           </thead>
           <tbody>
-            <tr><th scope="row">offered</th><td className="num">{r.offered.length}</td><td className="num" data-testid="cost-offered">{formatBytes(r.cost.offered)}</td><td className="num">{t ? formatCount(t.offered) : '…'}</td></tr>
+            <tr><th scope="row">offered</th><td className="num">{r.offeredCount}</td><td className="num" data-testid="cost-offered">{formatBytes(r.cost.offered)}</td><td className="num">{t ? formatCount(t.offered) : '…'}</td></tr>
             <tr><th scope="row">permitted</th><td className="num">{r.permittedCount}</td><td className="num" data-testid="cost-permitted">{formatBytes(r.cost.permitted)}</td><td className="num">{t ? formatCount(t.permitted) : '…'}</td></tr>
             <tr className="saving"><th scope="row">saving</th><td></td><td className="num" data-testid="cost-saving">{formatBytes(saving)} ({formatPercent(saving, r.cost.permitted)})</td><td className="num">{tokenSaving !== undefined && t ? `${formatCount(tokenSaving)} (${formatPercent(tokenSaving, t.permitted)})` : '…'}</td></tr>
           </tbody>
@@ -146,10 +148,11 @@ export function RequestInspector() {
             Tokens: {tokens.label}. {tokens.why}
           </p>
         )}
-        {r.added.length > 0 && (
+        {r.addedCount > 0 && (
           <div className="req-joined">
             <span className="muted">Joined the offered set since the previous request:</span>{' '}
             {r.added.map((n) => <JoinedChip key={n} name={n} why="since the previous request" />)}
+            {r.addedCount > r.added.length && <span className="muted"> and {r.addedCount - r.added.length} more</span>}
           </div>
         )}
         {detail && detail.directiveBlocks.length > 0 && (
@@ -178,7 +181,7 @@ export function RequestInspector() {
   );
 }
 
-function goTo(entries: readonly { kind: string; request?: number; index: number }[], request: number, select: (i: number) => void): void {
-  const e = entries.find((x) => x.kind === 'request' && x.request === request);
-  if (e) select(e.index);
+function goTo(requestEntries: readonly number[], request: number, select: (i: number) => void): void {
+  const row = requestEntries[request];
+  if (row !== undefined) select(row);
 }

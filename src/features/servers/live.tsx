@@ -33,7 +33,7 @@ async function impactOf(store: WorkbenchStore, client: DeriveClient, queryClient
   const workspace = workspaceInput(s);
   const view = await queryClient.fetchQuery(timelineQuery(client, s.doc, s.revision, workspace));
   if (view.scenarioErrors.length > 0) return undefined;
-  const servers = await client.call('serversView', { revision: view.revision, position: Math.max(0, view.positions.length - 1) });
+  const servers = await client.call('serversView', { revision: view.revision, position: Math.max(0, view.positionCount - 1) });
   return prefixCacheImpact(diff, servers.servers.find((x) => x.name === server)?.places ?? []);
 }
 

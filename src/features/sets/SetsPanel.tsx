@@ -1,16 +1,17 @@
 // The sets at the selected position: every tool's availability and
 // allow_toggle, its membership (P/O/S), its server and the server's status,
-// and why it is where it is. The rows are the core's (useSets); this panel
-// filters and virtualizes them, and never decides membership itself.
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+// and why it is where it is. The rows are the core's, asked of the worker a
+// window at a time (useSetsWindow), filtered and searched there; this panel
+// virtualizes them, and never decides membership itself.
+import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { AvailabilityBadge, MembershipChips } from '../../components/Availability';
-import { useProvenance, useSelectedPosition, useSets } from '../../derive/hooks';
-import type { SetsRow, TimelineView } from '../../derive/protocol';
+import { useProvenance, useSelectedPosition, useSetCounts, useSetsBlocks, useTimelineRow } from '../../derive/hooks';
+import type { SetsQuery, SetsRow, TimelineView } from '../../derive/protocol';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { useCommands } from '../../commands/context';
-import { AVAILABILITIES, KINDS, MEMBERSHIPS, NO_FILTER, filterRows, isFiltered, serverStatusWord, toggle } from './filter';
+import { AVAILABILITIES, KINDS, MEMBERSHIPS, NO_FILTER, isFiltered, serverStatusWord, toggle } from './filter';
 import type { SetsFilter } from './filter';
 import { AvailabilityMenu } from './AvailabilityMenu';
 import type { MenuState } from './AvailabilityMenu';
@@ -31,10 +32,10 @@ const ALLOW_TOGGLE_HELP: Record<string, string> = {
   never: 'allow_toggle = never: locked; no directive may change it',
 };
 
-function entryOfPosition(view: TimelineView, position: number): number | undefined {
-  const made = view.entries.find((x) => x.position === position && (x.kind === 'delta' || x.kind === 'layer-edit' || x.kind === 'base'));
-  return (made ?? view.entries.find((x) => x.position === position))?.index;
-}
+/** Rows are asked for in blocks of this many, so scrolling a few rows does not ask again. */
+const BLOCK = 16;
+/** Blocks asked past those in view while the list scrolls (about ten frames of a fast scroll). */
+const AHEAD = 8;
 
 /** Follows a provenance link: a layer line in the editor, or a timeline row. Stable across derivations (the rows are memoized). */
 function useFollowLink(view: TimelineView | undefined) {
@@ -50,7 +51,7 @@ function useFollowLink(view: TimelineView | undefined) {
         return;
       }
       const v = current.current;
-      const entry = v ? entryOfPosition(v, link.position) : undefined;
+      const entry = v?.positionEntries[link.position];
       if (entry !== undefined) s.selectEntry(entry);
     },
     [store],
@@ -218,7 +219,8 @@ function FilterGroup<T extends string>({ label, values, checked, onToggle, words
 }
 
 interface ToolListProps {
-  readonly rows: readonly SetsRow[];
+  /** Rows matching the filter, and the filter the worker applies. */
+  readonly filter: SetsQuery;
   readonly position: number;
   readonly expanded: string | undefined;
   readonly onToggle: (name: string) => void;
@@ -226,36 +228,80 @@ interface ToolListProps {
   readonly menuTool: string | undefined;
   readonly onMenu: (row: SetsRow, trigger: HTMLElement) => void;
   readonly onScroll: (() => void) | undefined;
+  /** The rows' count once known (the last window's total): the list keeps its length while the next window comes. */
+  readonly onTotal: (total: number, all: number) => void;
+  readonly known: number | undefined;
 }
 
-/** The virtualized rows: its own component, so scrolling re-renders only the list. */
-function ToolList({ rows, position, expanded, onToggle, follow, menuTool, onMenu, onScroll }: ToolListProps) {
+/** The virtualized rows: its own component, so scrolling re-renders only the list; it asks the worker for the rows in view. */
+function ToolList({ filter, position, expanded, onToggle, follow, menuTool, onMenu, onScroll, onTotal, known }: ToolListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const expandedIndex = useMemo(() => (expanded === undefined ? -1 : rows.findIndex((r) => r.name === expanded)), [rows, expanded]);
-  // Stable callbacks: the virtualizer recomputes every row's offset (10,000 of them) whenever
-  // getItemKey changes, so only a new list of rows may change it, not every render.
-  const getItemKey = useCallback((i: number) => rows[i]?.name ?? i, [rows]);
+  // The rows come in blocks, each its own query (cached a minute per derivation, position and filter):
+  // the blocks in view, asked again on every derivation, and while the list scrolls, AHEAD blocks past
+  // them in the scroll's direction, so a fast scroll (or a jump back to rows seen) finds its rows here.
+  const [view, setView] = useState({ first: 0, last: BLOCK - 1 });
+  const [scrolling, setScrolling] = useState<{ down: boolean } | undefined>(undefined);
+  const lastTop = useRef(0);
+  const restTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const onListScroll = useCallback(() => {
+    onScroll?.();
+    const top = scrollRef.current?.scrollTop ?? 0;
+    const down = top >= lastTop.current;
+    lastTop.current = top;
+    setScrolling((s) => (s && s.down === down ? s : { down }));
+    clearTimeout(restTimer.current);
+    restTimer.current = setTimeout(() => setScrolling(undefined), 1_000);
+  }, [onScroll]);
+  useEffect(() => () => clearTimeout(restTimer.current), []);
+  const blocks: number[] = [];
+  for (let k = Math.floor(view.first / BLOCK); k <= Math.floor(view.last / BLOCK); k++) blocks.push(k);
+  const lastShown = blocks.at(-1) ?? 0;
+  const firstShown = blocks[0] ?? 0;
+  if (scrolling) for (let k = 1; k <= AHEAD; k++) blocks.push(scrolling.down ? lastShown + k : firstShown - k);
+  const windows = useSetsBlocks(blocks.filter((k) => k >= 0), BLOCK, filter);
+  const data = windows.find((w) => w !== undefined);
+  // While every block in view is still coming (a jump to rows never asked), the list keeps its length:
+  // a list of none would clamp the scroll to the top.
+  const total = data?.total ?? known ?? 0;
+  useEffect(() => {
+    if (data) onTotal(data.total, data.all);
+  }, [data, onTotal]);
+  const byIndex = new Map<number, SetsRow>();
+  for (const w of windows) if (w && data && w.total === data.total) w.rows.forEach((r, k) => byIndex.set(w.offset + k, r));
+  let expandedIndex = -1;
+  if (expanded !== undefined) for (const [i, r] of byIndex) if (r.name === expanded) expandedIndex = i;
+  // Stable callbacks: the virtualizer recomputes every row's offset whenever getItemKey changes.
   const estimateSize = useCallback((i: number) => (i === expandedIndex ? EXPANDED_HEIGHT : ROW_HEIGHT), [expandedIndex]);
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count: total,
     getScrollElement: () => scrollRef.current,
     estimateSize,
-    getItemKey,
     overscan: 8,
   });
   useEffect(() => {
     virtualizer.measure();
   }, [virtualizer, expandedIndex]);
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index;
+  const last = items.at(-1)?.index;
+  // The rows in view (with the overscan) choose the blocks, before the frame is painted; none laid out
+  // keeps the blocks as they are.
+  const firstBlock = first === undefined ? undefined : Math.floor(first / BLOCK);
+  const lastBlock = last === undefined ? undefined : Math.floor(last / BLOCK);
+  useLayoutEffect(() => {
+    if (firstBlock === undefined || lastBlock === undefined) return;
+    setView((v) => (Math.floor(v.first / BLOCK) === firstBlock && Math.floor(v.last / BLOCK) === lastBlock ? v : { first: firstBlock * BLOCK, last: lastBlock * BLOCK }));
+  }, [firstBlock, lastBlock]);
 
   // ↑/↓ move between rows (the virtualizer scrolls the target into the DOM first).
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const target = e.target as HTMLElement;
     const from = Number(target.closest<HTMLElement>('[data-index]')?.dataset.index ?? -1);
     let to: number | undefined;
-    if (e.key === 'ArrowDown') to = Math.min(rows.length - 1, from + 1);
+    if (e.key === 'ArrowDown') to = Math.min(total - 1, from + 1);
     else if (e.key === 'ArrowUp') to = Math.max(0, from - 1);
     else if (e.key === 'Home' && e.ctrlKey) to = 0;
-    else if (e.key === 'End' && e.ctrlKey) to = rows.length - 1;
+    else if (e.key === 'End' && e.ctrlKey) to = total - 1;
     if (to === undefined || to < 0) return;
     e.preventDefault();
     virtualizer.scrollToIndex(to, { align: 'auto' });
@@ -264,21 +310,27 @@ function ToolList({ rows, position, expanded, onToggle, follow, menuTool, onMenu
       if (el) el.focus();
       else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
     };
-    requestAnimationFrame(() => focus(5));
+    requestAnimationFrame(() => focus(10));
   };
 
   return (
-    <div ref={scrollRef} className="panel-body st-scroll" onKeyDown={onKeyDown} onScroll={onScroll}>
+    <div ref={scrollRef} className="panel-body st-scroll" onKeyDown={onKeyDown} onScroll={onListScroll}>
       <div role="list" aria-label={`Tools at position ${position}`} className="st-list" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((v) => {
-          const row = rows[v.index];
-          if (!row) return null;
+        {items.map((v) => {
+          const row = byIndex.get(v.index);
+          if (!row) {
+            return (
+              <div key={`pending-${v.index}`} role="listitem" aria-busy="true" aria-posinset={v.index + 1} aria-setsize={total} data-index={v.index} data-pending="true" className="st-row st-pending" style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}>
+                <div className="st-line muted">…</div>
+              </div>
+            );
+          }
           return (
             <ToolRow
               key={row.name}
               row={row}
               index={v.index}
-              total={rows.length}
+              total={total}
               top={v.start}
               expanded={row.name === expanded}
               onToggle={onToggle}
@@ -294,8 +346,9 @@ function ToolList({ rows, position, expanded, onToggle, follow, menuTool, onMenu
 }
 
 export function SetsPanel() {
-  const { data, isFetching, isPlaceholderData } = useSets();
+  const { data, isFetching, isPlaceholderData } = useSetCounts();
   const { view, position, entry } = useSelectedPosition();
+  const { data: selectedRow } = useTimelineRow(entry);
   const revision = useWorkbench((s) => s.revision);
   const setAvailability = useWorkbench((s) => s.setToolAvailability);
   const follow = useFollowLink(view);
@@ -305,8 +358,13 @@ export function SetsPanel() {
   const [expanded, setExpanded] = useState<string | undefined>(undefined);
   const searchRef = useRef<HTMLInputElement>(null);
 
-  const allRows = data?.rows;
-  const rows = useMemo(() => (allRows ? filterRows(allRows, { ...filter, query: deferredQuery }) : []), [allRows, filter, deferredQuery]);
+  // The filter and the search run in the worker, over every row; the list asks for the rows in view.
+  const query4: SetsQuery = useMemo(
+    () => ({ availability: [...filter.availability], membership: [...filter.membership], kind: [...filter.kind], query: deferredQuery.trim() }),
+    [filter, deferredQuery],
+  );
+  const [shown, setShown] = useState<{ total: number; all: number } | undefined>(undefined);
+  const onTotal = useCallback((total: number, all: number) => setShown((s) => (s && s.total === total && s.all === all ? s : { total, all })), []);
 
   const onToggle = useCallback((name: string) => setExpanded((cur) => (cur === name ? undefined : name)), []);
   const [menu, setMenu] = useState<MenuState | undefined>(undefined);
@@ -335,7 +393,7 @@ export function SetsPanel() {
 
   const updating = isFetching || isPlaceholderData || (view !== undefined && view.revision !== revision);
   const counts = data?.counts;
-  const entryView = view && entry !== undefined ? view.entries[entry] : undefined;
+  const entryView = selectedRow?.entry;
   const filtered = isFiltered({ ...filter, query });
 
   return (
@@ -367,7 +425,7 @@ export function SetsPanel() {
         <FilterGroup label="Filter by kind" values={KINDS} checked={filter.kind} onToggle={(v) => setFilter((f) => ({ ...f, kind: toggle(f.kind, v) }))} />
         {filtered && (
           <span className="st-shown" data-testid="sets-shown">
-            {rows.length} of {allRows?.length ?? 0} shown
+            {shown?.total ?? 0} of {shown?.all ?? counts?.configured ?? 0} shown
             <button
               type="button"
               className="st-link"
@@ -383,10 +441,13 @@ export function SetsPanel() {
       </div>
       {!data ? (
         <div className="panel-body empty">{view && view.scenarioErrors.length > 0 ? 'The scenario has errors (see the timeline).' : 'Deriving…'}</div>
-      ) : rows.length === 0 ? (
-        <div className="panel-body empty">{allRows && allRows.length > 0 ? 'No tool matches the filters.' : 'No tools configured. Add a [conversation.tools.NAME] table to a layer.'}</div>
+      ) : data.counts.configured === 0 ? (
+        <div className="panel-body empty">No tools configured. Add a [conversation.tools.NAME] table to a layer.</div>
       ) : (
-        <ToolList rows={rows} position={data.position} expanded={expanded} onToggle={onToggle} follow={follow} menuTool={menu?.tool} onMenu={onMenu} onScroll={menu ? closeMenu : undefined} />
+        <>
+          {shown && shown.total === 0 && <div className="panel-body empty">No tool matches the filters.</div>}
+          <ToolList filter={query4} position={data.position} expanded={expanded} onToggle={onToggle} follow={follow} menuTool={menu?.tool} onMenu={onMenu} onScroll={menu ? closeMenu : undefined} onTotal={onTotal} known={shown?.total} />
+        </>
       )}
       {menu && <AvailabilityMenu state={menu} onClose={closeMenu} onPick={(a) => setAvailability(menu.tool, a)} />}
     </section>

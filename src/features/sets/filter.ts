@@ -1,6 +1,8 @@
 // Narrowing the rows the core computed: by availability, set membership,
 // kind and a name/summary substring. It only hides rows; it never decides
-// membership (that is the core's, carried on each SetsRow).
+// membership (that is the core's, carried on each SetsRow). The worker's
+// setsWindow does the narrowing now (the page holds a window of rows, not all);
+// filterRows is the table it must answer as (src/derive/views.test.ts).
 import type { SetsRow } from '../../derive/protocol';
 
 export const AVAILABILITIES = ['on', 'discoverable', 'off'] as const;

@@ -4,7 +4,8 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AutoAction } from '../../core';
-import { useSelectedEntry, useTimeline } from '../../derive/hooks';
+import { useSelectedEntry, useTimeline, useTimelineWindow } from '../../derive/hooks';
+import { stepRange } from '../../derive/spine';
 import { useDeriveClient } from '../../derive/queries';
 import { useCommands } from '../../commands/context';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
@@ -13,7 +14,7 @@ import { AskModelBar, AskModelResult } from './AskModel';
 import type { AskOutcome } from './askModel';
 import { autoTurn, recordStep } from './actions';
 import { TurnLog } from './TurnLog';
-import { followedStep, openTurn, requestOf } from './turn';
+import { followedStep, openTurn, requestOf, stepEntries } from './turn';
 import './simulator.css';
 
 function moveText(m: AutoAction): string {
@@ -67,10 +68,14 @@ export function SimulatorPanel() {
   const step = doc.steps[stepNo - 1];
   const open = stepNo > 0 ? openTurn(doc, stepNo - 1) : undefined;
   const reqId = open && view ? requestOf(view, stepNo, open.cycle) : undefined;
-  const request = reqId !== undefined ? view?.requests[reqId] : undefined;
+  // The followed step's rows (a window of the timeline: a turn's few rows, with their requests' facts).
+  const range = view && stepNo > 0 ? stepRange(view, stepNo) : undefined;
+  const { data: window } = useTimelineWindow(range?.from ?? 0, range ? range.to - range.from : 0, range !== undefined);
+  const rows = window && range && window.revision === view?.revision ? stepEntries(window.rows, stepNo) : [];
+  const request = reqId !== undefined ? rows.find((r) => r.request?.id === reqId)?.request : undefined;
   // A jp q that failed at its start (a directive refused, a tool not found) sent no request: there is
   // nothing for the model to answer, so its actions are disabled and the step's own error says why.
-  const startError = open ? view?.entries.find((e) => e.kind === 'step' && e.step === stepNo)?.error : undefined;
+  const startError = open ? rows.find((r) => r.entry.kind === 'step')?.entry.error : undefined;
   const blocked = startError !== undefined;
 
   const runAuto = async () => {
@@ -158,7 +163,7 @@ export function SimulatorPanel() {
           )}
         </div>
         <div className="sim-right" role="region" aria-label="The step, as derived" tabIndex={0}>
-          {view && stepNo > 0 ? <TurnLog view={view} stepNo={stepNo} open={open !== undefined} /> : <p className="muted">The selected step&apos;s requests, calls and results appear here.</p>}
+          {view && stepNo > 0 ? <TurnLog rows={rows} open={open !== undefined} /> : <p className="muted">The selected step&apos;s requests, calls and results appear here.</p>}
         </div>
       </div>
     </div>

@@ -1,11 +1,10 @@
 // The turn the simulator follows, as derived: its requests (with what joined the offered set), calls
 // with their search results, deltas and the reply.
-import type { EntryView, RequestView, TimelineView } from '../../derive/protocol';
+import type { EntryView, RequestView, TimelineRow } from '../../derive/protocol';
 import { LiveNowOfTools } from '../../live/LiveNow';
 import { CacheStatusWord, countOf, formatBytes, JoinedChip, SearchStatus } from '../../components/Measures';
 import type { CacheStatus } from '../../core';
 import { useCacheStatuses } from '../../derive/costHooks';
-import { stepEntries } from './turn';
 
 function RequestRow({ r, promotedBefore, said }: { readonly r: RequestView | undefined; readonly promotedBefore: boolean; readonly said?: CacheStatus | undefined }) {
   if (!r) return null;
@@ -13,14 +12,15 @@ function RequestRow({ r, promotedBefore, said }: { readonly r: RequestView | und
     <div className="sim-row sim-request" data-request={r.id} data-cycle={r.cycle}>
       <span className="sim-kind">request</span>
       <span>
-        cycle {r.cycle}: {countOf(r.offered.length, 'tool')} offered · {formatBytes(r.cost.offered)} of definitions · <CacheStatusWord cmp={r.cache} said={said} />
+        cycle {r.cycle}: {countOf(r.offeredCount, 'tool')} offered · {formatBytes(r.cost.offered)} of definitions · <CacheStatusWord cmp={r.cache} said={said} />
       </span>
-      {r.added.length > 0 && (
+      {r.addedCount > 0 && (
         <div className="sim-joined" data-testid="sim-joined">
           <span className="muted">joined the offered set{promotedBefore ? ' (promoted by the search above)' : ''}:</span>{' '}
           {r.added.map((n) => (
             <JoinedChip key={n} name={n} why={promotedBefore ? 'promotion' : 'delta'} />
           ))}
+          {r.addedCount > r.added.length && <span className="muted"> and {r.addedCount - r.added.length} more</span>}
         </div>
       )}
     </div>
@@ -61,17 +61,18 @@ function CallRow({ e }: { readonly e: EntryView }) {
   );
 }
 
-export function TurnLog({ view, stepNo, open }: { readonly view: TimelineView; readonly stepNo: number; readonly open: boolean }) {
-  const entries = stepEntries(view, stepNo);
-  const lastReply = open ? entries.filter((e) => e.kind === 'reply').at(-1)?.index : undefined;
+/** `rows`: the followed step's rows, with their requests' facts. */
+export function TurnLog({ rows, open }: { readonly rows: readonly TimelineRow[]; readonly open: boolean }) {
+  const lastReply = open ? rows.filter((r) => r.entry.kind === 'reply').at(-1)?.entry.index : undefined;
   let sawPromotion = false;
-  const statuses = useCacheStatuses();
+  const ids = rows.flatMap((r) => (r.request ? [r.request.id] : []));
+  const statuses = useCacheStatuses(ids.length > 0 ? Math.min(...ids) : 0, ids.length > 0 ? Math.max(...ids) + 1 : 0);
   return (
     <div className="sim-log" data-testid="sim-log">
-      {entries.map((e) => {
+      {rows.map(({ entry: e, request }) => {
         if (e.kind === 'step') return <div key={e.index} className={`sim-row sim-step ${e.error ? 'is-error' : ''}`}><code>{e.label}</code>{e.error && <span className="sim-error"> {e.error}</span>}</div>;
         if (e.kind === 'request') {
-          const row = <RequestRow key={e.index} r={e.request !== undefined ? view.requests[e.request] : undefined} promotedBefore={sawPromotion} said={e.request !== undefined ? statuses?.[e.request] : undefined} />;
+          const row = <RequestRow key={e.index} r={request} promotedBefore={sawPromotion} said={e.request !== undefined ? statuses?.[e.request] : undefined} />;
           sawPromotion = false;
           return row;
         }

@@ -3,6 +3,7 @@ import { EMPTY_DOC, scenarioDocFromText, writeScenario } from '../../core';
 import type { ScenarioDoc } from '../../core';
 import { DeriveHost } from '../../derive/host';
 import { followedStep, openTurn, recordExpectations, withCall, withReply } from './turn';
+import { deriveWhole } from '../../derive/testing';
 
 const layer = `[conversation.tools.'*']
 enable = "discoverable"
@@ -42,7 +43,7 @@ describe('recordExpectations', () => {
     doc = { ...doc, steps: [withCall(doc.steps[0]!, { tool: 'deployer', args: { branch: 'main' } })] };
     doc = { ...doc, steps: [withReply(doc.steps[0]!, 'ok')] };
     const host = new DeriveHost();
-    host.derive({ doc, revision: 1 });
+    deriveWhole(host, { doc, revision: 1 });
     const { step, count } = recordExpectations(doc.steps[0]!, host.record({ revision: 1, step: 1 }));
     expect(count).toBeGreaterThan(5);
     expect(step.cycles[0]?.expect).toEqual({ cache: 'miss' });
@@ -52,7 +53,7 @@ describe('recordExpectations', () => {
     const recorded = { ...doc, steps: [step] };
     const again = scenarioDocFromText(writeScenario(recorded));
     if (!again.ok) throw new Error(again.errors[0]?.message);
-    const checked = host.derive({ doc: again.doc, revision: 2 });
+    const checked = deriveWhole(host, { doc: again.doc, revision: 2 });
     expect(checked.failed).toBe(0);
     expect(checked.passed).toBe(count);
   });
@@ -61,7 +62,7 @@ describe('recordExpectations', () => {
 describe('the step the simulator follows', () => {
   it('is the selected row\'s step, else the last step', () => {
     const two = { ...base, steps: [{ command: "jp q 'one'", cycles: [] }, { command: "jp q 'two'", cycles: [] }] };
-    const view = new DeriveHost().derive({ doc: two, revision: 1 });
+    const view = deriveWhole(new DeriveHost(), { doc: two, revision: 1 });
     const firstStepRow = view.entries.find((e) => e.kind === 'request' && e.step === 1)?.index;
     expect(followedStep(view, firstStepRow, 2)).toBe(1);
     expect(followedStep(view, 0, 2)).toBe(2); // the base config row belongs to no step
@@ -71,7 +72,7 @@ describe('the step the simulator follows', () => {
 
   it('follows a just-added step while the view still ends at the previous one (the derivation lags the document)', () => {
     const one = { ...base, steps: [{ command: "jp q 'one'", cycles: [] }] };
-    const stale = new DeriveHost().derive({ doc: one, revision: 1 });
+    const stale = deriveWhole(new DeriveHost(), { doc: one, revision: 1 });
     expect(followedStep(stale, undefined, 2)).toBe(2);
   });
 });

@@ -2,25 +2,28 @@
 // "Record expectations". Which turn is open and the edits that answer it live in the core
 // (core/model/play.ts), where the auto model plays them headless too. Pure.
 import type { CallDoc, CycleDoc, Plain, RecordedKeys, RecordedStep, StepDoc } from '../../core';
-import type { EntryView, TimelineView } from '../../derive/protocol';
+import type { TimelineRow, TimelineView } from '../../derive/protocol';
+import { spineEntry } from '../../derive/spine';
 
 export { isOpenCycle, openTurn, withCall, withReply } from '../../core';
 export type { OpenTurn } from '../../core';
 
 /** The 1-based step the simulator follows: the selected row's, else the last (0: no steps). */
 export function followedStep(view: TimelineView | undefined, entry: number | undefined, steps: number): number {
-  const step = view && entry !== undefined ? view.entries[entry]?.step : undefined;
+  const step = view && entry !== undefined ? spineEntry(view, entry)?.step : undefined;
   return step !== undefined && step <= steps ? step : steps;
 }
 
-/** The rows of one step in the timeline view. */
-export function stepEntries(view: TimelineView, stepNo: number): EntryView[] {
-  return view.entries.filter((e) => e.step === stepNo);
+/** The rows of one step, from a window of rows that holds them (see stepRange). */
+export function stepEntries(rows: readonly TimelineRow[], stepNo: number): TimelineRow[] {
+  return rows.filter((r) => r.entry.step === stepNo);
 }
 
 /** The request id of a step's cycle, when the derivation has it. */
 export function requestOf(view: TimelineView, stepNo: number, cycle: number): number | undefined {
-  return view.entries.find((e) => e.kind === 'request' && e.step === stepNo && e.cycle === cycle)?.request;
+  const { kinds, steps, cycles } = view.spine;
+  for (let i = 0; i < kinds.length; i++) if (kinds[i] === 'r' && steps[i] === stepNo && cycles[i] === cycle) return spineEntry(view, i)?.request;
+  return undefined;
 }
 
 /** Writes recorded keys over an expect table; existing expectations of other keys stay. */

@@ -1,37 +1,52 @@
 // The timeline's rows: one per core position event (base, steps, deltas, turns, requests, calls,
 // replies, warnings), indented by depth, with the marks of the expectations that stand on them.
-import { memo, useMemo } from 'react';
+// Virtualized: the list asks the worker for the rows in view (timelineWindow), each with its request's
+// facts, so a rows never shown is never computed nor sent (issue 32.4).
+import { memo, useCallback, useEffect, useRef } from 'react';
 import type { KeyboardEvent, RefObject } from 'react';
-import type { EntryView, ExpectationView, TimelineView } from '../../derive/protocol';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { EntryView, ExpectationView, RequestView, TimelineRow as RowData, TimelineView } from '../../derive/protocol';
 import type { CacheStatus } from '../../core';
 import { useCacheStatuses } from '../../derive/costHooks';
+import { useTimelineWindow } from '../../derive/hooks';
+import { spineEntry } from '../../derive/spine';
 import { FIRST_QUERY } from './CommandField';
-import { KIND_ICON, expectationMarks, expectationsByEntry, rowText, sourceMarks } from './rows';
+import { KIND_ICON, expectationMarks, rowText, sourceMarks } from './rows';
+
+/** A row's height before it is measured (one line); a step's error line makes its row taller. */
+export const TIMELINE_ROW_HEIGHT = 24;
+/** Rows are asked for in blocks of this many, so scrolling a few rows does not ask again. */
+const BLOCK = 16;
 
 interface RowProps {
   readonly entry: EntryView;
-  readonly view: TimelineView;
+  readonly request: RequestView | undefined;
   readonly expectations: readonly ExpectationView[];
   readonly selected: boolean;
   readonly editing: boolean;
   readonly onSelect: (entry: number) => void;
   readonly onEdit: (entry: EntryView) => void;
   /** Each request's cache status (by request id), once the cost model has run. */
-  readonly statuses: readonly CacheStatus[] | undefined;
+  readonly statuses: readonly (CacheStatus | undefined)[] | undefined;
+  readonly top: number;
+  readonly measure: (el: HTMLElement | null) => void;
 }
 
-function TimelineRow({ entry: e, view, expectations, selected, editing, onSelect, onEdit, statuses }: RowProps) {
-  const t = rowText(e, view.requests, statuses);
+const TimelineRow = memo(function TimelineRow({ entry: e, request, expectations, selected, editing, onSelect, onEdit, statuses, top, measure }: RowProps) {
+  const t = rowText(e, request, statuses);
   const fails = expectations.some((x) => !x.pass);
   return (
     <div
+      ref={measure}
       id={`tl-row-${e.index}`}
       data-entry={e.index}
+      data-index={e.index}
       data-kind={e.kind}
+      data-request={e.request}
       role="option"
       aria-selected={selected}
       className={`tl-row kind-${e.kind} ${e.error ? 'has-error' : ''} ${fails ? 'has-fail' : ''} ${editing ? 'is-editing' : ''}`}
-      style={{ paddingLeft: 4 + e.depth * 12 }}
+      style={{ paddingLeft: 4 + e.depth * 12, transform: `translateY(${top}px)` }}
       title={t.title}
       onClick={() => onSelect(e.index)}
       onDoubleClick={() => onEdit(e)}
@@ -67,6 +82,21 @@ function TimelineRow({ entry: e, view, expectations, selected, editing, onSelect
       {e.kind === 'step' && e.error && <div className="tl-error">{e.error}</div>}
     </div>
   );
+});
+
+/** A row whose words have not come yet: its place, kind and selection, from the spine. */
+function PendingRow({ view, index, selected, top, measure }: { readonly view: TimelineView; readonly index: number; readonly selected: boolean; readonly top: number; readonly measure: (el: HTMLElement | null) => void }) {
+  const e = spineEntry(view, index);
+  return (
+    <div ref={measure} id={`tl-row-${index}`} data-entry={index} data-index={index} data-kind={e?.kind} data-pending="true" role="option" aria-selected={selected} aria-busy="true" className={`tl-row kind-${e?.kind ?? 'turn'}`} style={{ transform: `translateY(${top}px)` }}>
+      <div className="tl-line">
+        <span className="tl-icon" aria-hidden="true">
+          {e ? KIND_ICON[e.kind] : ''}
+        </span>
+        <span className="tl-text muted">…</span>
+      </div>
+    </div>
+  );
 }
 
 export interface TimelineListProps {
@@ -88,15 +118,55 @@ const NO_MARKS: readonly ExpectationView[] = [];
 
 // Memoized: typing in the command field re-renders the panel, not its rows.
 export const TimelineList = memo(function TimelineList({ view, selected, editing, empty, listRef, onSelect, onEditStep, onKeyDown, onStartFirst }: TimelineListProps) {
-  const marks = useMemo(() => expectationsByEntry(view), [view]);
-  const statuses = useCacheStatuses();
-  const select = (entry: number): void => {
-    onSelect(entry);
-    listRef.current?.focus();
-  };
-  const edit = (e: EntryView): void => {
-    if (e.kind === 'step' && e.step !== undefined) onEditStep(e.step - 1);
-  };
+  const count = view.entryCount;
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => listRef.current,
+    estimateSize: () => TIMELINE_ROW_HEIGHT,
+    // A few rows either side; the window asked of the worker adds a block either side of those.
+    overscan: 8,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? -1;
+  // The rows in view and a block either side, in whole blocks: a scroll of a few rows asks nothing.
+  const offset = Math.max(0, Math.floor(first / BLOCK) - 1) * BLOCK;
+  const limit = last < 0 ? 0 : (Math.floor(last / BLOCK) + 2) * BLOCK - offset;
+  const { data } = useTimelineWindow(offset, limit, true, true);
+  const rows = new Map<number, RowData>();
+  let fromRequest = Infinity;
+  let toRequest = -Infinity;
+  for (const r of data?.rows ?? []) {
+    rows.set(r.entry.index, r);
+    if (r.request) {
+      fromRequest = Math.min(fromRequest, r.request.id);
+      toRequest = Math.max(toRequest, r.request.id + 1);
+    }
+  }
+  // The cache statuses of the window's requests only.
+  const statuses = useCacheStatuses(Number.isFinite(fromRequest) ? fromRequest : 0, Number.isFinite(toRequest) ? toRequest : 0);
+
+  // Keep the selected row in view when the selection moves (or the list first has it), not on every derivation.
+  const scrolledTo = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (selected === undefined || scrolledTo.current === selected || selected >= count) return;
+    scrolledTo.current = selected;
+    virtualizer.scrollToIndex(selected, { align: 'auto' });
+  }, [selected, count, virtualizer]);
+
+  const select = useCallback(
+    (entry: number): void => {
+      onSelect(entry);
+      listRef.current?.focus();
+    },
+    [onSelect, listRef],
+  );
+  const edit = useCallback(
+    (e: EntryView): void => {
+      if (e.kind === 'step' && e.step !== undefined) onEditStep(e.step - 1);
+    },
+    [onEditStep],
+  );
   return (
     <div
       ref={listRef}
@@ -107,19 +177,29 @@ export const TimelineList = memo(function TimelineList({ view, selected, editing
       tabIndex={0}
       onKeyDown={onKeyDown}
     >
-      {view.entries.map((e) => (
-        <TimelineRow
-          key={e.index}
-          entry={e}
-          view={view}
-          expectations={marks.get(e.index) ?? NO_MARKS}
-          selected={e.index === selected}
-          editing={e.kind === 'step' && editing !== undefined && e.step === editing + 1}
-          onSelect={select}
-          onEdit={edit}
-          statuses={statuses}
-        />
-      ))}
+      <div className="tl-virtual" style={{ height: virtualizer.getTotalSize() }}>
+        {items.map((v) => {
+          const r = rows.get(v.index);
+          // A row from an older derivation still reads right while the new one comes (keepPreviousData).
+          if (!r) return <PendingRow key={v.index} view={view} index={v.index} selected={v.index === selected} top={v.start} measure={virtualizer.measureElement} />;
+          const e = r.entry;
+          return (
+            <TimelineRow
+              key={v.index}
+              entry={e}
+              request={r.request}
+              expectations={r.expectations.length > 0 ? r.expectations : NO_MARKS}
+              selected={e.index === selected}
+              editing={e.kind === 'step' && editing !== undefined && e.step === editing + 1}
+              onSelect={select}
+              onEdit={edit}
+              statuses={statuses}
+              top={v.start}
+              measure={virtualizer.measureElement}
+            />
+          );
+        })}
+      </div>
       {empty && (
         <div className="tl-empty">
           <p>No steps yet. Each step is one jp command line, run in order against the layers.</p>

@@ -7,7 +7,7 @@
 // useStepEditor and StepActions (adding, editing, deleting, undo), useTimelineCommands (the palette).
 import { useCallback } from 'react';
 import type { KeyboardEvent } from 'react';
-import { useTimeline } from '../../derive/hooks';
+import { useTimeline, useTimelineRow } from '../../derive/hooks';
 import type { TimelineView } from '../../derive/protocol';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { useCommands } from '../../commands/context';
@@ -41,10 +41,11 @@ function Summary({ view }: { readonly view: TimelineView }) {
   );
 }
 
-function Scrubber({ view, nav }: { readonly view: TimelineView; readonly nav: TimelineNavigation }) {
+function Scrubber({ nav }: { readonly nav: TimelineNavigation }) {
   const { count, current } = nav;
   const selectedRow = nav.selected ?? 0;
-  const selectedText = current ? rowText(current, view.requests).text : '';
+  const { data: row } = useTimelineRow(nav.selected);
+  const selectedText = row ? rowText(row.entry, row.request).text : '';
   return (
     <div className="tl-scrub">
       <input
@@ -114,7 +115,7 @@ export function TimelinePanel() {
         <span className="spacer" />
         <Updating on={isFetching || view.revision !== revision} />
       </div>
-      <Scrubber view={view} nav={nav} />
+      <Scrubber nav={nav} />
       {view.scenarioErrors.length > 0 && (
         <div className="tl-scenario-errors" role="alert">
           {view.scenarioErrors.map((m, i) => (

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { DeriveHost, scenarioDocFromText } from '../../derive/host';
 import { entryOfPosition, expectationMarks, findingsFact, firstPromotionEntry, formatBytes, moveSelection, nextProblem, rowText, sourceMarks } from './rows';
-import type { TimelineView } from '../../derive/protocol';
+import type { EntryView, TimelineSnapshot } from '../../derive/protocol';
+import { deriveWhole } from '../../derive/testing';
 
-function derive(path: string): TimelineView {
+function derive(path: string): TimelineSnapshot {
   const parsed = scenarioDocFromText(readFileSync(path, 'utf8'));
   if (!parsed.ok) throw new Error(parsed.errors[0]?.message);
-  return new DeriveHost().derive({ doc: parsed.doc, revision: 1 });
+  return deriveWhole(new DeriveHost(), { doc: parsed.doc, revision: 1 });
 }
 
 const demo = derive(new URL('../../app/demo-scenario.toml', import.meta.url).pathname);
@@ -31,13 +32,13 @@ describe('timeline rows', () => {
 
   it('says a request\'s tool count, bytes and cache word', () => {
     const req = demo.entries.find((e) => e.kind === 'request' && e.cycle === 2);
-    const t = rowText(req!, demo.requests);
+    const t = rowText(req!, demo.requests[req!.request ?? -1]);
     expect(t.facts.map((f) => f.text)).toEqual(['8 tools', '2.4 KB', 'prefix changed', '+3 new']);
     // What must stay readable in a narrow timeline: the tool count, the cost, the cache word.
     expect(t.facts.filter((f) => f.optional === undefined).map((f) => f.text)).toEqual(['8 tools', '2.4 KB', 'prefix changed']);
     // With the cost model's reading, the short form of the one status, the whole status in its title (issue 24.6).
     const said = { prefix: 'reused' as const, cached: 0, text: 'prefix reused · below the 1,024-token minimum: 0 cached', tone: 'miss' as const };
-    const withCost = rowText(req!, demo.requests, demo.requests.map(() => said));
+    const withCost = rowText(req!, demo.requests[req!.request ?? -1], demo.requests.map(() => said));
     expect(withCost.facts[2]).toMatchObject({ text: '0 cached', tone: 'miss' });
     expect(withCost.facts[2]?.title).toContain('prefix reused · below the 1,024-token minimum: 0 cached');
   });
@@ -45,16 +46,16 @@ describe('timeline rows', () => {
   it('in directives mode, labels the array size apart from the offered set and its cost', () => {
     const parsed = scenarioDocFromText(readFileSync(new URL('../../app/demo-scenario.toml', import.meta.url), 'utf8'));
     if (!parsed.ok) throw new Error('demo');
-    const view = new DeriveHost().derive({ doc: { ...parsed.doc, policy: { ...parsed.doc.policy, provider: 'anthropic-directives' } }, revision: 1 });
+    const view = deriveWhole(new DeriveHost(), { doc: { ...parsed.doc, policy: { ...parsed.doc.policy, provider: 'anthropic-directives' } }, revision: 1 });
     const req = view.entries.find((e) => e.kind === 'request' && e.cycle === 1);
-    const t = rowText(req!, view.requests);
+    const t = rowText(req!, view.requests[req!.request ?? -1]);
     expect(t.facts.map((f) => f.text)).toEqual(['5 offered', 'array 34', '1.2 KB', 'first request']);
     expect(t.facts[0]?.title).toContain('fixed catalogue');
   });
 
   it('says a search call\'s "n of total" and how many are usable', () => {
     const call = demo.entries.find((e) => e.kind === 'call' && e.search);
-    const t = rowText(call!, demo.requests);
+    const t = rowText(call!, undefined);
     expect(t.text).toBe('search_tools("workflow run logs")');
     expect(t.facts.map((f) => f.text)).toEqual(['3 of 7', '3 usable']);
   });
@@ -80,25 +81,35 @@ describe('timeline rows', () => {
   });
 
   it('finds no problem in a passing scenario', () => {
-    expect(nextProblem(demo, 0)).toBeUndefined();
+    const host = new DeriveHost();
+    const parsed = scenarioDocFromText(readFileSync(new URL('../../app/demo-scenario.toml', import.meta.url), 'utf8'));
+    if (!parsed.ok) throw new Error('demo');
+    host.derive({ doc: parsed.doc, revision: 1 });
+    expect(nextProblem(host.problemRows({ revision: 1 }), 0)).toBeUndefined();
   });
 
-  it('a request the provider would refuse is a problem', () => {
-    const entry = demo.entries.find((e) => e.kind === 'request');
-    if (entry?.request === undefined) throw new Error('the demo has a request');
-    const refused = { source: 'doc', rule: 'tool-name', message: 'refused' };
-    const requests = demo.requests.map((r, i) => (i === entry.request ? { ...r, findings: [{ severity: 'error' as const, ...refused }] } : r));
-    expect(nextProblem({ ...demo, requests }, 0)).toBe(entry.index);
-    const warned = demo.requests.map((r, i) => (i === entry.request ? { ...r, findings: [{ severity: 'warning' as const, ...refused }] } : r));
-    expect(nextProblem({ ...demo, requests: warned }, 0)).toBeUndefined();
+  it('a request the provider would refuse is a problem, a warning is not', () => {
+    // A tool name with a dot: OpenAI refuses it (tool-name); the row of the first request is then a problem.
+    const text = `name = "refused"\n[policy]\nprovider = "openai"\n[[layers]]\nname = "l"\ntext = '''\n[conversation.tools."bad.name"]\nsource = "local"\nenable = "on"\nsummary = "x"\n'''\n[[steps]]\ncommand = "jp q 'hi'"\n`;
+    const parsed = scenarioDocFromText(text);
+    if (!parsed.ok) throw new Error(parsed.errors[0]?.message);
+    const host = new DeriveHost();
+    const view = deriveWhole(host, { doc: parsed.doc, revision: 1 });
+    const entry = view.entries.find((e) => e.kind === 'request');
+    if (entry?.request === undefined) throw new Error('the scenario has a request');
+    expect(view.requests[entry.request]?.findings.some((f) => f.severity === 'error')).toBe(true);
+    expect(nextProblem(host.problemRows({ revision: 1 }), 0)).toBe(entry.index);
+    expect(nextProblem([3, 9], 3)).toBe(9);
+    expect(nextProblem([3, 9], 9)).toBe(3);
+    expect(nextProblem([], 0)).toBeUndefined();
   });
 
   it('names an empty reply (an open cycle runs as one) instead of showing ""', () => {
     const reply = demo.entries.find((e) => e.kind === 'reply');
     if (!reply) throw new Error('the demo has a reply');
-    expect(rowText({ ...reply, label: 'reply: ""' }, demo.requests).text).toBe('reply: (empty)');
-    expect(rowText({ ...reply, label: 'reply: ""' }, demo.requests).title).toMatch(/awaits the model/u);
-    expect(rowText(reply, demo.requests).text).toBe(reply.label);
+    expect(rowText({ ...reply, label: 'reply: ""' } as EntryView, undefined).text).toBe('reply: (empty)');
+    expect(rowText({ ...reply, label: 'reply: ""' } as EntryView, undefined).title).toMatch(/awaits the model/u);
+    expect(rowText(reply, undefined).text).toBe(reply.label);
   });
 
   it('formats bytes with units', () => {
@@ -110,7 +121,7 @@ describe('timeline rows', () => {
 });
 
 describe('findingsFact: what the provider would refuse or lose, on a request row', () => {
-  const base = { id: 0, step: 1, cycle: 1, position: 0, toolChoice: 'auto', offered: [], permittedCount: 0, searchableCount: 0, array: [], cost: { offered: 0, permitted: 0 }, cache: { status: 'miss' as const, reason: 'first request' }, added: [] };
+  const base = { id: 0, step: 1, cycle: 1, position: 0, toolChoice: 'auto', offeredCount: 0, permittedCount: 0, searchableCount: 0, arrayCount: 0, fixedArray: false, offeredFirst: [], cost: { offered: 0, permitted: 0 }, cache: { status: 'miss' as const, reason: 'first request' }, added: [], addedCount: 0 };
   const finding = (severity: 'error' | 'warning', message: string) => ({ severity, rule: 'tool-name', message, source: 'doc' });
   it.each([
     [[], undefined, undefined],

@@ -1,6 +1,6 @@
 // What a timeline row says, as plain data: the words, icons and marks the
 // panel renders. Pure and DOM-free so it is unit-tested; it only rephrases
-// what the core computed (EntryView, RequestView, ExpectationView).
+// what the core computed (EntryView, RequestView, ExpectationView), a window of rows at a time.
 import { cacheStatus } from '../../core';
 import type { CacheStatus } from '../../core';
 import type { EntryView, ExpectationView, RequestView, TimelineView } from '../../derive/protocol';
@@ -89,17 +89,6 @@ export function expectationMarks(list: readonly ExpectationView[]): ExpectationM
   return out;
 }
 
-/** Expectations grouped by the row they stand on. */
-export function expectationsByEntry(view: TimelineView): Map<number, ExpectationView[]> {
-  const m = new Map<number, ExpectationView[]>();
-  for (const e of view.expectations) {
-    const list = m.get(e.entry);
-    if (list) list.push(e);
-    else m.set(e.entry, [e]);
-  }
-  return m;
-}
-
 export interface RowText {
   /** The main words (untrusted text included; rendered as text). */
   readonly text: string;
@@ -130,7 +119,8 @@ function cacheFact(r: RequestView, said: CacheStatus | undefined): RowText['fact
   return { text: short, title: `${s.text} (prefix comparison: ${r.cache.reason})`, tone: s.tone };
 }
 
-export function rowText(e: EntryView, requests: readonly RequestView[], statuses?: readonly CacheStatus[]): RowText {
+/** `r`: the row's request facts (request rows); `statuses`: each request's cache status by id, once the cost model ran. */
+export function rowText(e: EntryView, r: RequestView | undefined, statuses?: readonly (CacheStatus | undefined)[]): RowText {
   switch (e.kind) {
     case 'base':
       return { text: 'base config', facts: [], title: 'The layers merged, before any step' };
@@ -139,7 +129,9 @@ export function rowText(e: EntryView, requests: readonly RequestView[], statuses
     case 'delta': {
       const head = `delta ${e.delta ?? ''}`.trim();
       const changes = e.detail ? ` — ${e.detail}` : '';
-      return { text: `${head}${changes}`, facts: [], title: [head, e.words, e.detail].filter(Boolean).join('\n') };
+      // A brief row leaves out words that only repeat its label ("promotion: a, b").
+      const words = e.words ?? (e.label !== head ? e.label : undefined);
+      return { text: `${head}${changes}`, facts: [], title: [head, words, e.detail].filter(Boolean).join('\n') };
     }
     case 'layer-edit': {
       const changes = e.detail ? ` — ${e.detail}` : '';
@@ -148,39 +140,41 @@ export function rowText(e: EntryView, requests: readonly RequestView[], statuses
     case 'turn':
       return { text: e.label, facts: [], title: e.label };
     case 'request': {
-      const r = e.request !== undefined ? requests[e.request] : undefined;
       if (!r) return { text: e.label, facts: [], title: e.label };
       // The kind, the tool count and the offered cost never give way; in directives mode the array (the
       // whole fixed catalogue) is a separate, labelled number, as the cost is the offered set's.
-      const fixedArray = r.array.length !== r.offered.length || r.array.some((n, i) => n !== r.offered[i]);
-      const sets = `${r.offered.length} offered, ${r.permittedCount} permitted, ${r.searchableCount} searchable`;
+      const fixedArray = r.fixedArray;
+      const sets = `${r.offeredCount} offered, ${r.permittedCount} permitted, ${r.searchableCount} searchable`;
       const facts: RowText['facts'][number][] = fixedArray
         ? [
-            { text: `${r.offered.length} offered`, title: `${sets}; the provider's array holds ${r.array.length} tools (the fixed catalogue of RFD 105's directives)` },
-            { text: `array ${r.array.length}`, title: `the tools array holds ${r.array.length} tools: the fixed catalogue of RFD 105's directives (every configured tool, deferred); availability goes by directive blocks`, optional: 2 },
+            { text: `${r.offeredCount} offered`, title: `${sets}; the provider's array holds ${r.arrayCount} tools (the fixed catalogue of RFD 105's directives)` },
+            { text: `array ${r.arrayCount}`, title: `the tools array holds ${r.arrayCount} tools: the fixed catalogue of RFD 105's directives (every configured tool, deferred); availability goes by directive blocks`, optional: 2 },
           ]
-        : [{ text: `${r.array.length} tool${r.array.length === 1 ? '' : 's'}`, title: sets }];
+        : [{ text: `${r.arrayCount} tool${r.arrayCount === 1 ? '' : 's'}`, title: sets }];
       facts.push({ text: formatBytes(r.cost.offered), title: `definition cost of the offered set: ${r.cost.offered} bytes (permitted set: ${r.cost.permitted} bytes)` });
       facts.push(cacheFact(r, statuses?.[r.id]));
-      if (r.added.length > 0) facts.push({ text: `+${r.added.length} new`, title: `newly offered: ${r.added.join(', ')}`, optional: 1 });
+      if (r.addedCount > 0) facts.push({ text: `+${r.addedCount} new`, title: `newly offered: ${namesText(r.added, r.addedCount)}`, optional: 1 });
       const fact = findingsFact(r);
       if (fact) facts.push(fact);
       const forced = r.toolChoice !== 'auto' ? ` · tool_choice ${r.toolChoice}` : '';
-      return { text: `cycle ${e.cycle ?? r.cycle}`, suffix: `· request${forced}`, facts, title: `request ${r.id + 1}, cycle ${r.cycle} of step ${r.step}: ${r.offered.length} tools offered, ${formatBytes(r.cost.offered)} (${r.cost.offered} bytes); ${r.array.length} in the tools array\noffered: ${r.offered.join(', ')}\ncache: ${(statuses?.[r.id] ?? cacheStatus(r.cache)).text} (${r.cache.reason})` };
+      return { text: `cycle ${e.cycle ?? r.cycle}`, suffix: `· request${forced}`, facts, title: `request ${r.id + 1}, cycle ${r.cycle} of step ${r.step}: ${r.offeredCount} tools offered, ${formatBytes(r.cost.offered)} (${r.cost.offered} bytes); ${r.arrayCount} in the tools array\noffered: ${namesText(r.offeredFirst, r.offeredCount)}\ncache: ${(statuses?.[r.id] ?? cacheStatus(r.cache)).text} (${r.cache.reason})` };
     }
     case 'call': {
       const facts: RowText['facts'][number][] = [];
-      if (e.search) {
-        const usable = e.search.returned.filter((x) => x.status === 'usable').length;
-        const unavailable = e.search.returned.length - usable;
-        const total = e.search.total ?? e.search.returned.length;
-        facts.push({ text: `${e.search.returned.length} of ${total}`, title: `returned ${e.search.returned.length} of ${total} matches (limit ${e.search.limit}): ${e.search.returned.map((x) => `${x.name} (${x.status === 'usable' ? 'usable' : 'found-unavailable'})`).join(', ')}` });
+      const search = e.search ?? e.searchBrief;
+      if (search) {
+        const usable = search.returned.filter((x) => x.status === 'usable').length;
+        const unavailable = search.returned.length - usable;
+        const total = search.total ?? search.returned.length;
+        facts.push({ text: `${search.returned.length} of ${total}`, title: `returned ${search.returned.length} of ${total} matches (limit ${search.limit}): ${search.returned.map((x) => `${x.name} (${x.status === 'usable' ? 'usable' : 'found-unavailable'})`).join(', ')}` });
         facts.push({ text: `${usable} usable`, tone: 'ok', optional: 1 });
         if (unavailable > 0) facts.push({ text: `${unavailable} found-unavailable`, tone: 'warn' });
       }
       if (e.callStatus === 'error') facts.push({ text: 'error', tone: 'err', ...(e.error ? { title: e.error } : {}) });
-      const text = e.search ? `search_tools(${JSON.stringify(e.search.query)})` : e.label;
-      return { text, facts, title: [e.label, e.error, e.detail].filter(Boolean).join('\n') };
+      const text = search ? `search_tools(${JSON.stringify(search.query)})` : e.label;
+      // A brief row has no result text for a search: its hits, each with its status, stand in for it.
+      const hits = search && e.detail === undefined ? search.returned.map((x) => `${x.name} (${x.status})`).join(', ') : undefined;
+      return { text, facts, title: [e.label, e.error, e.detail ?? hits].filter(Boolean).join('\n') };
     }
     case 'reply':
       // A turn the simulator has not finished is run with an empty reply: say so rather than show "".
@@ -195,14 +189,17 @@ export function rowText(e: EntryView, requests: readonly RequestView[], statuses
 
 /** The row a freshly loaded document opens on: the first promotion (ui.md: "mid-story"). */
 export function firstPromotionEntry(view: TimelineView): number | undefined {
-  const e = view.entries.find((x) => x.kind === 'delta' && (x.sources ?? []).includes('promotion'));
-  return e?.index;
+  return view.firstPromotion;
 }
 
 /** The row for a config position: the delta or layer edit that made it (or the base config). */
 export function entryOfPosition(view: TimelineView, position: number): number | undefined {
-  const made = view.entries.find((x) => x.position === position && (x.kind === 'delta' || x.kind === 'layer-edit' || x.kind === 'base'));
-  return (made ?? view.entries.find((x) => x.position === position))?.index;
+  return view.positionEntries[position];
+}
+
+/** A list of names that may be the first of more: "a, b and 12 more". */
+function namesText(names: readonly string[], count: number): string {
+  return count > names.length ? `${names.join(', ')} and ${count - names.length} more` : names.join(', ');
 }
 
 /** Keyboard moves along the rows. */
@@ -228,15 +225,7 @@ export function moveSelection(key: string, current: number, count: number, page 
   }
 }
 
-/** The next row (after `current`, wrapping) that holds a failed expectation or an error. */
-export function nextProblem(view: TimelineView, current: number): number | undefined {
-  const bad = new Set<number>();
-  for (const e of view.expectations) if (!e.pass) bad.add(e.entry);
-  for (const e of view.entries) if (e.error && e.kind === 'step') bad.add(e.index);
-  // A request the provider would refuse is a problem too.
-  for (const e of view.entries) {
-    if (e.kind === 'request' && e.request !== undefined && view.requests[e.request]?.findings.some((f) => f.severity === 'error')) bad.add(e.index);
-  }
-  const sorted = [...bad].sort((a, b) => a - b);
-  return sorted.find((i) => i > current) ?? sorted[0];
+/** The next row (after `current`, wrapping) among the problem rows (the worker's problemRows, in row order). */
+export function nextProblem(problems: readonly number[], current: number): number | undefined {
+  return problems.find((i) => i > current) ?? problems[0];
 }

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { useCommands } from '../../commands/context';
 import type { TimelineView } from '../../derive/protocol';
+import { useDeriveClient } from '../../derive/queries';
 import { nextProblem } from './rows';
 import type { StepEditor } from './useStepEditor';
 import type { TimelineNavigation } from './useTimelineNavigation';
@@ -11,6 +12,7 @@ export function useTimelineCommands(view: TimelineView | undefined, nav: Timelin
   const latest = useRef({ view, nav, editor });
   latest.current = { view, nav, editor };
   const registry = useCommands();
+  const client = useDeriveClient();
   useEffect(() => {
     const a = () => latest.current;
     const onStep = (run: (editor: StepEditor, step: number) => void) => () => {
@@ -26,9 +28,11 @@ export function useTimelineCommands(view: TimelineView | undefined, nav: Timelin
         id: 'timeline.nextProblem',
         title: 'Timeline: next failed expectation or step error',
         group: 'Timeline',
-        run: ({ store }) => {
+        run: async ({ store }) => {
           const { view: v, nav: n } = a();
-          const next = v ? nextProblem(v, n.selected ?? -1) : undefined;
+          if (!v) return;
+          // Refused requests are problems too: the worker reads every request's findings, on this key only.
+          const next = nextProblem(await client.call('problemRows', { revision: v.revision }), n.selected ?? -1);
           if (next !== undefined) store.getState().selectEntry(next);
         },
       },
@@ -48,5 +52,5 @@ export function useTimelineCommands(view: TimelineView | undefined, nav: Timelin
       { id: 'timeline.deleteStep', title: 'Timeline: delete the selected step', group: 'Timeline', run: onStep((ed, s) => ed.deleteStep(s)) },
       { id: 'timeline.undoDelete', title: 'Timeline: undo the step deletion', group: 'Timeline', run: () => a().editor.undoDelete() },
     );
-  }, [registry]);
+  }, [registry, client]);
 }

@@ -4,12 +4,14 @@
 import { useCallback, useEffect, useRef } from 'react';
 import type { RefObject } from 'react';
 import { useSelectedEntry } from '../../derive/hooks';
-import type { EntryView, TimelineView } from '../../derive/protocol';
+import type { TimelineView } from '../../derive/protocol';
+import { spineEntry } from '../../derive/spine';
+import type { SpineEntry } from '../../derive/spine';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { firstPromotionEntry, moveSelection } from './rows';
 
 /** The step (0-based index into doc.steps) a row belongs to. */
-export function stepIndexOf(e: EntryView | undefined): number | undefined {
+export function stepIndexOf(e: { readonly step?: number | undefined } | undefined): number | undefined {
   return e?.step !== undefined ? e.step - 1 : undefined;
 }
 
@@ -17,7 +19,7 @@ export interface TimelineNavigation {
   readonly selected: number | undefined;
   readonly select: (entry: number | undefined) => void;
   /** The selected row, and the step (0-based) it belongs to. */
-  readonly current: EntryView | undefined;
+  readonly current: SpineEntry | undefined;
   readonly currentStep: number | undefined;
   readonly count: number;
   /** Moves the selection for a navigation key; false when the key is not one. */
@@ -55,20 +57,10 @@ export function useTimelineNavigation(view: TimelineView | undefined): TimelineN
   const select = useWorkbench((s) => s.selectEntry);
   const listRef = useRef<HTMLDivElement>(null);
   useSelectOnLoad(view, revision);
-  const count = view?.entries.length ?? 0;
-  const current = view && selected !== undefined ? view.entries[selected] : undefined;
-
-  // Scroll the selected row into view when the selection moves (or its row first appears), not on every
-  // derivation: scrollIntoView forces a layout, and typing derives on every keystroke.
-  const scrolledTo = useRef<number | undefined>(undefined);
-  const hasView = view !== undefined;
-  useEffect(() => {
-    if (selected === undefined || !hasView || scrolledTo.current === selected) return;
-    const row = listRef.current?.querySelector(`[data-entry="${selected}"]`);
-    if (!row) return;
-    scrolledTo.current = selected;
-    row.scrollIntoView({ block: 'nearest' });
-  }, [selected, hasView, count]);
+  const count = view?.entryCount ?? 0;
+  // The row's kind, position and step come from the spine (its words from the list's window); the list
+  // scrolls the selected row into view (TimelineList).
+  const current = spineEntry(view, selected);
 
   const move = useCallback(
     (key: string) => {
