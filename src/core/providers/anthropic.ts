@@ -30,7 +30,21 @@ function anthropicChoice(choice: ToolChoice, toolCount: number): unknown {
   }
 }
 
+/**
+ * A definition's tool object, made once per (strict, last) and shared by every request that offers it:
+ * a 50-turn conversation over a large catalogue renders the same definitions hundreds of times, and a
+ * shared object lets renderRequest serialize it once too. Bodies are never mutated after rendering.
+ */
+const renderedTools = new WeakMap<ToolDefinition, (JsonObject | undefined)[]>();
+
 function anthropicTool(def: ToolDefinition, strict: boolean, last: boolean): JsonObject {
+  let kept = renderedTools.get(def);
+  if (!kept) renderedTools.set(def, (kept = []));
+  const slot = (strict ? 2 : 0) + (last ? 1 : 0);
+  return (kept[slot] ??= makeAnthropicTool(def, strict, last));
+}
+
+function makeAnthropicTool(def: ToolDefinition, strict: boolean, last: boolean): JsonObject {
   return obj([
     ['name', def.name],
     ['description', def.schemaDescription],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { compareCache } from './cache';
 import { utf8ByteLength } from './cost';
 import { renderRequest } from './render';
@@ -100,5 +101,44 @@ describe('compareCache', () => {
     expect(r.status).toBe('miss');
     expect(r.firstDifference?.section).toBe('messages');
     expect(r.firstDifference?.offset).toBe(utf8ByteLength(render('cerebras').bytes));
+  });
+});
+
+describe('compareCache over long prefixes (blocks compared natively, then unit by unit)', () => {
+  const naive = (x: string, y: string): number => {
+    let i = 0;
+    while (i < x.length && i < y.length && x.charCodeAt(i) === y.charCodeAt(i)) i++;
+    if (i > 0 && i < Math.min(x.length, y.length) && x.charCodeAt(i - 1) >= 0xd800 && x.charCodeAt(i - 1) <= 0xdbff) i--;
+    return i;
+  };
+  const sectioned = (tools: string, messages: string) => ({ toolsJson: tools, systemJson: '', messagesJson: messages, bytes: tools + messages });
+  it('finds the first difference at any distance from a 4096-unit block boundary, surrogate pairs kept whole', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 20_000 }), fc.constantFrom('x', 'é', '😀', '\ud800'), fc.constantFrom('y', 'ü', '😃'), (at, was, is) => {
+        const head = 'a'.repeat(at);
+        const prev = sectioned(`${head}${was}tail`, 'm\n');
+        const cur = sectioned(`${head}${is}tail`, 'm\n');
+        const got = compareCache(prev, cur);
+        const index = naive(prev.bytes, cur.bytes);
+        expect(got.status).toBe('miss');
+        expect(got.firstDifference).toEqual({ offset: utf8ByteLength(cur.bytes.slice(0, index)), section: 'tools' });
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('the tools array serialized element by element', () => {
+  it('is the text a whole toJson of the provider\'s tools section writes, for every provider, on a first and a second render', async () => {
+    const { toJson } = await import('../json/serde');
+    const { providerOf } = await import('./registry');
+    const floaty = makeTool('delta', 'Delta.', [{ name: 'n', schema: { type: 'number', minimum: new (await import('../json/serde')).JsonFloat(1) } }]);
+    for (const provider of PROVIDER_IDS) {
+      const input: RenderInput = { provider, tools: [a, b, c, floaty], toolChoice: { kind: 'auto' }, system: 'sys', messages: turn1 };
+      const tools = providerOf(provider).render(input).tools;
+      const reference = tools === undefined ? '' : toJson(tools);
+      expect(renderRequest(input).toolsJson, provider).toBe(reference);
+      expect(renderRequest(input).toolsJson, provider).toBe(reference);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { describeToolsDefinition, searchToolsDefinition } from '../catalogue/builtins';
 import {
   approximateTokenCounter,
@@ -78,5 +79,18 @@ describe('token helpers', () => {
     expect(definitionTokens(def, counter)).toBe(4 + 6 + 76);
     expect(definitionTokens(def, counter)).toBe(86);
     expect(seen).toEqual(['ping', 'Check.', EMPTY_SCHEMA]);
+  });
+});
+
+describe('utf8ByteLength', () => {
+  it('equals TextEncoder on any code units (lone surrogates included), after any run of ASCII', () => {
+    const unit = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xffff }), fc.integer({ min: 0xd800, max: 0xdfff }));
+    fc.assert(
+      fc.property(fc.nat({ max: 5000 }), fc.array(unit, { maxLength: 40 }), (ascii, units) => {
+        const s = 'a'.repeat(ascii) + String.fromCharCode(...units);
+        expect(utf8ByteLength(s)).toBe(new TextEncoder().encode(s).length);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -11,10 +11,17 @@ export interface TokenCounter {
   count(text: string): number;
 }
 
+// eslint-disable-next-line no-control-regex -- the ASCII range starts at U+0000
+const NON_ASCII = /[^\u0000-\u007f]/u;
+
 /** UTF-8 byte length of a string (lone surrogates count as U+FFFD, 3 bytes, as TextEncoder does). */
 export function utf8ByteLength(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
+  // Request prefixes are hundreds of kilobytes, mostly ASCII, and measured on every cache comparison: the
+  // engine's own scan finds the first non-ASCII unit, and only the rest is walked here.
+  const first = text.search(NON_ASCII);
+  if (first < 0) return text.length;
+  let bytes = first;
+  for (let i = first; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x80) bytes += 1;
     else if (c < 0x800) bytes += 2;

@@ -36,10 +36,29 @@ export interface RenderedRequest {
   readonly bytes: string;
 }
 
+/** Each tool object's compact JSON, kept while the object lives (a provider may share one across requests). */
+const toolJson = new WeakMap<object, string>();
+
+/** toJson of the tools array, element by element: the same text as a whole toJson (compact JSON joins elements with ','). */
+function toolsArrayJson(tools: unknown): string {
+  if (!Array.isArray(tools)) return toJson(tools);
+  const parts: string[] = [];
+  for (const t of tools as unknown[]) {
+    if (t === null || typeof t !== 'object') {
+      parts.push(toJson(t));
+      continue;
+    }
+    let text = toolJson.get(t);
+    if (text === undefined) toolJson.set(t, (text = toJson(t)));
+    parts.push(text);
+  }
+  return `[${parts.join(',')}]`;
+}
+
 export function renderRequest(input: RenderInput): RenderedRequest {
   const sections = providerOf(input.provider).render(input);
   // serde_json's output, so a whole float keeps its `.0` (../json/serde.ts).
-  const toolsJson = sections.tools === undefined ? '' : toJson(sections.tools);
+  const toolsJson = sections.tools === undefined ? '' : toolsArrayJson(sections.tools);
   const systemJson = sections.system === undefined ? '' : toJson(sections.system);
   const messagesJson = sections.messages.map((m) => `${toJson(m)}\n`).join('');
   return {

@@ -87,9 +87,26 @@ function derive(conv: Pick<Conversation, 'engine' | 'policy' | 'catalogue'>, pos
       return definitions;
     },
     get cost(): { readonly offered: number; readonly permitted: number } {
-      return (cost ??= { offered: costOf(catalogue, position, sets.offered), permitted: costOf(catalogue, position, sets.permitted) });
+      return (cost ??= lazyCost(() => costOf(catalogue, position, sets.offered), () => costOf(catalogue, position, sets.permitted)));
     },
     definitionsAt,
+  };
+}
+
+/**
+ * The two figures, each summed when first read: a timeline row reads only the offered cost, and the
+ * permitted set of a large catalogue is every tool (thousands of definitions summed per request).
+ */
+function lazyCost(offered: () => number, permitted: () => number): { readonly offered: number; readonly permitted: number } {
+  let o: number | undefined;
+  let p: number | undefined;
+  return {
+    get offered(): number {
+      return (o ??= offered());
+    },
+    get permitted(): number {
+      return (p ??= permitted());
+    },
   };
 }
 
