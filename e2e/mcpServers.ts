@@ -28,6 +28,13 @@ export async function freePort(): Promise<number> {
  */
 export const EVERYTHING_TOOLS = 15;
 
+/**
+ * What server-everything lists through the bridge: the bridge's client declares what JP's declares
+ * (rmcp's default handler: no sampling, no elicitation; issue 34.3), so the two tools that need them
+ * are not listed, as JP is never offered them.
+ */
+export const EVERYTHING_TOOLS_JP = 13;
+
 export interface EverythingServer {
   readonly url: string;
   readonly port: number;

@@ -3,7 +3,7 @@
 // simulator that does not offer model actions on a step that never sent a request, and a plain
 // paragraph for someone who never heard of RFD 108, at 1024×768 and 1440×900.
 import { test, expect } from './fixtures';
-import { EVERYTHING_TOOLS, startEverything } from './mcpServers';
+import { EVERYTHING_TOOLS_JP, startEverything } from './mcpServers';
 import type { EverythingServer } from './mcpServers';
 import { screenshotsAtTwoSizes } from './screens';
 import { jpWorkspace, serverBin, startServe } from './bridgeServe';
@@ -268,11 +268,11 @@ test.describe('one step to connect an HTTP server', () => {
     await test.step('one flow: the bridge connects, the tools are listed, then imported', async () => {
       await bridge.fillHttp(everything?.url ?? '');
       await bridge.connectHttp();
-      await expect(importer.dialog()).toContainText(`${EVERYTHING_TOOLS} tools`);
+      await expect(importer.dialog()).toContainText(`${EVERYTHING_TOOLS_JP} tools`);
       await expect(importer.renamed()).toHaveCount(0);
       await screenshotsAtTwoSizes(page, info, 'reach-http-listed');
       await bridge.importHttp();
-      await expect(workbench.banner()).toContainText(`Imported ${EVERYTHING_TOOLS} tools of mcp-servers_everything`);
+      await expect(workbench.banner()).toContainText(`Imported ${EVERYTHING_TOOLS_JP} tools of mcp-servers_everything`);
       expect(await serverNames()).toEqual([...before, 'mcp-servers_everything']);
       const snap = await workbench.snapshot();
       expect(snap.doc.servers.find((s) => s.name === 'mcp-servers_everything')?.url).toBe(everything?.url);
