@@ -6,6 +6,7 @@ import type { CacheStatus } from '../core';
 import { chosenModel, usePrices } from '../state/prices';
 import { useTimeline } from './hooks';
 import { deriveQuery, useDeriveClient } from './queries';
+import { useSettled } from './settled';
 
 function usePricing() {
   const table = usePrices((s) => s.table);
@@ -37,7 +38,10 @@ export function useCosts(enabled = true, compare = true) {
 export function useCacheStatuses(from: number, to: number): readonly (CacheStatus | undefined)[] | undefined {
   const client = useDeriveClient();
   const { view, table, model } = usePricing();
-  const revision = view?.revision ?? 0;
+  // The cost model prices the whole conversation (the prompt cache is a sequence): asked once typing
+  // pauses, with the statuses of the revision before shown meanwhile (the rows' structural cache words
+  // stand in until the first answer).
+  const revision = useSettled(view?.revision ?? 0);
   const { data } = useQuery({
     ...deriveQuery(client, 'cacheStatuses', { revision, table, from, to, ...(model !== undefined ? { model } : {}) }),
     enabled: view !== undefined && view.requestCount > 0 && to > from,

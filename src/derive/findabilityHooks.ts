@@ -2,15 +2,14 @@
 // task set and the pinned baseline. The layer editor, the servers panel and the findability panel
 // share one query, so the worker computes the report once per revision.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useWorkbench } from '../state/context';
 import { useTimeline } from './hooks';
 import { deriveKey } from './methods';
 import { useDeriveClient } from './queries';
+import { SETTLE_MS, useSettled } from './settled';
 import type { FindabilityView } from './findabilityProtocol';
 
-/** A report asks every tool by several queries under three rankings: it waits for typing to pause. */
-const SETTLE_MS = 300;
 /**
  * Up to this many discoverable tools the report follows every edit by itself (about a second of
  * worker time at 500 tools, measured with bench/findability.ts's catalogues); past it, only once
@@ -25,14 +24,6 @@ export function textKey(text: string): string {
   return `${text.length}:${(h >>> 0).toString(36)}`;
 }
 
-function useSettled(value: number | undefined, ms: number): number | undefined {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 /** The newest report the worker answered, for commands (pin it as "before") that have no hook. */
 let latest: FindabilityView | undefined;
