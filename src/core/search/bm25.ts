@@ -59,6 +59,22 @@ interface Results {
 
 const NO_RESULTS: Results = { ids: [], scores: [], match: () => ({}) };
 
+/**
+ * The hits of a query over the whole index, before any filter: a document's score does not depend on
+ * which others are admitted, so a search is these filtered. The same queries are asked again and again
+ * (a derivation replays a conversation's searches after each keystroke, over a searchable set that
+ * differs by a tool or two), and walking the postings was most of a replayed step.
+ */
+interface Unfiltered {
+  readonly ids: readonly number[];
+  readonly scores: readonly number[];
+  readonly match: (id: number) => SearchResult['match'];
+}
+
+/** How many hits the kept unfiltered results may hold in all (ids and scores: ~16 bytes a hit). */
+const UNFILTERED_BUDGET = 2_000_000;
+const admitAll = (): boolean => true;
+
 export class Bm25Index implements RankerIndex {
   readonly #mini: MiniSearch<MiniSearchDocument>;
   readonly #docs: readonly SearchDocument[];
@@ -73,6 +89,9 @@ export class Bm25Index implements RankerIndex {
   readonly #summaryTerms: (ReadonlySet<string> | null | undefined)[];
   /** Whether scoreQuery may read MiniSearch's state (see minisearch-internals.ts). */
   readonly #fast: boolean;
+  /** Unfiltered results by query tokens, oldest first (see Unfiltered), and how many hits they hold. */
+  readonly #unfiltered = new Map<string, Unfiltered>();
+  #unfilteredHits = 0;
 
   constructor(built: BuiltIndex, docs: readonly SearchDocument[]) {
     this.#mini = built.mini;
@@ -113,11 +132,42 @@ export class Bm25Index implements RankerIndex {
           const doc = docs[id];
           return doc !== undefined && filter(doc.name);
         };
-    const scored = this.#fast ? scoreQuery(this.#mini, tokens, { boostTerm: this.#idf, admit }) : undefined;
-    if (scored === undefined) return this.#resultsByMiniSearch(query, tokens, admit);
+    const every = this.#fast ? this.#unfilteredResults(tokens) : undefined;
+    if (every === undefined) return this.#resultsByMiniSearch(query, tokens, admit);
+    const ids: number[] = [];
+    const scores: number[] = [];
+    for (let i = 0; i < every.ids.length; i++) {
+      const id = every.ids[i] as number;
+      if (!admit(id)) continue;
+      ids.push(id);
+      scores.push(every.scores[i] as number);
+    }
+    return { ids, scores, match: every.match };
+  }
+
+  /** Every document's hit on `tokens`, scored once per query and kept within UNFILTERED_BUDGET. */
+  #unfilteredResults(tokens: readonly string[]): Unfiltered | undefined {
+    const key = tokens.join('\u0000');
+    const known = this.#unfiltered.get(key);
+    if (known) {
+      // Most recently used last: the oldest are dropped first.
+      this.#unfiltered.delete(key);
+      this.#unfiltered.set(key, known);
+      return known;
+    }
+    const scored = scoreQuery(this.#mini, tokens, { boostTerm: this.#idf, admit: admitAll });
+    if (scored === undefined) return undefined;
     const { ids, scores: raw, termCounts } = scored;
     const scores = raw.map((score, i) => score / Math.sqrt(termCounts[i] || 1));
-    return { ids, scores, match: (id) => scored.matchOf(id) };
+    const out: Unfiltered = { ids, scores, match: (id) => scored.matchOf(id) };
+    this.#unfilteredHits += ids.length;
+    this.#unfiltered.set(key, out);
+    for (const [k, v] of this.#unfiltered) {
+      if (this.#unfilteredHits <= UNFILTERED_BUDGET || k === key) break;
+      this.#unfiltered.delete(k);
+      this.#unfilteredHits -= v.ids.length;
+    }
+    return out;
   }
 
   /** The same results through MiniSearch.search (its public API), for an index scoreQuery leaves to it. */
