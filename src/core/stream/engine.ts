@@ -531,11 +531,34 @@ export class StreamEngine {
       // The parent's newest states, kept in config order: copied whole, not walked one by one.
       for (const [name, s] of parent.states) this.states.set(name, s);
       this.order = parent.order.slice();
-    } else {
+    } else if (parent.snapshots.has(index)) {
       for (const s of parent.orderedStatesAt(index)) {
         this.states.set(s.name, s);
         this.order.push(s.name);
       }
+    } else {
+      // Replayed into the fork's own map from the nearest snapshot, as statesAt would, without a
+      // snapshot of the parent's made (and kept) on the way: at 100,000 tools each copy is a cost.
+      let from = 0;
+      for (const k of parent.snapshots.keys()) if (k <= index && k > from) from = k;
+      const snap = parent.snapshots.get(from);
+      if (snap) for (const [name, s] of snap) this.states.set(name, s);
+      for (let i = from + 1; i <= index; i++) for (const c of parent.positionList[i]?.changes ?? []) this.states.set(c.name, c.after);
+      let last = -1;
+      let sorted = true;
+      for (const s of this.states.values()) {
+        if (s.order < last) {
+          sorted = false;
+          break;
+        }
+        last = s.order;
+      }
+      if (!sorted) {
+        const all = [...this.states.values()].sort((a, b) => a.order - b.order);
+        this.states.clear();
+        for (const s of all) this.states.set(s.name, s);
+      }
+      for (const name of this.states.keys()) this.order.push(name);
     }
     this.registered = p.registered;
     // The version at the fork: a version says which catalogue a position has within one engine (the

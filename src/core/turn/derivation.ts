@@ -41,7 +41,10 @@ import type { Conversation } from './conversation';
 import { DefinitionCache } from './definitions';
 import { RunCatalogue } from './lookups';
 import { requestRecord } from './request';
-import { DEFAULT_RANKERS, loadDiagnostics, playSteps, startConversation, stepRecord, timelineOf } from './run';
+import { DEFAULT_RANKERS, missingSources, playSteps, startConversation, stepRecord, timelineOf } from './run';
+import { providerNameDiagnostics } from './provider-names';
+import type { LineIndex } from '../config/toml-ast';
+import type { ProviderId } from '../providers/types';
 import type { RunInput } from './run';
 import type { Timeline } from './timeline';
 import type { UnresolvableWarnings } from './warnings';
@@ -102,6 +105,84 @@ interface Previous {
   readonly loadEntry: number;
   /** checkpoints[k]: after k steps (0: after loading). */
   readonly checkpoints: readonly Checkpoint[];
+  /** The tools' part of `diagnostics`, tool by tool (worked out at the first layer edit that needs it). */
+  toolDiagnostics?: readonly ToolDiagnostics[];
+}
+
+/**
+ * The load diagnostics of one tool (run.ts's loadDiagnostics: the missing sources of every tool, then
+ * the provider's name findings of every tool), kept tool by tool so a layer edit re-derives only the
+ * tools it patched and those declared in a layer whose text changed: at 100,000 tools checking every
+ * name on each keystroke was a cost of its own. Only tools with a diagnostic are kept.
+ */
+interface ToolDiagnostics {
+  readonly name: string;
+  readonly order: number;
+  /** The layer the tool was declared in (its diagnostics' positions are in that layer's text). */
+  readonly layer: string | undefined;
+  readonly missing: readonly Diagnostic[];
+  readonly provider: readonly Diagnostic[];
+}
+
+function toolDiagnosticsOf(states: Iterable<ToolState>, layers: readonly Layer[], provider: ProviderId, indexes: Map<string, LineIndex>): ToolDiagnostics[] {
+  const out: ToolDiagnostics[] = [];
+  for (const st of states) {
+    const missing = missingSources([st], layers, indexes);
+    const found = providerNameDiagnostics([st], layers, provider, indexes);
+    if (missing.length === 0 && found.length === 0) continue;
+    const d = st.config.declared;
+    out.push({ name: st.name, order: st.order, layer: d.kind === 'layer' ? d.layer : undefined, missing, provider: found });
+  }
+  return out;
+}
+
+/** loadDiagnostics of a layer edit: the previous tools' diagnostics, those the edit can change derived again. */
+function patchedLoadDiagnostics(
+  input: DerivationInput,
+  loaded: readonly LoadedLayer[],
+  layers: readonly Layer[],
+  before: readonly Layer[],
+  previous: readonly ToolDiagnostics[],
+  states0: ReadonlyMap<string, ToolState>,
+  patched: ReadonlyMap<string, ToolState>,
+): { diagnostics: Diagnostic[]; tools: ToolDiagnostics[] } {
+  const moved = new Set<string>();
+  for (let i = 0; i < layers.length; i++) {
+    const l = layers[i] as Layer;
+    if (l.text !== before[i]?.text) moved.add(l.name);
+  }
+  const redo = new Set(patched.keys());
+  const kept: ToolDiagnostics[] = [];
+  for (const t of previous) {
+    if (redo.has(t.name)) continue;
+    if (t.layer !== undefined && moved.has(t.layer)) redo.add(t.name);
+    else kept.push(t);
+  }
+  const again: ToolState[] = [];
+  for (const name of redo) {
+    const st = patched.get(name) ?? states0.get(name);
+    if (st) again.push(st);
+  }
+  again.sort((a, b) => a.order - b.order);
+  const fresh = toolDiagnosticsOf(again, layers, input.scenario.policy.provider, new Map());
+  const tools: ToolDiagnostics[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < kept.length || j < fresh.length) {
+    const a = kept[i];
+    const b = fresh[j];
+    if (a && (!b || a.order < b.order)) {
+      tools.push(a);
+      i++;
+    } else if (b) {
+      tools.push(b);
+      j++;
+    }
+  }
+  const diagnostics: Diagnostic[] = [...(input.workspaceDiagnostics ?? []), ...loaded.flatMap((l) => l.diagnostics)];
+  for (const t of tools) diagnostics.push(...t.missing);
+  for (const t of tools) diagnostics.push(...t.provider);
+  return { diagnostics, tools };
 }
 
 /**
@@ -539,15 +620,17 @@ export class Derivation {
     let loaded: readonly LoadedLayer[] = [];
     let toolsReresolved = 0;
     let toolsMoved = 0;
+    let toolDiagnostics: readonly ToolDiagnostics[] | undefined;
     if (prev && change && !change.restart && !change.layers && prev.checkpoints[limit]) {
       conv = this.resume(prev.conv, prev.checkpoints[limit], input);
       diagnostics = prev.diagnostics;
+      toolDiagnostics = prev.toolDiagnostics;
       loadEntry = prev.loadEntry;
       checkpoints = prev.checkpoints.slice(0, limit + 1);
       loaded = prev.loaded;
     } else if (prev && change && !change.restart && change.layers && limit >= 0) {
       const rebased = this.rebase(prev, input, limit);
-      if (rebased) ({ conv, diagnostics, loadEntry, checkpoints, loaded, toolsReresolved, toolsMoved } = rebased);
+      if (rebased) ({ conv, diagnostics, toolDiagnostics, loadEntry, checkpoints, loaded, toolsReresolved, toolsMoved } = rebased);
     }
     const restarted = !conv;
     if (!conv) {
@@ -561,7 +644,7 @@ export class Derivation {
     const played = conv;
     const from = checkpoints.length - 1;
     playSteps(played, steps, from, through, (n) => checkpoints.push(checkpointOf(played, n)));
-    this.previous = { input, loaded, conv: played, diagnostics, loadEntry, checkpoints };
+    this.previous = { input, loaded, conv: played, diagnostics, loadEntry, checkpoints, ...(toolDiagnostics && !restarted ? { toolDiagnostics } : {}) };
     this.stats = {
       stepsReused: from,
       stepsPlayed: through - from,
@@ -583,7 +666,7 @@ export class Derivation {
    * to the first step the change can reach, over an engine with the changed tools patched in.
    * Undefined when the edit cannot be applied so (the run then starts over).
    */
-  private rebase(prev: Previous, input: DerivationInput, limit: number): { conv: Conversation; diagnostics: readonly Diagnostic[]; loadEntry: number; checkpoints: Checkpoint[]; loaded: readonly LoadedLayer[]; toolsReresolved: number; toolsMoved: number } | undefined {
+  private rebase(prev: Previous, input: DerivationInput, limit: number): { conv: Conversation; diagnostics: readonly Diagnostic[]; toolDiagnostics: readonly ToolDiagnostics[]; loadEntry: number; checkpoints: Checkpoint[]; loaded: readonly LoadedLayer[]; toolsReresolved: number; toolsMoved: number } | undefined {
     const layers: Layer[] = [...(input.workspaceLayers ?? []), ...input.scenario.layers];
     const loaded = this.layerCache.loadAll(layers);
     if (loaded.length !== prev.loaded.length || loaded.some((l, i) => l.name !== prev.loaded[i]?.name)) return undefined;
@@ -643,8 +726,10 @@ export class Derivation {
       conv.steps.push(stepRecord(engine, { ...fields, registered: engine.positions[st.position]?.registered ?? st.registered, layers }));
     }
     const checkpoints = prev.checkpoints.slice(0, keep + 1).map((c) => ({ ...c, layers, loaded }));
-    const diagnostics = loadDiagnostics(input, loaded, engine.orderedStatesAt(0), layers);
-    return { conv, diagnostics, loadEntry: prev.loadEntry, checkpoints, loaded, toolsReresolved: set.changed.size, toolsMoved: set.patched.size - set.changed.size };
+    const before: Layer[] = [...(prev.input.workspaceLayers ?? []), ...prev.input.scenario.layers];
+    const previous = prev.toolDiagnostics ?? toolDiagnosticsOf(old.orderedStatesAt(0), before, prev.input.scenario.policy.provider, new Map());
+    const { diagnostics, tools: toolDiagnostics } = patchedLoadDiagnostics(input, loaded, layers, before, previous, old.statesAt(0), set.patched);
+    return { conv, diagnostics, toolDiagnostics, loadEntry: prev.loadEntry, checkpoints, loaded, toolsReresolved: set.changed.size, toolsMoved: set.patched.size - set.changed.size };
   }
 
   /** A conversation standing where `prev` stood at a checkpoint; `prev` and its timeline are not changed. */
