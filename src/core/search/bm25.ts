@@ -55,6 +55,8 @@ interface Results {
   readonly scores: readonly number[];
   /** MiniSearch's `match` of a hit (matched index term -> fields), worked out on demand. */
   readonly match: (id: number) => SearchResult['match'];
+  /** Whether the hits are already best first (the order #compare gives). */
+  readonly ranked?: boolean;
 }
 
 const NO_RESULTS: Results = { ids: [], scores: [], match: () => ({}) };
@@ -66,6 +68,7 @@ const NO_RESULTS: Results = { ids: [], scores: [], match: () => ({}) };
  * differs by a tool or two), and walking the postings was most of a replayed step.
  */
 interface Unfiltered {
+  /** Best first (score, then config order, then catalogue position), so a filtered subsequence is too. */
   readonly ids: readonly number[];
   readonly scores: readonly number[];
   readonly match: (id: number) => SearchResult['match'];
@@ -142,7 +145,7 @@ export class Bm25Index implements RankerIndex {
       ids.push(id);
       scores.push(every.scores[i] as number);
     }
-    return { ids, scores, match: every.match };
+    return { ids, scores, match: every.match, ranked: true };
   }
 
   /** Every document's hit on `tokens`, scored once per query and kept within UNFILTERED_BUDGET. */
@@ -157,8 +160,12 @@ export class Bm25Index implements RankerIndex {
     }
     const scored = scoreQuery(this.#mini, tokens, { boostTerm: this.#idf, admit: admitAll });
     if (scored === undefined) return undefined;
-    const { ids, scores: raw, termCounts } = scored;
-    const scores = raw.map((score, i) => score / Math.sqrt(termCounts[i] || 1));
+    const { ids: found, scores: raw, termCounts } = scored;
+    const unranked: Results = { ids: found, scores: raw.map((score, i) => score / Math.sqrt(termCounts[i] || 1)), match: () => ({}) };
+    const order = found.map((_, i) => i);
+    order.sort((i, j) => this.#compare(unranked, i, j));
+    const ids = order.map((i) => found[i] as number);
+    const scores = order.map((i) => unranked.scores[i] as number);
     const out: Unfiltered = { ids, scores, match: (id) => scored.matchOf(id) };
     this.#unfilteredHits += ids.length;
     this.#unfiltered.set(key, out);
@@ -212,7 +219,7 @@ export class Bm25Index implements RankerIndex {
   search(query: string, options: SearchOptions): SearchHit[] {
     const results = this.#results(query, options);
     const order = results.ids.map((_, i) => i);
-    order.sort((i, j) => this.#compare(results, i, j));
+    if (!results.ranked) order.sort((i, j) => this.#compare(results, i, j));
     // The matched fields are worked out only for the hits someone reads (most are only counted).
     return order.map((i) => {
       const id = results.ids[i] as number;
@@ -236,9 +243,10 @@ export class Bm25Index implements RankerIndex {
     const results = this.#results(query, options);
     const n = results.ids.length;
     const k = Math.max(0, Math.min(limit, n));
-    // Partial selection: keep the k best in a sorted buffer (k is at most 50).
+    // Partial selection: keep the k best in a sorted buffer (k is at most 50); ranked hits are the first k.
     const top: number[] = [];
-    for (let i = 0; i < n && k > 0; i++) {
+    if (results.ranked) for (let i = 0; i < k; i++) top.push(i);
+    for (let i = 0; i < n && k > 0 && !results.ranked; i++) {
       if (top.length === k) {
         if (this.#compare(results, i, top[k - 1] as number) >= 0) continue;
         top.pop();
