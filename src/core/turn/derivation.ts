@@ -30,7 +30,8 @@ import { parseCommand } from '../cli/parse';
 import type { Diagnostic, Origin, ParameterConfig, PartialConfig, ToolConfig } from '../config/types';
 import type { Layer, LoadedLayer } from '../config/layer';
 import { effectiveEnable } from '../config/effective';
-import { mergeConfigs } from '../config/merge';
+import { mergeConfigs, mergeTool } from '../config/merge';
+import { layerChange } from '../config/incremental';
 import { EMPTY_CONFIG } from '../config/read';
 import type { Scenario, ScenarioStep } from '../scenario/types';
 import { searchTools } from '../search/contract';
@@ -462,15 +463,15 @@ interface ToolChangeSet {
  * applied as one (the tool list or order, or the MCP servers changed, or a changed tool cannot be
  * resolved: its warnings belong to loading).
  */
-function toolChanges(engine: StreamEngine, base: PartialConfig): ToolChangeSet | undefined {
+function toolChanges(engine: StreamEngine, base: PartialConfig, only?: ReadonlySet<string>): ToolChangeSet | undefined {
   const old = engine.loadedBase;
-  if (!sameOrder(old.tools, base.tools) || !sameApartFromSpans(old.mcpServers, base.mcpServers)) return undefined;
+  if (!only && (!sameOrder(old.tools, base.tools) || !sameApartFromSpans(old.mcpServers, base.mcpServers))) return undefined;
   // '*' moved or changed: any tool may inherit from it. Else only the tools whose merged table is a new object.
-  const all = !sameValue(old.defaults, base.defaults);
+  const all = !only && !sameValue(old.defaults, base.defaults);
   const candidates: string[] = [];
   const states0 = engine.statesAt(0);
   const patched = new Map<string, ToolState>();
-  for (const [name, t] of base.tools) {
+  for (const [name, t] of only ? [...only].map((n): [string, ToolConfig] => [n, base.tools.get(n) as ToolConfig]) : base.tools) {
     if (!all && old.tools.get(name) === t) continue;
     const before = states0.get(name);
     // '*' as it was: a table the same apart from where it was written keeps its run and resolution,
@@ -494,6 +495,52 @@ function toolChanges(engine: StreamEngine, base: PartialConfig): ToolChangeSet |
     if (before.resolution !== after.resolution) definitions = true;
   }
   return { base, patched, changed, definitions };
+}
+
+/**
+ * The merged layers after an edit that config/incremental.ts read table by table (layerChange): the
+ * previous merge with only the re-read or moved tools merged again, and their names; undefined when any
+ * layer was parsed whole, '*' or the MCP servers are new objects, or a tool's place in the merge may
+ * have changed (a tool added to or dropped from a layer). The merge and the comparison of every tool
+ * were O(tools) per keystroke; this is a Map copy and the named tools.
+ */
+function mergedByLayerChange(before: readonly LoadedLayer[], after: readonly LoadedLayer[], merged: PartialConfig): { base: PartialConfig; names: ReadonlySet<string> } | undefined {
+  if (before.length !== after.length) return undefined;
+  const names = new Set<string>();
+  for (let i = 0; i < after.length; i++) {
+    const a = before[i] as LoadedLayer;
+    const b = after[i] as LoadedLayer;
+    if (a === b) continue;
+    const change = layerChange(a, b);
+    if (!change || change.changedTools === 'all') return undefined;
+    const x = a.config;
+    const y = b.config;
+    if (x.defaults !== y.defaults || x.mcpServers !== y.mcpServers || x.tools.size !== y.tools.size) return undefined;
+    for (const name of change.changedTools) {
+      if (!x.tools.has(name) || !y.tools.has(name)) return undefined;
+      names.add(name);
+    }
+    // Moved by the edit (spans after it): new objects, the same tools.
+    if (change.shift) {
+      for (const [name, t] of y.tools) {
+        const was = x.tools.get(name);
+        if (was === t) continue;
+        if (was === undefined) return undefined;
+        names.add(name);
+      }
+    }
+  }
+  for (const name of names) if (!merged.tools.has(name)) return undefined;
+  const tools = new Map(merged.tools);
+  for (const name of names) {
+    let t: ToolConfig | undefined;
+    for (const l of after) {
+      const u = l.config.tools.get(name);
+      if (u) t = t ? mergeTool(t, u) : u;
+    }
+    if (t) tools.set(name, t);
+  }
+  return { base: { defaults: merged.defaults, tools, mcpServers: merged.mcpServers }, names };
 }
 
 /** A search_tools call's reach: whether any of `names` could be among its hits (or its total). */
@@ -670,9 +717,10 @@ export class Derivation {
     const layers: Layer[] = [...(input.workspaceLayers ?? []), ...input.scenario.layers];
     const loaded = this.layerCache.loadAll(layers);
     if (loaded.length !== prev.loaded.length || loaded.some((l, i) => l.name !== prev.loaded[i]?.name)) return undefined;
-    const base = loaded.reduce((acc, l) => mergeConfigs(acc, l.config), EMPTY_CONFIG);
     const old = prev.conv.engine;
-    const set = toolChanges(old, base);
+    const edit = mergedByLayerChange(prev.loaded, loaded, old.loadedBase);
+    const base = edit?.base ?? loaded.reduce((acc, l) => mergeConfigs(acc, l.config), EMPTY_CONFIG);
+    const set = toolChanges(old, base, edit?.names);
     if (!set) return undefined;
     const rankers = input.rankers ?? DEFAULT_RANKERS;
     const probe = (): SearchProbe | undefined => {
