@@ -142,7 +142,7 @@ export class StreamEngine {
    * search_tools may return (less a forced one). Kept with the counts, so asking about one name reads
    * one small hash table instead of the tool's scattered state objects (search asks for thousands).
    */
-  private readonly discoverableResolved = new Set<string>();
+  private discoverableResolved = new Set<string>();
   /** The same set by tool order (1: in it), for search filters that ask by a document's order. */
   private discoverableByOrder = new Uint8Array(64);
 
@@ -558,7 +558,9 @@ export class StreamEngine {
         this.states.clear();
         for (const s of all) this.states.set(s.name, s);
       }
-      for (const name of this.states.keys()) this.order.push(name);
+      // The same tools as the parent's newest (none added after the fork): its order, copied.
+      if (this.states.size === parent.order.length) this.order = parent.order.slice();
+      else for (const name of this.states.keys()) this.order.push(name);
     }
     this.registered = p.registered;
     // The version at the fork: a version says which catalogue a position has within one engine (the
@@ -568,12 +570,30 @@ export class StreamEngine {
     this.catalogueVersion = p.catalogueVersion;
     this.deltaCount = this.positionList.filter((x) => x.event.kind === 'delta').length;
     Object.assign(this.counts, p.counts);
-    this.discoverableResolved.clear();
-    this.discoverableByOrder = new Uint8Array(Math.max(64, this.order.length));
-    for (const s of this.states.values()) {
-      if (s.enable.availability.value === 'discoverable' && s.resolution.ok) {
-        this.discoverableResolved.add(s.name);
-        this.markOrder(s.order, 1);
+    if (parent.order.length === this.order.length) {
+      // The parent's searchable marks at its newest position (native copies), with the changes after
+      // the fork undone newest first: at 100,000 tools walking every state was a cost of each fork.
+      this.discoverableResolved = new Set(parent.discoverableResolved);
+      this.discoverableByOrder = parent.discoverableByOrder.slice();
+      for (let i = parent.positionList.length - 1; i > index; i--) {
+        const changes = (parent.positionList[i] as ConfigPosition).changes;
+        for (let j = changes.length - 1; j >= 0; j--) {
+          const c = changes[j] as ToolChange;
+          const b = c.before;
+          const member = b !== undefined && b.enable.availability.value === 'discoverable' && b.resolution.ok;
+          if (member) this.discoverableResolved.add(c.name);
+          else this.discoverableResolved.delete(c.name);
+          this.markOrder(c.after.order, member ? 1 : 0);
+        }
+      }
+    } else {
+      this.discoverableResolved = new Set();
+      this.discoverableByOrder = new Uint8Array(Math.max(64, this.order.length));
+      for (const s of this.states.values()) {
+        if (s.enable.availability.value === 'discoverable' && s.resolution.ok) {
+          this.discoverableResolved.add(s.name);
+          this.markOrder(s.order, 1);
+        }
       }
     }
     this.appended = p.appended;
