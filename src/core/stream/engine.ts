@@ -677,7 +677,17 @@ export class StreamEngine {
         }
       }
       let changes = p.changes;
-      if (i === 0) changes = p.changes.map((c) => { const after = patched.get(c.name); return after ? { name: c.name, after } : c; });
+      if (i === 0) {
+        // Position 0 changes every tool (100,000 at that size): a copy with the patched ones replaced,
+        // found at their order (load lists tools in config order) or, failing that, by a search.
+        const copy = p.changes.slice();
+        for (const [name, after] of patched) {
+          let at = after.order;
+          if (copy[at]?.name !== name) at = copy.findIndex((c) => c.name === name);
+          if (at >= 0) copy[at] = { name, after };
+        }
+        changes = copy;
+      }
       else if (patched.size > 0 && p.changes.some((c) => patched.has(c.name))) {
         changes = p.changes.map((c) => {
           const before = current.get(c.name);
