@@ -68,10 +68,15 @@ const NO_RESULTS: Results = { ids: [], scores: [], match: () => ({}) };
  * differs by a tool or two), and walking the postings was most of a replayed step.
  */
 interface Unfiltered {
-  /** Best first (score, then config order, then catalogue position), so a filtered subsequence is too. */
-  readonly ids: readonly number[];
-  readonly scores: readonly number[];
+  /** Once `ranked`, best first (score, then config order, then catalogue position), so a filtered subsequence is too. */
+  ids: readonly number[];
+  scores: readonly number[];
   readonly match: (id: number) => SearchResult['match'];
+  /**
+   * Ranked at the query's second search: an index made for one keystroke (a definition edited) answers
+   * each query once, and ranking every hit would cost it more than the partial selection of the top.
+   */
+  ranked: boolean;
 }
 
 /** How many hits the kept unfiltered results may hold in all (ids and scores: ~16 bytes a hit). */
@@ -145,7 +150,7 @@ export class Bm25Index implements RankerIndex {
       ids.push(id);
       scores.push(every.scores[i] as number);
     }
-    return { ids, scores, match: every.match, ranked: true };
+    return { ids, scores, match: every.match, ranked: every.ranked };
   }
 
   /** Every document's hit on `tokens`, scored once per query and kept within UNFILTERED_BUDGET. */
@@ -156,17 +161,21 @@ export class Bm25Index implements RankerIndex {
       // Most recently used last: the oldest are dropped first.
       this.#unfiltered.delete(key);
       this.#unfiltered.set(key, known);
+      if (!known.ranked) {
+        const order = known.ids.map((_, i) => i);
+        order.sort((i, j) => this.#compare(known, i, j));
+        const { ids, scores } = known;
+        known.ids = order.map((i) => ids[i] as number);
+        known.scores = order.map((i) => scores[i] as number);
+        known.ranked = true;
+      }
       return known;
     }
     const scored = scoreQuery(this.#mini, tokens, { boostTerm: this.#idf, admit: admitAll });
     if (scored === undefined) return undefined;
-    const { ids: found, scores: raw, termCounts } = scored;
-    const unranked: Results = { ids: found, scores: raw.map((score, i) => score / Math.sqrt(termCounts[i] || 1)), match: () => ({}) };
-    const order = found.map((_, i) => i);
-    order.sort((i, j) => this.#compare(unranked, i, j));
-    const ids = order.map((i) => found[i] as number);
-    const scores = order.map((i) => unranked.scores[i] as number);
-    const out: Unfiltered = { ids, scores, match: (id) => scored.matchOf(id) };
+    const { ids, scores: raw, termCounts } = scored;
+    const scores = raw.map((score, i) => score / Math.sqrt(termCounts[i] || 1));
+    const out: Unfiltered = { ids, scores, match: (id) => scored.matchOf(id), ranked: false };
     this.#unfilteredHits += ids.length;
     this.#unfiltered.set(key, out);
     for (const [k, v] of this.#unfiltered) {
