@@ -18,6 +18,15 @@
 //     are made again over the patched engine: everything they derive is derived when read.
 //     A change of the tool list or order, of the MCP servers, or of a tool that cannot be resolved
 //     (its warnings belong to loading) starts the run over;
+//   - nothing O(tools) is re-done per keystroke that a small edit cannot change (issue 32, at 100,000
+//     tools): an edit config/incremental.ts read table by table (`layerChange`) merges again only the
+//     re-read and moved tools into the previous merge and compares only those (mergedByLayerChange);
+//     load diagnostics are kept tool by tool and derived again only for the patched tools and those
+//     declared in a layer whose text changed (patchedLoadDiagnostics); a fork copies its parent's
+//     searchable marks and undoes the changes after it (stream/engine.ts); the replayed searches read
+//     the index's kept unfiltered hits, best first (search/bm25.ts), so a replayed search is a walk
+//     that admits, not a scoring of the postings. What is left O(tools): a copy of the merged tools
+//     Map, of the states at the fork and of position 0's snapshot (Maps a later run may not share);
 //   - a server, the policy, the workspace's diagnostics, the rankers or the live servers affect every
 //     position, so the run starts over (with the caches above).
 //
