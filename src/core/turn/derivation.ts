@@ -539,6 +539,8 @@ function mergedByLayerChange(before: readonly LoadedLayer[], after: readonly Loa
       }
     }
   }
+  // An edit high in the catalogue layer moves most tools: merging them one by one costs more than the whole merge.
+  if (names.size * 4 > merged.tools.size) return undefined;
   for (const name of names) if (!merged.tools.has(name)) return undefined;
   const tools = new Map(merged.tools);
   for (const name of names) {
