@@ -54,6 +54,15 @@
 //   10,000 tools, small layer                    61 / 205  ->   31 / 140
 //   10,000 tools, catalogue layer               375 / 524  ->  366 / 575   (index rebuild: ~40 %)
 //   100,000 tools, small layer                  931 / 1111 ->  381 / 405
+//
+// And `--tools 100000 --keystrokes-only --series small` (6 keystrokes), the figures above -> engine2:
+//
+//   small layer: availability cycled            890 / 1075 ->  442 / 1149  (nothing replayed)
+//   small layer: a character of a summary      4428 / 4793 -> 4051 / 4215  (the index rebuilt: most of it)
+//   small layer: a character of a comment       652 / 757  ->  290 / 302
+//
+// What is left O(tools) on a small-layer keystroke: copies of the merged tools Map, of the states at
+// the fork and of position 0's snapshot, and the garbage they make.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseScenario } from '../src/core/scenario/parse';
