@@ -35,6 +35,34 @@
 //
 // The catalogue layer's figures are the whole parse (config/incremental.ts on the incparse branch
 // re-reads only the touched tables) and the tool-by-tool comparison of every re-read tool.
+//
+// Issue 32, Derivation.run alone (engine2: the replayed searches read the index's kept unfiltered hits;
+// only the re-read tools merged and compared; load diagnostics kept tool by tool; forks copy the
+// searchable marks), same command at 10,000 tools, main c682b6d -> engine2, on a loaded machine (load
+// average ~8-12 on 2 cores; p95s are garbage collection and the load):
+//
+//   small layer: availability cycled             46 / 133  ->   29 / 229
+//   small layer: a character of a summary       260 / 460  ->  233 / 439   (the index is rebuilt: its cost)
+//   small layer: a character of a comment        18 / 72   ->   14 / 29
+//   catalogue layer: a character of a description 350 / 723 -> 321 / 753 (index rebuilt and every step replayed)
+//   catalogue layer: a character of a comment   113 / 345  ->   94 / 363
+//
+// The page's own keystroke, `npx tsx bench/derivation-live.ts N small|catalogue` (bench/ui-live.ts's
+// scenario; `enable = "off"` <-> `"of"` in the 2-line overrides layer; the tool matches a search, so
+// its total changes and the conversation is replayed from that step), p50 / p95 ms CPU:
+//
+//   10,000 tools, small layer                    61 / 205  ->   31 / 140
+//   10,000 tools, catalogue layer               375 / 524  ->  366 / 575   (index rebuild: ~40 %)
+//   100,000 tools, small layer                  931 / 1111 ->  381 / 405
+//
+// And `--tools 100000 --keystrokes-only --series small` (6 keystrokes), the figures above -> engine2:
+//
+//   small layer: availability cycled            890 / 1075 ->  442 / 1149  (nothing replayed)
+//   small layer: a character of a summary      4428 / 4793 -> 4051 / 4215  (the index rebuilt: most of it)
+//   small layer: a character of a comment       652 / 757  ->  290 / 302
+//
+// What is left O(tools) on a small-layer keystroke: copies of the merged tools Map, of the states at
+// the fork and of position 0's snapshot, and the garbage they make.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseScenario } from '../src/core/scenario/parse';

@@ -55,9 +55,33 @@ interface Results {
   readonly scores: readonly number[];
   /** MiniSearch's `match` of a hit (matched index term -> fields), worked out on demand. */
   readonly match: (id: number) => SearchResult['match'];
+  /** Whether the hits are already best first (the order #compare gives). */
+  readonly ranked?: boolean;
 }
 
 const NO_RESULTS: Results = { ids: [], scores: [], match: () => ({}) };
+
+/**
+ * The hits of a query over the whole index, before any filter: a document's score does not depend on
+ * which others are admitted, so a search is these filtered. The same queries are asked again and again
+ * (a derivation replays a conversation's searches after each keystroke, over a searchable set that
+ * differs by a tool or two), and walking the postings was most of a replayed step.
+ */
+interface Unfiltered {
+  /** Once `ranked`, best first (score, then config order, then catalogue position), so a filtered subsequence is too. */
+  ids: readonly number[];
+  scores: readonly number[];
+  readonly match: (id: number) => SearchResult['match'];
+  /**
+   * Ranked at the query's second search: an index made for one keystroke (a definition edited) answers
+   * each query once, and ranking every hit would cost it more than the partial selection of the top.
+   */
+  ranked: boolean;
+}
+
+/** How many hits the kept unfiltered results may hold in all (ids and scores: ~16 bytes a hit). */
+const UNFILTERED_BUDGET = 2_000_000;
+const admitAll = (): boolean => true;
 
 export class Bm25Index implements RankerIndex {
   readonly #mini: MiniSearch<MiniSearchDocument>;
@@ -73,6 +97,9 @@ export class Bm25Index implements RankerIndex {
   readonly #summaryTerms: (ReadonlySet<string> | null | undefined)[];
   /** Whether scoreQuery may read MiniSearch's state (see minisearch-internals.ts). */
   readonly #fast: boolean;
+  /** Unfiltered results by query tokens, oldest first (see Unfiltered), and how many hits they hold. */
+  readonly #unfiltered = new Map<string, Unfiltered>();
+  #unfilteredHits = 0;
 
   constructor(built: BuiltIndex, docs: readonly SearchDocument[]) {
     this.#mini = built.mini;
@@ -113,11 +140,50 @@ export class Bm25Index implements RankerIndex {
           const doc = docs[id];
           return doc !== undefined && filter(doc.name);
         };
-    const scored = this.#fast ? scoreQuery(this.#mini, tokens, { boostTerm: this.#idf, admit }) : undefined;
-    if (scored === undefined) return this.#resultsByMiniSearch(query, tokens, admit);
+    const every = this.#fast ? this.#unfilteredResults(tokens) : undefined;
+    if (every === undefined) return this.#resultsByMiniSearch(query, tokens, admit);
+    const ids: number[] = [];
+    const scores: number[] = [];
+    for (let i = 0; i < every.ids.length; i++) {
+      const id = every.ids[i] as number;
+      if (!admit(id)) continue;
+      ids.push(id);
+      scores.push(every.scores[i] as number);
+    }
+    return { ids, scores, match: every.match, ranked: every.ranked };
+  }
+
+  /** Every document's hit on `tokens`, scored once per query and kept within UNFILTERED_BUDGET. */
+  #unfilteredResults(tokens: readonly string[]): Unfiltered | undefined {
+    const key = tokens.join('\u0000');
+    const known = this.#unfiltered.get(key);
+    if (known) {
+      // Most recently used last: the oldest are dropped first.
+      this.#unfiltered.delete(key);
+      this.#unfiltered.set(key, known);
+      if (!known.ranked) {
+        const order = known.ids.map((_, i) => i);
+        order.sort((i, j) => this.#compare(known, i, j));
+        const { ids, scores } = known;
+        known.ids = order.map((i) => ids[i] as number);
+        known.scores = order.map((i) => scores[i] as number);
+        known.ranked = true;
+      }
+      return known;
+    }
+    const scored = scoreQuery(this.#mini, tokens, { boostTerm: this.#idf, admit: admitAll });
+    if (scored === undefined) return undefined;
     const { ids, scores: raw, termCounts } = scored;
     const scores = raw.map((score, i) => score / Math.sqrt(termCounts[i] || 1));
-    return { ids, scores, match: (id) => scored.matchOf(id) };
+    const out: Unfiltered = { ids, scores, match: (id) => scored.matchOf(id), ranked: false };
+    this.#unfilteredHits += ids.length;
+    this.#unfiltered.set(key, out);
+    for (const [k, v] of this.#unfiltered) {
+      if (this.#unfilteredHits <= UNFILTERED_BUDGET || k === key) break;
+      this.#unfiltered.delete(k);
+      this.#unfilteredHits -= v.ids.length;
+    }
+    return out;
   }
 
   /** The same results through MiniSearch.search (its public API), for an index scoreQuery leaves to it. */
@@ -162,7 +228,7 @@ export class Bm25Index implements RankerIndex {
   search(query: string, options: SearchOptions): SearchHit[] {
     const results = this.#results(query, options);
     const order = results.ids.map((_, i) => i);
-    order.sort((i, j) => this.#compare(results, i, j));
+    if (!results.ranked) order.sort((i, j) => this.#compare(results, i, j));
     // The matched fields are worked out only for the hits someone reads (most are only counted).
     return order.map((i) => {
       const id = results.ids[i] as number;
@@ -186,9 +252,10 @@ export class Bm25Index implements RankerIndex {
     const results = this.#results(query, options);
     const n = results.ids.length;
     const k = Math.max(0, Math.min(limit, n));
-    // Partial selection: keep the k best in a sorted buffer (k is at most 50).
+    // Partial selection: keep the k best in a sorted buffer (k is at most 50); ranked hits are the first k.
     const top: number[] = [];
-    for (let i = 0; i < n && k > 0; i++) {
+    if (results.ranked) for (let i = 0; i < k; i++) top.push(i);
+    for (let i = 0; i < n && k > 0 && !results.ranked; i++) {
       if (top.length === k) {
         if (this.#compare(results, i, top[k - 1] as number) >= 0) continue;
         top.pop();

@@ -142,7 +142,7 @@ export class StreamEngine {
    * search_tools may return (less a forced one). Kept with the counts, so asking about one name reads
    * one small hash table instead of the tool's scattered state objects (search asks for thousands).
    */
-  private readonly discoverableResolved = new Set<string>();
+  private discoverableResolved = new Set<string>();
   /** The same set by tool order (1: in it), for search filters that ask by a document's order. */
   private discoverableByOrder = new Uint8Array(64);
 
@@ -531,11 +531,36 @@ export class StreamEngine {
       // The parent's newest states, kept in config order: copied whole, not walked one by one.
       for (const [name, s] of parent.states) this.states.set(name, s);
       this.order = parent.order.slice();
-    } else {
+    } else if (parent.snapshots.has(index)) {
       for (const s of parent.orderedStatesAt(index)) {
         this.states.set(s.name, s);
         this.order.push(s.name);
       }
+    } else {
+      // Replayed into the fork's own map from the nearest snapshot, as statesAt would, without a
+      // snapshot of the parent's made (and kept) on the way: at 100,000 tools each copy is a cost.
+      let from = 0;
+      for (const k of parent.snapshots.keys()) if (k <= index && k > from) from = k;
+      const snap = parent.snapshots.get(from);
+      if (snap) for (const [name, s] of snap) this.states.set(name, s);
+      for (let i = from + 1; i <= index; i++) for (const c of parent.positionList[i]?.changes ?? []) this.states.set(c.name, c.after);
+      let last = -1;
+      let sorted = true;
+      for (const s of this.states.values()) {
+        if (s.order < last) {
+          sorted = false;
+          break;
+        }
+        last = s.order;
+      }
+      if (!sorted) {
+        const all = [...this.states.values()].sort((a, b) => a.order - b.order);
+        this.states.clear();
+        for (const s of all) this.states.set(s.name, s);
+      }
+      // The same tools as the parent's newest (none added after the fork): its order, copied.
+      if (this.states.size === parent.order.length) this.order = parent.order.slice();
+      else for (const name of this.states.keys()) this.order.push(name);
     }
     this.registered = p.registered;
     // The version at the fork: a version says which catalogue a position has within one engine (the
@@ -545,12 +570,30 @@ export class StreamEngine {
     this.catalogueVersion = p.catalogueVersion;
     this.deltaCount = this.positionList.filter((x) => x.event.kind === 'delta').length;
     Object.assign(this.counts, p.counts);
-    this.discoverableResolved.clear();
-    this.discoverableByOrder = new Uint8Array(Math.max(64, this.order.length));
-    for (const s of this.states.values()) {
-      if (s.enable.availability.value === 'discoverable' && s.resolution.ok) {
-        this.discoverableResolved.add(s.name);
-        this.markOrder(s.order, 1);
+    if (parent.order.length === this.order.length) {
+      // The parent's searchable marks at its newest position (native copies), with the changes after
+      // the fork undone newest first: at 100,000 tools walking every state was a cost of each fork.
+      this.discoverableResolved = new Set(parent.discoverableResolved);
+      this.discoverableByOrder = parent.discoverableByOrder.slice();
+      for (let i = parent.positionList.length - 1; i > index; i--) {
+        const changes = (parent.positionList[i] as ConfigPosition).changes;
+        for (let j = changes.length - 1; j >= 0; j--) {
+          const c = changes[j] as ToolChange;
+          const b = c.before;
+          const member = b !== undefined && b.enable.availability.value === 'discoverable' && b.resolution.ok;
+          if (member) this.discoverableResolved.add(c.name);
+          else this.discoverableResolved.delete(c.name);
+          this.markOrder(c.after.order, member ? 1 : 0);
+        }
+      }
+    } else {
+      this.discoverableResolved = new Set();
+      this.discoverableByOrder = new Uint8Array(Math.max(64, this.order.length));
+      for (const s of this.states.values()) {
+        if (s.enable.availability.value === 'discoverable' && s.resolution.ok) {
+          this.discoverableResolved.add(s.name);
+          this.markOrder(s.order, 1);
+        }
       }
     }
     this.appended = p.appended;
@@ -634,7 +677,17 @@ export class StreamEngine {
         }
       }
       let changes = p.changes;
-      if (i === 0) changes = p.changes.map((c) => { const after = patched.get(c.name); return after ? { name: c.name, after } : c; });
+      if (i === 0) {
+        // Position 0 changes every tool (100,000 at that size): a copy with the patched ones replaced,
+        // found at their order (load lists tools in config order) or, failing that, by a search.
+        const copy = p.changes.slice();
+        for (const [name, after] of patched) {
+          let at = after.order;
+          if (copy[at]?.name !== name) at = copy.findIndex((c) => c.name === name);
+          if (at >= 0) copy[at] = { name, after };
+        }
+        changes = copy;
+      }
       else if (patched.size > 0 && p.changes.some((c) => patched.has(c.name))) {
         changes = p.changes.map((c) => {
           const before = current.get(c.name);

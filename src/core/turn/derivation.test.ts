@@ -60,7 +60,7 @@ const conformance: readonly Scenario[] = readdirSync(conformanceDir)
   .map((f) => parsed(readFileSync(join(conformanceDir, f), 'utf8')));
 
 /** A generated catalogue: n tools, most discoverable, with steps that search (promote), use directives and edit config. */
-function generated(n: number): Scenario {
+function generated(n: number, diagnosed = false): Scenario {
   const tools: Record<string, ToolSpec> = {};
   for (let i = 0; i < n; i++) {
     tools[`tool_${i}`] = {
@@ -79,7 +79,11 @@ function generated(n: number): Scenario {
   ];
   // An MCP tool off at load whose server is not running: its warning is first raised at step 2.
   const servers = '[servers.jira]\nstatus = "offline"\ntools = [ { name = "search", description = "Search Jira issues.", inputSchema = { type = "object", properties = { jql = { type = "string", description = "The query" } } } } ]\n\n[servers.github]\nstatus = "running"\ntools = [ { name = "list_issues", description = "List issues in a repository.", inputSchema = { type = "object", properties = { owner = { type = "string", description = "Repository owner" } } } } ]\n';
-  const mcp = '\n[conversation.tools.jira_search]\nsource = "mcp.jira.search"\nenable = "off"\n\n[conversation.tools.gh_list_issues]\nsource = "mcp.github.list_issues"\n';
+  // `diagnosed`: tools with load diagnostics too (no source; a name the provider refuses), so a layer
+  // edit that moves or changes them must derive their diagnostics again.
+  const mcp =
+    '\n[conversation.tools.jira_search]\nsource = "mcp.jira.search"\nenable = "off"\n\n[conversation.tools.gh_list_issues]\nsource = "mcp.github.list_issues"\n' +
+    (diagnosed ? '\n[conversation.tools.no_source]\nsummary = "reads files without a source"\n\n[conversation.tools."bad.name"]\nsource = "local"\nsummary = "lists issues under a refused name"\n' : '');
   return parsed(scenarioText({ policy: { promoted_position: n % 2 === 0 ? 'append' : 'config_order' }, layer: layer(tools) + mcp, body: servers + '\n' + steps.join('\n') }));
 }
 
@@ -298,7 +302,7 @@ function holdsAfterEdits(start: Scenario, edits: readonly Edit[], cuts: readonly
 const SLOW = 180_000;
 
 describe('the incremental derivation equals a derivation from scratch', () => {
-  const pool = [...conformance, generated(30)];
+  const pool = [...conformance, generated(30), generated(30, true)];
 
   it('on the conformance scenarios, after random edits, reorders, promotions and layer replacements', () => {
     fc.assert(
@@ -312,7 +316,7 @@ describe('the incremental derivation equals a derivation from scratch', () => {
   it('on generated catalogues', () => {
     fc.assert(
       fc.property(fc.constantFrom(30, 120, 301), fc.array(editArb, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 5 }), (n, edits, cuts) => {
-        holdsAfterEdits(generated(n), edits, cuts, [generated(n), ...conformance.slice(0, 3)]);
+        holdsAfterEdits(generated(n, n % 2 === 0), edits, cuts, [generated(n), ...conformance.slice(0, 3)]);
       }),
       { numRuns: 15 },
     );

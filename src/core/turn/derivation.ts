@@ -18,6 +18,15 @@
 //     are made again over the patched engine: everything they derive is derived when read.
 //     A change of the tool list or order, of the MCP servers, or of a tool that cannot be resolved
 //     (its warnings belong to loading) starts the run over;
+//   - nothing O(tools) is re-done per keystroke that a small edit cannot change (issue 32, at 100,000
+//     tools): an edit config/incremental.ts read table by table (`layerChange`) merges again only the
+//     re-read and moved tools into the previous merge and compares only those (mergedByLayerChange);
+//     load diagnostics are kept tool by tool and derived again only for the patched tools and those
+//     declared in a layer whose text changed (patchedLoadDiagnostics); a fork copies its parent's
+//     searchable marks and undoes the changes after it (stream/engine.ts); the replayed searches read
+//     the index's kept unfiltered hits, best first (search/bm25.ts), so a replayed search is a walk
+//     that admits, not a scoring of the postings. What is left O(tools): a copy of the merged tools
+//     Map, of the states at the fork and of position 0's snapshot (Maps a later run may not share);
 //   - a server, the policy, the workspace's diagnostics, the rankers or the live servers affect every
 //     position, so the run starts over (with the caches above).
 //
@@ -30,7 +39,8 @@ import { parseCommand } from '../cli/parse';
 import type { Diagnostic, Origin, ParameterConfig, PartialConfig, ToolConfig } from '../config/types';
 import type { Layer, LoadedLayer } from '../config/layer';
 import { effectiveEnable } from '../config/effective';
-import { mergeConfigs } from '../config/merge';
+import { mergeConfigs, mergeTool } from '../config/merge';
+import { layerChange } from '../config/incremental';
 import { EMPTY_CONFIG } from '../config/read';
 import type { Scenario, ScenarioStep } from '../scenario/types';
 import { searchTools } from '../search/contract';
@@ -41,7 +51,10 @@ import type { Conversation } from './conversation';
 import { DefinitionCache } from './definitions';
 import { RunCatalogue } from './lookups';
 import { requestRecord } from './request';
-import { DEFAULT_RANKERS, loadDiagnostics, playSteps, startConversation, stepRecord, timelineOf } from './run';
+import { DEFAULT_RANKERS, missingSources, playSteps, startConversation, stepRecord, timelineOf } from './run';
+import { providerNameDiagnostics } from './provider-names';
+import type { LineIndex } from '../config/toml-ast';
+import type { ProviderId } from '../providers/types';
 import type { RunInput } from './run';
 import type { Timeline } from './timeline';
 import type { UnresolvableWarnings } from './warnings';
@@ -102,6 +115,84 @@ interface Previous {
   readonly loadEntry: number;
   /** checkpoints[k]: after k steps (0: after loading). */
   readonly checkpoints: readonly Checkpoint[];
+  /** The tools' part of `diagnostics`, tool by tool (worked out at the first layer edit that needs it). */
+  toolDiagnostics?: readonly ToolDiagnostics[];
+}
+
+/**
+ * The load diagnostics of one tool (run.ts's loadDiagnostics: the missing sources of every tool, then
+ * the provider's name findings of every tool), kept tool by tool so a layer edit re-derives only the
+ * tools it patched and those declared in a layer whose text changed: at 100,000 tools checking every
+ * name on each keystroke was a cost of its own. Only tools with a diagnostic are kept.
+ */
+interface ToolDiagnostics {
+  readonly name: string;
+  readonly order: number;
+  /** The layer the tool was declared in (its diagnostics' positions are in that layer's text). */
+  readonly layer: string | undefined;
+  readonly missing: readonly Diagnostic[];
+  readonly provider: readonly Diagnostic[];
+}
+
+function toolDiagnosticsOf(states: Iterable<ToolState>, layers: readonly Layer[], provider: ProviderId, indexes: Map<string, LineIndex>): ToolDiagnostics[] {
+  const out: ToolDiagnostics[] = [];
+  for (const st of states) {
+    const missing = missingSources([st], layers, indexes);
+    const found = providerNameDiagnostics([st], layers, provider, indexes);
+    if (missing.length === 0 && found.length === 0) continue;
+    const d = st.config.declared;
+    out.push({ name: st.name, order: st.order, layer: d.kind === 'layer' ? d.layer : undefined, missing, provider: found });
+  }
+  return out;
+}
+
+/** loadDiagnostics of a layer edit: the previous tools' diagnostics, those the edit can change derived again. */
+function patchedLoadDiagnostics(
+  input: DerivationInput,
+  loaded: readonly LoadedLayer[],
+  layers: readonly Layer[],
+  before: readonly Layer[],
+  previous: readonly ToolDiagnostics[],
+  states0: ReadonlyMap<string, ToolState>,
+  patched: ReadonlyMap<string, ToolState>,
+): { diagnostics: Diagnostic[]; tools: ToolDiagnostics[] } {
+  const moved = new Set<string>();
+  for (let i = 0; i < layers.length; i++) {
+    const l = layers[i] as Layer;
+    if (l.text !== before[i]?.text) moved.add(l.name);
+  }
+  const redo = new Set(patched.keys());
+  const kept: ToolDiagnostics[] = [];
+  for (const t of previous) {
+    if (redo.has(t.name)) continue;
+    if (t.layer !== undefined && moved.has(t.layer)) redo.add(t.name);
+    else kept.push(t);
+  }
+  const again: ToolState[] = [];
+  for (const name of redo) {
+    const st = patched.get(name) ?? states0.get(name);
+    if (st) again.push(st);
+  }
+  again.sort((a, b) => a.order - b.order);
+  const fresh = toolDiagnosticsOf(again, layers, input.scenario.policy.provider, new Map());
+  const tools: ToolDiagnostics[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < kept.length || j < fresh.length) {
+    const a = kept[i];
+    const b = fresh[j];
+    if (a && (!b || a.order < b.order)) {
+      tools.push(a);
+      i++;
+    } else if (b) {
+      tools.push(b);
+      j++;
+    }
+  }
+  const diagnostics: Diagnostic[] = [...(input.workspaceDiagnostics ?? []), ...loaded.flatMap((l) => l.diagnostics)];
+  for (const t of tools) diagnostics.push(...t.missing);
+  for (const t of tools) diagnostics.push(...t.provider);
+  return { diagnostics, tools };
 }
 
 /**
@@ -381,15 +472,15 @@ interface ToolChangeSet {
  * applied as one (the tool list or order, or the MCP servers changed, or a changed tool cannot be
  * resolved: its warnings belong to loading).
  */
-function toolChanges(engine: StreamEngine, base: PartialConfig): ToolChangeSet | undefined {
+function toolChanges(engine: StreamEngine, base: PartialConfig, only?: ReadonlySet<string>): ToolChangeSet | undefined {
   const old = engine.loadedBase;
-  if (!sameOrder(old.tools, base.tools) || !sameApartFromSpans(old.mcpServers, base.mcpServers)) return undefined;
+  if (!only && (!sameOrder(old.tools, base.tools) || !sameApartFromSpans(old.mcpServers, base.mcpServers))) return undefined;
   // '*' moved or changed: any tool may inherit from it. Else only the tools whose merged table is a new object.
-  const all = !sameValue(old.defaults, base.defaults);
+  const all = !only && !sameValue(old.defaults, base.defaults);
   const candidates: string[] = [];
   const states0 = engine.statesAt(0);
   const patched = new Map<string, ToolState>();
-  for (const [name, t] of base.tools) {
+  for (const [name, t] of only ? [...only].map((n): [string, ToolConfig] => [n, base.tools.get(n) as ToolConfig]) : base.tools) {
     if (!all && old.tools.get(name) === t) continue;
     const before = states0.get(name);
     // '*' as it was: a table the same apart from where it was written keeps its run and resolution,
@@ -413,6 +504,54 @@ function toolChanges(engine: StreamEngine, base: PartialConfig): ToolChangeSet |
     if (before.resolution !== after.resolution) definitions = true;
   }
   return { base, patched, changed, definitions };
+}
+
+/**
+ * The merged layers after an edit that config/incremental.ts read table by table (layerChange): the
+ * previous merge with only the re-read or moved tools merged again, and their names; undefined when any
+ * layer was parsed whole, '*' or the MCP servers are new objects, or a tool's place in the merge may
+ * have changed (a tool added to or dropped from a layer). The merge and the comparison of every tool
+ * were O(tools) per keystroke; this is a Map copy and the named tools.
+ */
+function mergedByLayerChange(before: readonly LoadedLayer[], after: readonly LoadedLayer[], merged: PartialConfig): { base: PartialConfig; names: ReadonlySet<string> } | undefined {
+  if (before.length !== after.length) return undefined;
+  const names = new Set<string>();
+  for (let i = 0; i < after.length; i++) {
+    const a = before[i] as LoadedLayer;
+    const b = after[i] as LoadedLayer;
+    if (a === b) continue;
+    const change = layerChange(a, b);
+    if (!change || change.changedTools === 'all') return undefined;
+    const x = a.config;
+    const y = b.config;
+    if (x.defaults !== y.defaults || x.mcpServers !== y.mcpServers || x.tools.size !== y.tools.size) return undefined;
+    for (const name of change.changedTools) {
+      if (!x.tools.has(name) || !y.tools.has(name)) return undefined;
+      names.add(name);
+    }
+    // Moved by the edit (spans after it): new objects, the same tools.
+    if (change.shift) {
+      for (const [name, t] of y.tools) {
+        const was = x.tools.get(name);
+        if (was === t) continue;
+        if (was === undefined) return undefined;
+        names.add(name);
+      }
+    }
+  }
+  // An edit high in the catalogue layer moves most tools: merging them one by one costs more than the whole merge.
+  if (names.size * 4 > merged.tools.size) return undefined;
+  for (const name of names) if (!merged.tools.has(name)) return undefined;
+  const tools = new Map(merged.tools);
+  for (const name of names) {
+    let t: ToolConfig | undefined;
+    for (const l of after) {
+      const u = l.config.tools.get(name);
+      if (u) t = t ? mergeTool(t, u) : u;
+    }
+    if (t) tools.set(name, t);
+  }
+  return { base: { defaults: merged.defaults, tools, mcpServers: merged.mcpServers }, names };
 }
 
 /** A search_tools call's reach: whether any of `names` could be among its hits (or its total). */
@@ -539,15 +678,17 @@ export class Derivation {
     let loaded: readonly LoadedLayer[] = [];
     let toolsReresolved = 0;
     let toolsMoved = 0;
+    let toolDiagnostics: readonly ToolDiagnostics[] | undefined;
     if (prev && change && !change.restart && !change.layers && prev.checkpoints[limit]) {
       conv = this.resume(prev.conv, prev.checkpoints[limit], input);
       diagnostics = prev.diagnostics;
+      toolDiagnostics = prev.toolDiagnostics;
       loadEntry = prev.loadEntry;
       checkpoints = prev.checkpoints.slice(0, limit + 1);
       loaded = prev.loaded;
     } else if (prev && change && !change.restart && change.layers && limit >= 0) {
       const rebased = this.rebase(prev, input, limit);
-      if (rebased) ({ conv, diagnostics, loadEntry, checkpoints, loaded, toolsReresolved, toolsMoved } = rebased);
+      if (rebased) ({ conv, diagnostics, toolDiagnostics, loadEntry, checkpoints, loaded, toolsReresolved, toolsMoved } = rebased);
     }
     const restarted = !conv;
     if (!conv) {
@@ -561,7 +702,7 @@ export class Derivation {
     const played = conv;
     const from = checkpoints.length - 1;
     playSteps(played, steps, from, through, (n) => checkpoints.push(checkpointOf(played, n)));
-    this.previous = { input, loaded, conv: played, diagnostics, loadEntry, checkpoints };
+    this.previous = { input, loaded, conv: played, diagnostics, loadEntry, checkpoints, ...(toolDiagnostics && !restarted ? { toolDiagnostics } : {}) };
     this.stats = {
       stepsReused: from,
       stepsPlayed: through - from,
@@ -583,13 +724,14 @@ export class Derivation {
    * to the first step the change can reach, over an engine with the changed tools patched in.
    * Undefined when the edit cannot be applied so (the run then starts over).
    */
-  private rebase(prev: Previous, input: DerivationInput, limit: number): { conv: Conversation; diagnostics: readonly Diagnostic[]; loadEntry: number; checkpoints: Checkpoint[]; loaded: readonly LoadedLayer[]; toolsReresolved: number; toolsMoved: number } | undefined {
+  private rebase(prev: Previous, input: DerivationInput, limit: number): { conv: Conversation; diagnostics: readonly Diagnostic[]; toolDiagnostics: readonly ToolDiagnostics[]; loadEntry: number; checkpoints: Checkpoint[]; loaded: readonly LoadedLayer[]; toolsReresolved: number; toolsMoved: number } | undefined {
     const layers: Layer[] = [...(input.workspaceLayers ?? []), ...input.scenario.layers];
     const loaded = this.layerCache.loadAll(layers);
     if (loaded.length !== prev.loaded.length || loaded.some((l, i) => l.name !== prev.loaded[i]?.name)) return undefined;
-    const base = loaded.reduce((acc, l) => mergeConfigs(acc, l.config), EMPTY_CONFIG);
     const old = prev.conv.engine;
-    const set = toolChanges(old, base);
+    const edit = mergedByLayerChange(prev.loaded, loaded, old.loadedBase);
+    const base = edit?.base ?? loaded.reduce((acc, l) => mergeConfigs(acc, l.config), EMPTY_CONFIG);
+    const set = toolChanges(old, base, edit?.names);
     if (!set) return undefined;
     const rankers = input.rankers ?? DEFAULT_RANKERS;
     const probe = (): SearchProbe | undefined => {
@@ -643,8 +785,10 @@ export class Derivation {
       conv.steps.push(stepRecord(engine, { ...fields, registered: engine.positions[st.position]?.registered ?? st.registered, layers }));
     }
     const checkpoints = prev.checkpoints.slice(0, keep + 1).map((c) => ({ ...c, layers, loaded }));
-    const diagnostics = loadDiagnostics(input, loaded, engine.orderedStatesAt(0), layers);
-    return { conv, diagnostics, loadEntry: prev.loadEntry, checkpoints, loaded, toolsReresolved: set.changed.size, toolsMoved: set.patched.size - set.changed.size };
+    const before: Layer[] = [...(prev.input.workspaceLayers ?? []), ...prev.input.scenario.layers];
+    const previous = prev.toolDiagnostics ?? toolDiagnosticsOf(old.orderedStatesAt(0), before, prev.input.scenario.policy.provider, new Map());
+    const { diagnostics, tools: toolDiagnostics } = patchedLoadDiagnostics(input, loaded, layers, before, previous, old.statesAt(0), set.patched);
+    return { conv, diagnostics, toolDiagnostics, loadEntry: prev.loadEntry, checkpoints, loaded, toolsReresolved: set.changed.size, toolsMoved: set.patched.size - set.changed.size };
   }
 
   /** A conversation standing where `prev` stood at a checkpoint; `prev` and its timeline are not changed. */

@@ -13,9 +13,9 @@ import type { ToolState } from '../stream/engine';
 
 export const PROVIDER_RULE = 'provider-rule';
 
-export function providerNameDiagnostics(states: Iterable<ToolState>, layers: readonly Layer[], provider: ProviderId): Diagnostic[] {
+/** `indexes`: line indexes of the layers by name, shared by callers that ask tool by tool. */
+export function providerNameDiagnostics(states: Iterable<ToolState>, layers: readonly Layer[], provider: ProviderId, indexes = new Map<string, LineIndex>()): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const indexes = new Map<string, LineIndex>();
   for (const st of states) {
     const found = checkToolName(provider, st.name);
     if (found.length === 0) continue;

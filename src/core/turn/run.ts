@@ -72,14 +72,18 @@ function buildServers(scenario: Scenario, mcpNames: Iterable<string>, extra: rea
 }
 
 /** JP requires `source`; the workbench reads a tool without one as local and says so where it was declared. */
-function missingSources(states: Iterable<ToolState>, layers: readonly Layer[]): Diagnostic[] {
+export function missingSources(states: Iterable<ToolState>, layers: readonly Layer[], indexes = new Map<string, LineIndex>()): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const st of states) {
     if (st.config.source) continue;
     const d = st.config.declared;
     const text = d.kind === 'layer' ? layers.find((l) => l.name === d.layer)?.text : undefined;
     const message = `conversation.tools.${st.name} has no \`source\` in any layer; JP requires one (local, builtin or mcp.SERVER[.TOOL]); read as local`;
-    out.push(d.kind === 'layer' && text !== undefined ? positioned(d.layer, new LineIndex(text), 'warning', message, d.span, 'missing-source') : { severity: 'warning', message, code: 'missing-source' });
+    if (d.kind === 'layer' && text !== undefined) {
+      let index = indexes.get(d.layer);
+      if (!index) indexes.set(d.layer, (index = new LineIndex(text)));
+      out.push(positioned(d.layer, index, 'warning', message, d.span, 'missing-source'));
+    } else out.push({ severity: 'warning', message, code: 'missing-source' });
   }
   return out;
 }
