@@ -82,7 +82,11 @@ export function SimulatorPanel() {
     setBusy(true);
     setNote(undefined);
     try {
-      const r = await autoTurn(store, client, stepNo > 0 ? stepNo - 1 : undefined);
+      // The step as the store holds it at the click: a step added just before (Enter in the step field)
+      // may not have re-rendered this panel yet, and the render's stepNo would still be the one before.
+      const now = store.getState();
+      const current = followedStep(view, now.selectedEntry === undefined ? undefined : selected, now.doc.steps.length);
+      const r = await autoTurn(store, client, current > 0 ? current - 1 : undefined);
       if (!r.ok) {
         setPlayed(undefined);
         setNote(r.reason);
