@@ -5,13 +5,12 @@
 // compared on the tasks both completed with McNemar's exact test: the pairs where exactly one arm met
 // the task are the only evidence, and under "no difference" each is B's with probability ½.
 // Pure, like model-run.ts: the shell passes how each arm asks the model.
-import { billedUsd } from '../providers/reply';
 import { isPolicyValue, POLICY_CHOICES } from '../scenario/policy';
 import type { Policy, PolicyKey } from '../scenario/policy';
 import type { Scenario } from '../scenario/types';
 import type { Timeline } from '../turn/timeline';
 import type { AskModel } from './model-play';
-import { finishModelRun, forProvider, notAsked, playModelTask, withCarriedCache } from './model-run';
+import { Budget, finishModelRun, forProvider, notAsked, playModelTask, withCarriedCache } from './model-run';
 import type { PlayedTask } from './model-run';
 import type { ModelRunOptions, ModelTaskResult, ModelTaskRun } from './model-run';
 import type { Outcome, Task } from './types';
@@ -181,38 +180,27 @@ export async function runAbTasks(scenario: Scenario, run: (s: Scenario) => Timel
   const bases: Record<Arm, Scenario> = { A: forProvider(scenario, options.provider), B: armB(forProvider(scenario, options.provider), options.switches) };
   const results: Record<Arm, (ModelTaskResult | undefined)[]> = { A: tasks.map(() => undefined), B: tasks.map(() => undefined) };
   const played: Record<Arm, (PlayedTask | undefined)[]> = { A: tasks.map(() => undefined), B: tasks.map(() => undefined) };
-  let spent = 0;
+  const budget = new Budget(options.maxUsd, options.price);
   let done = 0;
-  let stoppedBy: string | undefined;
-  const cap = options.maxUsd;
-  const stopBefore = (): string | undefined => {
-    if (stoppedBy !== undefined) return stoppedBy;
-    if (cap !== undefined && spent >= cap) stoppedBy = `the budget cap: $${spent.toFixed(4)} spent of $${cap.toFixed(2)}`;
-    return stoppedBy;
-  };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < tasks.length) {
       const i = next++;
       for (const arm of ['A', 'B'] as const) {
-        const ask = options.askFor(arm)(i);
-        const counted: AskModel = async (req) => {
-          const answer = await ask(req);
-          if (answer.ok && answer.reply.usage && options.price) spent += billedUsd(answer.reply.usage, options.price);
-          return answer;
-        };
+        const counted = budget.counting(options.askFor(arm)(i));
         const { switches: _s, onResult: _o, ...rest } = options;
-        const { result: r, played: p } = await playModelTask(bases[arm], run, tasks[i] as Task, i, { ...rest, askFor: () => counted }, stopBefore);
+        const { result: r, played: p } = await playModelTask(bases[arm], run, tasks[i] as Task, i, { ...rest, askFor: () => counted }, budget.stopBefore);
         results[arm][i] = r;
         played[arm][i] = p;
         done += 1;
-        options.onResult?.(arm, r, done, spent);
+        options.onResult?.(arm, r, done, budget.spent);
       }
     }
   };
   const n = Math.max(1, Math.min(options.concurrency ?? 1, tasks.length));
   await Promise.all(Array.from({ length: n }, () => worker()));
   // Each arm's calibration carries its own cache; what the two arms' prompts share is not modelled.
+  const { stoppedBy } = budget;
   const a = finishModelRun(options.model, bases.A, withCarriedCache(results.A, played.A, options.cost), stoppedBy);
   const b = finishModelRun(options.model, bases.B, withCarriedCache(results.B, played.B, options.cost), stoppedBy);
   return { a, b, ab: pairArms(a.results, b.results), ...(stoppedBy !== undefined ? { stoppedBy } : {}) };

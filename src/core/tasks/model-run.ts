@@ -210,42 +210,58 @@ export function withCarriedCache(results: readonly (ModelTaskResult | undefined)
   return results.map((r) => (r === undefined ? r : { ...r, calibration: rows.get(r.index) ?? r.calibration }));
 }
 
+/**
+ * The money a run has spent and the cap that stops it (one for both arms of an A/B): each answer is
+ * priced as soon as it comes back, so the cap applies inside a task too, and the first stop's reason is kept.
+ */
+export class Budget {
+  spent = 0;
+  stoppedBy: string | undefined;
+
+  constructor(
+    private readonly cap: number | undefined,
+    private readonly price: ModelRunOptions['price'],
+  ) {}
+
+  /** `ask`, with each answer's bill added to what was spent. */
+  counting(ask: AskModel): AskModel {
+    return async (req) => {
+      const answer = await ask(req);
+      if (answer.ok && answer.reply.usage && this.price) this.spent += billedUsd(answer.reply.usage, this.price);
+      return answer;
+    };
+  }
+
+  /** Why the next request must not be sent, once the cap is reached. */
+  readonly stopBefore = (): string | undefined => {
+    if (this.stoppedBy === undefined && this.cap !== undefined && this.spent >= this.cap) this.stoppedBy = `the budget cap: $${this.spent.toFixed(4)} spent of $${this.cap.toFixed(2)}`;
+    return this.stoppedBy;
+  };
+}
+
 /** The task set played by the model, `concurrency` tasks at a time, stopped by the budget cap. */
 export async function runModelTasks(scenario: Scenario, run: (s: Scenario) => Timeline, tasks: readonly Task[], options: ModelRunOptions): Promise<ModelTaskRun> {
   const base = forProvider(scenario, options.provider);
   const results: (ModelTaskResult | undefined)[] = tasks.map(() => undefined);
   const played: (PlayedTask | undefined)[] = tasks.map(() => undefined);
-  let spent = 0;
+  const budget = new Budget(options.maxUsd, options.price);
   let done = 0;
-  let stoppedBy: string | undefined;
-  const cap = options.maxUsd;
-  const stopBefore = (): string | undefined => {
-    if (stoppedBy !== undefined) return stoppedBy;
-    if (cap !== undefined && spent >= cap) stoppedBy = `the budget cap: $${spent.toFixed(4)} spent of $${cap.toFixed(2)}`;
-    return stoppedBy;
-  };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < tasks.length) {
       const i = next++;
       const task = tasks[i] as Task;
-      // Each request is priced as soon as it comes back, so the cap applies inside a task too.
-      const ask = options.askFor(i);
-      const counted: AskModel = async (req) => {
-        const a = await ask(req);
-        if (a.ok && a.reply.usage && options.price) spent += billedUsd(a.reply.usage, options.price);
-        return a;
-      };
-      const { result: r, played: p } = await playModelTask(base, run, task, i, { ...options, askFor: () => counted }, stopBefore);
+      const counted = budget.counting(options.askFor(i));
+      const { result: r, played: p } = await playModelTask(base, run, task, i, { ...options, askFor: () => counted }, budget.stopBefore);
       results[i] = r;
       played[i] = p;
       done += 1;
-      options.onResult?.(r, done, spent);
+      options.onResult?.(r, done, budget.spent);
     }
   };
   const n = Math.max(1, Math.min(options.concurrency ?? 1, tasks.length));
   await Promise.all(Array.from({ length: n }, () => worker()));
-  return finishModelRun(options.model, base, withCarriedCache(results, played, options.cost), stoppedBy);
+  return finishModelRun(options.model, base, withCarriedCache(results, played, options.cost), budget.stoppedBy);
 }
 
 /** A task the cap stopped before its first request was never asked: it has no outcome. */
