@@ -16,6 +16,7 @@ import type { Browser, Page } from '@playwright/test';
 import { generateScenario } from './check-scale';
 import { withPreview } from './ui-server';
 import { percentile } from './ui-shell';
+import { openFile } from './ui-scale';
 
 const outDir = join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'bench', 'out');
 
@@ -49,23 +50,6 @@ const INSTRUMENT = `(() => {
     channel.port2.postMessage(0);
   }, { capture: true });
 })();`;
-
-async function openFile(page: Page, file: string, configured: number): Promise<number> {
-  const chooser = page.waitForEvent('filechooser');
-  await page.locator('body').press('Control+o');
-  const c = await chooser;
-  const t0 = Date.now();
-  await c.setFiles(file);
-  await page.waitForFunction(
-    (n) => {
-      const m = /configured\s*([\d,\u202f ]+)/.exec(document.querySelector('[data-testid="set-counts"]')?.textContent ?? '');
-      return m !== null && Number((m[1] ?? '').replace(/\D/g, '')) >= n;
-    },
-    configured,
-    { timeout: 600_000, polling: 100 },
-  );
-  return Date.now() - t0;
-}
 
 interface ProfileNode {
   id: number;
