@@ -434,7 +434,29 @@ export class Bridge {
     // Named after the server itself, before any page session exists.
     if (named === undefined && up.status === 'running') up.name = this.uniqueName(serverSlug(up.serverInfo?.name ?? 'server'), same);
     this.add(up.name, up);
+    // Waiting for the user's authorization: named once it connects (no page session can exist before).
+    if (named === undefined && up.status === 'starting' && up.authorization !== undefined) {
+      const off = up.onChange(() => {
+        if (up.status === 'starting') return;
+        off();
+        if (up.status === 'running') this.rename(up, this.uniqueName(serverSlug(up.serverInfo?.name ?? 'server'), (e) => e.upstream === up || same(e)));
+      });
+    }
     return up.view();
+  }
+
+  /** A server held under a provisional name, renamed (one whose URL it shares, held under that name, is let go). */
+  private rename(up: Upstream, name: string): void {
+    const e = this.servers.get(up.name);
+    if (!e || e.upstream !== up || up.name === name) return;
+    const other = this.servers.get(name);
+    if (other) {
+      other.facade.dispose();
+      void other.upstream.stop();
+    }
+    this.servers.delete(up.name);
+    up.name = name;
+    this.servers.set(name, e);
   }
 }
 

@@ -684,9 +684,10 @@ export class Upstream {
     }
     this.log.add('bridge', 'authorized: the bridge holds a token for the server, in its memory only');
     if (pending.stepUp && this.status === 'running') {
-      this.say(`${this.name}: authorized again`);
+      this.say(`${this.name}: authorized again at ${pending.authorizationServer}`);
       return { status: 200, title: `${this.name}: authorized`, text: 'The bridge holds the new token; repeat what asked for it.' };
     }
+    this.say(`${this.name}: authorized at ${pending.authorizationServer} (the token stays in the bridge's memory); connecting again`);
     await this.start();
     if (this.status === 'running') return { status: 200, title: `${this.name}: authorized and connected`, text: `The bridge holds a token for ${this.name} (in its memory only) and is connected.` };
     if (this.authorization) return { status: 200, title: `${this.name}: one more authorization`, text: 'The server asks for another authorization; the workbench shows it.' };
