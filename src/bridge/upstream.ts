@@ -841,9 +841,9 @@ export class Upstream {
       // failed under the request (a line over the cap, an exit), why, rather than "Connection closed".
       const { code, data } = e as { code?: unknown; data?: unknown };
       const why = code === ErrorCode.ConnectionClosed ? (this.transportFailure() ?? this.exitText()) : undefined;
-      const pending = this.authorization;
-      if (pending !== undefined || e instanceof UnauthorizedError) {
+      if (e instanceof UnauthorizedError) {
         // A step-up (403 insufficient_scope) or a token refused: the user authorizes, then repeats the request.
+        const pending = this.authorization;
         const scope = pending?.scope !== undefined ? ` (scope ${pending.scope})` : '';
         throw new Error(pending !== undefined ? `the server wants more authorization${scope} at ${pending.authorizationServer}: the workbench asks you to open its page; repeat this once authorized` : `the server refused the bridge's authorization: ${messageOf(e)}`);
       }
