@@ -47,7 +47,9 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 async function guardedServer(): Promise<Guarded> {
   const issued: string[] = [];
   const seen: string[] = [];
-  const codes = new Map<string, { challenge: string; redirect: string }>();
+  const codes = new Map<string, { challenge: string; redirect: string; scope: string }>();
+  /** The scopes each access token was granted. */
+  const scopes = new Map<string, string[]>();
   let origin = '';
   const json = (res: ServerResponse, status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -75,7 +77,7 @@ async function guardedServer(): Promise<Guarded> {
     if (url.pathname === '/authorize') {
       const code = `code-${b64url(randomBytes(18))}`;
       const redirect = url.searchParams.get('redirect_uri') ?? '';
-      codes.set(code, { challenge: url.searchParams.get('code_challenge') ?? '', redirect });
+      codes.set(code, { challenge: url.searchParams.get('code_challenge') ?? '', redirect, scope: url.searchParams.get('scope') ?? '' });
       const back = new URL(redirect);
       back.searchParams.set('code', code);
       back.searchParams.set('state', url.searchParams.get('state') ?? '');
@@ -91,6 +93,7 @@ async function guardedServer(): Promise<Guarded> {
       const access = `at-${b64url(randomBytes(24))}`;
       const refresh = `rt-${b64url(randomBytes(24))}`;
       issued.push(access, refresh);
+      scopes.set(access, grant.scope.split(' '));
       return json(res, 200, { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh });
     }
     if (url.pathname === '/mcp') {
@@ -99,12 +102,25 @@ async function guardedServer(): Promise<Guarded> {
         res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`, 'content-type': 'application/json' }).end('{"error":"invalid_token"}');
         return;
       }
+      let body = '';
+      for await (const chunk of req) body += (chunk as Buffer).toString();
+      const message = body === '' ? undefined : (JSON.parse(body) as { method?: string; params?: { name?: string } });
+      // `admin` wants the scope `admin` too: a step-up (MCP 2025-11-25, authorization, scope challenge).
+      if (message?.method === 'tools/call' && message.params?.name === 'admin' && !(scopes.get(bearer) ?? []).includes('admin')) {
+        res.writeHead(403, { 'www-authenticate': `Bearer error="insufficient_scope", scope="tools admin", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`, 'content-type': 'application/json' }).end('{"error":"insufficient_scope"}');
+        return;
+      }
       const server = new Server({ name: 'guarded', version: '1.0.0' }, { capabilities: { tools: {} } });
-      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'whoami', description: 'Says which token it was given', inputSchema: { type: 'object' } }] }));
-      server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: `you sent ${bearer}; in base64 ${Buffer.from(bearer).toString('base64')}` }] }));
+      server.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [
+          { name: 'whoami', description: 'Says which token it was given', inputSchema: { type: 'object' } },
+          { name: 'admin', description: 'Wants the admin scope', inputSchema: { type: 'object' } },
+        ],
+      }));
+      server.setRequestHandler(CallToolRequestSchema, (r) => ({ content: [{ type: 'text', text: r.params.name === 'admin' ? 'admin done' : `you sent ${bearer}; in base64 ${Buffer.from(bearer).toString('base64')}` }] }));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      await transport.handleRequest(req, res, message);
       return;
     }
     json(res, 404, { error: 'not_found' });
@@ -258,6 +274,33 @@ describe('an HTTP server that wants authorization, through a real serve', () => 
     expect(s.stdout()).toContain(`: wants authorization at ${guarded.origin} (scope tools); the page asks you to open it`);
     expect(s.stdout()).toContain(`: authorized at ${guarded.origin} (the token stays in the bridge's memory); connecting again`);
     expect([logText, s.stdout()].join('\n')).not.toContain(state);
+  }, 60_000);
+
+  it('a step-up: a call the server refuses for want of scope says so, the view asks again, and the call works once authorized', async () => {
+    const connected = (await page.post('/bridge/servers', { url: guarded.url, name: 'stepup' })).json<{ server: ServerView }>().server;
+    const first = await fetch(connected.authorization?.url ?? '', { redirect: 'manual' });
+    expect((await callback(new URL(first.headers.get('location') ?? '').search.slice(1))).status).toBe(200);
+    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${s.port}/bridge/servers/stepup/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${s.token}`, Origin: `http://127.0.0.1:${s.port}` } },
+    });
+    const client = new Client({ name: 'test-page', version: '1' });
+    await client.connect(transport);
+    try {
+      await expect(client.callTool({ name: 'admin', arguments: {} })).rejects.toThrow(`the server wants more authorization (scope tools admin) at ${guarded.origin}: the workbench asks you to open its page; repeat this once authorized`);
+      const asking = (await page.get('/bridge/servers')).json<{ servers: ServerView[] }>().servers.find((v) => v.name === 'stepup');
+      expect(asking?.status).toBe('running');
+      expect(asking?.authorization?.stepUp).toBe(true);
+      expect(asking?.authorization?.scope).toBe('tools admin');
+      const again = await fetch(asking?.authorization?.url ?? '', { redirect: 'manual' });
+      const done = await callback(new URL(again.headers.get('location') ?? '').search.slice(1));
+      expect(done.status).toBe(200);
+      expect(done.body).toContain('stepup: authorized');
+      expect(JSON.stringify(await client.callTool({ name: 'admin', arguments: {} }))).toContain('admin done');
+      const after = (await page.get('/bridge/servers')).json<{ servers: ServerView[] }>().servers.find((v) => v.name === 'stepup');
+      expect(after?.authorization).toBeUndefined();
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 
   it('a refusal at the authorization server fails the connection, saying why', async () => {
