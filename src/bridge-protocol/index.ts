@@ -63,6 +63,16 @@ export interface ServerView {
   /** Names only: header values stay in the bridge. */
   readonly headerNames?: readonly string[];
   readonly transport?: 'stdio' | 'streamable' | 'sse';
+  /**
+   * The server wants the user to authorize (OAuth, MCP 2025-11-25 basic/authorization): the page asks
+   * the user, naming `authorizationServer`, and opens `url` in the user's browser only if they agree.
+   * The authorization server sends the browser back to the bridge (`/bridge/oauth/callback`), which
+   * exchanges the code and connects. `stepUp`: the session runs and wants more scope; the request
+   * that asked is repeated once authorized.
+   */
+  readonly authorization?: { readonly url: string; readonly authorizationServer: string; readonly scope?: string; readonly stepUp: boolean };
+  /** The bridge holds an OAuth token for the server (in its memory only; never shown). */
+  readonly oauthAuthorized?: boolean;
   /** Whole, as the server sent it: name, version, and title, description, icons, websiteUrl or any other field it gave. */
   readonly serverInfo?: { readonly name: string; readonly version: string; readonly title?: string; readonly [field: string]: unknown };
   /** What the server said it can do, as it sent it. */

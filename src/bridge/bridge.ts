@@ -15,6 +15,7 @@ import { ModelDesk, ModelRouteError } from './modelRoutes';
 import type { SendOptions } from './models';
 import type { Terminal } from './log';
 import type { Masker } from './secrets';
+import { callbackPage, OAUTH_CALLBACK_PATH, OAuthStates } from './oauth';
 import { EXCHANGE_PATH, refusal } from './security';
 import type { Session, Sessions } from './security';
 import { serveStatic } from './static';
@@ -120,11 +121,16 @@ export class Bridge {
   private idleTimer: ReturnType<typeof setInterval> | undefined;
   private readonly expireTimer: ReturnType<typeof setInterval>;
   private readonly models: ModelDesk;
+  /** The OAuth states the bridge issued (oauth.ts): each as long-lived as a plan. */
+  private readonly oauthStates: OAuthStates;
 
   constructor(private readonly options: BridgeOptions) {
     this.workspaces = new Workspaces(options.expireMs);
+    this.oauthStates = new OAuthStates(options.expireMs);
     this.models = new ModelDesk({ env: options.modelEnv ?? process.env, masker: options.masker, terminal: options.terminal, ...(options.record !== undefined ? { record: options.record } : {}), ...(options.modelSend ? { send: options.modelSend } : {}) });
-    this.context = { terminal: options.terminal, masker: options.masker, ...(options.watchdog ? { watchdog: options.watchdog } : {}), ...(options.stopGraceMs !== undefined ? { stopGraceMs: options.stopGraceMs } : {}) };
+    this.context = { terminal: options.terminal, masker: options.masker, ...(options.watchdog ? { watchdog: options.watchdog } : {}), ...(options.stopGraceMs !== undefined ? { stopGraceMs: options.stopGraceMs } : {}),
+      oauth: { states: this.oauthStates, redirectUrl: () => `http://127.0.0.1:${this.port}${OAUTH_CALLBACK_PATH}` },
+    };
     this.http = createServer((req, res) => void this.handle(req, res));
     if (options.idleStopMs > 0) {
       this.idleTimer = setInterval(() => void this.stopIfIdle(), Math.min(5000, options.idleStopMs));
@@ -142,6 +148,7 @@ export class Bridge {
   /** Plans nobody confirmed in time, and connections that failed that long ago, are let go. */
   private expire(): void {
     this.workspaces.expire();
+    this.oauthStates.expire();
     const now = Date.now();
     for (const [name, e] of this.servers) {
       if (e.upstream.source.kind === 'http' && e.upstream.status === 'failed' && now - e.upstream.since >= this.options.expireMs) {
@@ -214,6 +221,10 @@ export class Bridge {
       serveStatic(this.options.dist, url.pathname, res, method === 'HEAD');
       return;
     }
+    if (url.pathname === OAUTH_CALLBACK_PATH && method === 'GET') {
+      await this.oauthCallback(url, res);
+      return;
+    }
     if (url.pathname === EXCHANGE_PATH && method === 'POST') {
       await this.exchange(req, res).catch((e: unknown) => this.send(res, e instanceof HttpError ? e.status : 500, { error: e instanceof Error ? e.message : String(e) }));
       return;
@@ -247,6 +258,18 @@ export class Bridge {
     this.options.terminal.line(`session ${got.session.n} opened with the address's code (User-Agent ${JSON.stringify(got.session.userAgent)}); the code is spent. Press Enter here for a new address.`);
     const body: Replies['session'] = { token: got.token };
     reply(res, 200, JSON.stringify(body));
+  }
+
+  /**
+   * `GET /bridge/oauth/callback?code&state`: the authorization server's redirect, in the user's browser.
+   * No bridge token (a redirect carries none): only a state the bridge issued does anything, once. The
+   * answer is a plain page (no script, nothing loaded); the workbench's page sees the server connect.
+   */
+  private async oauthCallback(url: URL, res: ServerResponse): Promise<void> {
+    const outcome = await this.oauthStates.answer(url.searchParams).catch((e: unknown) => ({ status: 500, title: 'The bridge failed', text: e instanceof Error ? e.message : String(e) }));
+    if (outcome.status === 403) this.options.terminal.line(`refused ${OAUTH_CALLBACK_PATH}: a state the bridge did not issue, or one spent or expired`);
+    res.setHeader('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+    if (!res.headersSent) res.writeHead(outcome.status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(callbackPage(outcome, this.options.masker));
   }
 
   private entry(name: string): Entry {
@@ -411,7 +434,29 @@ export class Bridge {
     // Named after the server itself, before any page session exists.
     if (named === undefined && up.status === 'running') up.name = this.uniqueName(serverSlug(up.serverInfo?.name ?? 'server'), same);
     this.add(up.name, up);
+    // Waiting for the user's authorization: named once it connects (no page session can exist before).
+    if (named === undefined && up.status === 'starting' && up.authorization !== undefined) {
+      const off = up.onChange(() => {
+        if (up.status === 'starting') return;
+        off();
+        if (up.status === 'running') this.rename(up, this.uniqueName(serverSlug(up.serverInfo?.name ?? 'server'), (e) => e.upstream === up || same(e)));
+      });
+    }
     return up.view();
+  }
+
+  /** A server held under a provisional name, renamed (one whose URL it shares, held under that name, is let go). */
+  private rename(up: Upstream, name: string): void {
+    const e = this.servers.get(up.name);
+    if (!e || e.upstream !== up || up.name === name) return;
+    const other = this.servers.get(name);
+    if (other) {
+      other.facade.dispose();
+      void other.upstream.stop();
+    }
+    this.servers.delete(up.name);
+    up.name = name;
+    this.servers.set(name, e);
   }
 }
 

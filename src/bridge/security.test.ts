@@ -172,6 +172,8 @@ describe('Host and Origin', () => {
     expect(r.status, `Host ${String(h)}`).toBe(403);
     expect(r.json().error).toMatch(/Host .* refused/u);
     expect((await raw(s.port, { path: '/', host: h })).status).toBe(403);
+    // The OAuth callback needs no token, and its Host is checked all the same.
+    expect((await raw(s.port, { path: '/bridge/oauth/callback?code=x&state=y', host: h })).status).toBe(403);
   });
 
   it('accepts Host localhost:PORT and 127.0.0.1:PORT', async () => {
@@ -225,6 +227,18 @@ describe('Host and Origin', () => {
 });
 
 describe('the small doors', () => {
+  it('the OAuth callback is the one GET without a token, and does nothing for a state the bridge did not issue', async () => {
+    const r = await raw(s.port, { path: '/bridge/oauth/callback?code=x&state=y' });
+    expect(r.status).toBe(403);
+    expect(r.body).toContain('Not an authorization the bridge asked for');
+    expect(r.body).not.toMatch(/<script/iu);
+    // Only GET, and only that path, pass without a token: anything else meets the door as every route.
+    expect((await raw(s.port, { method: 'POST', path: '/bridge/oauth/callback', origin: `http://127.0.0.1:${s.port}` })).status).toBe(401);
+    expect((await raw(s.port, { method: 'POST', path: '/bridge/oauth/callback' })).status).toBe(403);
+    expect((await raw(s.port, { path: '/bridge/oauth/callbackx?state=y' })).status).toBe(401);
+    expect((await raw(s.port, { path: '/bridge/oauth/callback/x?state=y' })).status).toBe(401);
+  });
+
   it('answers 400, not 500, to a malformed percent-escape in a path', async () => {
     const r = await raw(s.port, { path: '/bridge/servers/%E0%A4%A/log', token: s.token });
     expect(r.status).toBe(400);

@@ -90,12 +90,21 @@ export class Sessions {
 /** The one route a request may reach without a token: it exchanges the printed code for one. */
 export const EXCHANGE_PATH = '/bridge/session';
 
-/** Why a request is refused, or the session it belongs to (none for the exchange and the app's files). */
+/**
+ * Where an authorization server sends the browser back (oauth.ts). A redirect carries no bridge token
+ * and, from the authorization server's page, whatever Origin the browser gives it: this route needs
+ * neither, and does nothing but for a `state` the bridge issued (one-shot, expiring), which is this
+ * request's credential. The Host check holds for it as for every route.
+ */
+export const OAUTH_CALLBACK_PATH = '/bridge/oauth/callback';
+
+/** Why a request is refused, or the session it belongs to (none for the exchange, the OAuth callback and the app's files). */
 export function refusal(r: RequestFacts, sessions: Sessions, port: number): Refusal | { readonly session?: Session } {
   const host = r.host ?? '';
   if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
     return { status: 403, message: `Host ${JSON.stringify(r.host ?? '')} refused: the bridge answers only 127.0.0.1:${port} and localhost:${port}` };
   }
+  if (r.path === OAUTH_CALLBACK_PATH && r.method === 'GET') return {};
   const own = `http://${host}`;
   if (r.origin !== undefined && r.origin !== own) return { status: 403, message: `Origin ${JSON.stringify(r.origin)} refused: only ${own} may use the bridge` };
   if (!r.path.startsWith('/bridge/')) return {};

@@ -6,6 +6,7 @@
 // negotiated protocol version, stderr and a log of requests and responses are
 // kept for the page; a server that stops answering is seen within seconds.
 import type { ChildProcess } from 'node:child_process';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -19,6 +20,8 @@ import { commandLine } from '../core/workspace/mcp-servers';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { LogRing } from './log';
 import type { LogEntry, Terminal } from './log';
+import { BridgeOAuthClient } from './oauth';
+import type { CallbackOutcome, OAuthAnswer, OAuthStates, PreRegisteredClient } from './oauth';
 import { descendants, stopTree } from './processTree';
 import { headerSecrets, urlSecrets } from './secrets';
 import type { Masker } from './secrets';
@@ -39,6 +42,8 @@ export type UpstreamSource =
       /** Header values are secrets: kept here only, never logged or sent to the page. */
       readonly headers: Readonly<Record<string, string>>;
       readonly transport: 'auto' | 'streamable' | 'sse';
+      /** Client credentials registered with the server's authorization server beforehand (else the bridge registers itself). */
+      readonly oauthClient?: PreRegisteredClient;
     };
 
 export type UpstreamStatus = ServerStatus;
@@ -50,6 +55,21 @@ export interface UpstreamContext {
   readonly watchdog?: Watchdog;
   /** How long a stop waits after SIGTERM before SIGKILL; stopTree's default when absent. */
   readonly stopGraceMs?: number;
+  /**
+   * OAuth for HTTP servers that want authorization (oauth.ts): the bridge's callback address and the
+   * states it issued. Absent (snapshot, tests of plain HTTP): a 401 is said as it is.
+   */
+  readonly oauth?: { readonly states: OAuthStates; readonly redirectUrl: () => string };
+}
+
+/** An authorization the server waits for: the page asks the user to open `url` in their browser. */
+export interface PendingAuthorization {
+  readonly url: string;
+  /** The authorization server's origin, to name it in the question. */
+  readonly authorizationServer: string;
+  readonly scope?: string;
+  /** Whether the session is running and wants more (a step-up), or the connection waits for it. */
+  readonly stepUp: boolean;
 }
 
 /**
@@ -249,6 +269,15 @@ export class Upstream {
    * effect on the next start (setForwarding reconnects).
    */
   forwardsToPage = false;
+  /** The server's OAuth client (its tokens, in memory only), kept across restarts of this upstream. */
+  private oauthClient: BridgeOAuthClient | undefined;
+  /** The authorization the server waits for, shown to the page; cleared by its answer, a stop or a new start. */
+  authorization: PendingAuthorization | undefined;
+  private authorizationTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Told when the server wants the user to authorize (the tests' stand-in for the user follows the URL). */
+  onAuthorization: ((pending: PendingAuthorization) => void) | undefined;
+  /** The start under way: an authorization's answer waits for it before it reconnects. */
+  private run: Promise<void> | undefined;
 
   constructor(
     /** Its name in the bridge (and its endpoint's path); set once, before the page meets it. */
@@ -304,6 +333,8 @@ export class Upstream {
       ...(src.kind === 'stdio'
         ? { from: src.from, commandLine: commandLine(src.spec), cwd: src.cwd, variables: src.spec.variables, missingVariables: this.missing }
         : { url: src.url, headerNames: Object.keys(src.headers) }),
+      ...(this.authorization ? { authorization: { ...this.authorization } } : {}),
+      ...(this.oauthClient?.authorized ? { oauthAuthorized: true } : {}),
       ...(this.transportKind ? { transport: this.transportKind } : {}),
       ...(info && this.status === 'running' ? { serverInfo: this.rawServerInfo ?? { name: info.name, version: info.version } } : {}),
       ...(this.status === 'running' && this.initializeResult && isRecord(this.initializeResult.capabilities) ? { capabilities: this.initializeResult.capabilities } : {}),
@@ -354,14 +385,25 @@ export class Upstream {
 
   /** Starts (or restarts) the server and opens the session. Never throws: a failure is the status. */
   async start(): Promise<void> {
+    const run = this.startOnce();
+    this.run = run;
+    await run;
+  }
+
+  private async startOnce(): Promise<void> {
     await this.shutdown();
+    this.clearAuthorization();
     this.stopping = false;
     this.refusal = undefined;
     this.unansweredSince = undefined;
     this.set('starting');
     try {
       if (this.source.kind === 'stdio') await this.startStdio(this.source);
-      else await this.startHttp(this.source);
+      else if ((await this.startHttp(this.source)) === 'authorizing') {
+        // Starting still: it waits for the user (the page shows `authorization`) and the callback.
+        this.set('starting');
+        return;
+      }
       this.startedAt = Date.now();
       this.set('running');
       this.log.add('bridge', `running: ${this.serverInfo?.name ?? '(unnamed)'} ${this.serverInfo?.version ?? ''}, protocol ${this.observed?.protocolVersion ?? '?'}`);
@@ -557,7 +599,102 @@ export class Upstream {
     return message;
   }
 
-  private async startHttp(src: Extract<UpstreamSource, { kind: 'http' }>): Promise<void> {
+  /**
+   * The server's OAuth client, made once: none when the bridge has no callback (snapshot) or the user
+   * gave an Authorization header of their own (theirs is sent, as before).
+   */
+  private oauthFor(src: Extract<UpstreamSource, { kind: 'http' }>): BridgeOAuthClient | undefined {
+    const oauth = this.context.oauth;
+    if (!oauth || Object.keys(src.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
+    this.oauthClient ??= new BridgeOAuthClient({
+      redirectUrl: oauth.redirectUrl,
+      masker: this.context.masker,
+      issueState: () => oauth.states.issue(this, this.name, (answer) => this.authorized(answer)),
+      onAuthorizationUrl: (url) => this.wantsAuthorization(url, oauth.states.ttlMs),
+      ...(src.oauthClient ? { preRegistered: src.oauthClient } : {}),
+    });
+    return this.oauthClient;
+  }
+
+  /**
+   * The SDK built the authorization request (after discovery, registration and PKCE): the page shows
+   * it and asks the user before opening it; the answer comes to the callback. Only the authorization
+   * server's origin is logged: the URL carries the state, the callback's one credential.
+   */
+  private wantsAuthorization(url: URL, ttlMs: number): void {
+    const scope = url.searchParams.get('scope') ?? undefined;
+    const stepUp = this.status === 'running';
+    this.authorization = { url: url.href, authorizationServer: url.origin, ...(scope !== undefined && scope !== '' ? { scope } : {}), stepUp };
+    if (this.authorizationTimer) clearTimeout(this.authorizationTimer);
+    const pending = this.authorization;
+    this.authorizationTimer = setTimeout(() => void this.authorizationExpired(pending, ttlMs), ttlMs);
+    this.authorizationTimer.unref();
+    const what = `${stepUp ? 'more authorization' : 'authorization'} at ${url.origin}${scope !== undefined && scope !== '' ? ` (scope ${scope})` : ''}`;
+    this.log.add('bridge', `the server wants ${what}: the page asks you to open the authorization server's page in your browser; its answer comes back to the bridge on loopback`);
+    this.say(`${this.name}: wants ${what}; the page asks you to open it`);
+    this.onAuthorization?.(pending);
+  }
+
+  private async authorizationExpired(pending: PendingAuthorization, ttlMs: number): Promise<void> {
+    if (this.authorization !== pending) return;
+    this.clearAuthorization();
+    const why = `no authorization came back within ${Math.round(ttlMs / 1000)} s; Start asks again`;
+    this.log.add('bridge', why);
+    if (!pending.stepUp && this.status === 'starting') {
+      await this.shutdown();
+      this.set('failed', why);
+    }
+  }
+
+  private clearAuthorization(): void {
+    this.authorization = undefined;
+    if (this.authorizationTimer) clearTimeout(this.authorizationTimer);
+    this.authorizationTimer = undefined;
+    this.context.oauth?.states.forget(this);
+  }
+
+  /**
+   * The callback's answer to an authorization this upstream asked for: the code exchanged for a token
+   * (PKCE), then the connection made again with it; or, for a step-up, the running session carries on
+   * with the new token. What the callback page says comes back.
+   */
+  private async authorized(answer: OAuthAnswer): Promise<CallbackOutcome> {
+    // The answer may come back before the start that asked has given up its first attempt.
+    await this.run;
+    const pending = this.authorization;
+    if (!pending) return { status: 409, title: 'Not waiting for authorization', text: `${this.name} no longer waits for an authorization (it stopped or started again): nothing was done.` };
+    this.clearAuthorization();
+    const failed = async (status: number, why: string): Promise<CallbackOutcome> => {
+      this.log.add('bridge', why);
+      this.say(`${this.name}: ${why}`);
+      if (!pending.stepUp) {
+        await this.shutdown();
+        this.set('failed', why);
+      }
+      return { status, title: `${this.name}: not authorized`, text: why };
+    };
+    if (answer.code === undefined) return failed(200, `the authorization server did not authorize: ${answer.error ?? 'no code'}${answer.errorDescription !== undefined ? ` (${answer.errorDescription})` : ''}`);
+    this.context.masker.register(answer.code);
+    const inner = this.observed?.inner;
+    try {
+      if (!(inner instanceof StreamableHTTPClientTransport || inner instanceof SSEClientTransport)) throw new Error('the server has no HTTP transport');
+      await inner.finishAuth(answer.code);
+    } catch (e) {
+      return failed(502, `the authorization code was not exchanged for a token: ${messageOf(e)}`);
+    }
+    this.log.add('bridge', 'authorized: the bridge holds a token for the server, in its memory only');
+    if (pending.stepUp && this.status === 'running') {
+      this.say(`${this.name}: authorized again at ${pending.authorizationServer}`);
+      return { status: 200, title: `${this.name}: authorized`, text: 'The bridge holds the new token; repeat what asked for it.' };
+    }
+    this.say(`${this.name}: authorized at ${pending.authorizationServer} (the token stays in the bridge's memory); connecting again`);
+    await this.start();
+    if (this.status === 'running') return { status: 200, title: `${this.name}: authorized and connected`, text: `The bridge holds a token for ${this.name} (in its memory only) and is connected.` };
+    if (this.authorization) return { status: 200, title: `${this.name}: one more authorization`, text: 'The server asks for another authorization; the workbench shows it.' };
+    return { status: 502, title: `${this.name}: authorized, not connected`, text: this.error ?? 'the connection failed' };
+  }
+
+  private async startHttp(src: Extract<UpstreamSource, { kind: 'http' }>): Promise<'connected' | 'authorizing'> {
     let url: URL;
     try {
       url = new URL(src.url);
@@ -574,11 +711,13 @@ export class Upstream {
       if (res.status === 401 || res.status === 403) challenge = res.headers.get('www-authenticate') ?? undefined;
       return res;
     };
+    const authProvider = this.oauthFor(src);
+    const auth = authProvider ? { authProvider } : {};
     const attempt = async (kind: 'streamable' | 'sse') => {
       const inner: Transport =
         kind === 'streamable'
-          ? new StreamableHTTPClientTransport(url, { requestInit, fetch: watchedFetch, reconnectionOptions: RESUME })
-          : new SSEClientTransport(url, { requestInit, fetch: watchedFetch });
+          ? new StreamableHTTPClientTransport(url, { requestInit, fetch: watchedFetch, reconnectionOptions: RESUME, ...auth })
+          : new SSEClientTransport(url, { requestInit, fetch: watchedFetch, ...auth });
       const transport = this.observe(inner);
       const client = this.newClient();
       this.client = client;
@@ -608,10 +747,16 @@ export class Upstream {
         }
       }
     } catch (e) {
-      throw new Error(this.explainRefusal(src.transport === 'sse' ? httpFailure(e, challenge) : messageOf(e)));
+      // The SDK's auth asked for the user's authorization: the connection waits for its answer.
+      if (this.authorization !== undefined) return 'authorizing';
+      const m = this.explainRefusal(src.transport === 'sse' ? httpFailure(e, challenge) : messageOf(e));
+      // A 401 the bridge's OAuth could not get through (no metadata, a registration refused): both said.
+      if (authProvider && challenge !== undefined && !/^(Streamable HTTP: )?40[13]: /u.test(m)) throw new Error(`401: the server wants authorization (WWW-Authenticate: ${challenge}); the bridge's OAuth did not get through: ${m}`);
+      throw new Error(m);
     }
     // A server that keeps no event stream open is only seen gone on the next request: ask.
     this.schedulePing(PING_EVERY_MS);
+    return 'connected';
   }
 
   private schedulePing(delay: number): void {
@@ -633,6 +778,8 @@ export class Upstream {
     if (this.status !== 'running') return this.schedulePing(PING_EVERY_MS);
     // Busy: JP waits for a call without pinging; forward() pings again once the last request ends.
     if (this.inFlight > 0) return;
+    // Waiting for the user to authorize more: a ping would only ask again.
+    if (this.authorization !== undefined) return this.schedulePing(PING_AT_MOST_EVERY_MS);
     const sent = Date.now();
     try {
       await client.ping({ timeout: PING_TIMEOUT_MS[this.source.kind] });
@@ -656,6 +803,8 @@ export class Upstream {
         if (this.inFlight === 0) this.schedulePing(PING_EVERY_MS);
         return;
       }
+      // Its token refused, and a new authorization asked of the user: the server is there.
+      if (e instanceof UnauthorizedError || this.authorization !== undefined) return this.schedulePing(PING_AT_MOST_EVERY_MS);
       this.log.add('bridge', `ping refused: ${messageOf(e)}`);
       this.set('failed', `the server stopped answering (ping: ${messageOf(e)})`);
       await this.shutdown();
@@ -692,6 +841,12 @@ export class Upstream {
       // failed under the request (a line over the cap, an exit), why, rather than "Connection closed".
       const { code, data } = e as { code?: unknown; data?: unknown };
       const why = code === ErrorCode.ConnectionClosed ? (this.transportFailure() ?? this.exitText()) : undefined;
+      if (e instanceof UnauthorizedError) {
+        // A step-up (403 insufficient_scope) or a token refused: the user authorizes, then repeats the request.
+        const pending = this.authorization;
+        const scope = pending?.scope !== undefined ? ` (scope ${pending.scope})` : '';
+        throw new Error(pending !== undefined ? `the server wants more authorization${scope} at ${pending.authorizationServer}: the workbench asks you to open its page; repeat this once authorized` : `the server refused the bridge's authorization: ${messageOf(e)}`);
+      }
       const message = messageOf(e).replace(/^MCP error -?\d+: /u, '');
       throw Object.assign(new Error(why !== undefined ? `${message}: ${why}` : message), { ...(code !== undefined ? { code } : {}), ...(data !== undefined ? { data } : {}) });
     } finally {
@@ -716,6 +871,7 @@ export class Upstream {
 
   /** Stop: ends the session (HTTP DELETE), stops the process tree. */
   async stop(): Promise<void> {
+    this.clearAuthorization();
     if (this.status === 'stopped') return;
     this.stopping = true;
     this.log.add('bridge', 'stopping');
