@@ -23,6 +23,8 @@ import type { ChartRows, DeriveStats, ProvenanceView, RequestDetail, SetsQuery, 
 import { DerivationViews } from './views';
 import { WorkerDocument } from './document';
 import { isMethod, methods } from './methods';
+import { noSlices } from './dispatch';
+import type { Slicer } from './dispatch';
 import type { Answer, Answers, DeriveParams, HostName, MethodName, Params } from './methods';
 import { cacheDifference, LabHost } from './labHost';
 import { SharedIndexes } from './searchIndexes';
@@ -127,11 +129,14 @@ export class DeriveHost {
     return isMethod(name) && typeof (this.answerers[methods[name].host] as unknown as Readonly<Record<string, unknown>>)[name] === 'function';
   }
 
-  /** The worker's dispatch: answers a method of the table, and only those. */
-  call<M extends MethodName>(method: M, params: Params<M>): Answer<M> {
+  /**
+   * Answers a method of the table, and only those (the worker's dispatch.ts decides when). `slicer`:
+   * where long work may give way between slices (the `supersede: 'settled'` rows).
+   */
+  call<M extends MethodName>(method: M, params: Params<M>, slicer: Slicer = noSlices): Answer<M> {
     if (!this.answers(method)) throw new Error(`no derive method ${String(method)}`);
-    const host = this.answerers[methods[method].host] as unknown as Readonly<Record<string, (p: unknown) => unknown>>;
-    return (host[method] as (p: unknown) => unknown).call(host, params) as Answer<M>;
+    const host = this.answerers[methods[method].host] as unknown as Readonly<Record<string, (p: unknown, s: Slicer) => unknown>>;
+    return (host[method] as (p: unknown, s: Slicer) => unknown).call(host, params, slicer) as Answer<M>;
   }
 
   derive(params: DeriveParams): TimelineView {
