@@ -127,12 +127,10 @@ export class Dispatcher {
   }
 
   private supersedeOlder(): void {
-    for (let i = this.waiting.length - 1; i >= 0; i--) {
-      const job = this.waiting[i]!;
-      if (this.useless(job)) {
-        this.waiting.splice(i, 1);
-        this.superseded(job);
-      }
+    const useless = this.waiting.filter((j) => this.useless(j));
+    if (useless.length > 0) {
+      this.waiting.splice(0, this.waiting.length, ...this.waiting.filter((j) => !this.useless(j)));
+      for (const job of useless) this.superseded(job);
     }
     if (this.running && this.useless(this.running.job)) this.stop(this.running);
   }
