@@ -201,6 +201,21 @@ describe('long work in slices', () => {
     }
   });
 
+  it('reports findability the same in slices as whole, pausing after each tool', async () => {
+    const d = scenarioDocFromText(demoText);
+    if (!d.ok) throw new Error('demo');
+    const sliced = new DeriveHost();
+    const whole = new DeriveHost();
+    sliced.derive({ doc: d.doc, revision: 1 });
+    whole.derive({ doc: d.doc, revision: 1 });
+    let pauses = 0;
+    const a = await sliced.call('findability', { revision: 1 }, () => Promise.resolve(void pauses++));
+    const b = await whole.call('findability', { revision: 1 });
+    expect({ ...a, millis: 0 }).toEqual({ ...b, millis: 0 });
+    expect(a.report.tools.length).toBeGreaterThan(5);
+    expect(pauses).toBe(a.report.tools.length + 1);
+  });
+
   it('unwinds when the slicer says superseded, caching nothing: the next ask prices it whole', async () => {
     const d = scenarioDocFromText(demoText);
     if (!d.ok) throw new Error('demo');

@@ -140,7 +140,7 @@ export const methods = {
    * (the search lab's query set); `baseline`: an earlier report to compare with. The caller's key
    * stands for both (a hash of the tasks, the baseline's label).
    */
-  findability: method<{ revision: number; tasks?: string; baseline?: FindabilityReport }, FindabilityView>()('findability', { keyed: ['revision'], supersede: 'settled' }),
+  findability: method<{ revision: number; tasks?: string; baseline?: FindabilityReport }, Promise<FindabilityView>>()('findability', { keyed: ['revision'], supersede: 'settled' }),
 
   // Task runs (tasksHost.ts), a chunk of tasks per call so derivations interleave.
   tasksStart: method<{ revision: number; tasks: string; settings: TaskRunSettings }, Promise<TasksStarted>>()('tasks', { keyed: ['revision', 'settings'] }),
