@@ -69,8 +69,8 @@ function fakeHost(loop: () => Loop, onStep: (step: number) => void = () => undef
   const answer = (method: MethodName, params: unknown, slicer: Slicer): unknown => {
     const revision = (params as { revision: number }).revision;
     loop().log.push(`run ${method} ${revision}`);
-    if (method === 'derive' || method === 'timelineWindow') return { method, revision };
-    if (method === 'costs') {
+    if (method === 'derive' || (method === 'timelineWindow' && (params as { limit: number }).limit <= 10)) return { method, revision };
+    if (method === 'costs' || method === 'timelineWindow') {
       return (async () => {
         for (let step = 1; step <= 20; step++) {
           loop().clock += 4;
@@ -113,6 +113,17 @@ describe('the dispatch', () => {
     expect(host.progress.steps).toBeLessThanOrEqual(3);
     expect(host.progress.finished).toBe(false);
     expect(loop.dispatcher.pending()).toEqual({ waiting: [] });
+  });
+
+  it('abandons an older revision’s window under way in slices, and answers the newer derivation after at most one slice', async () => {
+    const { loop, host } = setup((l, step) => {
+      if (step === 2) l.arrive(derive(3, 2));
+    });
+    loop.arrive(derive(1, 1));
+    loop.arrive({ id: 2, method: 'timelineWindow', params: { revision: 1, offset: 0, limit: 48 } });
+    await loop.run();
+    expect(loop.log).toEqual(['run derive 1', 'answer 1 ok', 'run timelineWindow 1', 'answer 2 superseded', 'run derive 2', 'answer 3 ok']);
+    expect(host.progress.steps).toBeLessThanOrEqual(3);
   });
 
   it('answers a call of the same revision between two slices of its long work, which then finishes', async () => {
@@ -199,6 +210,19 @@ describe('long work in slices', () => {
       // A pause after each priced request (and each status), more with the counterfactual's runs.
       expect(pauses).toBeGreaterThanOrEqual(2 * view.requestCount);
     }
+  });
+
+  it('builds a timeline window a few rows at a time, the same rows as whole', async () => {
+    const d = scenarioDocFromText(demoText);
+    if (!d.ok) throw new Error('demo');
+    const host = new DeriveHost();
+    const view = host.derive({ doc: d.doc, revision: 1 });
+    let pauses = 0;
+    const sliced = await host.call('timelineWindow', { revision: 1, offset: 0, limit: view.entryCount }, () => Promise.resolve(void pauses++));
+    const whole = host.timelineSnapshot({ revision: 1 });
+    expect(sliced.rows.map((r) => r.entry)).toEqual(whole.entries);
+    expect(pauses).toBe(Math.ceil(view.entryCount / 8) - 1);
+    expect(view.entryCount).toBeGreaterThan(16);
   });
 
   it('reports findability the same in slices as whole, pausing after each tool', async () => {

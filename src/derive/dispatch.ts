@@ -65,7 +65,7 @@ interface Job {
   readonly revision: number | undefined;
 }
 
-/** The long work under way: one at a time, paused (`resume` set) between slices. */
+/** Work under way in slices (a `supersede` row's), paused (`resume` set) between them. */
 interface Running {
   readonly job: Job;
   stopped: boolean;
@@ -85,7 +85,11 @@ function kindOf(method: MethodName): Kind {
 
 export class Dispatcher {
   private readonly waiting: Job[] = [];
+  /** Every call under way in slices, and the one long ('settled') call among them: long work runs one at a time. */
+  private readonly live = new Set<Running>();
   private running: Running | undefined;
+  /** The calls paused between two slices, in the order they paused. */
+  private readonly paused: Running[] = [];
   /** The newest revision a derivation was asked for: calls of older revisions with a `supersede` row are useless. */
   private newest = -Infinity;
   /** The newest revision derived without error (`newest` falls back to it when a derivation fails). */
@@ -122,6 +126,11 @@ export class Dispatcher {
     return { waiting: this.waiting.map((j) => j.id), ...(this.running ? { running: this.running.job.id } : {}) };
   }
 
+  /** Whether the queue holds a call that can start now (long work waits while other long work is under way). */
+  private startable(): boolean {
+    return this.waiting.some((j) => j.kind !== 'settled' || !this.running);
+  }
+
   private useless(job: Job): boolean {
     return (job.kind === 'view' || job.kind === 'settled') && job.revision !== undefined && job.revision < this.newest;
   }
@@ -132,13 +141,13 @@ export class Dispatcher {
       this.waiting.splice(0, this.waiting.length, ...this.waiting.filter((j) => !this.useless(j)));
       for (const job of useless) this.superseded(job);
     }
-    if (this.running && this.useless(this.running.job)) this.stop(this.running);
+    for (const r of this.live) if (this.useless(r.job)) this.stop(r);
   }
 
   private cancel(id: number): void {
     const i = this.waiting.findIndex((j) => j.id === id);
     if (i >= 0) this.waiting.splice(i, 1);
-    else if (this.running?.job.id === id) this.stop(this.running);
+    else for (const r of this.live) if (r.job.id === id) this.stop(r);
   }
 
   /** Abandons the long work under way: at once if it is paused, else at its next slicer call. */
@@ -146,6 +155,8 @@ export class Dispatcher {
     r.stopped = true;
     const resume = r.resume;
     r.resume = undefined;
+    const at = this.paused.indexOf(r);
+    if (at >= 0) this.paused.splice(at, 1);
     resume?.reject(new Superseded(r.job.method));
   }
 
@@ -159,11 +170,14 @@ export class Dispatcher {
     this.options.defer(() => {
       this.scheduled = false;
       this.step();
-      if (this.waiting.some((j) => j.kind !== 'settled' || !this.running) || this.running?.resume) this.schedule();
+      if (this.startable() || this.paused.length > 0) this.schedule();
     });
   }
 
-  /** Runs one thing: the first derivation, else the first other call, else a slice of the long work, else starts the next long work. */
+  /**
+   * Runs one thing: the first derivation; else the first other call; else a slice of a paused window,
+   * then of the paused long work; else starts the next long work.
+   */
   private step(): void {
     const pick = (pred: (j: Job) => boolean): Job | undefined => {
       const i = this.waiting.findIndex(pred);
@@ -174,7 +188,8 @@ export class Dispatcher {
       this.run(job);
       return;
     }
-    const r = this.running;
+    const at = Math.max(0, this.paused.findIndex((r) => r.job.kind !== 'settled'));
+    const r = this.paused.splice(at, 1)[0];
     if (r?.resume) {
       const resume = r.resume;
       r.resume = undefined;
@@ -182,26 +197,31 @@ export class Dispatcher {
       resume.resolve();
       return;
     }
-    if (r) return;
+    if (this.running) return;
     const long = pick(() => true);
     if (long) this.run(long);
   }
 
   private run(job: Job): void {
     const { id, method, params } = job;
-    const long = job.kind === 'settled' ? (this.running = { job, stopped: false }) : undefined;
-    const slicer: Slicer = long ? () => this.slice(long) : noSlices;
+    const sliced: Running | undefined = job.kind === 'view' || job.kind === 'settled' ? { job, stopped: false } : undefined;
+    if (sliced) this.live.add(sliced);
+    if (sliced && job.kind === 'settled') this.running = sliced;
+    const slicer: Slicer = sliced ? () => this.slice(sliced) : noSlices;
     const done = (response: RpcResponse): void => {
-      if (long && this.running === long) {
-        this.running = undefined;
-        if (this.waiting.length > 0) this.schedule();
+      if (sliced) {
+        this.live.delete(sliced);
+        if (this.running === sliced) {
+          this.running = undefined;
+          if (this.waiting.length > 0) this.schedule();
+        }
       }
       if (job.kind === 'derive' && job.revision !== undefined) {
         if (response.ok) this.derived = Math.max(this.derived, job.revision);
         // A failed derivation leaves the page on the revision before: its calls are not useless.
         else if (job.revision === this.newest) this.newest = this.derived;
       }
-      if (long?.stopped && !response.ok) this.superseded(job);
+      if (sliced?.stopped && !response.ok) this.superseded(job);
       else this.options.post(response);
       if (response.ok) this.options.answered?.(method, params);
     };
@@ -223,6 +243,7 @@ export class Dispatcher {
     if (this.options.now() - this.sliceStart < this.sliceMs) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       r.resume = { resolve, reject };
+      this.paused.push(r);
       this.schedule();
     });
   }

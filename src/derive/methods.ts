@@ -37,8 +37,9 @@ export interface Row<H extends HostName, P, A, K extends keyof P> {
   /**
    * What a derivation of a newer revision makes of a call of this revision (the worker's dispatch,
    * dispatch.ts): 'view' (a window or a fact of the revision on screen) is answered `superseded` if
-   * it has not started; 'settled' (long work, asked once typing pauses) runs after every other waiting
-   * call, in slices where its host can, and is answered `superseded`, waiting or under way. The page's
+   * it has not started, or between two of its slices where its host slices it (`timelineWindow`);
+   * 'settled' (long work, asked once typing pauses) runs after every other waiting call, one at a time,
+   * in slices where its host can, and is answered `superseded`, waiting or under way. The page's
    * query takes `superseded` as no answer, not as an error (client.ts). Only for params with a revision.
    */
   readonly supersede?: Supersede;
@@ -82,7 +83,7 @@ export const methods = {
    * The rows [offset, offset + limit) of the timeline, each with its request's facts. `brief`: a call's
    * search as SearchBrief and its result cut (the list's rows); whole rows for the simulator's step.
    */
-  timelineWindow: method<{ revision: number; offset: number; limit: number; brief?: boolean }, TimelineWindow>()('derive', { supersede: 'view' }),
+  timelineWindow: method<{ revision: number; offset: number; limit: number; brief?: boolean }, Promise<TimelineWindow>>()('derive', { supersede: 'view' }),
   /** The rows [offset, offset + limit) of the sets at a position, after the filter (past the end: the last position). */
   setsWindow: method<{ revision: number; position: number; offset: number; limit: number } & SetsQuery, SetsWindow>()('derive', { supersede: 'view' }),
   /** Every row of the sets at a position (the test hook's snapshot); a position past the end reads as the last one, a negative one as 0. */
