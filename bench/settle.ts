@@ -6,6 +6,8 @@
 // Two dispatches: `fifo` answers each message whole as it arrives (the worker before dispatch.ts), and
 // `dispatch` is src/derive/dispatch.ts. Printed, never a timed test:
 //   npx tsx bench/settle.ts [tools=10000] [keystrokes=12] [gap=40]
+// Measured 2026-12-04 at 10,000 tools on a shared 2-core machine (load average ~20): fifo p50 1,806 ms,
+// p95 2,709 ms; dispatch p50 102 ms, p95 525 ms (the derivation itself p50 77-130 ms).
 import { DEFAULT_PRICE_TABLE, scenarioDocFromText } from '../src/core';
 import type { ScenarioDoc } from '../src/core';
 import { DeriveHost } from '../src/derive/host';
