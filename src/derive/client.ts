@@ -5,6 +5,7 @@ import type { ScenarioDoc } from '../core';
 import { originOf } from '../state/lineage';
 import { DocumentSender, isResync } from './document';
 import { methods } from './methods';
+import { Superseded } from './dispatch';
 import type { DeriveParams, MethodName, Params, Result } from './methods';
 import type { RpcResponse, TimelineView } from './protocol';
 
@@ -22,8 +23,18 @@ export interface Traffic {
   readonly byMethod: Readonly<Record<string, number>>;
 }
 
+export interface CallOptions {
+  /**
+   * The caller's interest (react-query's query signal): once it aborts, the worker drops the call if it
+   * still waits. It also says how `superseded` is taken (a newer revision's derivation made the call
+   * useless, dispatch.ts): with a signal, as no answer (the promise settles only when the signal aborts,
+   * so a query shows what it showed before, never an error); without one, as a `Superseded` rejection.
+   */
+  readonly signal?: AbortSignal;
+}
+
 export interface DeriveClient {
-  call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>>;
+  call<M extends MethodName>(method: M, params: Params<M>, options?: CallOptions): Promise<Result<M>>;
   /**
    * Starts (or restarts from zero) counting the messages' bytes, for the test hook and the bench. Off
    * until asked: measuring a whole document's params as JSON would cost the keystroke it measures.
@@ -40,13 +51,14 @@ export interface DeriveClient {
 export function createWorkerClient(): DeriveClient {
   const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
   let next = 1;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; superseded: () => void }>();
   worker.onmessage = (event: MessageEvent<RpcResponse>) => {
     const r = event.data;
     const p = pending.get(r.id);
     if (!p) return;
     pending.delete(r.id);
     if (r.ok) p.resolve(r.result);
+    else if ('superseded' in r) p.superseded();
     else p.reject(new Error(r.error));
   };
   worker.onerror = (event) => {
@@ -56,7 +68,7 @@ export function createWorkerClient(): DeriveClient {
   let metering = false;
   let traffic = { sent: 0, received: 0, messages: 0, byMethod: {} as Record<string, number> };
   const bytes = (v: unknown): number => (v === undefined ? 0 : (JSON.stringify(v)?.length ?? 0));
-  const send = (method: MethodName, params: unknown): Promise<unknown> => {
+  const send = (method: MethodName, params: unknown, signal?: AbortSignal): Promise<unknown> => {
     const id = next++;
     const message = { id, method, params };
     if (metering) {
@@ -64,8 +76,16 @@ export function createWorkerClient(): DeriveClient {
       traffic.messages++;
     }
     return new Promise((resolve, reject) => {
+      const aborted = (): Error => (signal?.reason instanceof Error ? signal.reason : new Superseded(method));
+      const onAbort = (): void => {
+        // Still waiting for the worker: it drops the call (or stops its slices).
+        if (pending.delete(id)) worker.postMessage({ id, cancel: true });
+        reject(aborted());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       pending.set(id, {
         resolve: (v) => {
+          signal?.removeEventListener('abort', onAbort);
           if (metering) {
             const n = bytes({ id, ok: true, result: v });
             traffic.received += n;
@@ -74,9 +94,18 @@ export function createWorkerClient(): DeriveClient {
           }
           resolve(v);
         },
-        reject,
+        reject: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+        // No answer: a query keeps what it showed until its signal aborts (its key moved on).
+        superseded: () => {
+          if (!signal) reject(new Superseded(method));
+          else if (signal.aborted) reject(aborted());
+        },
       });
-      worker.postMessage(message);
+      if (signal?.aborted) onAbort();
+      else worker.postMessage(message);
     });
   };
   const sender = new DocumentSender(originOf);
@@ -127,9 +156,9 @@ export function createWorkerClient(): DeriveClient {
       l.queued = { params, waiters: [...(l.queued?.waiters ?? []), { resolve, reject }] };
     });
   return {
-    call(method, params) {
+    call(method, params, options) {
       const row: { readonly coalesce?: true } = methods[method];
-      return (row.coalesce ? coalesced(method, params) : send(method, params)) as Promise<never>;
+      return (row.coalesce ? coalesced(method, params) : send(method, params, options?.signal)) as Promise<never>;
     },
     derive(request) {
       return coalesced('derive', request) as Promise<TimelineView>;

@@ -20,7 +20,9 @@ function usePricing() {
 export function useCosts(enabled = true, compare = true) {
   const client = useDeriveClient();
   const { view, table, model } = usePricing();
-  const revision = view?.revision ?? 0;
+  // Whole-conversation work (and, to compare, three more runs of the scenario): asked for the revision
+  // typing has paused on, the previous answer shown meanwhile.
+  const revision = useSettled(view?.revision ?? 0);
   return useQuery({
     ...deriveQuery(client, 'costs', { revision, table, compare, ...(model !== undefined ? { model } : {}) }),
     enabled: enabled && view !== undefined && view.requestCount > 0,
@@ -62,7 +64,7 @@ export function useCacheStatuses(from: number, to: number): readonly (CacheStatu
 export function useBreakEven(discoveries: number, enabled = true) {
   const client = useDeriveClient();
   const { view, table, model } = usePricing();
-  const revision = view?.revision ?? 0;
+  const revision = useSettled(view?.revision ?? 0);
   return useQuery({
     ...deriveQuery(client, 'breakEven', { revision, table, discoveries, ...(model !== undefined ? { model } : {}) }),
     enabled: enabled && view !== undefined,

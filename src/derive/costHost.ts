@@ -1,10 +1,12 @@
 // The worker side of costProtocol.ts: the core's cost model over the newest timelines. The
 // counterfactual and the variants run the scenario again with the host's own runner (its workspace
 // layers and shared indexes), in the worker, never on the main thread.
-import { DEFAULT_MESSAGE_TOKENS, TokenMemo, breakEven, cacheStatus, catalogueSizes, compareDiscovery, costOfTimeline, modelsFor, parseScenario, writeScenario } from '../core';
+import { DEFAULT_MESSAGE_TOKENS, TokenMemo, breakEven, cacheStatus, catalogueSizes, compareDiscoveryInSteps, costOfTimelineInSteps, modelsFor, parseScenario, writeScenario } from '../core';
 import type { CacheStatus, ConversationCost, PriceTable, Scenario, ScenarioDoc, Timeline, TokenCounter } from '../core';
 import { createTokenCounter } from '../core/providers/tokens';
 import type { BreakEvenView, CostView } from './costProtocol';
+import { inSlices, noSlices } from './dispatch';
+import type { Slicer } from './dispatch';
 
 export interface CostSource {
   readonly timeline: Timeline;
@@ -45,16 +47,26 @@ export class CostHost {
     return parsed.scenario;
   }
 
-  async costs({ revision, table, model, compare = true }: { revision: number; table: PriceTable; model?: string; compare?: boolean }): Promise<CostView> {
+  /**
+   * Whole-conversation work, so it runs in slices (a request at a time, `slicer`): the worker answers a
+   * newer derivation between two of them, and abandons this one if it was asked for an older revision.
+   */
+  async costs({ revision, table, model, compare = true }: { revision: number; table: PriceTable; model?: string; compare?: boolean }, slicer: Slicer = noSlices): Promise<CostView> {
     const key = `${revision}\u0000${model ?? ''}\u0000${compare}\u0000${JSON.stringify(table)}`;
     if (this.cache?.key === key) return this.cache.view;
     const memo = await this.tokens();
     const src = this.source(revision);
     const options = { table, counter: memo.counter, memo, ...(model !== undefined ? { model } : {}) };
     const cmp = compare
-      ? compareDiscovery(this.scenario(src.doc), src.timeline, (s) => src.run(s), options)
-      : { variants: [{ id: 'as-configured', label: 'discoverable, as configured', cost: costOfTimeline(src.timeline, options) }], saving: { money: 0, tokens: 0, uncached: 0, cacheRead: 0 }, turnedOn: [] };
+      ? await inSlices(compareDiscoveryInSteps(this.scenario(src.doc), src.timeline, (s) => src.run(s), options), slicer)
+      : { variants: [{ id: 'as-configured', label: 'discoverable, as configured', cost: await inSlices(costOfTimelineInSteps(src.timeline, options), slicer) }], saving: { money: 0, tokens: 0, uncached: 0, cacheRead: 0 }, turnedOn: [] };
     const own = cmp.variants[0]?.cost as ConversationCost;
+    // Each request's status compares its rendered segments with the previous request's: sliced too.
+    const statuses: CacheStatus[] = [];
+    for (const r of own.requests) {
+      statuses.push(cacheStatus(src.timeline.requests[r.id]?.cache() ?? { status: 'miss', reason: 'first request' }, r.figures, own.effective.minTokens));
+      await slicer();
+    }
     const view: CostView = {
       provider: own.provider,
       model: own.model.id,
@@ -65,7 +77,7 @@ export class CostHost {
       summary: own.rules.summary,
       undocumented: own.rules.undocumented,
       citations: own.rules.citations,
-      requests: own.requests.map((r) => ({ id: r.id, step: r.step, cycle: r.cycle, at: r.at, input: r.figures.input, cacheRead: r.figures.cacheRead, cacheWrite: r.figures.cacheWrite, uncached: r.figures.uncached, output: r.output, usd: r.money.total, reason: r.figures.reason, status: cacheStatus(src.timeline.requests[r.id]?.cache() ?? { status: 'miss', reason: 'first request' }, r.figures, own.effective.minTokens) })),
+      requests: own.requests.map((r, i) => ({ id: r.id, step: r.step, cycle: r.cycle, at: r.at, input: r.figures.input, cacheRead: r.figures.cacheRead, cacheWrite: r.figures.cacheWrite, uncached: r.figures.uncached, output: r.output, usd: r.money.total, reason: r.figures.reason, status: statuses[i]! })),
       totals: own.totals,
       variants: cmp.variants.map((v) => ({ id: v.id, label: v.label, totals: v.cost.totals })),
       saving: { usd: cmp.saving.money, tokens: cmp.saving.tokens, uncached: cmp.saving.uncached, cacheRead: cmp.saving.cacheRead },
@@ -75,9 +87,9 @@ export class CostHost {
     return view;
   }
 
-  async cacheStatuses({ revision, table, model, from, to }: { revision: number; table: PriceTable; model?: string; from: number; to: number }): Promise<{ readonly from: number; readonly statuses: readonly CacheStatus[] }> {
+  async cacheStatuses({ revision, table, model, from, to }: { revision: number; table: PriceTable; model?: string; from: number; to: number }, slicer: Slicer = noSlices): Promise<{ readonly from: number; readonly statuses: readonly CacheStatus[] }> {
     // The prompt cache is a sequence: the conversation is priced whole (memoized per key), and the range is what crosses.
-    const view = await this.costs({ revision, table, compare: false, ...(model !== undefined ? { model } : {}) });
+    const view = await this.costs({ revision, table, compare: false, ...(model !== undefined ? { model } : {}) }, slicer);
     const start = Math.max(0, Math.floor(from));
     return { from: start, statuses: view.requests.slice(start, Math.max(start, Math.floor(to))).map((r) => r.status) };
   }

@@ -47,8 +47,8 @@ export function useFindability() {
   const query = useQuery({
     // The task set's hash and the baseline's label stand for those params in the key.
     queryKey: deriveKey('findability', { revision: revision ?? -1 }, tasksKey, baseline?.label ?? ''),
-    queryFn: async () => {
-      const view = await client.call('findability', { revision: revision ?? 0, ...(tasks.trim() !== '' ? { tasks } : {}), ...(baseline ? { baseline: baseline.report } : {}) });
+    queryFn: async ({ signal }) => {
+      const view = await client.call('findability', { revision: revision ?? 0, ...(tasks.trim() !== '' ? { tasks } : {}), ...(baseline ? { baseline: baseline.report } : {}) }, { signal });
       latest = view;
       return view;
     },

@@ -2,10 +2,12 @@
 // its diagnostics at each tool's declaration, and notes per MCP server. Indexes come from the
 // SharedIndexes the runs use; a report is kept while its inputs (catalogue, discoverable set,
 // ranking, tasks) stay the same, so a keystroke in a step does not recompute it.
-import { atRiskWords, compareFindability, FINDABILITY_RANKERS, findabilityInputAt, findabilityReport, parseEvalQueries } from '../core';
+import { atRiskWords, compareFindability, FINDABILITY_RANKERS, findabilityInputAt, findabilityReportInSteps, parseEvalQueries } from '../core';
 import type { Diagnostic, FindabilityReport, Timeline } from '../core';
 import type { FindabilityFixView, FindabilityView, ServerFindabilityNote, ToolDeclaration } from './findabilityProtocol';
 import type { SharedIndexes } from './searchIndexes';
+import { inSlices, noSlices } from './dispatch';
+import type { Slicer } from './dispatch';
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 const pct = (x: number) => `${Math.round(x * 100)}%`;
@@ -20,21 +22,22 @@ export class FindabilityHost {
     private readonly positionOf: (revision: number, layer: string, offset: number) => { line: number; column: number },
   ) {}
 
-  private report(t: Timeline, tasksText: string): { report: FindabilityReport; taskErrors: string[]; millis: number } {
+  /** A query per tool and ranking: run a tool at a time (`slicer`), so a newer keystroke's derivation is answered between two tools. */
+  private async report(t: Timeline, tasksText: string, slicer: Slicer): Promise<{ report: FindabilityReport; taskErrors: string[]; millis: number }> {
     const started = now();
     const input = findabilityInputAt(t);
     const key = [this.indexes.fingerprint(input.docs), input.discoverable.join('\u0001'), input.ranking, input.substringMatch, tasksText].join('\u0000');
     if (this.cache?.key === key) return { ...this.cache, millis: 0 };
     const parsed = tasksText.trim() === '' ? { queries: [], errors: [] } : parseEvalQueries(tasksText);
     const rankers = FINDABILITY_RANKERS.map((r) => ({ ...r, build: (docs: Parameters<typeof r.build>[0]) => this.indexes.index(r, docs) }));
-    const report = findabilityReport({ ...input, rankers, ...(parsed.queries.length > 0 ? { tasks: parsed.queries } : {}) });
+    const report = await inSlices(findabilityReportInSteps({ ...input, rankers, ...(parsed.queries.length > 0 ? { tasks: parsed.queries } : {}) }), slicer);
     this.cache = { key, report, taskErrors: parsed.errors };
     return { report, taskErrors: parsed.errors, millis: now() - started };
   }
 
-  findability({ revision, tasks, baseline }: { revision: number; tasks?: string; baseline?: FindabilityReport }): FindabilityView {
+  async findability({ revision, tasks, baseline }: { revision: number; tasks?: string; baseline?: FindabilityReport }, slicer: Slicer = noSlices): Promise<FindabilityView> {
     const t = this.timelineOf(revision);
-    const { report, taskErrors, millis } = this.report(t, tasks ?? '');
+    const { report, taskErrors, millis } = await this.report(t, tasks ?? '', slicer);
     const states = t.statesAt(0);
     const declarations: ToolDeclaration[] = [];
     for (const tool of report.tools) {

@@ -19,10 +19,15 @@ import {
   Derivation,
 } from '../core';
 import type { CheckReport, ExpectationResult, PriceTable, RecordedStep, RfdTable, Scenario, Timeline, ScenarioDoc, TokenCounter } from '../core';
-import type { ChartRows, DeriveStats, ProvenanceView, RequestDetail, SetsQuery, SetsView, SetsWindow, TimelineSnapshot, TimelineView, TimelineWindow } from './protocol';
-import { DerivationViews } from './views';
+import type { ChartRows, DeriveStats, ProvenanceView, RequestDetail, SetsQuery, SetsView, SetsWindow, TimelineRow, TimelineSnapshot, TimelineView, TimelineWindow } from './protocol';
+import { DerivationViews, MAX_WINDOW } from './views';
+
+/** The timeline rows built between two pauses of a window (`timelineWindow`). */
+const WINDOW_CHUNK = 8;
 import { WorkerDocument } from './document';
 import { isMethod, methods } from './methods';
+import { noSlices } from './dispatch';
+import type { Slicer } from './dispatch';
 import type { Answer, Answers, DeriveParams, HostName, MethodName, Params } from './methods';
 import { cacheDifference, LabHost } from './labHost';
 import { SharedIndexes } from './searchIndexes';
@@ -127,11 +132,14 @@ export class DeriveHost {
     return isMethod(name) && typeof (this.answerers[methods[name].host] as unknown as Readonly<Record<string, unknown>>)[name] === 'function';
   }
 
-  /** The worker's dispatch: answers a method of the table, and only those. */
-  call<M extends MethodName>(method: M, params: Params<M>): Answer<M> {
+  /**
+   * Answers a method of the table, and only those (the worker's dispatch.ts decides when). `slicer`:
+   * where long work may give way between slices (the `supersede: 'settled'` rows).
+   */
+  call<M extends MethodName>(method: M, params: Params<M>, slicer: Slicer = noSlices): Answer<M> {
     if (!this.answers(method)) throw new Error(`no derive method ${String(method)}`);
-    const host = this.answerers[methods[method].host] as unknown as Readonly<Record<string, (p: unknown) => unknown>>;
-    return (host[method] as (p: unknown) => unknown).call(host, params) as Answer<M>;
+    const host = this.answerers[methods[method].host] as unknown as Readonly<Record<string, (p: unknown, s: Slicer) => unknown>>;
+    return (host[method] as (p: unknown, s: Slicer) => unknown).call(host, params, slicer) as Answer<M>;
   }
 
   derive(params: DeriveParams): TimelineView {
@@ -233,9 +241,21 @@ export class DeriveHost {
     return c.views;
   }
 
-  timelineWindow({ revision, offset, limit, brief = false }: { revision: number; offset: number; limit: number; brief?: boolean }): TimelineWindow {
+  /**
+   * A few rows at a time (`slicer`): at 100,000 tools a request's facts take milliseconds, and a newer
+   * keystroke's derivation is answered between two chunks instead of after the window (which it abandons).
+   */
+  async timelineWindow({ revision, offset, limit, brief = false }: { revision: number; offset: number; limit: number; brief?: boolean }, slicer: Slicer = noSlices): Promise<TimelineWindow> {
     const views = this.views(revision);
-    return { revision, total: this.timeline(revision).entries.length, offset: Math.max(0, Math.floor(offset)), rows: views.rows(offset, limit, brief) };
+    const total = this.timeline(revision).entries.length;
+    const from = Math.max(0, Math.floor(offset));
+    const to = Math.min(total, from + Math.max(0, Math.min(MAX_WINDOW, Math.floor(limit))));
+    const rows: TimelineRow[] = [];
+    for (let i = from; i < to; i += WINDOW_CHUNK) {
+      rows.push(...views.rows(i, Math.min(WINDOW_CHUNK, to - i), brief));
+      if (i + WINDOW_CHUNK < to) await slicer();
+    }
+    return { revision, total, offset: from, rows };
   }
 
   setsWindow({ revision, position, offset, limit, ...q }: { revision: number; position: number; offset: number; limit: number } & SetsQuery): SetsWindow {

@@ -13,6 +13,7 @@ import type { DiscoverableView, WorkspaceInput } from './workspaceProtocol';
 import type { ImportPreview, ImportPreviewParams, ServersView } from './serversProtocol';
 import type { FindabilityView } from './findabilityProtocol';
 import type { TaskRunSettings, TasksChunk, TasksStarted, TaskTurnView } from './tasksProtocol';
+import type { Slicer } from './dispatch';
 
 /**
  * The objects that answer methods in the worker: `derive` is DeriveHost itself (the timeline and its
@@ -33,13 +34,27 @@ export interface Row<H extends HostName, P, A, K extends keyof P> {
    * (newer) answer: typing sends a derivation per keystroke.
    */
   readonly coalesce?: true;
+  /**
+   * What a derivation of a newer revision makes of a call of this revision (the worker's dispatch,
+   * dispatch.ts): 'view' (a window or a fact of the revision on screen) is answered `superseded` if
+   * it has not started, or between two of its slices where its host slices it (`timelineWindow`);
+   * 'settled' (long work, asked once typing pauses) runs after every other waiting call, one at a time,
+   * in slices where its host can, and is answered `superseded`, waiting or under way. The page's
+   * query takes `superseded` as no answer, not as an error (client.ts). Only for params with a revision.
+   */
+  readonly supersede?: Supersede;
   /** Never set: carries the method's params and answer (a promise for methods that load a module first). */
   readonly signature?: (params: P) => A;
 }
 
+export type Supersede = 'view' | 'settled';
+
 /** A row of method `P => A`: `method<P, A>()(host, options)` (curried so the host and keyed params are inferred). */
 function method<P, A>() {
-  return <H extends HostName, K extends keyof P = keyof P>(host: H, options: { readonly keyed?: readonly K[]; readonly coalesce?: true } = {}): Row<H, P, A, K> => ({ host, ...options });
+  return <H extends HostName, K extends keyof P = keyof P>(
+    host: H,
+    options: { readonly keyed?: readonly K[]; readonly coalesce?: true; readonly supersede?: P extends { readonly revision: number } ? Supersede : never } = {},
+  ): Row<H, P, A, K> => ({ host, ...options });
 }
 
 /**
@@ -68,20 +83,20 @@ export const methods = {
    * The rows [offset, offset + limit) of the timeline, each with its request's facts. `brief`: a call's
    * search as SearchBrief and its result cut (the list's rows); whole rows for the simulator's step.
    */
-  timelineWindow: method<{ revision: number; offset: number; limit: number; brief?: boolean }, TimelineWindow>()('derive'),
+  timelineWindow: method<{ revision: number; offset: number; limit: number; brief?: boolean }, Promise<TimelineWindow>>()('derive', { supersede: 'view' }),
   /** The rows [offset, offset + limit) of the sets at a position, after the filter (past the end: the last position). */
-  setsWindow: method<{ revision: number; position: number; offset: number; limit: number } & SetsQuery, SetsWindow>()('derive'),
+  setsWindow: method<{ revision: number; position: number; offset: number; limit: number } & SetsQuery, SetsWindow>()('derive', { supersede: 'view' }),
   /** Every row of the sets at a position (the test hook's snapshot); a position past the end reads as the last one, a negative one as 0. */
   sets: method<{ revision: number; position: number }, SetsView>()('derive'),
   /** The whole timeline with every request's lists: the test hook's snapshot. */
   timelineSnapshot: method<{ revision: number }, TimelineSnapshot>()('derive'),
   /** Every request's definition cost and the markers: the cost chart. */
-  chartRows: method<{ revision: number }, ChartRows>()('derive'),
+  chartRows: method<{ revision: number }, ChartRows>()('derive', { supersede: 'view' }),
   /** The rows that are problems, refused requests included (every request's findings: asked by a key, not per keystroke). */
   problemRows: method<{ revision: number }, readonly number[]>()('derive'),
   /** Request facts and sets rows built (the test hook). */
   stats: method<Record<string, never>, DeriveStats>()('derive'),
-  provenance: method<{ revision: number; position: number; name: string }, ProvenanceView>()('derive'),
+  provenance: method<{ revision: number; position: number; name: string }, ProvenanceView>()('derive', { supersede: 'view' }),
   request: method<{ revision: number; id: number }, RequestDetail>()('derive'),
   /** What "Record expectations" writes on a step (1-based), read by the core's checker rules. */
   record: method<{ revision: number; step: number }, RecordedStep>()('derive'),
@@ -92,13 +107,13 @@ export const methods = {
 
   // The simulator, request inspector, cost chart, search lab and open questions (labHost.ts).
   /** The permitted tools of a request, offered first marked, with their parameters. */
-  tools: method<{ revision: number; id: number }, RequestToolsView>()('lab'),
+  tools: method<{ revision: number; id: number }, RequestToolsView>()('lab', { supersede: 'view' }),
   /** Definition tokens of every request (the tokenizer loads lazily, in the worker). */
-  tokens: method<{ revision: number }, Promise<TokensView>>()('lab'),
+  tokens: method<{ revision: number }, Promise<TokensView>>()('lab', { supersede: 'settled' }),
   /** Both rankings over the catalogue at a position, filtered to its searchable set. */
-  search: method<{ revision: number; position: number; query: string; limit: number }, SearchLabView>()('lab'),
+  search: method<{ revision: number; position: number; query: string; limit: number }, SearchLabView>()('lab', { supersede: 'view' }),
   /** recall@k and MRR of both rankings for a JSONL query set, over the catalogue at a position. */
-  evalQueries: method<{ revision: number; position: number; text: string }, EvalView>()('lab'),
+  evalQueries: method<{ revision: number; position: number; text: string }, EvalView>()('lab', { supersede: 'settled' }),
   /** The scenario under the current policy against the same with one switch flipped; the caller's key names the flip. */
   policyDiff: method<{ doc: ScenarioDoc; key: PolicyKey; value: Policy[PolicyKey]; table?: PriceTable }, Promise<PolicyDiffView>>()('lab', { keyed: [] }),
   /** Plays the open turn of the step at `stepIndex` with the core's auto model; a query of it adds the revision to its key. */
@@ -106,14 +121,14 @@ export const methods = {
 
   // Prices in the provider's prompt-cache model (costHost.ts); the price table travels with each call.
   /** `compare: false` prices the conversation alone (no counterfactual runs): what the request inspector needs. */
-  costs: method<{ revision: number; table: PriceTable; model?: string; compare?: boolean }, Promise<CostView>>()('cost'),
-  breakEven: method<{ revision: number; table: PriceTable; model?: string; discoveries: number }, Promise<BreakEvenView>>()('cost'),
+  costs: method<{ revision: number; table: PriceTable; model?: string; compare?: boolean }, Promise<CostView>>()('cost', { supersede: 'settled' }),
+  breakEven: method<{ revision: number; table: PriceTable; model?: string; discoveries: number }, Promise<BreakEvenView>>()('cost', { supersede: 'settled' }),
   /** The cache statuses of requests [from, to): a timeline window's, the simulator's step's, the inspector's. */
-  cacheStatuses: method<{ revision: number; table: PriceTable; model?: string; from: number; to: number }, Promise<{ readonly from: number; readonly statuses: readonly CacheStatus[] }>>()('cost'),
+  cacheStatuses: method<{ revision: number; table: PriceTable; model?: string; from: number; to: number }, Promise<{ readonly from: number; readonly statuses: readonly CacheStatus[] }>>()('cost', { supersede: 'settled' }),
 
   // A JP workspace (workspaceHost.ts).
   /** Plans "make discoverable" for the persona of a recent derivation and measures its saving. */
-  discoverable: method<{ revision: number; keep: number }, Promise<DiscoverableView>>()('workspace'),
+  discoverable: method<{ revision: number; keep: number }, Promise<DiscoverableView>>()('workspace', { supersede: 'settled' }),
 
   // The import dialog and the servers panel (serversHost.ts).
   /** The caller's key names the catalogue's text (it may be megabytes). */
@@ -126,7 +141,7 @@ export const methods = {
    * (the search lab's query set); `baseline`: an earlier report to compare with. The caller's key
    * stands for both (a hash of the tasks, the baseline's label).
    */
-  findability: method<{ revision: number; tasks?: string; baseline?: FindabilityReport }, FindabilityView>()('findability', { keyed: ['revision'] }),
+  findability: method<{ revision: number; tasks?: string; baseline?: FindabilityReport }, Promise<FindabilityView>>()('findability', { keyed: ['revision'], supersede: 'settled' }),
 
   // Task runs (tasksHost.ts), a chunk of tasks per call so derivations interleave.
   tasksStart: method<{ revision: number; tasks: string; settings: TaskRunSettings }, Promise<TasksStarted>>()('tasks', { keyed: ['revision', 'settings'] }),
@@ -143,8 +158,12 @@ export type Answer<M extends MethodName> = ReturnType<Signature<M>>;
 export type Result<M extends MethodName> = Awaited<Answer<M>>;
 /** Every method as a function: what the client calls and the hosts answer. */
 export type Methods = { [M in MethodName]: (params: Params<M>) => Answer<M> };
-/** The methods the table routes to host `H`: the host's class must have each, with this signature. */
-export type Answers<H extends HostName> = { [M in MethodName as Table[M]['host'] extends H ? M : never]: (params: Params<M>) => Answer<M> };
+/**
+ * The methods the table routes to host `H`: the host's class must have each, with this signature.
+ * `slicer`: where long work may give way to the worker's other messages (dispatch.ts; only the
+ * `supersede: 'settled'` rows are given one that pauses).
+ */
+export type Answers<H extends HostName> = { [M in MethodName as Table[M]['host'] extends H ? M : never]: (params: Params<M>, slicer?: Slicer) => Answer<M> };
 /** The params a method's query key is made of (`Row.keyed`). */
 export type KeyParams<M extends MethodName> = Table[M] extends Row<HostName, infer P, unknown, infer K> ? Pick<P, K> : never;
 

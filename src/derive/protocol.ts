@@ -299,4 +299,19 @@ export interface RpcRequest {
   readonly params: unknown;
 }
 
-export type RpcResponse = { readonly id: number; readonly ok: true; readonly result: unknown } | { readonly id: number; readonly ok: false; readonly error: string };
+/** The page gave up on a call (its query was dropped): the worker drops it if it waits, or stops it between slices. */
+export interface RpcCancel {
+  readonly id: number;
+  readonly cancel: true;
+}
+
+export type RpcMessage = RpcRequest | RpcCancel;
+
+/**
+ * An answer, an error, or `superseded`: a newer revision's derivation made the call useless before it
+ * was answered (dispatch.ts), which the page takes as no answer, never as an error.
+ */
+export type RpcResponse =
+  | { readonly id: number; readonly ok: true; readonly result: unknown }
+  | { readonly id: number; readonly ok: false; readonly error: string }
+  | { readonly id: number; readonly ok: false; readonly superseded: true };

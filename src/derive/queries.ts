@@ -21,10 +21,13 @@ export function useDeriveClient(): DeriveClient {
 
 /**
  * A method's query key (the table's `deriveKey`) and the call that answers it: what every derive query
- * spreads into its options. `extra`: what stands in the key for params the row leaves out of it.
+ * spreads into its options. `extra`: what stands in the key for params the row leaves out of it. The
+ * query's signal goes with the call: a query nobody watches any more is dropped from the worker's queue,
+ * and a call a newer revision superseded is no answer (the query keeps showing what it showed), never an
+ * error (client.ts).
  */
 export function deriveQuery<M extends MethodName>(client: DeriveClient, method: M, params: Params<M>, ...extra: readonly unknown[]) {
-  return { queryKey: deriveKey(method, params as KeyParams<M>, ...extra), queryFn: () => client.call(method, params) };
+  return { queryKey: deriveKey(method, params as KeyParams<M>, ...extra), queryFn: ({ signal }: { signal: AbortSignal }) => client.call(method, params, { signal }) };
 }
 
 /** `entry`: read when the derivation starts, the selected row whose sets the answer should carry (null: the last row). */

@@ -50,31 +50,31 @@ describe('setsWindow', () => {
 });
 
 describe('timelineWindow and request facts', () => {
-  it('builds the facts of the requests in the rows asked, once each, and whole rows equal the snapshot', () => {
+  it('builds the facts of the requests in the rows asked, once each, and whole rows equal the snapshot', async () => {
     const host = new DeriveHost();
     const view = host.derive({ doc, revision: 1, entry: null });
     expect(host.stats().builtRequests).toEqual([]);
     const firstRequest = view.requestEntries[0] ?? -1;
-    const w = host.timelineWindow({ revision: 1, offset: 0, limit: firstRequest + 1 });
+    const w = await host.timelineWindow({ revision: 1, offset: 0, limit: firstRequest + 1 });
     expect(w.rows.map((r) => r.entry.index)).toEqual([...Array(firstRequest + 1).keys()]);
     expect(w.rows.at(-1)?.request?.id).toBe(0);
     expect(host.stats().builtRequests).toEqual([0]);
     const built = host.stats().requestFacts;
-    host.timelineWindow({ revision: 1, offset: firstRequest, limit: 1 });
+    await host.timelineWindow({ revision: 1, offset: firstRequest, limit: 1 });
     host.request({ revision: 1, id: 0 });
     expect(host.stats().requestFacts).toBe(built);
 
     const whole = host.timelineSnapshot({ revision: 1 });
-    const rows = host.timelineWindow({ revision: 1, offset: 0, limit: view.entryCount }).rows;
+    const rows = (await host.timelineWindow({ revision: 1, offset: 0, limit: view.entryCount })).rows;
     expect(rows.map((r) => r.entry)).toEqual(whole.entries);
     expect(rows.flatMap((r) => r.expectations)).toEqual([...whole.expectations].sort((a, b) => a.entry - b.entry));
     for (const r of rows) if (r.request) expect(whole.requests[r.request.id]).toMatchObject(r.request);
   });
 
-  it('brief rows carry a search as its names and statuses, and nothing else differs', () => {
+  it('brief rows carry a search as its names and statuses, and nothing else differs', async () => {
     const host = new DeriveHost();
     const whole = deriveWhole(host, { doc, revision: 1 });
-    const brief = host.timelineWindow({ revision: 1, offset: 0, limit: whole.entryCount, brief: true }).rows;
+    const brief = (await host.timelineWindow({ revision: 1, offset: 0, limit: whole.entryCount, brief: true })).rows;
     const search = whole.entries.findIndex((e) => e.search !== undefined);
     const e = whole.entries[search];
     const b = brief[search]?.entry;

@@ -3,7 +3,8 @@
 import { DeriveHost } from './host';
 import { createTokenCounter } from '../core/providers/tokens';
 import type { DeriveParams } from './methods';
-import type { RpcRequest, RpcResponse } from './protocol';
+import type { RpcMessage, RpcResponse } from './protocol';
+import { channelDefer, Dispatcher } from './dispatch';
 
 const host = new DeriveHost();
 
@@ -37,19 +38,17 @@ function warmUp(params: unknown): void {
   }, 0);
 }
 
-const fail = (id: number, e: unknown): RpcResponse => ({ id, ok: false, error: e instanceof Error ? e.message : String(e) });
-
-self.onmessage = (event: MessageEvent<RpcRequest>) => {
-  const { id, method, params } = event.data;
-  const post = (response: RpcResponse) => (self as unknown as Worker).postMessage(response);
-  try {
-    // The host answers only the methods of the table (methods.ts), whatever name a message carries.
-    const result: unknown = host.call(method, params as never);
-    // A few methods (token counts) load a module first and answer with a promise.
-    if (result instanceof Promise) result.then((value: unknown) => post({ id, ok: true, result: value }), (e: unknown) => post(fail(id, e)));
-    else post({ id, ok: true, result });
+// Messages are queued by the dispatch (dispatch.ts), not answered as they arrive: a derivation goes
+// before the calls waiting, calls made useless by a newer revision are answered `superseded`, and long
+// work runs in slices with the worker's messages read between them.
+const dispatcher = new Dispatcher({
+  answer: (method, params, slicer) => host.call(method, params as never, slicer),
+  post: (response: RpcResponse) => (self as unknown as Worker).postMessage(response),
+  defer: channelDefer(),
+  now: () => performance.now(),
+  answered: (method, params) => {
     if (method === 'derive') warmUp(params);
-  } catch (e) {
-    post(fail(id, e));
-  }
-};
+  },
+});
+
+self.onmessage = (event: MessageEvent<RpcMessage>) => dispatcher.receive(event.data);

@@ -89,6 +89,19 @@ function outputTokens(t: Timeline, memo: TokenMemo): Map<string, number> {
 }
 
 export function costOfTimeline(t: Timeline, options: CostOptions): ConversationCost {
+  const steps = costOfTimelineInSteps(t, options);
+  for (;;) {
+    const s = steps.next();
+    if (s.done) return s.value;
+  }
+}
+
+/**
+ * `costOfTimeline` a request at a time: it yields after each request is priced and returns the same
+ * cost. The derive worker runs it in slices, so a derivation asked meanwhile is answered between two
+ * requests instead of after the whole conversation (src/derive/dispatch.ts).
+ */
+export function* costOfTimelineInSteps(t: Timeline, options: CostOptions): Generator<void, ConversationCost, undefined> {
   const memo = options.memo ?? new TokenMemo(options.counter);
   const provider = t.policy.provider;
   const { model, rules, effective } = rulesFor(provider, options.table, options.model);
@@ -104,6 +117,7 @@ export function costOfTimeline(t: Timeline, options: CostOptions): ConversationC
     const cost: RequestCost = { id: r.id, step: r.step, cycle: r.cycle, at, figures: step.figures, output, money: priceRequest(step.figures, output, model) };
     requests.push(cost);
     totals = addTotals(totals, cost);
+    yield;
   }
   return { provider, model, rules, effective, priced: priceDateLabel(options.table), counter: options.counter.id, requests, totals };
 }

@@ -7,7 +7,7 @@ import { tomlKey } from '../scenario/doc';
 import type { Policy } from '../scenario/policy';
 import type { Scenario, ScenarioCycle, ScenarioStep } from '../scenario/types';
 import type { Timeline } from '../turn/timeline';
-import { costOfTimeline } from './conversation';
+import { costOfTimelineInSteps } from './conversation';
 import type { ConversationCost, CostOptions, CostTotals } from './conversation';
 import { TokenMemo } from './segments';
 
@@ -98,17 +98,31 @@ const VARIANT_LABELS: Readonly<Record<Variant['id'], string>> = {
  * conversation with `promoted_position = "append"` and under Anthropic's tool directives.
  */
 export function compareDiscovery(scenario: Scenario, t: Timeline, run: Runner, options: CostOptions): DiscoveryComparison {
+  const steps = compareDiscoveryInSteps(scenario, t, run, options);
+  for (;;) {
+    const s = steps.next();
+    if (s.done) return s.value;
+  }
+}
+
+/** `compareDiscovery` in steps: it yields after each run and each priced request (see `costOfTimelineInSteps`). */
+export function* compareDiscoveryInSteps(scenario: Scenario, t: Timeline, run: Runner, options: CostOptions): Generator<void, DiscoveryComparison, undefined> {
   const memo = options.memo ?? new TokenMemo(options.counter);
   const opts = { ...options, memo };
-  const cost = (tl: Timeline) => costOfTimeline(tl, opts);
+  const cost = (tl: Timeline) => costOfTimelineInSteps(tl, opts);
   const variant = (id: Variant['id'], c: ConversationCost): Variant => ({ id, label: VARIANT_LABELS[id], cost: c });
   const withPolicy = (p: Partial<Policy>): Scenario => ({ ...scenario, policy: { ...scenario.policy, ...p } });
-  const own = cost(t);
+  const runOf = function* (s: Scenario): Generator<void, Timeline, undefined> {
+    const tl = run(s);
+    yield;
+    return tl;
+  };
+  const own = yield* cost(t);
   const variants: Variant[] = [variant('as-configured', own)];
-  if (scenario.policy.promoted_position !== 'append') variants.push(variant('append', cost(run(withPolicy({ promoted_position: 'append' })))));
-  if (scenario.policy.provider === 'anthropic') variants.push(variant('directives', cost(run(withPolicy({ provider: 'anthropic-directives' })))));
+  if (scenario.policy.promoted_position !== 'append') variants.push(variant('append', yield* cost(yield* runOf(withPolicy({ promoted_position: 'append' })))));
+  if (scenario.policy.provider === 'anthropic') variants.push(variant('directives', yield* cost(yield* runOf(withPolicy({ provider: 'anthropic-directives' })))));
   const turnedOn = everDiscoverable(t);
-  const allOn = cost(run(allOnScenario(scenario, t)));
+  const allOn = yield* cost(yield* runOf(allOnScenario(scenario, t)));
   variants.push(variant('all-on', allOn));
   return { variants, saving: savingOf(own.totals, allOn.totals), turnedOn };
 }

@@ -1,8 +1,8 @@
 // What discovery costs: the prompt-cache model run over a timeline, the all-on counterfactual, the
 // break-even sweep. The shells import from here (through ../index.ts).
-export { costOfTimeline, rulesFor, NO_TOTALS } from './conversation';
+export { costOfTimeline, costOfTimelineInSteps, rulesFor, NO_TOTALS } from './conversation';
 export type { ConversationCost, RequestCost, CostTotals, CostOptions } from './conversation';
-export { allOnScenario, compareDiscovery, everDiscoverable, savingOf, ALL_ON_LAYER } from './counterfactual';
+export { allOnScenario, compareDiscovery, compareDiscoveryInSteps, everDiscoverable, savingOf, ALL_ON_LAYER } from './counterfactual';
 export type { DiscoveryComparison, Saving, Variant, Runner } from './counterfactual';
 export { breakEven, DEFAULT_MESSAGE_TOKENS } from './breakeven';
 export type { BreakEvenInput, BreakEvenResult, BreakEvenCell, MessageTokens } from './breakeven';

@@ -1,5 +1,5 @@
 // Findability (issue 17): the report, before/after, and its text form.
-export { findabilityReport, DEFAULT_FINDABILITY_LIMIT, HARD_SCORE } from './report';
+export { findabilityReport, findabilityReportInSteps, DEFAULT_FINDABILITY_LIMIT, HARD_SCORE } from './report';
 export { MIN_DESCRIPTION_WORDS } from './tool-words';
 export { compareFindability } from './compare';
 export { formatFindability, formatComparison, findableLine, atRiskCounts, atRiskWords, AT_RISK_WORDS } from './format';

@@ -73,6 +73,19 @@ function statusOf(score: RankingScore, words: ToolWords, queries: readonly OwnQu
 const STATUS_ORDER: Record<FindabilityStatus, number> = { unreachable: 0, hard: 1, findable: 2 };
 
 export function findabilityReport(input: FindabilityInput): FindabilityReport {
+  const steps = findabilityReportInSteps(input);
+  for (;;) {
+    const s = steps.next();
+    if (s.done) return s.value;
+  }
+}
+
+/**
+ * `findabilityReport` a tool at a time: it yields after the indexes are built and after each tool, and
+ * returns the same report. The derive worker runs it in slices, so a derivation asked meanwhile is
+ * answered between two tools instead of after the whole catalogue (src/derive/dispatch.ts).
+ */
+export function* findabilityReportInSteps(input: FindabilityInput): Generator<void, FindabilityReport, undefined> {
   const limit = input.limit ?? DEFAULT_FINDABILITY_LIMIT;
   const byName = new Map<string, SearchDocument>();
   for (const d of input.docs) byName.set(d.name, d);
@@ -84,6 +97,7 @@ export function findabilityReport(input: FindabilityInput): FindabilityReport {
   const activeAt = Math.max(0, input.rankers.findIndex((r) => r.id === input.ranking));
   // No tool to report on: no index to build.
   const indexes = targets.length === 0 ? [] : input.rankers.map((r) => r.build(input.docs));
+  yield;
   const words = new Map<string, ToolWords>();
   for (const d of input.docs) words.set(d.name, toolWords(d));
   const taskWordCounts = new Map<string, number>();
@@ -93,7 +107,7 @@ export function findabilityReport(input: FindabilityInput): FindabilityReport {
   for (const w of words.values()) for (const word of new Set([...w.own, ...w.parameters])) holders.set(word, (holders.get(word) ?? 0) + 1);
 
   const asked = new Map<string, Asked[]>();
-  const tools: ToolFindability[] = targets.map((doc) => {
+  const toolOf = (doc: SearchDocument): ToolFindability => {
     const w = words.get(doc.name) as ToolWords;
     const queries: OwnQuery[] = [...ownQueries(doc), ...(tasks.get(doc.name) ?? []).map((t) => ({ kind: 'task' as const, text: t.query }))];
     const perRanker = indexes.map((index, r) => queries.map((q) => ask(index, queryFor(input.rankers[r]?.id ?? '', q.text), doc.name, input, filter, limit)));
@@ -112,7 +126,12 @@ export function findabilityReport(input: FindabilityInput): FindabilityReport {
     const missedQueries = results.filter((_, i) => !((active[i]?.rank ?? Infinity) <= limit));
     const { reasons, fix } = explain({ words: w, holders, queries: results, missed: missedQueries, beatenBy, all: words, taskWords });
     return { ...base, reasons, ...(fix ? { fix } : {}) };
-  });
+  };
+  const tools: ToolFindability[] = [];
+  for (const doc of targets) {
+    tools.push(toolOf(doc));
+    yield;
+  }
 
   const hardest = [...tools]
     .sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || a.score - b.score || (b.best ?? Infinity) - (a.best ?? Infinity) || a.order - b.order)
