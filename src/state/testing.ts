@@ -26,6 +26,8 @@ const later = (f: () => void): void => {
 export interface LoggedPut {
   readonly key: string;
   readonly chars: number;
+  /** The callback (a task of its own) it was put in: 0 for the task that made the transaction. */
+  readonly task: number;
 }
 
 class FakeStore {
@@ -42,7 +44,7 @@ class FakeStore {
     this.tx.requireWrite();
     // IndexedDB clones the value as `put` is called (a DataCloneError is thrown here).
     const copy = structuredClone(value);
-    this.tx.db.puts.push({ key, chars: charsOf(copy) });
+    this.tx.db.puts.push({ key, chars: charsOf(copy), task: this.tx.task });
     return this.tx.place(() => {
       this.tx.write(this.data, key, copy);
       return key;
@@ -74,6 +76,8 @@ class FakeTransaction {
   private readonly undo: { data: Map<string, unknown>; key: string; had: boolean; value: unknown }[] = [];
   private active = true;
   private finished = false;
+  /** The callback running now (counted per transaction). */
+  task = 0;
 
   constructor(
     readonly db: FakeDatabase,
@@ -148,6 +152,7 @@ class FakeTransaction {
       return;
     }
     this.active = true;
+    this.task += 1;
     try {
       op.req.onsuccess?.();
     } finally {
