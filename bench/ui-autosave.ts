@@ -26,37 +26,33 @@ interface SaveFigures {
   readonly chars: number;
 }
 
-/** Counts IndexedDB puts on the page: how many, how long inside them, how many characters. */
-function meterPuts(): void {
-  const w = window as unknown as { __puts: { n: number; ms: number; chars: number; task: number; taskMax: number } };
+/**
+ * Counts IndexedDB puts on the page: how many, the time inside them (in all, and the most in one
+ * task: puts made in one task add up, a timer reset at the next task starts the next sum), and the
+ * characters put (a string's, or a whole-document record's layer texts). A string, not a function:
+ * tsx would wrap a function's inner names in a helper the page does not have.
+ */
+export const METER_PUTS = `(() => {
+  const w = window;
   w.__puts = { n: 0, ms: 0, chars: 0, task: 0, taskMax: 0 };
   let inTask = false;
   const put = IDBObjectStore.prototype.put;
-  const size = (v: unknown): number => {
+  const size = (v) => {
     if (typeof v === 'string') return v.length;
     let n = 0;
-    try {
-      // A whole-document record: its layers' texts are what counts.
-      const doc = (v as { doc?: { layers?: { text?: string }[] } }).doc;
-      for (const l of doc?.layers ?? []) n += l.text?.length ?? 0;
-    } catch {
-      // not a document
-    }
+    for (const l of (v && v.doc && Array.isArray(v.doc.layers) ? v.doc.layers : [])) n += typeof l.text === 'string' ? l.text.length : 0;
     return n;
   };
-  IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+  IDBObjectStore.prototype.put = function (value, key) {
     const t0 = performance.now();
     try {
       return put.call(this, value, key);
     } finally {
       const ms = performance.now() - t0;
-      // Puts made in one task add up: a timer reset at the next task starts the next sum.
       if (!inTask) {
         inTask = true;
         w.__puts.task = 0;
-        setTimeout(() => {
-          inTask = false;
-        }, 0);
+        setTimeout(() => { inTask = false; }, 0);
       }
       w.__puts.task += ms;
       w.__puts.taskMax = Math.max(w.__puts.taskMax, w.__puts.task);
@@ -64,11 +60,11 @@ function meterPuts(): void {
       w.__puts.n += 1;
       w.__puts.chars += size(value);
     }
-  } as typeof put;
-}
+  };
+})();`;
 
 /** Saves now (the autosave's own pause skipped) and times it; the long tasks counted began at the key typed before. */
-async function timedSave(page: Page): Promise<SaveFigures> {
+export async function timedSave(page: Page): Promise<SaveFigures> {
   const t0 = Date.now();
   await page.evaluate(() => window.__workbench?.flushAutosave());
   const wallMs = Date.now() - t0;
@@ -82,8 +78,9 @@ async function timedSave(page: Page): Promise<SaveFigures> {
   return { wallMs, longestTaskMs: Math.max(0, ...tasks), putMs: p.ms, taskPutMs: p.taskMax, puts: p.n, chars: p.chars };
 }
 
-async function typeKey(page: Page, layer: string, line: number, column: number, key: string): Promise<void> {
-  await page.getByRole('tab', { name: layer, exact: true }).click();
+export async function typeKey(page: Page, layer: string, line: number, column: number, key: string): Promise<void> {
+  // By the layer's name (the tab's accessible name also counts its problems).
+  await page.locator(`[role="tab"][data-layer="${layer}"]`).click();
   await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 120_000 });
   await page.locator('.monaco-editor').first().click();
   await page.evaluate(([l, c]) => (window as unknown as { __layerEditor?: { setCursor(l: number, c: number): void } }).__layerEditor?.setCursor(l, c), [line, column] as const);
@@ -108,7 +105,7 @@ export async function measureAutosave(browser: Browser, baseURL: string, n: numb
   writeFileSync(file, liveScenario(n).text);
   const page = await browser.newPage({ baseURL, viewport: { width: 1440, height: 900 } });
   try {
-    await page.addInitScript(meterPuts);
+    await page.addInitScript(METER_PUTS);
     await page.goto('/');
     await page.getByTestId('check-status').filter({ hasText: 'passed' }).waitFor();
     await observeLongTasks(page);

@@ -125,7 +125,3 @@ export function layoutOf(layer: LayerDoc): Layout | undefined {
 export function setLayout(layer: LayerDoc, layout: Layout): void {
   layouts.set(layer, layout);
 }
-
-export function forgetLayout(layer: LayerDoc): void {
-  layouts.delete(layer);
-}

@@ -174,6 +174,24 @@ describe('autosave in chunks', () => {
     s.autosave.stop();
   });
 
+  it('typing while the first save of an opened document is under way: the next save still writes only the chunk typed in', async () => {
+    const s = await session(start);
+    s.store.getState().setName('opened');
+    const first = s.autosave.flush();
+    // The save has read the document and waits on IndexedDB: its layers get their layouts only as it completes.
+    await new Promise((r) => setTimeout(r, 0));
+    const at = s.models[0]!.text.indexOf('[conversation.tools.t777]');
+    s.type(0, at, '# during the save\n');
+    s.type(0, at, '#');
+    await first;
+    idb.db('tool-workbench').puts.length = 0;
+    await s.autosave.flush();
+    expect(chunkPuts()).toHaveLength(1);
+    expect(s.models[0]!.reads).toBe(0);
+    expect((await loadSaved())?.doc.layers[0]?.text).toBe(s.models[0]!.text);
+    s.autosave.stop();
+  });
+
   it('a document saved in the older one-record format loads, and the next save replaces it with chunks', async () => {
     // Open the database as the page does, then store a save@1 record and its number.
     await saveOver(prepareSave({ ...start, layers: [] }, chunkKeys()).save, 0, 'x');

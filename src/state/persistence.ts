@@ -16,9 +16,10 @@ import type { WorkbenchStore } from './store';
 import { clearJournal, docSizeEstimate, EVERY_EDIT_CHARS, makeJournal, writeJournal } from './journal';
 import { docChars } from './history';
 import { layerChars, liveSourceOf } from './liveLayer';
-import { forgetLayout, layoutAfter, layoutLength, layoutOf, setLayout, splitText } from './chunks';
+import { layoutAfter, layoutLength, layoutOf, setLayout, splitText } from './chunks';
 import type { Chunk, Layout } from './chunks';
 import { originOf } from './lineage';
+import type { LayerChange } from './lineage';
 import type { Journal } from './journal';
 import type { TabChannel } from './tabChannel';
 
@@ -271,12 +272,47 @@ function sliceOf(layer: LayerDoc, start: number, end: number): string {
   return source?.slice ? source.slice(start, end) : layer.text.slice(start, end);
 }
 
+/** Steps of lineage followed back from a layer to one whose layout is known, at most. */
+const MAX_LINEAGE = 100_000;
+
+/**
+ * The layout of `doc`'s layer `index`: its own, or the nearest earlier one's (lineage.ts) carried
+ * forward through the editor's changes typed since. Found at save time, not per keystroke, so typing
+ * while a save is under way (its layers get their layouts only as it completes) still finds one.
+ */
+function layoutFor(doc: ScenarioDoc, index: number): Layout | undefined {
+  const typed: (readonly LayerChange[])[] = [];
+  let d = doc;
+  for (let step = 0; step < MAX_LINEAGE; step++) {
+    const layer = d.layers[index];
+    if (!layer) return undefined;
+    const known = layoutOf(layer);
+    if (known) {
+      let layout = known;
+      try {
+        for (let i = typed.length - 1; i >= 0; i--) layout = layoutAfter(layout, typed[i] as readonly LayerChange[]);
+      } catch {
+        // Changes that do not fit the layout: the layer is written whole.
+        return undefined;
+      }
+      return layout;
+    }
+    const origin = originOf(d);
+    if (!origin) return undefined;
+    if (origin.layer !== undefined && origin.changes) {
+      if (origin.layer === index) typed.push(origin.changes);
+    } else if (origin.parent.layers[index] !== layer) return undefined;
+    d = origin.parent;
+  }
+  return undefined;
+}
+
 /**
  * What saving `doc` writes, and each layer's layout once it is written. A layer whose layout this
  * page knows (loaded, saved, or carried through typing) writes only its changed chunks, read as
- * slices; any other layer is read and cut whole.
+ * slices; any other layer (every layer, `whole`) is read and cut whole.
  */
-export function prepareSave(doc: ScenarioDoc, newKey: () => string): { save: DocSave; layouts: Layout[] } {
+export function prepareSave(doc: ScenarioDoc, newKey: () => string, whole = false): { save: DocSave; layouts: Layout[] } {
   const writes: (readonly [string, string])[] = [];
   const layouts: Layout[] = [];
   const fresh = (text: string, into: Chunk[]): void => {
@@ -286,8 +322,8 @@ export function prepareSave(doc: ScenarioDoc, newKey: () => string): { save: Doc
       into.push({ key, length: piece.length });
     }
   };
-  const layers = doc.layers.map((layer) => {
-    const known = layoutOf(layer);
+  const layers = doc.layers.map((layer, index) => {
+    const known = whole ? undefined : layoutFor(doc, index);
     const chunks: Chunk[] = [];
     // A layout that does not add up to the layer's length is not the layer's: cut it anew.
     if (!known || layoutLength(known) !== layerChars(layer)) fresh(layer.text, chunks);
@@ -378,8 +414,7 @@ export function startAutosave(store: WorkbenchStore, options: AutosaveOptions): 
       // Chunks this page stored were dropped by another tab's save since (after "Keep mine"): the
       // layers are written whole, from the text as it is now.
       const current = store.getState().doc;
-      for (const l of current.layers) forgetLayout(l);
-      prepared = prepareSave(current, newKey);
+      prepared = prepareSave(current, newKey, true);
       outcome = await saveOver(prepared.save, base, tab, covering?.id);
       if (outcome.ok) savedLayouts(current, prepared.layouts);
       finish(outcome, current, covering);
@@ -441,7 +476,6 @@ export function startAutosave(store: WorkbenchStore, options: AutosaveOptions): 
   };
   const unsubscribe = store.subscribe((s, prev) => {
     if (s.doc === prev.doc) return;
-    carryLayout(s.doc);
     schedule();
     if (docSizeEstimate(s.doc) <= EVERY_EDIT_CHARS) journalNow(s.doc);
   });
@@ -499,24 +533,6 @@ export function startAutosave(store: WorkbenchStore, options: AutosaveOptions): 
       return store.getState().doc === savedDoc ? pending : write();
     },
   };
-}
-
-/**
- * A typed layer's layout, from its parent's by the editor's changes (chunks.ts): the next save
- * writes the chunks they touched. Without a layout the layer is written whole at the next save.
- */
-function carryLayout(doc: ScenarioDoc): void {
-  const origin = originOf(doc);
-  if (origin?.layer === undefined || !origin.changes) return;
-  const from = origin.parent.layers[origin.layer];
-  const to = doc.layers[origin.layer];
-  const layout = from && layoutOf(from);
-  if (!to || !layout || layoutOf(to)) return;
-  try {
-    setLayout(to, layoutAfter(layout, origin.changes));
-  } catch {
-    // Changes that do not fit the layout: the layer is written whole.
-  }
 }
 
 /** The database and its object store, for other autosaved values (workspacePersistence.ts). */
