@@ -31,9 +31,9 @@ function stored(page: Page): Promise<Stored> {
           const head = store.get('current');
           const keys = store.getAllKeys();
           keys.onsuccess = () => {
-            const h = head.result as { format: string; layers: { chunks: string[] }[] };
+            const h = head.result as { format: string; layerChunks: { chunks: string[] }[] };
             open.result.close();
-            resolve({ format: h.format, layers: h.layers.map((l) => l.chunks), chunks: (keys.result as string[]).filter((k) => typeof k === 'string' && k.startsWith('chunk:')) });
+            resolve({ format: h.format, layers: h.layerChunks.map((l) => l.chunks), chunks: (keys.result as string[]).filter((k) => typeof k === 'string' && k.startsWith('chunk:')) });
           };
           keys.onerror = () => reject(keys.error);
         };

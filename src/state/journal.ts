@@ -5,8 +5,10 @@
 // localStorage (which completes), and replayed on the next load.
 //
 // A small document is journaled whole; a large one as what changed since the last
-// save: the top-level fields that differ, and one splice per edited layer (typing
-// in a 5 MB catalogue layer journals a few bytes). A journal records the save it
+// save: the top-level fields that differ, and the splices of the edited layers (typing
+// in a 5 MB catalogue layer journals a few bytes): the editor's changes typed since
+// the save, followed through the store's lineage, or one splice per layer found by
+// comparing its text with the saved one. A journal records the save it
 // builds on (`base`): it is replayed only on that very save.
 import type { LayerDoc, ScenarioDoc } from '../core';
 import { minimalSplice } from '../core/config/edit-primitives';

@@ -114,11 +114,13 @@ describe('autosave in chunks', () => {
     const back = await loadSaved();
     expect(back?.rev).toBe(1);
     expect(back?.doc).toEqual({ ...start, name: 'chunked, renamed' });
-    const head = records().get('current') as { format: string; doc: { name: string }; layers: { chunks: string[] }[] };
+    const head = records().get('current') as { format: string; doc: { name: string }; layerChunks: { chunks: string[] }[] };
     expect(head.format).toBe('tool-workbench/saved@2');
     expect(head.doc.name).toBe('chunked, renamed');
     expect(JSON.stringify(head).length).toBeLessThan(4000);
-    expect(head.layers[0]!.chunks.length).toBeGreaterThan(20);
+    expect(head.layerChunks[0]!.chunks.length).toBeGreaterThan(20);
+    // A tab of the previous version reads a stored value with a `layers` array as a document: the head has none.
+    expect('layers' in head || 'layers' in head.doc).toBe(false);
     expect(records().get('current-rev')).toBe(1);
     s.autosave.stop();
   });

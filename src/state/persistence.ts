@@ -90,7 +90,11 @@ interface StoredHead {
   readonly tab: string;
   readonly journal?: string;
   readonly doc: Omit<ScenarioDoc, 'layers'>;
-  readonly layers: readonly { readonly name: string; readonly chunks: readonly string[] }[];
+  /**
+   * Not `layers`: a tab still running the previous version reads any stored value with a `layers`
+   * array as a bare document, and would open layers without text.
+   */
+  readonly layerChunks: readonly { readonly name: string; readonly chunks: readonly string[] }[];
 }
 
 function isHead(value: unknown): value is StoredHead {
@@ -101,8 +105,8 @@ function isHead(value: unknown): value is StoredHead {
     typeof v.rev === 'number' &&
     !!v.doc &&
     typeof v.doc === 'object' &&
-    Array.isArray(v.layers) &&
-    v.layers.every((l: unknown) => {
+    Array.isArray(v.layerChunks) &&
+    v.layerChunks.every((l: unknown) => {
       const layer = l as Record<string, unknown> | null;
       return !!layer && typeof layer.name === 'string' && Array.isArray(layer.chunks) && layer.chunks.every((k) => typeof k === 'string');
     })
@@ -129,7 +133,7 @@ function revOf(value: unknown): number {
  * layout, so the next save writes only what typing changes in it.
  */
 function assemble(head: StoredHead, chunks: ReadonlyMap<string, unknown>): SavedRecord {
-  const layers = head.layers.map((l) => {
+  const layers = head.layerChunks.map((l) => {
     const texts = l.chunks.map((k) => {
       const text = chunks.get(k);
       if (typeof text !== 'string') throw new Error(`the saved layer ${l.name} misses its chunk ${k}`);
@@ -158,7 +162,7 @@ export async function loadSaved(): Promise<SavedRecord | undefined> {
         value = req.result;
         if (!isHead(value)) return;
         // The chunks in the same transaction: the head and its chunks are one save's.
-        for (const key of new Set(value.layers.flatMap((l) => l.chunks))) {
+        for (const key of new Set(value.layerChunks.flatMap((l) => l.chunks))) {
           const get = store.get(key);
           get.onsuccess = () => chunks.set(key, get.result);
         }
@@ -224,7 +228,7 @@ export async function saveOver(save: DocSave, over: number, tab: string, journal
         return;
       }
       const rev = over + 1;
-      const head: StoredHead = { format: FORMAT_CHUNKED, rev, tab, doc: save.doc, layers: save.layers, ...(journal !== undefined ? { journal } : {}) };
+      const head: StoredHead = { format: FORMAT_CHUNKED, rev, tab, doc: save.doc, layerChunks: save.layers, ...(journal !== undefined ? { journal } : {}) };
       store.put(head, KEY);
       store.put(rev, REV_KEY);
       store.put(keys, CHUNKS_KEY);
