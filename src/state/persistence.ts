@@ -190,11 +190,12 @@ export type SaveOutcome =
 
 /**
  * Characters of chunk text put per task: IndexedDB clones a value on the main thread as it is put,
- * so a save writing a whole catalogue (the first save after opening one) puts it a few megabytes
+ * so a save writing a whole catalogue (the first save after opening one) puts it half a megabyte
  * at a time, each batch from the previous batch's success callback (a task of its own, in the same
- * transaction), and typing runs in between.
+ * transaction), and typing runs in between. 512 KiB: Chromium spent 111 ms in the puts of one 2 MiB
+ * batch (bench/ui-autosave.ts at 10,000 tools), past the 50 ms a task may take.
  */
-export const PUT_BATCH_CHARS = 2 * 1024 * 1024;
+export const PUT_BATCH_CHARS = 512 * 1024;
 
 /**
  * Writes `save` as save `over + 1`, but only while the stored save is still `over`, in one
