@@ -53,6 +53,14 @@ class ModelText implements TextSource {
   length(): number {
     return this.frozen?.length ?? this.model.getValueLength();
   }
+
+  slice(start: number, end: number): string {
+    if (this.frozen !== undefined) return this.frozen.slice(start, end);
+    if (this.cache?.version === this.model.getVersionId()) return this.cache.text.slice(start, end);
+    const a = this.model.getPositionAt(start);
+    const b = this.model.getPositionAt(end);
+    return this.model.getValueInRange(new monaco.Range(a.lineNumber, a.column, b.lineNumber, b.column));
+  }
 }
 
 function severityOf(s: Diagnostic['severity']): monaco.MarkerSeverity {

@@ -5,12 +5,16 @@
 // localStorage (which completes), and replayed on the next load.
 //
 // A small document is journaled whole; a large one as what changed since the last
-// save: the top-level fields that differ, and one splice per edited layer (typing
-// in a 5 MB catalogue layer journals a few bytes). A journal records the save it
+// save: the top-level fields that differ, and the splices of the edited layers (typing
+// in a 5 MB catalogue layer journals a few bytes): the editor's changes typed since
+// the save, followed through the store's lineage, or one splice per layer found by
+// comparing its text with the saved one. A journal records the save it
 // builds on (`base`): it is replayed only on that very save.
 import type { LayerDoc, ScenarioDoc } from '../core';
 import { minimalSplice } from '../core/config/edit-primitives';
-import { layerChars } from './liveLayer';
+import { isLiveLayer, layerChars } from './liveLayer';
+import { originOf } from './lineage';
+import type { LayerChange } from './lineage';
 
 /** Up to this many characters of JSON a document is journaled whole (it then survives any later save too). */
 export const WHOLE_DOC_CHARS = 512 * 1024;
@@ -72,6 +76,47 @@ export interface Journal {
 
 const FIELD_KEYS = ['name', 'description', 'policy', 'servers', 'steps', 'load', 'workspace'] as const;
 
+/** Steps of lineage followed back from a document to its save, at most (a tab in conflict saves nothing for long). */
+const MAX_LINEAGE = 100_000;
+
+/**
+ * The typed changes that made `doc` from `saved`, as splices in the order they were typed, when
+ * the lineage (lineage.ts) leads from `doc` back to `saved` with every other step leaving the
+ * layers alone. A layer typed in is live: its text is the editor's now, so the saved text cannot
+ * be read back to compare; the changes say what happened to it. Undefined otherwise.
+ */
+function typedSplices(saved: ScenarioDoc, doc: ScenarioDoc): LayerSplice[] | undefined {
+  const typed: { layer: number; changes: readonly LayerChange[] }[] = [];
+  let d = doc;
+  while (d !== saved) {
+    const o = originOf(d);
+    if (!o || typed.length > MAX_LINEAGE) return undefined;
+    if (o.layer !== undefined && o.changes) typed.push({ layer: o.layer, changes: o.changes });
+    else if (o.parent.layers !== d.layers && (o.parent.layers.length !== d.layers.length || o.parent.layers.some((l, i) => l !== d.layers[i]))) return undefined;
+    d = o.parent;
+  }
+  if (typed.length === 0) return [];
+  // Lengths before each step, worked back from the document's (a live layer's length is read without its text).
+  const lengths = doc.layers.map(layerChars);
+  const before = typed.map((t) => {
+    const after = lengths[t.layer] ?? 0;
+    const len = t.changes.reduce((n, c) => n - c.text.length + c.rangeLength, after);
+    lengths[t.layer] = len;
+    return len;
+  });
+  const splices: LayerSplice[] = [];
+  for (let i = typed.length - 1; i >= 0; i--) {
+    const t = typed[i] as (typeof typed)[number];
+    let length = before[i] as number;
+    // One event's changes are each offset into the text before it: applied from the last one back.
+    for (const c of [...t.changes].sort((a, b) => b.rangeOffset - a.rangeOffset)) {
+      splices.push({ index: t.layer, baseLength: length, start: c.rangeOffset, end: c.rangeOffset + c.rangeLength, insert: c.text });
+      length += c.text.length - c.rangeLength;
+    }
+  }
+  return splices;
+}
+
 /** What changed from `saved` to `doc`, by reference (the store replaces what it edits). */
 function delta(saved: ScenarioDoc, doc: ScenarioDoc): Pick<Journal, 'fields' | 'layers' | 'splices'> {
   const fields: Record<string, unknown> = {};
@@ -83,15 +128,21 @@ function delta(saved: ScenarioDoc, doc: ScenarioDoc): Pick<Journal, 'fields' | '
       changed = true;
     }
   }
+  const withFields = changed ? { fields: fields as Fields } : {};
   const sameShape = doc.layers.length === saved.layers.length && doc.layers.every((l, i) => l.name === saved.layers[i]?.name);
-  if (!sameShape) return { ...(changed ? { fields: fields as Fields } : {}), layers: doc.layers };
+  if (!sameShape) return { ...withFields, layers: doc.layers };
+  const typed = typedSplices(saved, doc);
+  if (typed) return { ...withFields, ...(typed.length > 0 ? { splices: typed } : {}) };
   const splices: LayerSplice[] = [];
-  doc.layers.forEach((l, i) => {
-    const before = saved.layers[i]?.text ?? '';
-    if (l.text === before) return;
-    splices.push({ index: i, baseLength: before.length, ...minimalSplice(before, l.text) });
-  });
-  return { ...(changed ? { fields: fields as Fields } : {}), ...(splices.length > 0 ? { splices } : {}) };
+  for (const [i, l] of doc.layers.entries()) {
+    const was = saved.layers[i];
+    if (!was || l === was) continue;
+    // A live layer reads the editor as it is now, not as it was saved: nothing to compare with.
+    if (isLiveLayer(was)) return { ...withFields, layers: doc.layers };
+    if (l.text === was.text) continue;
+    splices.push({ index: i, baseLength: was.text.length, ...minimalSplice(was.text, l.text) });
+  }
+  return { ...withFields, ...(splices.length > 0 ? { splices } : {}) };
 }
 
 /** The journal of `doc`'s unsaved edits over `saved` (the document of save `base`). */

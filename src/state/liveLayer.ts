@@ -13,6 +13,8 @@ export interface TextSource {
   read(): string;
   /** The text's length, without reading the text. */
   length(): number;
+  /** Characters `start` to `end` of the text, without reading the rest (autosave reads the chunks typing changed). */
+  slice?(start: number, end: number): string;
 }
 
 const live = new WeakMap<LayerDoc, TextSource>();

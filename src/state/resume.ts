@@ -5,6 +5,7 @@
 import type { ScenarioDoc } from '../core';
 import { clearJournal, journalTabs, readJournal, replayJournal } from './journal';
 import type { Journal } from './journal';
+import { layoutAfter, layoutOf, setLayout } from './chunks';
 import { loadSaved } from './persistence';
 import type { SavedRecord } from './persistence';
 import type { WorkbenchStore } from './store';
@@ -34,10 +35,33 @@ export function resolveJournal(saved: SavedRecord | undefined, journal: Journal 
   return { doc: saved?.doc, ...(journal.doc ? { setAside: journal.doc } : {}), clear: true };
 }
 
+/**
+ * The loaded layers' chunk layouts carried through the journal's splices, so the first save after
+ * the replay writes the chunks the splices touched, not every layer they touched whole.
+ */
+export function carryLayouts(saved: ScenarioDoc, doc: ScenarioDoc, j: Journal): void {
+  if (j.doc || j.layers) return;
+  const layouts = saved.layers.map(layoutOf);
+  try {
+    for (const s of j.splices ?? []) {
+      const layout = layouts[s.index];
+      layouts[s.index] = layout && layoutAfter(layout, [{ rangeOffset: s.start, rangeLength: s.end - s.start, text: s.insert }]);
+    }
+  } catch {
+    // Splices that do not fit a layout: those layers are written whole.
+    return;
+  }
+  doc.layers.forEach((l, i) => {
+    const layout = layouts[i];
+    if (layout && l !== saved.layers[i]) setLayout(l, layout);
+  });
+}
+
 export async function resumeSaved(tab: string): Promise<Resumed> {
   const saved = await loadSaved();
   const r = resolveJournal(saved, readJournal(tab));
   if (r.clear) clearJournal(tab);
+  if (saved && r.doc && r.replayed) carryLayouts(saved.doc, r.doc, r.replayed);
   return { saved, doc: r.doc, ...(r.replayed ? { replayed: r.replayed } : {}), ...(r.setAside ? { setAside: r.setAside } : {}) };
 }
 
