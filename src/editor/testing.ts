@@ -44,7 +44,8 @@ function severityWord(s: monaco.MarkerSeverity): MarkerView['severity'] {
 }
 
 export function installEditorTestHook(session: LayerSession): () => void {
-  const modelOf = (index?: number) => (index === undefined ? session.editor?.getModel() ?? undefined : session.modelAt(index));
+  // A layer whose tab was never shown has no model yet: asking for it makes one (with its markers).
+  const modelOf = (index?: number) => (index === undefined ? session.editor?.getModel() ?? undefined : session.modelFor(index));
   const hook: LayerEditorHook = Object.freeze({
     value: (index?: number) => modelOf(index)?.getValue(),
     markers: (index?: number) => {
