@@ -98,6 +98,11 @@ export class LayerSession {
     return monaco.Uri.parse(`inmemory://layers/${id}.toml`);
   }
 
+  /** The indexes of the layers that have a model (their tab was shown, or an edit came to them). */
+  modelled(): number[] {
+    return this.ids.all().flatMap((id, i) => (this.models.has(id) ? [i] : []));
+  }
+
   idOfModel(model: monaco.editor.ITextModel | null | undefined): string | undefined {
     if (!model) return undefined;
     for (const [id, m] of this.models) if (m === model) return id;
@@ -303,8 +308,10 @@ export class LayerSession {
   /** The store's handle on the editor (see editsSlice). */
   readonly bridge: LayerEditorBridge = {
     textOf: (index) => this.modelAt(index)?.getValue(),
+    // An edit from elsewhere (the sets panel, a quick fix) is undoable in the editor, and selects
+    // its layer: the layer gets its model now.
     applySplice: (index, splice) => {
-      const model = this.modelAt(index);
+      const model = this.modelFor(index);
       if (!model) return false;
       this.edit(model, splice);
       return true;

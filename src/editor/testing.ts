@@ -23,6 +23,8 @@ export interface LayerEditorHook {
   markers(index?: number): MarkerView[];
   /** The index of the layer the editor shows. */
   shownIndex(): number;
+  /** The indexes of the layers that have a Monaco model (made when a layer's tab is first shown). */
+  modelled(): number[];
   /** Monarch tokens of `text`: per line, `[offset, type]` pairs. */
   tokenize(text: string): [number, string][][];
   cursor(): { lineNumber: number; column: number } | undefined;
@@ -62,6 +64,7 @@ export function installEditorTestHook(session: LayerSession): () => void {
       }));
     },
     shownIndex: () => session.indexOfModel(session.editor?.getModel()),
+    modelled: () => session.modelled(),
     tokenize: (text: string) => monaco.editor.tokenize(text, TOML_LANGUAGE_ID).map((line) => line.map((t) => [t.offset, t.type] as [number, string])),
     cursor: () => {
       const p = session.editor?.getPosition();
