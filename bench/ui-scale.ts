@@ -5,50 +5,22 @@
 // - keystroke → updated sets panel, typing in that layer, at 10,000 and at 100,000 tools
 //   (targets p95 <= 50 ms and <= 100 ms);
 // - the longest main-thread task while typing and while scrolling the sets panel (target <= 200 ms);
-// - tab memory: the resident memory of the tab's renderer process, the derive worker included,
-//   and the main thread's JS heap (target < 1 GB);
+// - tab memory: the memory footprint of the tab's renderer process, the derive worker included, as
+//   Chrome's task manager counts it (tab-memory.ts), and the JS heaps at rest (target < 1 GB);
 // - bytes per keystroke across the worker boundary (issue 32.4, target < 64 KiB at 100,000 tools): the
 //   messages' JSON length, each way, counted by the client (the test hook's meter/traffic) over a few
 //   keystrokes and everything the page asks for after them (rows in view, cache statuses), divided by them.
 // Run alone with `npx tsx bench/ui-scale.ts [tools...]` after `npx vite build`, or through `npm run bench:ui`.
-import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
 import { withPreview } from './ui-server';
 import { generateScenario } from './check-scale';
 import { measureKeystrokes, percentile } from './ui-shell';
+import { tabMemory, tabMemoryLine } from './tab-memory';
 
 const outDir = join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'bench', 'out');
-
-/** The resident memory (MB) of every Chromium renderer process this process started: the tab's. */
-export function rendererRssMb(): number {
-  const parents = new Map<number, number>();
-  const renderers: number[] = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('--type=renderer')) renderers.push(Number(d));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const mine = (pid: number): boolean => {
-    for (let p: number | undefined = pid, i = 0; p !== undefined && p > 1 && i < 20; p = parents.get(p), i++) if (p === process.pid) return true;
-    return false;
-  };
-  let kb = 0;
-  for (const pid of renderers.filter(mine)) {
-    try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return kb / 1024;
-}
 
 export async function observeLongTasks(page: Page): Promise<void> {
   await page.evaluate(() => {
@@ -128,15 +100,6 @@ async function bytesPerKeystroke(page: Page, strokes: number): Promise<{ receive
 
 const kib = (n: number): string => `${(n / 1024).toFixed(1)} KiB`;
 
-export async function heapMb(page: Page): Promise<number> {
-  const cdp = await page.context().newCDPSession(page);
-  // getMetrics answers an empty list until the domain is enabled.
-  await cdp.send('Performance.enable');
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  await cdp.detach();
-  return (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN) / 1e6;
-}
-
 export async function measureAt(browser: Browser, baseURL: string, tools: number): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, `ui-scale-local-${tools}.toml`);
@@ -171,8 +134,7 @@ export async function measureAt(browser: Browser, baseURL: string, tools: number
     await page.waitForTimeout(300);
     const scrollTasks = await takeLongTasks(page);
     console.log(`  scrolling the sets panel: longest task ${Math.max(0, ...scrollTasks).toFixed(0)} ms over ${scrollTasks.length} long tasks (target <= 200 ms)`);
-    const rss = rendererRssMb();
-    console.log(`  tab memory: renderer resident ${rss.toFixed(0)} MB (the derive worker included), main-thread JS heap ${(await heapMb(page)).toFixed(0)} MB (target < 1,024 MB)`);
+    console.log(`  ${tabMemoryLine(await tabMemory(page), 1024)}`);
   } finally {
     await page.close();
   }

@@ -143,6 +143,32 @@ test.describe('layer editors', () => {
     });
   });
 
+  test('a layer gets its editor model when its tab is first shown, with the store\'s text and its markers', async ({ workbench, page }) => {
+    const layers = workbench.layers;
+    const modelled = () => page.evaluate(() => window.__layerEditor?.modelled() ?? []);
+    const second = '[conversation.tools.late_tool]\nsource = "local"\nenable = { state = false, availability = "on" }\n';
+    const text = `name = "Lazy models"\n\n[[layers]]\nname = "first"\ntext = '''\n[conversation.tools.solo]\nsource = "local"\nenable = "on"\n'''\n\n[[layers]]\nname = "second"\ntext = '''\n${second}'''\n`;
+    await test.step('opened, only the shown layer (the first) has a model; the other\'s error is known', async () => {
+      expect(await workbench.loadScenario(text, 'lazy.toml')).toBe(true);
+      await expect(layers.tabs()).toHaveText(['first', /^second/]);
+      await expect(layers.errorCount('second')).toHaveText('1');
+      expect(await page.evaluate(() => window.__layerEditor?.shownIndex())).toBe(0);
+      expect(await modelled()).toEqual([0]);
+    });
+    await test.step('shown, it has the store\'s text and the marker of the diagnostic that came before it', async () => {
+      await layers.select('second');
+      expect(await modelled()).toEqual([0, 1]);
+      expect(await layers.value()).toBe(second);
+      expect((await layers.markers()).map((m) => [m.code, m.startLineNumber])).toEqual([['enable-both-keys', 3]]);
+    });
+    await test.step('typing in it reaches the store', async () => {
+      await layers.cursorToEnd();
+      await layers.insert('# typed after the first show');
+      await expect.poll(() => layerText(workbench, 'second')).toBe(`${second}# typed after the first show`);
+      expect(await layers.value()).toBe(await layerText(workbench, 'second'));
+    });
+  });
+
   test('tabs: quick switches lose nothing; rename and reorder keep each layer\'s undo history', async ({ workbench, page }) => {
     const layers = workbench.layers;
     await test.step('type in two layers, switching between them quickly', async () => {

@@ -2,7 +2,7 @@
 // worker's answer. One worker per page. The methods, their types and which
 // of them coalesce are methods.ts's table.
 import type { ScenarioDoc } from '../core';
-import { originOf } from '../state/lineage';
+import { heldByWorker, originOf } from '../state/lineage';
 import { DocumentSender, isResync } from './document';
 import { methods } from './methods';
 import { Superseded } from './dispatch';
@@ -120,7 +120,9 @@ export function createWorkerClient(): DeriveClient {
       return send('derive', p);
     }
     const { doc, ...rest } = p;
-    return send('derive', { ...rest, ...sender.update(doc, p.revision) }).catch((e: unknown) => {
+    const update = sender.update(doc, p.revision);
+    heldByWorker(doc);
+    return send('derive', { ...rest, ...update }).catch((e: unknown) => {
       if (!isResync(e)) throw e;
       return send('derive', { ...rest, ...sender.update(doc, p.revision, true) });
     }).catch((e: unknown) => {

@@ -1,7 +1,10 @@
-// The layer editor's models and their link to the store. Every layer has its
-// own Monaco model for the life of the page (keyed by the layer's stable id, so
-// its undo history survives renames, reorders and tab switches). The link is
-// synchronous both ways:
+// The layer editor's models and their link to the store. A layer gets its own
+// Monaco model when its tab is first shown, and keeps it for the life of the page
+// (keyed by the layer's stable id, so its undo history survives renames, reorders
+// and tab switches). A layer never shown has no model: a catalogue's model costs
+// its line index, tokens and view state, which an unopened tab does not need, and
+// until then the store's text is the layer's only copy. The link is synchronous
+// both ways:
 // - typing: the model's change event hands the store its changes at once (so a
 //   tab switch can never lose text) and a live layer whose text is read from the
 //   model on demand (state/liveLayer.ts): a keystroke never copies the layer's
@@ -30,8 +33,11 @@ export const MARKER_OWNER = 'workbench';
 export const LARGE_LAYER_CHARS = 256 * 1024;
 
 /**
- * A model's text as live layers read it: read on demand, once per model version, and kept as the
- * model is disposed (a removed layer's text stays readable in a document that still holds it).
+ * A model's text as live layers read it: read on demand, and kept as the model is disposed (a
+ * removed layer's text stays readable in a document that still holds it). The readers of one task
+ * (a save reading every layer, a share link) share one read; the text is not kept past the task:
+ * once a reader flattens it (a structured clone, JSON) it is a whole copy of the model's text,
+ * which for a catalogue is megabytes held beside the model until the next keystroke.
  */
 class ModelText implements TextSource {
   private cache: { version: number; text: string } | undefined;
@@ -46,7 +52,13 @@ class ModelText implements TextSource {
   read(): string {
     if (this.frozen !== undefined) return this.frozen;
     const version = this.model.getVersionId();
-    if (this.cache?.version !== version) this.cache = { version, text: this.model.getValue() };
+    if (this.cache?.version !== version) {
+      const cache = { version, text: this.model.getValue() };
+      this.cache = cache;
+      setTimeout(() => {
+        if (this.cache === cache) this.cache = undefined;
+      }, 0);
+    }
     return this.cache.text;
   }
 
@@ -78,6 +90,8 @@ export class LayerSession {
   private readonly ids: LayerIds;
   private applyingFromStore = false;
   private diagnostics: readonly Diagnostic[] = [];
+  /** The newest diagnostics by layer name (a model made later takes its markers from here). */
+  private byLayer = new Map<string, Diagnostic[]>();
   editor: monaco.editor.IStandaloneCodeEditor | undefined;
 
   constructor(private readonly store: WorkbenchStore) {
@@ -92,15 +106,33 @@ export class LayerSession {
     return monaco.Uri.parse(`inmemory://layers/${id}.toml`);
   }
 
+  /** The indexes of the layers that have a model (their tab was shown, or an edit came to them). */
+  modelled(): number[] {
+    return this.ids.all().flatMap((id, i) => (this.models.has(id) ? [i] : []));
+  }
+
   idOfModel(model: monaco.editor.ITextModel | null | undefined): string | undefined {
     if (!model) return undefined;
     for (const [id, m] of this.models) if (m === model) return id;
     return undefined;
   }
 
+  /** Layer `index`'s model, if its tab was ever shown (undefined otherwise: see `modelFor`). */
   modelAt(index: number): monaco.editor.ITextModel | undefined {
     const id = this.ids.idAt(index);
     return id === undefined ? undefined : this.models.get(id);
+  }
+
+  /** Layer `index`'s model, made from the store's text if the layer has none yet. */
+  modelFor(index: number): monaco.editor.ITextModel | undefined {
+    const existing = this.modelAt(index);
+    if (existing) return existing;
+    const id = this.ids.idAt(index);
+    const layer = this.store.getState().doc.layers[index];
+    if (id === undefined || !layer) return undefined;
+    const model = this.create(id, layer);
+    this.setMarkers(index, model, id, true);
+    return model;
   }
 
   indexOfModel(model: monaco.editor.ITextModel | null | undefined): number {
@@ -126,10 +158,8 @@ export class LayerSession {
       const id = ids[i];
       if (id === undefined) return;
       const model = this.models.get(id);
-      if (!model) {
-        this.create(id, layer);
-        return;
-      }
+      // A layer without a model is made one when shown (modelFor).
+      if (!model) return;
       if (this.synced.get(id) === layer || (isLiveLayer(layer) && liveSourceOf(layer) === this.sources.get(id))) {
         this.synced.set(id, layer);
         return;
@@ -142,7 +172,7 @@ export class LayerSession {
     this.setDiagnostics(this.diagnostics);
   }
 
-  private create(id: string, layer: LayerDoc): void {
+  private create(id: string, layer: LayerDoc): monaco.editor.ITextModel {
     const existing = monaco.editor.getModel(this.uriOf(id));
     existing?.dispose();
     const text = layer.text;
@@ -164,6 +194,7 @@ export class LayerSession {
       }
       this.store.getState().typeInLayer(index, e.changes.map((c) => ({ rangeOffset: c.rangeOffset, rangeLength: c.rangeLength, text: c.text })), source);
     });
+    return model;
   }
 
   /**
@@ -212,8 +243,9 @@ export class LayerSession {
   /** Shows layer `index` in the editor, keeping each layer's cursor and scroll. */
   show(index: number): void {
     const ed = this.editor;
-    const model = this.modelAt(index);
-    if (!ed || !model || ed.getModel() === model) return;
+    if (!ed) return;
+    const model = this.modelFor(index);
+    if (!model || ed.getModel() === model) return;
     const current = this.idOfModel(ed.getModel());
     if (current !== undefined) this.viewStates.set(current, ed.saveViewState());
     ed.setModel(model);
@@ -239,16 +271,22 @@ export class LayerSession {
       if (list) list.push(d);
       else byLayer.set(d.layer, [d]);
     }
-    layers.forEach((layer, i) => {
+    this.byLayer = byLayer;
+    layers.forEach((_, i) => {
       const model = this.modelAt(i);
       const id = this.ids.idAt(i);
-      if (!model || id === undefined) return;
-      const list = byLayer.get(layer.name) ?? [];
-      const key = list.map((d) => `${d.severity}|${d.line}|${d.column}|${d.endLine}|${d.endColumn}|${d.code}|${d.message}`).join('\n');
-      if (this.markerKeys.get(id) === key) return;
-      this.markerKeys.set(id, key);
-      monaco.editor.setModelMarkers(model, MARKER_OWNER, list.map((d) => this.marker(model, d)));
+      if (model && id !== undefined) this.setMarkers(i, model, id, false);
     });
+  }
+
+  /** Layer `index`'s markers from the newest diagnostics; unless `fresh`, only when they changed. */
+  private setMarkers(index: number, model: monaco.editor.ITextModel, id: string, fresh: boolean): void {
+    const name = this.store.getState().doc.layers[index]?.name;
+    const list = (name !== undefined ? this.byLayer.get(name) : undefined) ?? [];
+    const key = list.map((d) => `${d.severity}|${d.line}|${d.column}|${d.endLine}|${d.endColumn}|${d.code}|${d.message}`).join('\n');
+    if (!fresh && this.markerKeys.get(id) === key) return;
+    this.markerKeys.set(id, key);
+    monaco.editor.setModelMarkers(model, MARKER_OWNER, list.map((d) => this.marker(model, d)));
   }
 
   private marker(model: monaco.editor.ITextModel, d: Diagnostic): monaco.editor.IMarkerData {
@@ -278,8 +316,10 @@ export class LayerSession {
   /** The store's handle on the editor (see editsSlice). */
   readonly bridge: LayerEditorBridge = {
     textOf: (index) => this.modelAt(index)?.getValue(),
+    // An edit from elsewhere (the sets panel, a quick fix) is undoable in the editor, and selects
+    // its layer: the layer gets its model now.
     applySplice: (index, splice) => {
-      const model = this.modelAt(index);
+      const model = this.modelFor(index);
       if (!model) return false;
       this.edit(model, splice);
       return true;

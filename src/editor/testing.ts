@@ -23,6 +23,8 @@ export interface LayerEditorHook {
   markers(index?: number): MarkerView[];
   /** The index of the layer the editor shows. */
   shownIndex(): number;
+  /** The indexes of the layers that have a Monaco model (made when a layer's tab is first shown). */
+  modelled(): number[];
   /** Monarch tokens of `text`: per line, `[offset, type]` pairs. */
   tokenize(text: string): [number, string][][];
   cursor(): { lineNumber: number; column: number } | undefined;
@@ -44,7 +46,8 @@ function severityWord(s: monaco.MarkerSeverity): MarkerView['severity'] {
 }
 
 export function installEditorTestHook(session: LayerSession): () => void {
-  const modelOf = (index?: number) => (index === undefined ? session.editor?.getModel() ?? undefined : session.modelAt(index));
+  // A layer whose tab was never shown has no model yet: asking for it makes one (with its markers).
+  const modelOf = (index?: number) => (index === undefined ? session.editor?.getModel() ?? undefined : session.modelFor(index));
   const hook: LayerEditorHook = Object.freeze({
     value: (index?: number) => modelOf(index)?.getValue(),
     markers: (index?: number) => {
@@ -61,6 +64,7 @@ export function installEditorTestHook(session: LayerSession): () => void {
       }));
     },
     shownIndex: () => session.indexOfModel(session.editor?.getModel()),
+    modelled: () => session.modelled(),
     tokenize: (text: string) => monaco.editor.tokenize(text, TOML_LANGUAGE_ID).map((line) => line.map((t) => [t.offset, t.type] as [number, string])),
     cursor: () => {
       const p = session.editor?.getPosition();

@@ -90,4 +90,15 @@ describe('the document history', () => {
     expect(await store.getState().restoreRecent(id)).toBe(true);
     expect(store.getState().doc.name).toBe('mine');
   });
+
+  it('a document storage kept is read back from storage: the page does not hold it too', async () => {
+    const storage = memoryHistory();
+    const asked: string[] = [];
+    const store = createWorkbenchStore(doc('mine', '# a catalogue-sized layer\n'), { history: { storage: { ...storage, get: (id) => (asked.push(id), storage.get(id)) } } });
+    const id = store.getState().replaceDoc(doc('other'), { kind: 'file', name: 'other.toml' });
+    await store.getState().historySettled();
+    expect(await store.getState().restoreRecent(id)).toBe(true);
+    expect(asked).toEqual([id]);
+    expect(store.getState().doc).toMatchObject({ name: 'mine', layers: [{ name: 'user', text: '# a catalogue-sized layer\n' }] });
+  });
 });

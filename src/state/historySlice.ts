@@ -43,7 +43,9 @@ function newId(at: number): string {
 export function historySlice<S extends HistorySlice & Host>(set: StoreApi<S>['setState'], get: StoreApi<S>['getState'], deps: HistoryDeps): HistorySlice {
   const put = (partial: Partial<HistorySlice>) => set(partial as Partial<S>);
   const now = deps.now ?? (() => Date.now());
-  // The documents kept in this page's life, so a restore works even when storage failed.
+  // The documents storage has not kept (yet, or at all: it failed), so a restore works even then.
+  // One that storage holds is let go: a replaced catalogue is a whole plain copy of its layers (tens
+  // of megabytes at 100,000 tools), and up to 20 of them stayed in the page's memory for its life.
   const kept = new Map<string, ScenarioDoc>();
   let writes: Promise<void> = Promise.resolve();
   return {
@@ -62,6 +64,7 @@ export function historySlice<S extends HistorySlice & Host>(set: StoreApi<S>['se
         .then(() => deps.storage.add(entry, doc))
         .then(
           (list) => {
+            kept.delete(entry.id);
             put({ recent: list });
             deps.onChanged?.();
           },

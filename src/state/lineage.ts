@@ -31,6 +31,16 @@ export function originOf(doc: ScenarioDoc): DocOrigin | undefined {
   return origins.get(doc);
 }
 
+/**
+ * `doc` is what the derive worker now holds: the edits sent from here on start at `doc`, so the
+ * link to its parent is dropped. Kept, each document would hold its parent to the one the file was
+ * opened as, every keystroke's document since and the opened file's text with them (a WeakMap's
+ * value lives as long as its key).
+ */
+export function heldByWorker(doc: ScenarioDoc): void {
+  origins.delete(doc);
+}
+
 /** `doc`, recorded as an edit of `parent` (any edit but typing): returns `doc`. */
 export function edited(parent: ScenarioDoc, doc: ScenarioDoc): ScenarioDoc {
   recordOrigin(doc, { parent });

@@ -6,7 +6,7 @@ import type { ScenarioDoc } from '../core';
 import { applyChanges, DocumentSender, WorkerDocument } from '../derive/document';
 import { docChars } from './history';
 import { docSizeEstimate } from './journal';
-import { originOf } from './lineage';
+import { heldByWorker, originOf } from './lineage';
 import type { LayerChange } from './lineage';
 import { isLiveLayer, plainDoc } from './liveLayer';
 import type { TextSource } from './liveLayer';
@@ -93,5 +93,43 @@ describe('typing in a layer', () => {
     expect('doc' in sync()).toBe(true);
     // Neither the sender nor what it sends read a typed layer's text (the replacement is a plain document).
     expect(senderReads).toBe(0);
+  });
+
+  it('the lineage is dropped above the document the worker holds, and what is sent still rebuilds the document', () => {
+    const store = createWorkbenchStore(start);
+    const models = start.layers.map((l) => new FakeModel(l.text));
+    const sender = new DocumentSender(originOf);
+    const worker = new WorkerDocument();
+    // As the derive client does: what the worker holds is sent's; the lineage above it is let go.
+    const sync = () => {
+      const { doc, revision } = store.getState();
+      const u = sender.update(doc, revision);
+      heldByWorker(doc);
+      if ('doc' in u) worker.replace(revision, structuredClone(plainDoc(u.doc)));
+      else worker.apply(revision, structuredClone(u.edits));
+      expect(worker.doc).toEqual(plainDoc(doc));
+      expect(originOf(doc)).toBeUndefined();
+      return u;
+    };
+    const typeAt = (layer: number, offset: number, text: string) => {
+      const m = models[layer]!;
+      store.getState().typeInLayer(layer, m.type([{ rangeOffset: offset, rangeLength: 0, text }]), m);
+    };
+    sync();
+    const kinds: string[] = [];
+    for (let round = 0; round < 6; round++) {
+      const sent = store.getState().doc;
+      // Several edits between two sends (a derivation in flight coalesces the keystrokes behind it).
+      for (let k = 0; k <= round % 3; k++) typeAt(round % 2, k, String(round));
+      if (round === 3) store.getState().setPolicy('provider', 'openai');
+      const between = store.getState().doc;
+      // The documents typed since the last send still link back to it...
+      expect(originOf(between)).toBeDefined();
+      const u = sync();
+      kinds.push('edits' in u ? 'edits' : 'doc');
+      // ...and the one that was sent before keeps no parent.
+      expect(originOf(sent)).toBeUndefined();
+    }
+    expect(kinds).toEqual(['edits', 'edits', 'edits', 'edits', 'edits', 'edits']);
   });
 });
