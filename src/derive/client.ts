@@ -2,7 +2,7 @@
 // worker's answer. One worker per page. The methods, their types and which
 // of them coalesce are methods.ts's table.
 import type { ScenarioDoc } from '../core';
-import { heldByWorker, originOf } from '../state/lineage';
+import { lineageFloor, originOf } from '../state/lineage';
 import { DocumentSender, isResync } from './document';
 import { methods } from './methods';
 import { Superseded } from './dispatch';
@@ -121,7 +121,7 @@ export function createWorkerClient(): DeriveClient {
     }
     const { doc, ...rest } = p;
     const update = sender.update(doc, p.revision);
-    heldByWorker(doc);
+    lineageFloor('worker', doc);
     return send('derive', { ...rest, ...update }).catch((e: unknown) => {
       if (!isResync(e)) throw e;
       return send('derive', { ...rest, ...sender.update(doc, p.revision, true) });

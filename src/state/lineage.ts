@@ -32,13 +32,39 @@ export function originOf(doc: ScenarioDoc): DocOrigin | undefined {
 }
 
 /**
- * `doc` is what the derive worker now holds: the edits sent from here on start at `doc`, so the
- * link to its parent is dropped. Kept, each document would hold its parent to the one the file was
- * opened as, every keystroke's document since and the opened file's text with them (a WeakMap's
- * value lives as long as its key).
+ * Who reads the lineage, and from which document: the derive client sends the edits made since the
+ * document the worker holds (derive/document.ts); autosave follows typing since its last save to
+ * find the chunks and the journal's splices (persistence.ts, journal.ts). Kept whole, each document
+ * would hold its parent back to the opened file, every keystroke's document and the opened text with
+ * them (a WeakMap's value lives as long as its key), so the links above the oldest floor are let go.
  */
-export function heldByWorker(doc: ScenarioDoc): void {
-  origins.delete(doc);
+export type LineageReader = 'worker' | 'save';
+
+const floors = new Map<LineageReader, ScenarioDoc>();
+/** How far a floor is looked for above another (a lineage longer than this is kept, not walked). */
+const MAX_WALK = 100_000;
+
+function descends(doc: ScenarioDoc, from: ScenarioDoc): boolean {
+  let d: ScenarioDoc | undefined = doc;
+  for (let i = 0; d !== undefined && i < MAX_WALK; i++) {
+    if (d === from) return true;
+    d = origins.get(d)?.parent;
+  }
+  return false;
+}
+
+/** `reader` reads the lineage from `doc` on: the links above the oldest floor every reader descends from are dropped. */
+export function lineageFloor(reader: LineageReader, doc: ScenarioDoc): void {
+  floors.set(reader, doc);
+  const all = [...floors.values()];
+  // A floor no other floor leads back to is not dropped: another reader still walks through its parent.
+  const oldest = all.find((f) => all.every((g) => descends(g, f)));
+  if (oldest) origins.delete(oldest);
+}
+
+/** `reader` reads the lineage no more (autosave stopped). */
+export function leaveLineage(reader: LineageReader): void {
+  floors.delete(reader);
 }
 
 /** `doc`, recorded as an edit of `parent` (any edit but typing): returns `doc`. */

@@ -18,7 +18,7 @@ import { docChars } from './history';
 import { layerChars, liveSourceOf } from './liveLayer';
 import { layoutAfter, layoutLength, layoutOf, setLayout, splitText } from './chunks';
 import type { Chunk, Layout } from './chunks';
-import { originOf } from './lineage';
+import { leaveLineage, lineageFloor, originOf } from './lineage';
 import type { LayerChange } from './lineage';
 import type { Journal } from './journal';
 import type { TabChannel } from './tabChannel';
@@ -399,6 +399,8 @@ export function startAutosave(store: WorkbenchStore, options: AutosaveOptions): 
   let journal: Journal | undefined = options.replayed;
   let journals = 0;
   let pending: Promise<void> = Promise.resolve();
+  // Typing is followed from the document as it stands (its layers' layouts known when loaded).
+  lineageFloor('save', store.getState().doc);
   const cancel = (): void => {
     if (timer) clearTimeout(timer);
     timer = undefined;
@@ -443,6 +445,8 @@ export function startAutosave(store: WorkbenchStore, options: AutosaveOptions): 
     // The journal's base: the store's document as saved (journal.ts follows its lineage to later typing).
     baseDoc = doc;
     savedDoc = doc;
+    // The next save and journal follow typing from here: the lineage above it is let go.
+    lineageFloor('save', doc);
     // The saved document holds at least what the journal held.
     if (covering) {
       clearJournal(tab, covering.id);
@@ -511,6 +515,7 @@ export function startAutosave(store: WorkbenchStore, options: AutosaveOptions): 
       base = theirs.rev;
       baseDoc = theirs.doc;
       savedDoc = store.getState().doc;
+      lineageFloor('save', savedDoc);
       clearJournal(tab);
       journal = undefined;
       store.getState().setTabConflict(undefined);
@@ -528,6 +533,7 @@ export function startAutosave(store: WorkbenchStore, options: AutosaveOptions): 
   });
   return {
     stop() {
+      leaveLineage('save');
       unsubscribe();
       unlisten?.();
       cancel();

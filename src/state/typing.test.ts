@@ -6,7 +6,7 @@ import type { ScenarioDoc } from '../core';
 import { applyChanges, DocumentSender, WorkerDocument } from '../derive/document';
 import { docChars } from './history';
 import { docSizeEstimate } from './journal';
-import { heldByWorker, originOf } from './lineage';
+import { leaveLineage, lineageFloor, originOf } from './lineage';
 import type { LayerChange } from './lineage';
 import { isLiveLayer, plainDoc } from './liveLayer';
 import type { TextSource } from './liveLayer';
@@ -104,7 +104,7 @@ describe('typing in a layer', () => {
     const sync = () => {
       const { doc, revision } = store.getState();
       const u = sender.update(doc, revision);
-      heldByWorker(doc);
+      lineageFloor('worker', doc);
       if ('doc' in u) worker.replace(revision, structuredClone(plainDoc(u.doc)));
       else worker.apply(revision, structuredClone(u.edits));
       expect(worker.doc).toEqual(plainDoc(doc));
@@ -131,5 +131,35 @@ describe('typing in a layer', () => {
       expect(originOf(sent)).toBeUndefined();
     }
     expect(kinds).toEqual(['edits', 'edits', 'edits', 'edits', 'edits', 'edits']);
+  });
+
+  it('the lineage an older reader still follows is kept until it moves: autosave walks from its last save', () => {
+    const store = createWorkbenchStore(start);
+    const model = new FakeModel(start.layers[0]!.text);
+    const typeAt = (offset: number, text: string) => store.getState().typeInLayer(0, model.type([{ rangeOffset: offset, rangeLength: 0, text }]), model);
+    try {
+      const saved = store.getState().doc;
+      lineageFloor('save', saved);
+      typeAt(0, 'a');
+      const first = store.getState().doc;
+      lineageFloor('worker', first);
+      typeAt(1, 'b');
+      const second = store.getState().doc;
+      lineageFloor('worker', second);
+      // The worker moved past `first`, but the save still reads from `saved`: every link down to it stays.
+      expect(originOf(second)?.parent).toBe(first);
+      expect(originOf(first)?.parent).toBe(saved);
+      // The save catches up: the links above it go, the worker's own floor keeps none above it.
+      lineageFloor('save', second);
+      expect(originOf(second)).toBeUndefined();
+      expect(originOf(first)?.parent).toBe(saved);
+      typeAt(2, 'c');
+      const third = store.getState().doc;
+      lineageFloor('worker', third);
+      // The save at `second` is now the older floor: `third` keeps its link to it.
+      expect(originOf(third)?.parent).toBe(second);
+    } finally {
+      leaveLineage('save');
+    }
   });
 });
