@@ -4,11 +4,14 @@
 //
 // Computed once per position, and incrementally: the sets of a position are the sets of an earlier
 // one with the membership of the tools changed in between moved (a promotion moves one tool; a
-// 10,000-tool catalogue is not walked again). A layer edit may reorder or remove tools, so the sets
-// after one are computed afresh from the states. The property tests (properties.test.ts) hold the
-// incremental answer to computeSets over the same states.
+// 10,000-tool catalogue is not walked again). A layer edit that reorders, adds or removes tools is
+// the one barrier: the sets after it are computed afresh from the states. One that only changes
+// values (the common keystroke) moves its changed tools like a delta. A fork of the engine starts
+// with its parent's sets (adopt), and a rebased fork with position 0's moved by the patched tools
+// (adoptPatched), so a keystroke at 100,000 tools does not walk every state again. The property tests
+// (position-sets.test.ts, properties.test.ts) hold the incremental answer to computeSets.
 import { builtinNames, computeSets, isOffered, isPermitted, isSearchable } from './sets';
-import type { Sets } from './sets';
+import type { Sets, SetSizes } from './sets';
 import type { ConfigPosition, ToolState } from './engine';
 
 /** One set in config order: names and their config orders (ascending), for merging by order. */
@@ -156,6 +159,9 @@ function nextCore(prev: Core, changed: ReadonlyMap<string, { before: ToolState |
 /** The Sets value of a core at a position; each list is built when first read. */
 function setsOf(core: Core, registered: boolean, appended: readonly string[]): Sets {
   const builtins = builtinNames(registered);
+  const b = builtins.length;
+  // Appended promotions only move offered tools to the tail: the offered set's size is the core's.
+  const sizes: SetSizes = { configured: core.configured.names.length + b, permitted: core.permitted.names.length + b, offered: core.offered.names.length + b, searchable: core.searchable.names.length };
   let configured: readonly string[] | undefined;
   let permitted: readonly string[] | undefined;
   let offered: readonly string[] | undefined;
@@ -176,6 +182,8 @@ function setsOf(core: Core, registered: boolean, appended: readonly string[]): S
       return (offered = [...core.offered.names.filter((n) => !tail.has(n)), ...builtins, ...appended.filter((n) => inConfig.has(n))]);
     },
     searchable: core.searchable.names,
+    catalogue: core.configured.names,
+    sizes,
     get servers(): readonly string[] {
       if (servers) return servers;
       const seen = new Set<string>();
@@ -232,16 +240,42 @@ export class PositionSets {
     return hit;
   }
 
+  /**
+   * A fork's sets (StreamEngine.forkAt): its positions up to `index` are the parent's, values shared,
+   * and so are their cores.
+   */
+  adopt(parent: PositionSets, index: number): void {
+    for (const [k, core] of parent.cores) if (k <= index) this.cores.set(k, core);
+  }
+
+  /**
+   * A rebased fork's sets (StreamEngine.rebaseAt): its positions are the parent's with the `patched`
+   * tools in their new state from position 0 on, none reordered (the derivation rebases only then).
+   * Position 0's core is the parent's with those tools moved; the later ones are derived from it when
+   * asked. Without a kept core at 0, or past the bulk threshold, nothing is adopted (computed afresh).
+   */
+  adoptPatched(parent: PositionSets, states0: ReadonlyMap<string, ToolState>, patched: ReadonlyMap<string, ToolState>): void {
+    const core0 = parent.cores.get(0);
+    if (!core0 || patched.size > bulkLimit(core0)) return;
+    const changed = new Map<string, { before: ToolState | undefined; after: ToolState }>();
+    for (const [name, after] of patched) {
+      const before = states0.get(name);
+      if (!before || before.order !== after.order) return;
+      changed.set(name, { before, after });
+    }
+    this.cores.set(0, nextCore(core0, changed));
+  }
+
   private core(index: number): Core {
     const hit = this.cores.get(index);
     if (hit) return hit;
     const positions = this.source.positions;
-    // The nearest kept core at or before `index` with no layer edit (a reorder) in between.
+    // The nearest kept core at or before `index` with no reordering layer edit in between.
     let from = -1;
     for (const k of this.cores.keys()) if (k < index && k > from) from = k;
     let barrier = -1;
     for (let i = index; i > from; i--) {
-      if (positions[i]?.event.kind === 'layer-edit' || i === 0) {
+      if (i === 0 || (positions[i]?.event.kind === 'layer-edit' && !keepsOrder(positions, i))) {
         barrier = i;
         break;
       }
@@ -258,13 +292,39 @@ export class PositionSets {
           count++;
         }
       }
-      // Past an eighth of the catalogue, walking the states once is cheaper than merging.
-      if (count <= Math.max(64, base.configured.names.length >> 3)) core = nextCore(base, changed);
+      if (count <= bulkLimit(base)) core = nextCore(base, changed);
     }
     core ??= fullCore(this.source.orderedStatesAt(index));
-    remember(this.cores, index, core, CORE_LIMIT);
+    // Position 0's core is kept: every later position and every rebased fork is derived from it.
+    if (this.cores.size >= CORE_LIMIT) {
+      for (const k of this.cores.keys()) {
+        if (k !== 0) {
+          this.cores.delete(k);
+          break;
+        }
+      }
+    }
+    this.cores.set(index, core);
     return core;
   }
+}
+
+/** Past an eighth of the catalogue changed, walking the states once is cheaper than merging. */
+function bulkLimit(core: Core): number {
+  return Math.max(64, core.configured.names.length >> 3);
+}
+
+/**
+ * Whether the layer edit that made position `i` kept every tool in its place (values changed only):
+ * no tool added (a change without a state before), removed (the configured count fell) or moved
+ * (a change of order). Its changes then move the sets like a delta's.
+ */
+function keepsOrder(positions: readonly ConfigPosition[], i: number): boolean {
+  const p = positions[i];
+  const prev = positions[i - 1];
+  if (!p || !prev || p.counts.configured !== prev.counts.configured) return false;
+  for (const c of p.changes) if (!c.before || c.before.order !== c.after.order) return false;
+  return true;
 }
 
 function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
