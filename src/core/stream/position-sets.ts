@@ -125,13 +125,16 @@ function moveColumn(prev: Column, moves: readonly Move[], servers?: readonly (st
   return outServers ? { column: { names, orders }, servers: outServers } : { column: { names, orders } };
 }
 
-/** The core of a position from the core of an earlier one and the tools changed in between. */
-function nextCore(prev: Core, changed: ReadonlyMap<string, { before: ToolState | undefined; after: ToolState }>): Core {
+/**
+ * The core of a position from the core of an earlier one and the tools changed in between (each once).
+ * A tool whose membership did not move costs a few reads: columns without a move are shared.
+ */
+function nextCore(prev: Core, changed: Iterable<{ readonly before: ToolState | undefined; readonly after: ToolState }>): Core {
   const c: Move[] = [];
   const p: Move[] = [];
   const o: Move[] = [];
   const s: Move[] = [];
-  for (const { before, after } of changed.values()) {
+  for (const { before, after } of changed) {
     const base = { order: after.order, name: after.name };
     if (!before) c.push({ ...base, was: false, is: true });
     const wasP = before !== undefined && isPermitted(before, undefined);
@@ -252,16 +255,17 @@ export class PositionSets {
    * A rebased fork's sets (StreamEngine.rebaseAt): its positions are the parent's with the `patched`
    * tools in their new state from position 0 on, none reordered (the derivation rebases only then).
    * Position 0's core is the parent's with those tools moved; the later ones are derived from it when
-   * asked. Without a kept core at 0, or past the bulk threshold, nothing is adopted (computed afresh).
+   * asked. Without a kept core at 0 nothing is adopted (computed afresh). No bulk threshold: an edit
+   * high in a catalogue layer patches most tools, but only moves their text, so nothing is merged.
    */
   adoptPatched(parent: PositionSets, states0: ReadonlyMap<string, ToolState>, patched: ReadonlyMap<string, ToolState>): void {
     const core0 = parent.cores.get(0);
-    if (!core0 || patched.size > bulkLimit(core0)) return;
-    const changed = new Map<string, { before: ToolState | undefined; after: ToolState }>();
+    if (!core0) return;
+    const changed: { before: ToolState; after: ToolState }[] = [];
     for (const [name, after] of patched) {
       const before = states0.get(name);
       if (!before || before.order !== after.order) return;
-      changed.set(name, { before, after });
+      changed.push({ before, after });
     }
     this.cores.set(0, nextCore(core0, changed));
   }
@@ -292,7 +296,7 @@ export class PositionSets {
           count++;
         }
       }
-      if (count <= bulkLimit(base)) core = nextCore(base, changed);
+      if (count <= bulkLimit(base)) core = nextCore(base, changed.values());
     }
     core ??= fullCore(this.source.orderedStatesAt(index));
     // Position 0's core is kept: every later position and every rebased fork is derived from it.
