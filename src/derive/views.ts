@@ -309,8 +309,8 @@ export class DerivationViews {
     return { name: b, order: i, kind: 'builtin', availability: 'on', allowToggle: 'never', permitted: true, offered: true, searchable: false, summary: BUILTIN_SUMMARY[b] ?? '', run: 'unattended', why: 'builtin (locked on)' };
   }
 
-  private matches(ps: PositionSets, i: number, q: SetsQuery, words: string): boolean {
-    const s = this.stateAt(ps, i);
+  /** Whether row i (its tool's state `s`; undefined for a builtin) passes the filter. */
+  private matches(ps: PositionSets, i: number, s: ToolState | undefined, q: SetsQuery, words: string): boolean {
     const name = s ? s.name : (ps.builtins[i - ps.names.length] ?? '');
     const kind = s ? (s.config.source?.value.kind ?? 'local') : 'builtin';
     const availability = s ? s.enable.availability.value : 'on';
@@ -335,7 +335,16 @@ export class DerivationViews {
       if (ps.filtered?.key !== key) {
         const words = (q.query ?? '').trim().toLowerCase();
         const found: number[] = [];
-        for (let i = 0; i < all; i++) if (this.matches(ps, i, q, words)) found.push(i);
+        // The engine's map is in config order: walked beside the names, a lookup by name only where they part.
+        const states = ps.states.values();
+        for (let i = 0; i < all; i++) {
+          let s: ToolState | undefined;
+          if (i < ps.names.length) {
+            const next = states.next();
+            s = !next.done && next.value.name === ps.names[i] ? next.value : this.stateAt(ps, i);
+          }
+          if (this.matches(ps, i, s, q, words)) found.push(i);
+        }
         ps.filtered = { key, indices: found };
       }
       indices = ps.filtered?.indices;
