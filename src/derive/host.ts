@@ -81,8 +81,6 @@ export class DeriveHost {
   private readonly workspace = new WorkspaceHost((revision) => this.recent.get(revision), () => this.indexes.rankerMap());
   private readonly servers = new ServersHost((revision) => this.recent.get(revision));
   private readonly layerLines = new Map<string, (offset: number) => { line: number; column: number }>();
-  /** The newest line index of each layer, with the text it indexes (reused while the text is the same). */
-  private readonly lineIndexes = new Map<string, { readonly text: string; readonly lines: LineIndex }>();
   private readonly findabilityHost = new FindabilityHost((revision) => this.timeline(revision), this.indexes, (revision, layer, offset) => {
     const { line, column } = this.layerLink(revision, layer, offset);
     return { line, column };
@@ -285,11 +283,7 @@ export class DeriveHost {
     if (!f) {
       const c = this.recent.get(revision);
       const text = c?.doc.layers.find((l) => l.name === layer)?.text ?? c?.workspace?.load.layers.find((l) => l.name === layer)?.text ?? '';
-      // A keystroke in another layer leaves this one's text as it was: its line starts (a walk of a
-      // catalogue layer's megabytes) are the previous revision's.
-      let kept = this.lineIndexes.get(layer);
-      if (kept?.text !== text) this.lineIndexes.set(layer, (kept = { text, lines: new LineIndex(text) }));
-      const lines = kept.lines;
+      const lines = new LineIndex(text);
       f = (o: number) => lines.position(o);
       this.layerLines.set(key, f);
     }
