@@ -96,6 +96,8 @@ function briefEntry(e: EntryView): EntryView {
   };
 }
 
+const BUILTIN_MEMBERSHIP = { permitted: true, offered: true, searchable: false } as const;
+
 /** A configured tool's membership at a plain position (no forced tool), read from its state as the sets' rules do. */
 function membership(s: ToolState): { permitted: boolean; offered: boolean; searchable: boolean } {
   return { permitted: isPermitted(s, undefined), offered: isOffered(s, undefined), searchable: isSearchable(s, undefined) };
@@ -312,12 +314,13 @@ export class DerivationViews {
   /** Whether row i (its tool's state `s`; undefined for a builtin) passes the filter. */
   private matches(ps: PositionSets, i: number, s: ToolState | undefined, q: SetsQuery, words: string): boolean {
     const name = s ? s.name : (ps.builtins[i - ps.names.length] ?? '');
-    const kind = s ? (s.config.source?.value.kind ?? 'local') : 'builtin';
-    const availability = s ? s.enable.availability.value : 'on';
-    const member = s ? membership(s) : { permitted: true, offered: true, searchable: false };
-    if (q.availability && q.availability.length > 0 && !q.availability.includes(availability)) return false;
-    if (q.kind && q.kind.length > 0 && !q.kind.includes(kind)) return false;
-    if (q.membership && q.membership.length > 0 && !q.membership.some((m) => member[m])) return false;
+    // Each test read only when its filter is set: the walk visits every tool of the catalogue.
+    if (q.availability && q.availability.length > 0 && !q.availability.includes(s ? s.enable.availability.value : 'on')) return false;
+    if (q.kind && q.kind.length > 0 && !q.kind.includes(s ? (s.config.source?.value.kind ?? 'local') : 'builtin')) return false;
+    if (q.membership && q.membership.length > 0) {
+      const member = s ? membership(s) : BUILTIN_MEMBERSHIP;
+      if (!q.membership.some((m) => member[m])) return false;
+    }
     if (words !== '') {
       const summary = s ? this.src.summaryOf(s) : (BUILTIN_SUMMARY[name] ?? '');
       if (!name.toLowerCase().includes(words) && !summary.toLowerCase().includes(words)) return false;
