@@ -732,7 +732,7 @@ export class StreamEngine {
     fork.snapshots.clear();
     fork.pinned.clear();
     fork.snapshots.set(0, snap0);
-    fork.setsByPosition.adoptPatched(this.setsByPosition, states0, patched);
+    fork.setsByPosition.adoptPatched(this.setsByPosition, index, states0, patched);
     return fork;
   }
 

@@ -12,7 +12,7 @@
 // (position-sets.test.ts, properties.test.ts) hold the incremental answer to computeSets.
 import { builtinNames, computeSets, isOffered, isPermitted, isSearchable } from './sets';
 import type { Sets, SetSizes } from './sets';
-import type { ConfigPosition, ToolState } from './engine';
+import type { ConfigPosition, ToolChange, ToolState } from './engine';
 
 /** One set in config order: names and their config orders (ascending), for merging by order. */
 interface Column {
@@ -252,22 +252,37 @@ export class PositionSets {
   }
 
   /**
-   * A rebased fork's sets (StreamEngine.rebaseAt): its positions are the parent's with the `patched`
-   * tools in their new state from position 0 on, none reordered (the derivation rebases only then).
-   * Position 0's core is the parent's with those tools moved; the later ones are derived from it when
-   * asked. Without a kept core at 0 nothing is adopted (computed afresh). No bulk threshold: an edit
-   * high in a catalogue layer patches most tools, but only moves their text, so nothing is merged.
+   * A rebased fork's sets (StreamEngine.rebaseAt at `index`): its positions up to `index` are the
+   * parent's with the `patched` tools in their new state from position 0 on, none reordered (the
+   * derivation rebases only then). Position 0's core is the parent's with those tools moved, and so
+   * is the core at `index` (where the kept steps end: while typing, the position the page asks about);
+   * the others are derived from them when asked. A core the parent did not keep is not adopted
+   * (computed when asked). Position 0 has no bulk threshold: an edit high in a catalogue layer patches
+   * most tools, but only moves their text, so nothing is merged.
    */
-  adoptPatched(parent: PositionSets, states0: ReadonlyMap<string, ToolState>, patched: ReadonlyMap<string, ToolState>): void {
+  adoptPatched(parent: PositionSets, index: number, states0: ReadonlyMap<string, ToolState>, patched: ReadonlyMap<string, ToolState>): void {
+    const moved = (core: Core, before: (name: string) => ToolState | undefined, after: (name: string) => ToolState | undefined): Core | undefined => {
+      const changed: { before: ToolState; after: ToolState }[] = [];
+      for (const name of patched.keys()) {
+        const b = before(name);
+        const a = after(name);
+        if (!b || !a || b.order !== a.order) return undefined;
+        changed.push({ before: b, after: a });
+      }
+      return nextCore(core, changed);
+    };
     const core0 = parent.cores.get(0);
-    if (!core0) return;
-    const changed: { before: ToolState; after: ToolState }[] = [];
-    for (const [name, after] of patched) {
-      const before = states0.get(name);
-      if (!before || before.order !== after.order) return;
-      changed.push({ before, after });
-    }
-    this.cores.set(0, nextCore(core0, changed));
+    const next0 = core0 ? moved(core0, (n) => states0.get(n), (n) => patched.get(n)) : undefined;
+    if (next0) this.cores.set(0, next0);
+    const coreAt = index > 0 ? parent.cores.get(index) : undefined;
+    if (!coreAt || patched.size > bulkLimit(coreAt)) return;
+    // Each patched tool's state at `index` in either engine: its newest change up to there, else its state at 0.
+    const budget = 4 * bulkLimit(coreAt);
+    const before = statesAt(parent.source.positions, index, patched, budget);
+    const after = statesAt(this.source.positions, index, patched, budget);
+    if (!before || !after) return;
+    const nextAt = moved(coreAt, (n) => before.get(n) ?? states0.get(n), (n) => after.get(n) ?? patched.get(n));
+    if (nextAt) this.cores.set(index, nextAt);
   }
 
   private core(index: number): Core {
@@ -311,6 +326,25 @@ export class PositionSets {
     this.cores.set(index, core);
     return core;
   }
+}
+
+/**
+ * The newest state up to position `index` (position 0 left out) of each of `names` that changed in
+ * between; undefined past `budget` changes read (walking the states is cheaper then).
+ */
+function statesAt(positions: readonly ConfigPosition[], index: number, names: ReadonlyMap<string, unknown>, budget: number): Map<string, ToolState> | undefined {
+  const out = new Map<string, ToolState>();
+  let read = 0;
+  for (let i = index; i >= 1 && out.size < names.size; i--) {
+    const changes = positions[i]?.changes ?? [];
+    read += changes.length;
+    if (read > budget) return undefined;
+    for (let j = changes.length - 1; j >= 0; j--) {
+      const c = changes[j] as ToolChange;
+      if (names.has(c.name) && !out.has(c.name)) out.set(c.name, c.after);
+    }
+  }
+  return out;
 }
 
 /** Past an eighth of the catalogue changed, walking the states once is cheaper than merging. */
