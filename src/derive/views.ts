@@ -4,6 +4,7 @@
 // about only, memoized for the derivation. At 10,000 tools the whole answer used to be 3.4 MB a keystroke.
 import { originLabel, toolCount } from '../core';
 import type { ExpectationResult, Timeline, ToolState } from '../core';
+import { isOffered, isPermitted, isSearchable } from '../core/stream/sets';
 import { entryView } from './entryView';
 import { ADDED_NAMES_SHOWN, BRIEF_DETAIL_CHARS, KIND_LETTERS, OFFERED_NAMES_SHOWN } from './protocol';
 import type {
@@ -51,14 +52,18 @@ function cacheView(t: Timeline, i: number): RequestView['cache'] {
   return { status: c.status, reason: c.reason, ...(c.firstDifference ? { firstDifference: { ...c.firstDifference } } : {}) };
 }
 
-/** The rows of the sets at one position, before they are words: built once per (derivation, position). */
+/**
+ * The rows of the sets at one position, before they are words: the engine's own values, not copies
+ * (at 100,000 tools a spread of the states and three Sets of names cost ~100 ms a keystroke). Row i
+ * is the tool at config order i, then the builtins; its membership is read from its state.
+ */
 interface PositionSets {
-  readonly states: readonly ToolState[];
+  /** Each tool's state at the position (the engine's map). */
+  readonly states: ReadonlyMap<string, ToolState>;
+  /** The configured tools in config order, without the builtins (the sets' catalogue column). */
+  readonly names: readonly string[];
   /** Builtins past the configured tools (search_tools, describe_tools). */
   readonly builtins: readonly string[];
-  readonly permitted: ReadonlySet<string>;
-  readonly offered: ReadonlySet<string>;
-  readonly searchable: ReadonlySet<string>;
   readonly summary: SetsSummary;
   /** The indices matching the last filter asked, so scrolling a filtered list does not filter again. */
   filtered?: { readonly key: string; readonly indices: readonly number[] };
@@ -89,6 +94,13 @@ function briefEntry(e: EntryView): EntryView {
     ...(detail !== undefined && !search ? { detail: detail.length > BRIEF_DETAIL_CHARS ? `${detail.slice(0, BRIEF_DETAIL_CHARS - 1)}…` : detail } : {}),
     ...(search ? { searchBrief: { query: search.query, limit: search.limit, ...(search.total !== undefined ? { total: search.total } : {}), returned: search.returned.map((h) => ({ name: h.name, status: h.status })) } } : {}),
   };
+}
+
+const BUILTIN_MEMBERSHIP = { permitted: true, offered: true, searchable: false } as const;
+
+/** A configured tool's membership at a plain position (no forced tool), read from its state as the sets' rules do. */
+function membership(s: ToolState): { permitted: boolean; offered: boolean; searchable: boolean } {
+  return { permitted: isPermitted(s, undefined), offered: isOffered(s, undefined), searchable: isSearchable(s, undefined) };
 }
 
 export class DerivationViews {
@@ -239,22 +251,15 @@ export class DerivationViews {
     let hit = this.positions.get(p);
     if (hit) return hit;
     const t = this.t;
-    const states = [...t.statesAt(p).values()];
     const sets = t.setsAt(p);
     const registered = t.positions[p]?.registered ?? false;
+    const tools = toolCount(t.positions[p]?.counts.configured ?? 0, registered);
+    const { configured, permitted, offered, searchable } = sets.sizes;
     hit = {
-      states,
-      builtins: sets.configured.slice(states.length),
-      permitted: new Set(sets.permitted),
-      offered: new Set(sets.offered),
-      searchable: new Set(sets.searchable),
-      summary: {
-        revision: this.revision,
-        position: p,
-        counts: { configured: sets.configured.length, permitted: sets.permitted.length, offered: sets.offered.length, searchable: sets.searchable.length },
-        registered,
-        tools: toolCount(t.positions[p]?.counts.configured ?? 0, registered),
-      },
+      states: t.statesAt(p),
+      names: sets.catalogue,
+      builtins: tools.builtins,
+      summary: { revision: this.revision, position: p, counts: { configured, permitted, offered, searchable }, registered, tools },
     };
     // A derivation is asked about a few positions (the selected one, a link followed); keep the newest few.
     if (this.positions.size >= 4) this.positions.delete(this.positions.keys().next().value as number);
@@ -271,9 +276,16 @@ export class DerivationViews {
     return [...this.requests.keys()].sort((a, b) => a - b);
   }
 
+  /** The state of row i's tool; undefined past the configured tools (a builtin's row). */
+  private stateAt(ps: PositionSets, i: number): ToolState | undefined {
+    const name = ps.names[i];
+    return name === undefined ? undefined : ps.states.get(name);
+  }
+
+
   private setsRow(ps: PositionSets, i: number): SetsRow | undefined {
     this.setsRowsBuilt++;
-    const s = ps.states[i];
+    const s = this.stateAt(ps, i);
     if (s) {
       const src = s.config.source?.value;
       const server = src?.kind === 'mcp' ? src.server : undefined;
@@ -286,9 +298,7 @@ export class DerivationViews {
         kind: src?.kind ?? 'local',
         availability: a.value,
         allowToggle: s.enable.allowToggle.value,
-        permitted: ps.permitted.has(s.name),
-        offered: ps.offered.has(s.name),
-        searchable: ps.searchable.has(s.name),
+        ...membership(s),
         ...(server !== undefined ? { server, serverStatus: s.resolution.ok ? 'running' : s.resolution.reason } : {}),
         summary: this.src.summaryOf(s),
         run: s.run,
@@ -296,20 +306,21 @@ export class DerivationViews {
         ...(link ? { link } : {}),
       };
     }
-    const b = ps.builtins[i - ps.states.length];
+    const b = ps.builtins[i - ps.names.length];
     if (b === undefined) return undefined;
     return { name: b, order: i, kind: 'builtin', availability: 'on', allowToggle: 'never', permitted: true, offered: true, searchable: false, summary: BUILTIN_SUMMARY[b] ?? '', run: 'unattended', why: 'builtin (locked on)' };
   }
 
-  private matches(ps: PositionSets, i: number, q: SetsQuery, words: string): boolean {
-    const s = ps.states[i];
-    const name = s ? s.name : (ps.builtins[i - ps.states.length] ?? '');
-    const kind = s ? (s.config.source?.value.kind ?? 'local') : 'builtin';
-    const availability = s ? s.enable.availability.value : 'on';
-    const member = { permitted: s ? ps.permitted.has(name) : true, offered: s ? ps.offered.has(name) : true, searchable: s ? ps.searchable.has(name) : false };
-    if (q.availability && q.availability.length > 0 && !q.availability.includes(availability)) return false;
-    if (q.kind && q.kind.length > 0 && !q.kind.includes(kind)) return false;
-    if (q.membership && q.membership.length > 0 && !q.membership.some((m) => member[m])) return false;
+  /** Whether row i (its tool's state `s`; undefined for a builtin) passes the filter. */
+  private matches(ps: PositionSets, i: number, s: ToolState | undefined, q: SetsQuery, words: string): boolean {
+    const name = s ? s.name : (ps.builtins[i - ps.names.length] ?? '');
+    // Each test read only when its filter is set: the walk visits every tool of the catalogue.
+    if (q.availability && q.availability.length > 0 && !q.availability.includes(s ? s.enable.availability.value : 'on')) return false;
+    if (q.kind && q.kind.length > 0 && !q.kind.includes(s ? (s.config.source?.value.kind ?? 'local') : 'builtin')) return false;
+    if (q.membership && q.membership.length > 0) {
+      const member = s ? membership(s) : BUILTIN_MEMBERSHIP;
+      if (!q.membership.some((m) => member[m])) return false;
+    }
     if (words !== '') {
       const summary = s ? this.src.summaryOf(s) : (BUILTIN_SUMMARY[name] ?? '');
       if (!name.toLowerCase().includes(words) && !summary.toLowerCase().includes(words)) return false;
@@ -320,14 +331,23 @@ export class DerivationViews {
   /** The rows [offset, offset + limit) of the sets at a position, after the filter (done here, not in the page). */
   setsWindow(position: number, offset: number, limit: number, q: SetsQuery): SetsWindow {
     const ps = this.positionSets(position);
-    const all = ps.states.length + ps.builtins.length;
+    const all = ps.names.length + ps.builtins.length;
     let indices: readonly number[] | undefined;
     if (isFiltered(q)) {
       const key = filterKey(q);
       if (ps.filtered?.key !== key) {
         const words = (q.query ?? '').trim().toLowerCase();
         const found: number[] = [];
-        for (let i = 0; i < all; i++) if (this.matches(ps, i, q, words)) found.push(i);
+        // The engine's map is in config order: walked beside the names, a lookup by name only where they part.
+        const states = ps.states.values();
+        for (let i = 0; i < all; i++) {
+          let s: ToolState | undefined;
+          if (i < ps.names.length) {
+            const next = states.next();
+            s = !next.done && next.value.name === ps.names[i] ? next.value : this.stateAt(ps, i);
+          }
+          if (this.matches(ps, i, s, q, words)) found.push(i);
+        }
         ps.filtered = { key, indices: found };
       }
       indices = ps.filtered?.indices;
@@ -347,7 +367,7 @@ export class DerivationViews {
   allSetsRows(position: number): SetsRow[] {
     const ps = this.positionSets(position);
     const rows: SetsRow[] = [];
-    for (let i = 0; i < ps.states.length + ps.builtins.length; i++) {
+    for (let i = 0; i < ps.names.length + ps.builtins.length; i++) {
       const row = this.setsRow(ps, i);
       if (row) rows.push(row);
     }

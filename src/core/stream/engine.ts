@@ -505,6 +505,7 @@ export class StreamEngine {
   forkAt(index: number): StreamEngine {
     const fork = new StreamEngine([], this.servers);
     fork.restore(this, index);
+    fork.setsByPosition.adopt(this.setsByPosition, index);
     return fork;
   }
 
@@ -731,6 +732,7 @@ export class StreamEngine {
     fork.snapshots.clear();
     fork.pinned.clear();
     fork.snapshots.set(0, snap0);
+    fork.setsByPosition.adoptPatched(this.setsByPosition, index, states0, patched);
     return fork;
   }
 

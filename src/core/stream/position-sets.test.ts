@@ -38,7 +38,14 @@ function text(tools: readonly ToolSpec[], star?: string, bare = false): string {
   return out.join('\n');
 }
 
-const plain = (s: Sets): Record<string, readonly string[]> => ({ configured: s.configured, permitted: s.permitted, offered: s.offered, searchable: s.searchable, servers: s.servers });
+const plain = (s: Sets): Record<string, unknown> => ({ configured: s.configured, permitted: s.permitted, offered: s.offered, searchable: s.searchable, servers: s.servers, catalogue: s.catalogue, sizes: s.sizes });
+
+/** The sizes a Sets value states without building its lists are its lists' lengths, and the catalogue is `configured` less the builtins. */
+function expectSizesTrue(s: Sets): void {
+  expect(s.sizes).toEqual({ configured: s.configured.length, permitted: s.permitted.length, offered: s.offered.length, searchable: s.searchable.length });
+  expect(s.catalogue).toEqual(s.configured.slice(0, s.catalogue.length));
+  expect(s.configured.slice(s.catalogue.length).every((n) => n === 'describe_tools' || n === 'search_tools')).toBe(true);
+}
 
 /** The answer the engine gives, against computeSets over the position's states in config order. */
 function expectSetsAgree(engine: StreamEngine, index: number, forced?: string): void {
@@ -46,7 +53,10 @@ function expectSetsAgree(engine: StreamEngine, index: number, forced?: string): 
   if (!p) throw new Error('no position');
   const states = [...engine.statesAt(index).values()].sort((a, b) => a.order - b.order);
   const scratch = computeSets(states, { registered: p.registered, appended: p.appended, ...(forced !== undefined ? { forced } : {}) });
-  expect(plain(engine.setsAt(index, forced)), `position ${index}${forced !== undefined ? ` forcing ${forced}` : ''}`).toEqual(plain(scratch));
+  const got = engine.setsAt(index, forced);
+  expect(plain(got), `position ${index}${forced !== undefined ? ` forcing ${forced}` : ''}`).toEqual(plain(scratch));
+  expectSizesTrue(got);
+  expectSizesTrue(scratch);
   if (forced === undefined) {
     const configOrder = computeSets(states, { registered: p.registered });
     expect(plain(engine.setsInConfigOrderAt(index))).toEqual(plain(configOrder));
@@ -55,7 +65,9 @@ function expectSetsAgree(engine: StreamEngine, index: number, forced?: string): 
 
 type Op =
   | { readonly kind: 'delta'; readonly tools: readonly ToolSpec[]; readonly star?: string | undefined; readonly bare: boolean; readonly append: readonly string[] }
-  | { readonly kind: 'layer'; readonly tools: readonly ToolSpec[]; readonly star?: string | undefined };
+  | { readonly kind: 'layer'; readonly tools: readonly ToolSpec[]; readonly star?: string | undefined }
+  /** A layer edit of values only: the layer's tools, in their order, with new enables and sources (the common keystroke). */
+  | { readonly kind: 'values'; readonly enables: readonly (string | undefined)[]; readonly sources: readonly string[] };
 
 function opsArb(names: readonly string[], maxTools: number): fc.Arbitrary<{ base: readonly ToolSpec[]; star?: string | undefined; ops: readonly Op[]; reads: readonly number[]; forced: readonly string[] }> {
   const tool = fc.record({ name: fc.constantFrom(...names), enable: fc.option(fc.constantFrom(...ENABLES), { nil: undefined }), source: fc.constantFrom(...SOURCES) });
@@ -64,6 +76,7 @@ function opsArb(names: readonly string[], maxTools: number): fc.Arbitrary<{ base
   const op: fc.Arbitrary<Op> = fc.oneof(
     { weight: 6, arbitrary: fc.record({ kind: fc.constant('delta' as const), tools, star: fc.option(fc.constantFrom(...ENABLES), { nil: undefined, freq: 5 }), bare: fc.boolean(), append: fc.subarray([...names]) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('layer' as const), tools, star }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('values' as const), enables: fc.array(fc.option(fc.constantFrom(...ENABLES), { nil: undefined, freq: 3 }), { maxLength: maxTools }), sources: fc.array(fc.constantFrom(...SOURCES), { maxLength: maxTools }) }) },
   );
   return fc.record({
     base: tools,
@@ -76,9 +89,14 @@ function opsArb(names: readonly string[], maxTools: number): fc.Arbitrary<{ base
 
 function play(names: readonly string[], spec: { base: readonly ToolSpec[]; star?: string | undefined; ops: readonly Op[] }): StreamEngine {
   const engine = new StreamEngine([loadLayer({ name: 'w', text: text(spec.base, spec.star) })], servers(names));
+  let layer = { tools: spec.base, star: spec.star };
   spec.ops.forEach((op, i) => {
-    if (op.kind === 'layer') engine.replaceLayers([loadLayer({ name: 'w', text: text(op.tools, op.star) })], { kind: 'layer-edit', layer: 'w', detail: '', step: i });
-    else engine.applyDelta(loadLayer({ name: `d${i}`, text: text(op.tools, op.star, op.bare) }).config, { sources: ['promotion'], detail: '', step: i }, op.append);
+    if (op.kind === 'layer' || op.kind === 'values') {
+      // A values edit keeps the tools and their order; an edit the stream already holds appends a position all the same.
+      if (op.kind === 'values') layer = { tools: layer.tools.map((t, k) => ({ name: t.name, enable: k < op.enables.length ? op.enables[k] : t.enable, source: op.sources[k] ?? t.source })), star: layer.star };
+      else layer = { tools: op.tools, star: op.star };
+      engine.replaceLayers([loadLayer({ name: 'w', text: text(layer.tools, layer.star) })], { kind: 'layer-edit', layer: 'w', detail: '', step: i });
+    } else engine.applyDelta(loadLayer({ name: `d${i}`, text: text(op.tools, op.star, op.bare) }).config, { sources: ['promotion'], detail: '', step: i }, op.append);
   });
   return engine;
 }

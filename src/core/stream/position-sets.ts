@@ -4,12 +4,15 @@
 //
 // Computed once per position, and incrementally: the sets of a position are the sets of an earlier
 // one with the membership of the tools changed in between moved (a promotion moves one tool; a
-// 10,000-tool catalogue is not walked again). A layer edit may reorder or remove tools, so the sets
-// after one are computed afresh from the states. The property tests (properties.test.ts) hold the
-// incremental answer to computeSets over the same states.
+// 10,000-tool catalogue is not walked again). A layer edit that reorders, adds or removes tools is
+// the one barrier: the sets after it are computed afresh from the states. One that only changes
+// values (the common keystroke) moves its changed tools like a delta. A fork of the engine starts
+// with its parent's sets (adopt), and a rebased fork with position 0's moved by the patched tools
+// (adoptPatched), so a keystroke at 100,000 tools does not walk every state again. The property tests
+// (position-sets.test.ts, properties.test.ts) hold the incremental answer to computeSets.
 import { builtinNames, computeSets, isOffered, isPermitted, isSearchable } from './sets';
-import type { Sets } from './sets';
-import type { ConfigPosition, ToolState } from './engine';
+import type { Sets, SetSizes } from './sets';
+import type { ConfigPosition, ToolChange, ToolState } from './engine';
 
 /** One set in config order: names and their config orders (ascending), for merging by order. */
 interface Column {
@@ -122,13 +125,16 @@ function moveColumn(prev: Column, moves: readonly Move[], servers?: readonly (st
   return outServers ? { column: { names, orders }, servers: outServers } : { column: { names, orders } };
 }
 
-/** The core of a position from the core of an earlier one and the tools changed in between. */
-function nextCore(prev: Core, changed: ReadonlyMap<string, { before: ToolState | undefined; after: ToolState }>): Core {
+/**
+ * The core of a position from the core of an earlier one and the tools changed in between (each once).
+ * A tool whose membership did not move costs a few reads: columns without a move are shared.
+ */
+function nextCore(prev: Core, changed: Iterable<{ readonly before: ToolState | undefined; readonly after: ToolState }>): Core {
   const c: Move[] = [];
   const p: Move[] = [];
   const o: Move[] = [];
   const s: Move[] = [];
-  for (const { before, after } of changed.values()) {
+  for (const { before, after } of changed) {
     const base = { order: after.order, name: after.name };
     if (!before) c.push({ ...base, was: false, is: true });
     const wasP = before !== undefined && isPermitted(before, undefined);
@@ -156,6 +162,9 @@ function nextCore(prev: Core, changed: ReadonlyMap<string, { before: ToolState |
 /** The Sets value of a core at a position; each list is built when first read. */
 function setsOf(core: Core, registered: boolean, appended: readonly string[]): Sets {
   const builtins = builtinNames(registered);
+  const b = builtins.length;
+  // Appended promotions only move offered tools to the tail: the offered set's size is the core's.
+  const sizes: SetSizes = { configured: core.configured.names.length + b, permitted: core.permitted.names.length + b, offered: core.offered.names.length + b, searchable: core.searchable.names.length };
   let configured: readonly string[] | undefined;
   let permitted: readonly string[] | undefined;
   let offered: readonly string[] | undefined;
@@ -176,6 +185,8 @@ function setsOf(core: Core, registered: boolean, appended: readonly string[]): S
       return (offered = [...core.offered.names.filter((n) => !tail.has(n)), ...builtins, ...appended.filter((n) => inConfig.has(n))]);
     },
     searchable: core.searchable.names,
+    catalogue: core.configured.names,
+    sizes,
     get servers(): readonly string[] {
       if (servers) return servers;
       const seen = new Set<string>();
@@ -232,16 +243,58 @@ export class PositionSets {
     return hit;
   }
 
+  /**
+   * A fork's sets (StreamEngine.forkAt): its positions up to `index` are the parent's, values shared,
+   * and so are their cores.
+   */
+  adopt(parent: PositionSets, index: number): void {
+    for (const [k, core] of parent.cores) if (k <= index) this.cores.set(k, core);
+  }
+
+  /**
+   * A rebased fork's sets (StreamEngine.rebaseAt at `index`): its positions up to `index` are the
+   * parent's with the `patched` tools in their new state from position 0 on, none reordered (the
+   * derivation rebases only then). Position 0's core is the parent's with those tools moved, and so
+   * is the core at `index` (where the kept steps end: while typing, the position the page asks about);
+   * the others are derived from them when asked. A core the parent did not keep is not adopted
+   * (computed when asked). Position 0 has no bulk threshold: an edit high in a catalogue layer patches
+   * most tools, but only moves their text, so nothing is merged.
+   */
+  adoptPatched(parent: PositionSets, index: number, states0: ReadonlyMap<string, ToolState>, patched: ReadonlyMap<string, ToolState>): void {
+    const moved = (core: Core, before: (name: string) => ToolState | undefined, after: (name: string) => ToolState | undefined): Core | undefined => {
+      const changed: { before: ToolState; after: ToolState }[] = [];
+      for (const name of patched.keys()) {
+        const b = before(name);
+        const a = after(name);
+        if (!b || !a || b.order !== a.order) return undefined;
+        changed.push({ before: b, after: a });
+      }
+      return nextCore(core, changed);
+    };
+    const core0 = parent.cores.get(0);
+    const next0 = core0 ? moved(core0, (n) => states0.get(n), (n) => patched.get(n)) : undefined;
+    if (next0) this.cores.set(0, next0);
+    const coreAt = index > 0 ? parent.cores.get(index) : undefined;
+    if (!coreAt || patched.size > bulkLimit(coreAt)) return;
+    // Each patched tool's state at `index` in either engine: its newest change up to there, else its state at 0.
+    const budget = 4 * bulkLimit(coreAt);
+    const before = statesAt(parent.source.positions, index, patched, budget);
+    const after = statesAt(this.source.positions, index, patched, budget);
+    if (!before || !after) return;
+    const nextAt = moved(coreAt, (n) => before.get(n) ?? states0.get(n), (n) => after.get(n) ?? patched.get(n));
+    if (nextAt) this.cores.set(index, nextAt);
+  }
+
   private core(index: number): Core {
     const hit = this.cores.get(index);
     if (hit) return hit;
     const positions = this.source.positions;
-    // The nearest kept core at or before `index` with no layer edit (a reorder) in between.
+    // The nearest kept core at or before `index` with no reordering layer edit in between.
     let from = -1;
     for (const k of this.cores.keys()) if (k < index && k > from) from = k;
     let barrier = -1;
     for (let i = index; i > from; i--) {
-      if (positions[i]?.event.kind === 'layer-edit' || i === 0) {
+      if (i === 0 || (positions[i]?.event.kind === 'layer-edit' && !keepsOrder(positions, i))) {
         barrier = i;
         break;
       }
@@ -258,13 +311,58 @@ export class PositionSets {
           count++;
         }
       }
-      // Past an eighth of the catalogue, walking the states once is cheaper than merging.
-      if (count <= Math.max(64, base.configured.names.length >> 3)) core = nextCore(base, changed);
+      if (count <= bulkLimit(base)) core = nextCore(base, changed.values());
     }
     core ??= fullCore(this.source.orderedStatesAt(index));
-    remember(this.cores, index, core, CORE_LIMIT);
+    // Position 0's core is kept: every later position and every rebased fork is derived from it.
+    if (this.cores.size >= CORE_LIMIT) {
+      for (const k of this.cores.keys()) {
+        if (k !== 0) {
+          this.cores.delete(k);
+          break;
+        }
+      }
+    }
+    this.cores.set(index, core);
     return core;
   }
+}
+
+/**
+ * The newest state up to position `index` (position 0 left out) of each of `names` that changed in
+ * between; undefined past `budget` changes read (walking the states is cheaper then).
+ */
+function statesAt(positions: readonly ConfigPosition[], index: number, names: ReadonlyMap<string, unknown>, budget: number): Map<string, ToolState> | undefined {
+  const out = new Map<string, ToolState>();
+  let read = 0;
+  for (let i = index; i >= 1 && out.size < names.size; i--) {
+    const changes = positions[i]?.changes ?? [];
+    read += changes.length;
+    if (read > budget) return undefined;
+    for (let j = changes.length - 1; j >= 0; j--) {
+      const c = changes[j] as ToolChange;
+      if (names.has(c.name) && !out.has(c.name)) out.set(c.name, c.after);
+    }
+  }
+  return out;
+}
+
+/** Past an eighth of the catalogue changed, walking the states once is cheaper than merging. */
+function bulkLimit(core: Core): number {
+  return Math.max(64, core.configured.names.length >> 3);
+}
+
+/**
+ * Whether the layer edit that made position `i` kept every tool in its place (values changed only):
+ * no tool added (a change without a state before), removed (the configured count fell) or moved
+ * (a change of order). Its changes then move the sets like a delta's.
+ */
+function keepsOrder(positions: readonly ConfigPosition[], i: number): boolean {
+  const p = positions[i];
+  const prev = positions[i - 1];
+  if (!p || !prev || p.counts.configured !== prev.counts.configured) return false;
+  for (const c of p.changes) if (!c.before || c.before.order !== c.after.order) return false;
+  return true;
 }
 
 function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {

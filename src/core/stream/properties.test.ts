@@ -7,6 +7,8 @@
 //     config position holding a discoverable tool;
 //   - positions derived incrementally equal positions derived from scratch, and the engine's
 //     searchable candidates agree with the sets' rule;
+//   - the sets at every position after a layer edit of values (a keystroke: the derivation rebases
+//     the engine, whose fork moves the parent's sets by the patched tools) equal computeSets;
 //   - loading never throws: random and garbled layer and scenario texts only diagnose.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ import { parseCommand } from '../cli/parse';
 import { parseScenario } from '../scenario/parse';
 import { checkScenario } from '../scenario/report';
 import { layer, scenario, step } from '../scenario/test-helpers';
+import { Derivation } from '../turn/derivation';
 import { runScenario } from '../turn/run';
 import type { Timeline } from '../turn/timeline';
 import { StreamEngine } from './engine';
@@ -249,6 +252,73 @@ describe('the incremental engine equals a from-scratch derivation', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('the sets after a layer edit of values, moved rather than computed afresh', () => {
+  /** A keystroke in the workspace layer: one tool's enable or source rewritten, the tools and their order kept. */
+  const keystrokeArb = fc.record({ tool: fc.nat(), enable: fc.option(fc.constantFrom(...ENABLES), { nil: undefined }), source: fc.constantFrom(...SOURCES) });
+  /** Steps that each name one tool or none, so the steps before the edited tool's first mention are kept (a rebase past position 0). */
+  const narrowStepArb = fc.oneof(
+    fc.constant(step("jp q 'x'")),
+    fc.tuple(fc.constantFrom('-t', '-T'), fc.constantFrom(...NAMES)).map(([f, n]) => step(`jp q 'x' ${f} ${n}`)),
+    fc.tuple(fc.constantFrom(...NAMES), fc.constantFrom('on', 'off', 'discoverable')).map(([n, v]) => step(`jp q 'x' --cfg 'conversation.tools.${n}.enable=${v}'`)),
+  );
+  /**
+   * The scenario with each tool's lines at a fixed width: an edit keeps the text's length, so the
+   * steps after the layers keep their spans and the derivation keeps the steps the edit cannot reach
+   * (as in the workbench, where each layer is a text of its own).
+   */
+  const buildPadded = (s: Of<typeof scenarioArb>): string => {
+    const pad = (line: string): string => line.padEnd(72, ' ');
+    const text = (l: LayerSpec): string =>
+      (l.star !== undefined ? `[conversation.tools.'*']\nenable = ${l.star}\n` : '') +
+      l.tools.map((t) => `[conversation.tools.${JSON.stringify(t.name)}]\n${pad(`source = ${t.source}`)}\n${pad(t.enable !== undefined ? `enable = ${t.enable}` : '#')}\n`).join('');
+    return scenario(`[policy]\nranking = "substring"\nforced_off_tool = "${s.forcedOff}"\n`, SERVERS, ...s.layers.map((l, i) => layer(text(l), i === s.layers.length - 1 ? 'workspace' : `layer${i}`)), ...s.steps);
+  };
+  const narrowArb = fc.record({ layers: fc.array(layerArb, { minLength: 1, maxLength: 2 }), steps: fc.array(narrowStepArb, { minLength: 1, maxLength: 6 }), forcedOff: fc.constantFrom('allow', 'reject') });
+
+  it('equal computeSets over the states at every position, after each of random value edits of a layer', () => {
+    let moved = 0;
+    let kept = 0;
+    fc.assert(
+      fc.property(fc.oneof(scenarioArb, narrowArb), fc.array(keystrokeArb, { minLength: 1, maxLength: 5 }), (s, keystrokes) => {
+        const derivation = new Derivation();
+        const parse = (spec: Of<typeof scenarioArb>) => {
+          const parsed = parseScenario(buildPadded(spec));
+          if (!parsed.ok) throw new Error('generated scenario does not parse');
+          return parsed.scenario;
+        };
+        derivation.run({ scenario: parse(s) });
+        let spec = s;
+        for (const k of keystrokes) {
+          const layers = spec.layers.slice();
+          const last = layers[layers.length - 1] as LayerSpec;
+          if (last.tools.length === 0) return;
+          const at = k.tool % last.tools.length;
+          layers[layers.length - 1] = { ...last, tools: last.tools.map((t, i) => (i === at ? { ...t, enable: k.enable, source: k.source } : t)) };
+          spec = { ...spec, layers };
+          const t = derivation.run({ scenario: parse(spec) });
+          const stats = derivation.last;
+          if (stats && !stats.restarted && stats.toolsReresolved > 0) {
+            moved++;
+            if (stats.stepsReused > 0) kept++;
+          }
+          for (const p of t.positions) {
+            const states = [...t.statesAt(p.index).values()].sort((a, b) => a.order - b.order);
+            const want = computeSets(states, { registered: p.registered, appended: p.appended });
+            const got = t.setsAt(p.index);
+            const plain = (x: typeof got) => ({ configured: x.configured, permitted: x.permitted, offered: x.offered, searchable: x.searchable, servers: x.servers, catalogue: x.catalogue, sizes: x.sizes });
+            expect(plain(got), `position ${p.index}`).toEqual(plain(want));
+          }
+        }
+      }),
+      { numRuns: 250 },
+    );
+    // The path under test was taken: edits re-resolved tools over a rebased engine, not a restart.
+    expect(moved).toBeGreaterThan(20);
+    // And past position 0: steps kept, the fork's sets at the rebase point moved from the parent's.
+    expect(kept).toBeGreaterThan(10);
   });
 });
 

@@ -19,6 +19,20 @@ export interface Sets {
   readonly searchable: readonly string[];
   /** MCP servers of permitted tools. */
   readonly servers: readonly string[];
+  /**
+   * The configured tools without the builtins, in config order: `configured` before its builtins, read
+   * without copying (a view indexes it by row; at 100,000 tools each copy is a cost).
+   */
+  readonly catalogue: readonly string[];
+  /** How many names each list holds, known without building the lists (a panel's counts). */
+  readonly sizes: SetSizes;
+}
+
+export interface SetSizes {
+  readonly configured: number;
+  readonly permitted: number;
+  readonly offered: number;
+  readonly searchable: number;
 }
 
 export function builtinNames(registered: boolean): string[] {
@@ -101,11 +115,14 @@ export function computeSets(states: Iterable<ToolState>, ctx: SetsContext): Sets
   }
   const builtins = builtinNames(ctx.registered);
   const tail = (ctx.appended ?? []).filter((n) => offeredSet.has(n));
+  const offered = [...offeredInOrder, ...builtins, ...tail];
   return {
     configured: [...configured, ...builtins],
     permitted: [...permitted, ...builtins],
-    offered: [...offeredInOrder, ...builtins, ...tail],
+    offered,
     searchable,
     servers,
+    catalogue: configured,
+    sizes: { configured: configured.length + builtins.length, permitted: permitted.length + builtins.length, offered: offered.length, searchable: searchable.length },
   };
 }
