@@ -85,6 +85,16 @@ function elementOf(t: unknown): ToolElement {
   return e;
 }
 
+/** Each message object's line, kept while the object lives (wire.ts hands the same objects to the next request). */
+const lines = new WeakMap<object, string>();
+
+function lineOf(m: unknown): string {
+  if (m === null || typeof m !== 'object') return `${toJson(m)}\n`;
+  let line = lines.get(m);
+  if (line === undefined) lines.set(m, (line = `${toJson(m)}\n`));
+  return line;
+}
+
 /** toJson of a tools array, from its elements: the same text as a whole toJson (compact JSON joins elements with ','). */
 export function toolsArrayText(tools: readonly Piece[] | undefined): string {
   return tools === undefined ? '' : `[${tools.map((t) => t.text).join(',')}]`;
@@ -96,7 +106,7 @@ export function renderRequest(input: RenderInput): RenderedRequest {
   const prefix: Prefix = {
     tools: sections.tools === undefined ? undefined : sections.tools.map(elementOf),
     system: sections.system === undefined ? '' : toJson(sections.system),
-    messages: sections.messages.map((m) => `${toJson(m)}\n`),
+    messages: sections.messages.map(lineOf),
   };
   let toolsJson: string | undefined;
   let messagesJson: string | undefined;
