@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { definitionCost } from '../providers/cost';
 import { parseScenario } from '../scenario/parse';
+import { Derivation } from './derivation';
 import { runScenario } from './run';
 import { layer, scenarioText, search, turn } from './test-kit';
 import type { ToolSpec } from './test-kit';
@@ -89,5 +90,29 @@ describe('a request\'s permitted and offered cost', () => {
       distinct += new Set(t.requests.map((r) => `${r.cost.permitted}/${r.cost.offered}`)).size;
     }
     expect(distinct).toBeGreaterThan(texts.length * 2);
+  });
+});
+
+describe('a request\'s cost after incremental derivations (forked streams keep the unpatched tools\' states)', () => {
+  it('is the sum of its sets\' definitions after each overrides edit', () => {
+    const base = generated(61, {});
+    const p = parseScenario(base);
+    if (!p.ok) throw new Error('bad scenario');
+    const scenario = p.scenario;
+    const AVAIL = ['"on"', '"off"', '"discoverable"'];
+    fc.assert(
+      fc.property(fc.array(fc.record({ tool: fc.nat({ max: 70 }), enable: fc.nat({ max: 2 }) }), { minLength: 1, maxLength: 5 }), (edits) => {
+        const derivation = new Derivation();
+        derivation.run({ scenario });
+        const lines: string[] = [];
+        for (const e of edits) {
+          lines.push(`[conversation.tools.tool_${e.tool}]\nenable = ${AVAIL[e.enable] ?? '"on"'}\n`);
+          const layers = [...scenario.layers, { name: 'overrides', text: lines.join('\n') }];
+          const t = derivation.run({ scenario: { ...scenario, layers } });
+          for (const r of t.requests) expect({ ...r.cost }, `request ${r.id}`).toEqual(summed(t, r.id));
+        }
+      }),
+      { numRuns: 25 },
+    );
   });
 });

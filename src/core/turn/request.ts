@@ -13,7 +13,7 @@ import { checkRequest } from '../providers/request-rules';
 import type { ProviderDiagnostic } from '../providers/rules';
 import type { RenderedRequest } from '../providers/render';
 import type { ToolChoice } from '../providers/types';
-import type { StreamEngine, ToolState } from '../stream/engine';
+import type { StreamEngine, ToolChange, ToolState } from '../stream/engine';
 import { builtinNames, isOffered, isPermitted } from '../stream/sets';
 import type { Sets } from '../stream/sets';
 import { categoriesOf } from '../tasks/categories';
@@ -231,15 +231,51 @@ class SetCosts {
       // `from` is a barrier: sum its states, then move forward from it.
       let permitted = 0;
       let offered = 0;
-      for (const s of this.engine.statesAt(from).values()) {
-        const is = this.share(s);
-        permitted += is.permitted;
-        offered += is.offered;
+      if (from === 0 && this.engine.statesAt(0).size === this.engine.positions[0]?.changes.length) ({ permitted, offered } = this.base());
+      else {
+        for (const s of this.engine.statesAt(from).values()) {
+          const is = this.share(s);
+          permitted += is.permitted;
+          offered += is.offered;
+        }
       }
       this.remember(from, { permitted, offered });
       cost = from === index ? { permitted, offered } : this.configured(index);
     }
     return cost;
+  }
+
+  /**
+   * Position 0, whose changes are every tool's state: the previous stream's figures where a tool's state
+   * is the same object (a derivation's fork keeps every state it did not patch), so a keystroke at
+   * 100,000 tools prices the tools it changed, not the catalogue.
+   */
+  private base(): ConfiguredCost {
+    const changes = this.engine.positions[0]?.changes ?? [];
+    const n = changes.length;
+    const prev = lastBase?.changes.length === n ? lastBase : undefined;
+    const shares = { changes, permitted: new Float64Array(n), offered: new Float64Array(n) };
+    let permitted = 0;
+    let offered = 0;
+    for (let i = 0; i < n; i++) {
+      const after = (changes[i] as ToolChange).after;
+      let p: number;
+      let o: number;
+      if (prev && prev.changes[i]?.after === after) {
+        p = prev.permitted[i] ?? 0;
+        o = prev.offered[i] ?? 0;
+      } else {
+        const is = this.share(after);
+        p = is.permitted;
+        o = is.offered;
+      }
+      shares.permitted[i] = p;
+      shares.offered[i] = o;
+      permitted += p;
+      offered += o;
+    }
+    lastBase = shares;
+    return { permitted, offered };
   }
 
   private share(s: ToolState): ConfiguredCost {
@@ -255,6 +291,9 @@ class SetCosts {
 }
 
 const NOTHING: ConfiguredCost = { permitted: 0, offered: 0 };
+
+/** The newest stream's position-0 figures, tool by tool (SetCosts.base). */
+let lastBase: { readonly changes: readonly ToolChange[]; readonly permitted: Float64Array; readonly offered: Float64Array } | undefined;
 
 /** One SetCosts per stream engine (a derivation's fork is an engine of its own). */
 const setCosts = new WeakMap<StreamEngine, SetCosts>();
