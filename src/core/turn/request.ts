@@ -50,6 +50,8 @@ interface Derived {
   /** The definitions of the permitted set and of the array. */
   readonly definitions: ReadonlyMap<string, ToolDefinition>;
   readonly cost: { readonly offered: number; readonly permitted: number };
+  /** The definitions of the array, in its order (rendering and the findings read them). */
+  readonly arrayDefinitions: readonly ToolDefinition[];
   /** A lookup of definitions (builtins' and configured tools') in the states of this position. */
   readonly definitionsAt: () => (name: string) => ToolDefinition | undefined;
 }
@@ -75,9 +77,17 @@ function derive(conv: Pick<Conversation, 'engine' | 'policy' | 'catalogue'>, pos
   }
   let definitions: Map<string, ToolDefinition> | undefined;
   let cost: { readonly offered: number; readonly permitted: number } | undefined;
+  let arrayDefinitions: ToolDefinition[] | undefined;
   return {
     sets,
     array,
+    get arrayDefinitions(): readonly ToolDefinition[] {
+      if (!arrayDefinitions) {
+        const at = definitionsAt();
+        arrayDefinitions = array.map((n) => at(n)).filter((d): d is ToolDefinition => d !== undefined);
+      }
+      return arrayDefinitions;
+    },
     get definitions(): ReadonlyMap<string, ToolDefinition> {
       if (!definitions) {
         definitions = new Map();
@@ -358,11 +368,7 @@ export function requestRecord(conv: Conversation, fields: RequestFields): Reques
   let rendered: RenderedRequest | undefined;
   let cache: CacheResult | undefined;
   let findings: readonly ProviderDiagnostic[] | undefined;
-  const arrayDefinitions = (): ToolDefinition[] => {
-    const { array, definitionsAt } = get();
-    const at = definitionsAt();
-    return array.map((n) => at(n)).filter((d): d is ToolDefinition => d !== undefined);
-  };
+  const arrayDefinitions = (): readonly ToolDefinition[] => get().arrayDefinitions;
   const req: RequestRecord = {
     ...fields,
     get sets(): Sets {
