@@ -117,7 +117,7 @@ describe('the prefix compared piece by piece', () => {
           const toolsJson = p.tools === undefined ? '' : `[${p.tools.join(',')}]`;
           const messagesJson = p.messages.join('');
           return {
-            prefix: { tools: p.tools?.map((t) => ({ text: t })), system: p.system, messages: p.messages },
+            prefix: { tools: p.tools?.map((t) => ({ text: t })), system: p.system, messages: p.messages.map((t) => ({ text: t })) },
             toolsJson,
             systemJson: p.system,
             messagesJson,

@@ -82,7 +82,7 @@ export function requestSegments(rendered: Pick<RenderedRequest, 'prefix'>, memo:
     segments.push({ key: seg.key, tokens: memo.count(seg.text), section: 'tools' });
   }
   if (system !== '') segments.push({ key: `system ${system}`, tokens: memo.count(system), section: 'system' });
-  for (const text of messages) {
+  for (const { text } of messages) {
     // One line per message (compact JSON has no raw newline).
     const line = text.slice(0, -1);
     if (line === '') continue;

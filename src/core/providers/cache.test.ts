@@ -112,7 +112,7 @@ describe('compareCache over long prefixes (blocks compared natively, then unit b
     return i;
   };
   // One tools element holding the text, so the compared bytes are `[${tools}]${messages}`.
-  const sectioned = (tools: string, messages: string) => ({ prefix: { tools: [{ text: tools }], system: '', messages: [messages] }, bytes: `[${tools}]${messages}` });
+  const sectioned = (tools: string, messages: string) => ({ prefix: { tools: [{ text: tools }], system: '', messages: [{ text: messages }] }, bytes: `[${tools}]${messages}` });
   it('finds the first difference at any distance from a 4096-unit block boundary, surrogate pairs kept whole', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 20_000 }), fc.constantFrom('x', 'é', '😀', '\ud800'), fc.constantFrom('y', 'ü', '😃'), (at, was, is) => {

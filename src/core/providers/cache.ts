@@ -61,7 +61,7 @@ function runOf(prefix: Prefix): Run {
   const toolsCount = pieces.length;
   if (prefix.system !== '') pieces.push({ text: prefix.system });
   const systemCount = pieces.length;
-  for (const m of prefix.messages) pieces.push({ text: m });
+  for (const m of prefix.messages) pieces.push(m);
   const starts: number[] = [0];
   let at = 0;
   for (const p of pieces) starts.push((at += p.text.length));

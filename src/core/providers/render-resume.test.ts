@@ -28,7 +28,7 @@ const clone = (ms: readonly ConversationMessage[]): ConversationMessage[] => ms.
 
 function texts(provider: ProviderId, messages: readonly ConversationMessage[]): unknown {
   const r = renderRequest({ provider, tools, toolChoice: { kind: 'auto' }, system: 'sys', messages });
-  return { body: toJson(r.body), bytes: r.bytes, messages: r.prefix.messages };
+  return { body: toJson(r.body), bytes: r.bytes, messages: r.prefix.messages.map((p) => p.text) };
 }
 
 describe('a render resumed from the previous one', () => {

@@ -53,8 +53,8 @@ export interface Prefix {
   readonly tools: readonly ToolElement[] | undefined;
   /** The system prompt's JSON (`""` when empty). */
   readonly system: string;
-  /** One compact JSON line per rendered message, each ending in "\n". */
-  readonly messages: readonly string[];
+  /** One compact JSON line per rendered message, each ending in "\n" (one piece per message object). */
+  readonly messages: readonly Piece[];
 }
 
 export interface RenderedRequest {
@@ -86,14 +86,16 @@ function elementOf(t: unknown): ToolElement {
 }
 
 /** Each message object's line, kept while the object lives (wire.ts hands the same objects to the next request). */
-const lines = new WeakMap<object, string>();
+const lines = new WeakMap<object, Piece>();
 
-function lineOf(m: unknown): string {
-  if (m === null || typeof m !== 'object') return `${toJson(m)}\n`;
+function lineOf(m: unknown): Piece {
+  if (m === null || typeof m !== 'object') return { text: `${toJson(m)}\n` };
   let line = lines.get(m);
-  if (line === undefined) lines.set(m, (line = `${toJson(m)}\n`));
+  if (line === undefined) lines.set(m, (line = { text: `${toJson(m)}\n` }));
   return line;
 }
+
+const joined = (pieces: readonly Piece[]): string => pieces.map((p) => p.text).join('');
 
 /** toJson of a tools array, from its elements: the same text as a whole toJson (compact JSON joins elements with ','). */
 export function toolsArrayText(tools: readonly Piece[] | undefined): string {
@@ -122,10 +124,10 @@ export function renderRequest(input: RenderInput): RenderedRequest {
     },
     systemJson: prefix.system,
     get messagesJson(): string {
-      return (messagesJson ??= prefix.messages.join(''));
+      return (messagesJson ??= joined(prefix.messages));
     },
     get bytes(): string {
-      return (bytes ??= (toolsJson ??= toolsArrayText(prefix.tools)) + prefix.system + (messagesJson ??= prefix.messages.join('')));
+      return (bytes ??= (toolsJson ??= toolsArrayText(prefix.tools)) + prefix.system + (messagesJson ??= joined(prefix.messages)));
     },
   };
 }
