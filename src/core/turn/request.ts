@@ -66,7 +66,7 @@ function derive(conv: Pick<Conversation, 'engine' | 'policy' | 'catalogue'>, pos
   const { engine, catalogue } = conv;
   // The position's own sets (its registration and appended promotions are part of it).
   const sets = engine.setsAt(position, forced);
-  const definitionsAt = (): ((name: string) => ToolDefinition | undefined) => catalogue.definitionsAt(position);
+  const definitionsAt = (): ((name: string) => ToolDefinition | undefined) => definitionsOfVersion(engine, catalogue, position);
   let array: readonly string[] = sets.offered;
   if (conv.policy.provider === 'anthropic-directives') {
     // RFD 105's fixed array: every resolvable configured tool, then both builtins.
@@ -312,6 +312,36 @@ function setCostsOf(engine: StreamEngine, catalogue: RunCatalogue): SetCosts {
   let c = setCosts.get(engine);
   if (!c) setCosts.set(engine, (c = new SetCosts(engine, catalogue)));
   return c;
+}
+
+/** Per stream, the definitions looked up by name at each catalogue version (the newest few versions kept). */
+const definitionsByVersion = new WeakMap<StreamEngine, Map<number, Map<string, ToolDefinition | undefined>>>();
+const VERSIONS_KEPT = 8;
+
+/**
+ * `catalogue.definitionsAt(position)`, memoized by name for every position of one catalogue version:
+ * no definition changes between two positions of a version (engine.ts bumps it whenever one can), and
+ * consecutive requests offer nearly the same tools (a promotion adds one), so a conversation's
+ * requests look each offered tool up once rather than once per request.
+ */
+function definitionsOfVersion(engine: StreamEngine, catalogue: RunCatalogue, position: number): (name: string) => ToolDefinition | undefined {
+  const version = engine.positions[position]?.catalogueVersion;
+  if (version === undefined) return catalogue.definitionsAt(position);
+  let versions = definitionsByVersion.get(engine);
+  if (!versions) definitionsByVersion.set(engine, (versions = new Map()));
+  let byName = versions.get(version);
+  if (!byName) {
+    if (versions.size >= VERSIONS_KEPT) versions.delete(versions.keys().next().value as number);
+    versions.set(version, (byName = new Map()));
+  }
+  const names = byName;
+  let at: ((name: string) => ToolDefinition | undefined) | undefined;
+  return (name) => {
+    if (names.has(name)) return names.get(name);
+    const d = (at ??= catalogue.definitionsAt(position))(name);
+    names.set(name, d);
+    return d;
+  };
 }
 
 /** The derivation of a request; requests at one position with one forced tool share it. */
