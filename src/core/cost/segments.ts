@@ -3,7 +3,7 @@
 // bytes exactly; only the comparison key of Anthropic's last tool leaves out its cache_control marker.
 import type { Segment } from '../providers/cache-model';
 import type { TokenCounter } from '../providers/cost';
-import type { RenderedRequest } from '../providers/render';
+import type { RenderedRequest, ToolElement } from '../providers/render';
 
 /** Token counts by text, so a definition sent in every request is counted once per run of the cost model. */
 export class TokenMemo {
@@ -50,18 +50,43 @@ export function splitJsonArray(json: string): string[] {
 
 const MARKER = ',"cache_control":{"type":"ephemeral"}';
 
-/** The request's segments, tools first, as the provider's prefix orders them. */
-export function requestSegments(rendered: Pick<RenderedRequest, 'toolsJson' | 'systemJson' | 'messagesJson'>, memo: TokenMemo): Segment[] {
-  const segments: Segment[] = [];
-  for (const text of splitJsonArray(rendered.toolsJson)) {
-    // The key drops the closing bracket and the breakpoint marker: neither says what a tool is.
-    const key = (text.endsWith(']') ? text.slice(0, -1) : text).replace(MARKER, '');
-    segments.push({ key: `tool ${key}`, tokens: memo.count(text), section: 'tools' });
+/** The key drops the closing bracket and the breakpoint marker: neither says what a tool is. */
+const keyOf = (text: string): string => `tool ${(text.endsWith(']') ? text.slice(0, -1) : text).replace(MARKER, '')}`;
+
+/**
+ * A tool element's segment text (with the `[` or `,` before it, and the `]` after the last) and key,
+ * memoized on the element per place: requests sharing a tool share these strings too, so the cache
+ * model compares their keys by identity and the token memo finds them by a hash computed once.
+ */
+function toolSegment(e: ToolElement, first: boolean, last: boolean): { readonly text: string; readonly key: string } {
+  const place = (first ? 2 : 0) + (last ? 1 : 0);
+  const kept = (e.segments ??= []);
+  let seg = kept[place];
+  if (!seg) {
+    const text = `${first ? '[' : ','}${e.text}${last ? ']' : ''}`;
+    kept[place] = seg = { text, key: keyOf(text) };
   }
-  if (rendered.systemJson !== '') segments.push({ key: `system ${rendered.systemJson}`, tokens: memo.count(rendered.systemJson), section: 'system' });
-  for (const line of rendered.messagesJson.split('\n')) {
+  return seg;
+}
+
+/**
+ * The request's segments, tools first, as the provider's prefix orders them: the pieces of
+ * `splitJsonArray(toolsJson)`, made from the elements without joining or splitting the array.
+ */
+export function requestSegments(rendered: Pick<RenderedRequest, 'prefix'>, memo: TokenMemo): Segment[] {
+  const segments: Segment[] = [];
+  const { tools, system, messages } = rendered.prefix;
+  const n = tools?.length ?? 0;
+  for (let i = 0; i < n; i++) {
+    const seg = toolSegment((tools as readonly ToolElement[])[i] as ToolElement, i === 0, i === n - 1);
+    segments.push({ key: seg.key, tokens: memo.count(seg.text), section: 'tools' });
+  }
+  if (system !== '') segments.push({ key: `system ${system}`, tokens: memo.count(system), section: 'system' });
+  for (const { text } of messages) {
+    // One line per message (compact JSON has no raw newline).
+    const line = text.slice(0, -1);
     if (line === '') continue;
-    segments.push({ key: `message ${line}`, tokens: memo.count(`${line}\n`), section: 'messages' });
+    segments.push({ key: `message ${line}`, tokens: memo.count(text), section: 'messages' });
   }
   return segments;
 }

@@ -111,7 +111,8 @@ describe('compareCache over long prefixes (blocks compared natively, then unit b
     if (i > 0 && i < Math.min(x.length, y.length) && x.charCodeAt(i - 1) >= 0xd800 && x.charCodeAt(i - 1) <= 0xdbff) i--;
     return i;
   };
-  const sectioned = (tools: string, messages: string) => ({ toolsJson: tools, systemJson: '', messagesJson: messages, bytes: tools + messages });
+  // One tools element holding the text, so the compared bytes are `[${tools}]${messages}`.
+  const sectioned = (tools: string, messages: string) => ({ prefix: { tools: [{ text: tools }], system: '', messages: [{ text: messages }] }, bytes: `[${tools}]${messages}` });
   it('finds the first difference at any distance from a 4096-unit block boundary, surrogate pairs kept whole', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 20_000 }), fc.constantFrom('x', 'é', '😀', '\ud800'), fc.constantFrom('y', 'ü', '😃'), (at, was, is) => {

@@ -85,49 +85,90 @@ export type MessageShape = {
     }
 );
 
+/** One shape's newest render: its inputs, its messages, and for each message the input index just past what it holds. */
+interface KeptRender {
+  readonly inputs: readonly ConversationMessage[];
+  readonly out: readonly JsonObject[];
+  readonly ends: readonly number[];
+}
+
+/**
+ * The newest render per shape. A conversation's requests repeat the messages of the one before and
+ * add a few, so a render resumes from the previous one: the messages made of inputs both share (the
+ * same objects) and closed by a shared input after them are taken as they are, the same objects, and
+ * the request's text memoizes each message's JSON by object (render.ts), once per conversation rather
+ * than once per request. A taken message is copied before a user text joins it, never changed.
+ */
+const kept = new WeakMap<MessageShape, KeptRender>();
+
 /** JP's conversation as one provider's messages. */
 export function renderMessages(messages: readonly ConversationMessage[], shape: MessageShape): JsonObject[] {
-  const out: JsonObject[] = [];
+  const prev = kept.get(shape);
+  let reused = 0;
+  let from = 0;
+  if (prev) {
+    let common = 0;
+    const n = Math.min(prev.inputs.length, messages.length);
+    while (common < n && prev.inputs[common] === messages[common]) common++;
+    // A message is closed once the input after it was read without joining it; that input is shared too.
+    while (reused < prev.out.length && (prev.ends[reused] ?? Infinity) < common) reused++;
+    from = reused > 0 ? (prev.ends[reused - 1] ?? 0) : 0;
+  }
+  const out: JsonObject[] = prev ? prev.out.slice(0, reused) : [];
+  const ends: number[] = prev ? prev.ends.slice(0, reused) : [];
   const userOf = (key: string, parts: JsonObject[]): JsonObject => obj([['role', 'user'], [key, parts]]);
   let group: JsonObject[] | undefined;
-  const flush = (): void => {
-    if (group && shape.family === 'parts') out.push(userOf(shape.key, group));
+  const push = (m: JsonObject, end: number): void => {
+    out.push(m);
+    ends.push(end);
+  };
+  const flush = (end: number): void => {
+    if (group && shape.family === 'parts') push(userOf(shape.key, group), end);
     group = undefined;
   };
-  for (const m of messages) {
+  for (let i = from; i < messages.length; i++) {
+    const m = messages[i] as ConversationMessage;
     switch (m.kind) {
       case 'tool-result':
         if (shape.family === 'parts') (group ??= []).push(shape.toolResult(m));
-        else out.push(shape.toolResult(m));
+        else push(shape.toolResult(m), i + 1);
         break;
       case 'tool-availability': {
         if (shape.family !== 'parts' || !shape.directive) break;
         const blocks = m.blocks.map(shape.directive);
         if (group) {
           group.push(...blocks);
-          flush();
-        } else out.push(userOf(shape.key, blocks));
+          flush(i + 1);
+        } else push(userOf(shape.key, blocks), i + 1);
         break;
       }
       case 'user': {
-        flush();
+        flush(i);
         if (shape.family === 'message') {
-          out.push(shape.user(m.text));
+          push(shape.user(m.text), i + 1);
           break;
         }
-        const last = out[out.length - 1];
+        const at = out.length - 1;
+        const last = out[at];
         const parts = last?.role === 'user' ? last[shape.key] : undefined;
-        if (Array.isArray(parts) && parts.every(shape.isText)) parts.push(shape.text(m.text));
-        else out.push(userOf(shape.key, [shape.text(m.text)]));
+        if (last && Array.isArray(parts) && parts.every(shape.isText)) {
+          // The message may be a previous render's: joined as a copy.
+          const joined = jsonObject();
+          for (const k of Object.keys(last)) joined[k] = last[k];
+          joined[shape.key] = [...(parts as JsonObject[]), shape.text(m.text)];
+          out[at] = joined;
+          ends[at] = i + 1;
+        } else push(userOf(shape.key, [shape.text(m.text)]), i + 1);
         break;
       }
       case 'assistant':
-        flush();
-        if (!isEmptyReply(m)) out.push(...shape.assistant(m));
+        flush(i);
+        if (!isEmptyReply(m)) for (const item of shape.assistant(m)) push(item, i + 1);
         break;
     }
   }
-  flush();
+  flush(messages.length);
+  kept.set(shape, { inputs: messages.slice(), out: out.slice(), ends });
   return out;
 }
 
