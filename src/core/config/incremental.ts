@@ -41,6 +41,8 @@
 // what is left (bench/layer-edit.ts: at 100,000 tools a character inserted costs ~0.7 s CPU against
 // ~5 s for the whole parse, a character typed over ~0.17 s); spans relative to their table would
 // remove it, at the price of a change to Origin that every reader of a span would see.
+import type { Anchor } from './anchors';
+import { anchored, anchorIndex } from './anchors';
 import type { Layer, LoadedLayer } from './layer';
 import { positioned, readLayer } from './layer';
 import type { ToolsEntryRead } from './read';
@@ -48,7 +50,7 @@ import { EMPTY_DEFAULTS, readToolsEntry } from './read';
 import { parseToml } from './toml';
 import type { Span, TomlEntry, TomlTable, TomlValue } from './toml-ast';
 import { LineIndex } from './toml-ast';
-import type { Diagnostic, McpServerConfig, Origin, ParameterConfig, PartialConfig, PartialEnable, Sourced, ToolConfig, ToolDefaults } from './types';
+import type { Diagnostic, PartialConfig, ToolConfig } from './types';
 
 /** One edit as Monaco reports it: `rangeLength` characters at `rangeOffset` replaced by `text`. */
 export interface TextChange {
@@ -103,9 +105,10 @@ interface Unit {
   readonly name: string;
   readonly read: ToolsEntryRead;
   readonly diagnostics: readonly Diagnostic[];
-  /** The run of text its headers cover, [start, end); start -1 when an edit of it parses the layer. */
-  readonly start: number;
-  readonly end: number;
+  /** The anchor of its run's first header (the run starts at its base); absent when an edit of it parses the layer. */
+  readonly first?: Anchor;
+  /** The anchor of the header after its run (the run ends at its base); absent when the run ends at the end of the text. */
+  readonly next?: Anchor;
 }
 
 /** An error-free text of a layer with its parts: what edits are measured from. */
@@ -119,9 +122,16 @@ interface LayerIndex {
   readonly tail: readonly Diagnostic[];
   /** Positions in `units` of the editable ones, by the start of their runs. */
   readonly runs: readonly number[];
+  /** The anchors of `loaded`'s spans (anchors.ts): the root's, then one per header, in order. */
+  readonly anchors: readonly Anchor[];
+  /**
+   * The indexes that share these anchors, and the newest of them: only the newest may be edited table
+   * by table (an edit moves the shared anchors, so an older index's no longer describe its text).
+   */
+  readonly lineage: { head: LayerIndex | undefined };
 }
 
-/** A loaded layer and what an edit of it starts from. Immutable: an edit gives a new state. */
+/** A loaded layer and what an edit of it starts from. An edit gives a new state (and moves the anchors it shares with this one). */
 export interface LayerState {
   readonly name: string;
   readonly text: string;
@@ -153,21 +163,22 @@ function whole(layer: Layer, previousBase: LayerIndex | undefined): LayerState {
       marks.push(n);
     },
   });
-  const { loaded, sections } = got;
-  if (!sections) return { name: layer.name, text: layer.text, loaded, base: previousBase };
+  const { loaded, sections, anchors } = got;
+  if (!sections || !anchors) return { name: layer.name, text: layer.text, loaded, base: previousBase };
   const diagnostics = got.diagnostics;
-  // The run of each tool's headers; a tool whose headers are not consecutive has none.
-  const runs = new Map<string, { start: number; end: number; ok: boolean }>();
+  // The run of each tool's headers; a tool whose headers are not consecutive has none. Section k's
+  // anchor is anchors[k + 1] (anchors[0] is the root's).
+  const runs = new Map<string, { first: Anchor; next: Anchor | undefined; ok: boolean }>();
   let previousOwner: string | undefined;
   for (let i = 0; i < sections.length; i++) {
     const s = sections[i];
     if (!s) continue;
-    const end = sections[i + 1]?.start ?? layer.text.length;
+    const next = anchors[i + 2];
     const owner = s.path.length >= 3 && s.path[0] === 'conversation' && s.path[1] === 'tools' ? s.path[2] : undefined;
     if (owner !== undefined) {
       const run = runs.get(owner);
-      if (run === undefined) runs.set(owner, { start: s.start, end, ok: true });
-      else if (previousOwner === owner) run.end = end;
+      if (run === undefined) runs.set(owner, { first: anchors[i + 1] as Anchor, next, ok: true });
+      else if (previousOwner === owner) run.next = next;
       else run.ok = false;
     }
     previousOwner = owner;
@@ -184,11 +195,18 @@ function whole(layer: Layer, previousBase: LayerIndex | undefined): LayerState {
     const run = runs.get(entry.key);
     const ok = run !== undefined && run.ok && headerMade(entry.value);
     if (ok) editable.push(i);
-    units.push({ name: entry.key, read: reads[i] as ToolsEntryRead, diagnostics: own, start: ok ? run.start : -1, end: ok ? run.end : -1 });
+    const unit: { -readonly [K in keyof Unit]: Unit[K] } = { name: entry.key, read: reads[i] as ToolsEntryRead, diagnostics: own };
+    if (ok) {
+      unit.first = run.first;
+      if (run.next) unit.next = run.next;
+    }
+    units.push(unit);
   }
   const tail = diagnostics.slice(at);
-  editable.sort((x, y) => (units[x]?.start ?? 0) - (units[y]?.start ?? 0));
-  const base: LayerIndex = { text: layer.text, loaded, head, units, tail, runs: editable };
+  editable.sort((x, y) => (units[x]?.first?.base ?? 0) - (units[y]?.first?.base ?? 0));
+  const lineage: { head: LayerIndex | undefined } = { head: undefined };
+  const base: LayerIndex = { text: layer.text, loaded, head, units, tail, runs: editable, anchors, lineage };
+  lineage.head = base;
   return { name: layer.name, text: layer.text, loaded, base };
 }
 
@@ -262,6 +280,7 @@ export function loadLayerIncremental(prev: LayerState, changes: readonly TextCha
   return editLayer(prev, applied.text, applied.range);
 }
 
+
 function isBlank(c: number): boolean {
   return c === 32 || c === 9;
 }
@@ -274,8 +293,8 @@ function unitAt(base: LayerIndex, start: number, oldEnd: number): number {
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const u = base.units[runs[mid] ?? 0];
-    if (u && u.start < start) {
+    const first = base.units[runs[mid] ?? 0]?.first;
+    if (first && first.base < start) {
       found = mid;
       lo = mid + 1;
     } else hi = mid - 1;
@@ -283,24 +302,28 @@ function unitAt(base: LayerIndex, start: number, oldEnd: number): number {
   if (found < 0) return -1;
   const i = runs[found] ?? -1;
   const u = base.units[i];
-  return u && oldEnd <= u.end ? i : -1;
+  return u && oldEnd <= (u.next ? u.next.base : base.text.length) ? i : -1;
 }
 
 function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedRange): LayerState | undefined {
+  // An older index of the lineage: its anchors were moved by a later edit.
+  if (base.lineage.head !== base) return undefined;
   const i = unitAt(base, r.start, r.oldEnd);
   const unit = base.units[i];
-  if (!unit) return undefined;
+  if (!unit?.first) return undefined;
+  const start = unit.first.base;
+  const oldEnd = unit.next ? unit.next.base : base.text.length;
   const delta = text.length - base.text.length;
-  const end = unit.end + delta;
+  const end = oldEnd + delta;
   // The run must end where a header may begin: at the end, or after a newline and blanks.
   if (end < text.length) {
     let k = end - 1;
-    while (k >= unit.start && isBlank(text.charCodeAt(k))) k--;
+    while (k >= start && isBlank(text.charCodeAt(k))) k--;
     if (text.charCodeAt(k) !== 10) return undefined;
   }
   // The run's new text as a string of its own, so the values read from it (slices of it) keep only it
   // alive, not the revision's whole text; its spans are moved to offsets of the whole text below.
-  const run = flat(base.text.slice(unit.start, r.start) + text.slice(r.start, r.newEnd) + base.text.slice(r.oldEnd, unit.end));
+  const run = flat(base.text.slice(start, r.start) + text.slice(r.start, r.newEnd) + base.text.slice(r.oldEnd, oldEnd));
   const doc = parseToml(run, { sections: true });
   if (doc.errors.length > 0 || !doc.sections || doc.sections[0]?.start !== 0) return undefined;
   for (const s of doc.sections) {
@@ -310,15 +333,39 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   const tools = conversation && conversation.value.kind === 'table' ? onlyEntry(conversation.value, 'tools') : undefined;
   const entry = tools && tools.value.kind === 'table' ? onlyEntry(tools.value, unit.name) : undefined;
   if (!entry || !headerMade(entry.value)) return undefined;
-  moveTree(entry, unit.start, new Set());
+  moveTree(entry, start, new Set());
+  // The run's anchors: its first header's (the same object: the edit is after it, so it has not
+  // moved), then new ones for its other headers, which nothing outside the run can point into.
+  const runAnchors: Anchor[] = [unit.first];
+  for (let k = 1; k < doc.sections.length; k++) runAnchors.push({ base: start + (doc.sections[k]?.start ?? 0) });
 
   const name = prev.name;
   let lines: LineIndex | undefined;
   const own: Diagnostic[] = [];
   const read: ToolsEntryRead = readToolsEntry(entry, {
-    origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: name, span: 'kind' in node ? node.span : node }),
+    origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: name, span: anchored(runAnchors, 'kind' in node ? node.span : node) }),
     report: (severity, message, at, code) => own.push(positioned(name, (lines ??= new LineIndex(text)), severity, message, at, code)),
   });
+
+  const old = base.loaded.config;
+  const config: { -readonly [K in keyof PartialConfig]: PartialConfig[K] } = { ...old };
+  if (read.kind === 'defaults') config.defaults = read.defaults ?? EMPTY_DEFAULTS;
+  else if (read.kind === 'tool') {
+    const had = old.tools.has(unit.name);
+    // The tools Map keeps its order when the tool stays in it (or leaves it); one that enters it is
+    // placed where a whole parse would put it, so the Map is made again from the units.
+    if (read.tool && !had) config.tools = toolsOf(base.units, i, read);
+    else if (read.tool || had) {
+      const toolMap = new Map(old.tools);
+      if (read.tool) toolMap.set(unit.name, read.tool);
+      else toolMap.delete(unit.name);
+      config.tools = toolMap;
+    }
+  }
+
+  // Every move is decided; from here the edit is made (the anchors after it moved, shared with `base`).
+  const { anchors, after } = spliced(base.anchors, unit.first, unit.next, runAnchors);
+  if (delta !== 0) for (let k = after; k < anchors.length; k++) (anchors[k] as Anchor).base += delta;
 
   const removed = newlines(base.text, r.start, r.oldEnd);
   const added = newlines(text, r.start, r.newEnd);
@@ -326,32 +373,20 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   // With the length and lines kept, only columns after the edit on its last line can move, and only
   // another unit's if that line runs into the next header.
   const nl = base.text.indexOf('\n', r.oldEnd);
-  const moves = delta !== 0 || shift.lines !== 0 || (nl === -1 ? unit.end < base.text.length : nl >= unit.end);
+  const moves = delta !== 0 || shift.lines !== 0 || (nl === -1 ? oldEnd < base.text.length : nl >= oldEnd);
   const units = base.units.slice();
-  units[i] = { name: unit.name, read, diagnostics: own.length === 0 ? NONE : own, start: unit.start, end };
-  if (moves) {
-    for (let k = 0; k < units.length; k++) {
-      const u = units[k];
-      if (k === i || !u || (u.start >= 0 && u.end <= unit.start)) continue;
-      units[k] = shiftUnit(u, shift);
-    }
-  }
-  const old = base.loaded.config;
-  const config: { -readonly [K in keyof PartialConfig]: PartialConfig[K] } = { ...old, defaults: EMPTY_DEFAULTS, tools: new Map(), mcpServers: old.mcpServers };
-  const toolMap = config.tools as Map<string, ToolConfig>;
-  for (const u of units) {
-    if (!u) continue;
-    if (u.read.kind === 'defaults') config.defaults = u.read.defaults ?? EMPTY_DEFAULTS;
-    else if (u.read.kind === 'tool' && u.read.tool) toolMap.set(u.name, u.read.tool);
-  }
+  const edited: { -readonly [K in keyof Unit]: Unit[K] } = { name: unit.name, read, diagnostics: own.length === 0 ? NONE : own, first: unit.first };
+  if (unit.next) edited.next = unit.next;
+  units[i] = edited;
   let head = base.head;
   let tail = base.tail;
   if (moves) {
-    if (delta !== 0) {
-      config.mcpServers = shiftServers(old.mcpServers, shift);
-      if (old.extends) config.extends = shiftSourced(old.extends, shift);
-      if (old.extendsEntries) config.extendsEntries = old.extendsEntries.map((e) => (e.span.start >= shift.from ? { ...e, span: moveSpan(e.span, shift) } : e));
-      if (old.configLoadPaths) config.configLoadPaths = shiftSourced(old.configLoadPaths, shift);
+    // Diagnostics keep plain positions (they cross to the page): those after the edit are copied, moved.
+    for (let k = 0; k < units.length; k++) {
+      const u = units[k];
+      if (k === i || !u || u.diagnostics.length === 0) continue;
+      const diagnostics = shiftDiagnostics(u.diagnostics, shift);
+      if (diagnostics !== u.diagnostics) units[k] = { ...u, diagnostics };
     }
     head = shiftDiagnostics(head, shift);
     tail = shiftDiagnostics(tail, shift);
@@ -365,7 +400,33 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
     changedTools: read.kind === 'defaults' ? 'all' : new Set([unit.name]),
     ...(moves ? { shift: { from: shift.from, delta: shift.delta, lines: shift.lines } } : {}),
   });
-  return { name, text, loaded, base: { text, loaded, head, units, tail, runs: base.runs } };
+  const next: LayerIndex = { text, loaded, head, units, tail, runs: base.runs, anchors, lineage: base.lineage };
+  base.lineage.head = next;
+  return { name, text, loaded, base: next };
+}
+
+/** The tools Map made from the units, unit `i` read as `read`. */
+function toolsOf(units: readonly Unit[], i: number, read: ToolsEntryRead): Map<string, ToolConfig> {
+  const out = new Map<string, ToolConfig>();
+  for (let k = 0; k < units.length; k++) {
+    const u = units[k];
+    if (!u) continue;
+    const r = k === i ? read : u.read;
+    if (r.kind === 'tool' && r.tool) out.set(u.name, r.tool);
+  }
+  return out;
+}
+
+/** `anchors` with the run from `first` to before `next` (or to the end) replaced by `run`, and where the anchors after it start. */
+function spliced(anchors: readonly Anchor[], first: Anchor, next: Anchor | undefined, run: readonly Anchor[]): { anchors: Anchor[]; after: number } {
+  const a = anchorIndex(anchors, first.base);
+  const b = next ? anchorIndex(anchors, next.base) : anchors.length;
+  if (anchors[a] !== first || (next && anchors[b] !== next)) throw new Error('incremental layer parse: a run\'s anchors are not where its index says');
+  const out = anchors.slice(0, a);
+  for (const x of run) out.push(x);
+  const after = out.length;
+  for (let k = b; k < anchors.length; k++) out.push(anchors[k] as Anchor);
+  return { anchors: out, after };
 }
 
 /** `s` as a flat string of its own (a concatenation is a rope until read; reading it flattens it). */
@@ -424,102 +485,6 @@ interface Shift {
 
 function moveSpan(s: Span, sh: Shift): Span {
   return { start: s.start + sh.delta, end: s.end + sh.delta };
-}
-
-function shiftOrigin(o: Origin, sh: Shift): Origin {
-  if (o.kind !== 'layer' || o.span.start < sh.from || sh.delta === 0) return o;
-  return { kind: 'layer', layer: o.layer, span: moveSpan(o.span, sh) };
-}
-
-function shiftSourced<T>(s: Sourced<T>, sh: Shift): Sourced<T> {
-  const origin = shiftOrigin(s.origin, sh);
-  return origin === s.origin ? s : { value: s.value, origin };
-}
-
-function shiftEnable(e: PartialEnable, sh: Shift): PartialEnable {
-  const availability = e.availability && shiftSourced(e.availability, sh);
-  const allowToggle = e.allowToggle && shiftSourced(e.allowToggle, sh);
-  if (availability === e.availability && allowToggle === e.allowToggle) return e;
-  const out: { -readonly [K in keyof PartialEnable]: PartialEnable[K] } = { ...e };
-  if (availability) out.availability = availability;
-  if (allowToggle) out.allowToggle = allowToggle;
-  return out;
-}
-
-/**
- * A ToolConfig, ToolDefaults or ParameterConfig with its spans moved (every field but these few is
- * Sourced); the same object when none moved.
- */
-function shiftFields<T extends object>(o: T, sh: Shift): T {
-  const fields = o as Record<string, unknown>;
-  let out: Record<string, unknown> | undefined;
-  for (const key in fields) {
-    const value = fields[key];
-    let moved: unknown;
-    switch (key) {
-      case 'name':
-        continue;
-      case 'enable':
-        moved = shiftEnable(value as PartialEnable, sh);
-        break;
-      case 'declared':
-        moved = shiftOrigin(value as Origin, sh);
-        break;
-      case 'items':
-        moved = shiftFields(value as ParameterConfig, sh);
-        break;
-      case 'parameters':
-      case 'properties':
-        moved = shiftParameters(value as ReadonlyMap<string, ParameterConfig>, sh);
-        break;
-      default:
-        moved = shiftSourced(value as Sourced<unknown>, sh);
-    }
-    if (moved === value) continue;
-    out ??= { ...fields };
-    out[key] = moved;
-  }
-  return (out ?? o) as T;
-}
-
-function shiftParameters(m: ReadonlyMap<string, ParameterConfig>, sh: Shift): ReadonlyMap<string, ParameterConfig> {
-  let out: Map<string, ParameterConfig> | undefined;
-  for (const [k, p] of m) {
-    const moved = shiftFields(p, sh);
-    if (moved === p) continue;
-    out ??= new Map(m);
-    out.set(k, moved);
-  }
-  return out ?? m;
-}
-
-function shiftServers(m: ReadonlyMap<string, McpServerConfig>, sh: Shift): ReadonlyMap<string, McpServerConfig> {
-  let out: Map<string, McpServerConfig> | undefined;
-  for (const [k, s] of m) {
-    const declared = shiftOrigin(s.declared, sh);
-    if (declared === s.declared) continue;
-    out ??= new Map(m);
-    out.set(k, { ...s, declared });
-  }
-  return out ?? m;
-}
-
-function shiftRead(read: ToolsEntryRead, sh: Shift): ToolsEntryRead {
-  if (sh.delta === 0) return read;
-  if (read.kind === 'tool' && read.tool) return { kind: 'tool', tool: shiftFields<ToolConfig>(read.tool, sh) };
-  if (read.kind === 'defaults' && read.defaults) return { kind: 'defaults', defaults: shiftFields<ToolDefaults>(read.defaults, sh) };
-  return read;
-}
-
-function shiftUnit(u: Unit, sh: Shift): Unit {
-  const after = u.start >= sh.from;
-  return {
-    name: u.name,
-    read: shiftRead(u.read, sh),
-    diagnostics: shiftDiagnostics(u.diagnostics, sh),
-    start: after ? u.start + sh.delta : u.start,
-    end: after ? u.end + sh.delta : u.end,
-  };
 }
 
 function shiftDiagnostics(ds: readonly Diagnostic[], sh: Shift): readonly Diagnostic[] {
