@@ -11,6 +11,8 @@
 // holds layers as plain name and text (the scenario text around them is never written or re-parsed).
 import { parseScenario, writeScenario } from '../core';
 import type { LayerDoc, ScenarioDoc } from '../core';
+import type { ChangedRange } from '../core/config/incremental';
+import { composeRanges, noteTextEdit } from '../core/config/incremental';
 import type { ScenarioParse } from '../core/scenario/parse';
 import type { DocOrigin, LayerChange } from '../state/lineage';
 
@@ -85,6 +87,18 @@ export function keepsSurrogatesPaired(before: string, changes: readonly LayerCha
   return true;
 }
 
+/** Where one editor event's changes (offsets into `before`, not overlapping) changed the text: one range covering them. */
+export function rangeOfChanges(before: string, after: string, changes: readonly LayerChange[]): ChangedRange {
+  if (changes.length === 0) return { start: 0, oldEnd: 0, newEnd: 0 };
+  let start = before.length;
+  let oldEnd = 0;
+  for (const c of changes) {
+    start = Math.min(start, c.rangeOffset);
+    oldEnd = Math.max(oldEnd, c.rangeOffset + c.rangeLength);
+  }
+  return { start, oldEnd, newEnd: oldEnd + after.length - before.length };
+}
+
 /** The worker's copy of the document, its revision and its parsed scenario. */
 export class WorkerDocument {
   private current: { revision: number; doc: ScenarioDoc } | undefined;
@@ -137,6 +151,8 @@ export class WorkerDocument {
     let doc = at.doc;
     let parse = this.parse;
     let clean = this.clean;
+    // By layer, the parsed text before these edits and the range they changed, while both texts are clean.
+    const edited = new Map<number, { readonly before: string; readonly range: ChangedRange } | undefined>();
     for (const e of edits) {
       if (e.kind === 'layer') {
         const layer = doc.layers[e.layer];
@@ -152,6 +168,10 @@ export class WorkerDocument {
           const stays = clean[e.layer] === true && keepsSurrogatesPaired(layer.text, e.changes);
           const lone = !stays && LONE_SURROGATE.test(text);
           const parsedText = lone ? parsedLayerText(text) : text;
+          const range = rangeOfChanges(layer.text, text, e.changes);
+          const was = edited.get(e.layer);
+          const before = edited.has(e.layer) ? was && { before: was.before, range: composeRanges(was.range, range) } : clean[e.layer] === true ? { before: p.scenario.layers[e.layer]?.text ?? '', range } : undefined;
+          edited.set(e.layer, lone ? undefined : before);
           const marks = clean.slice();
           marks[e.layer] = !lone;
           clean = marks;
@@ -159,6 +179,7 @@ export class WorkerDocument {
         } else {
           parse = undefined;
           clean = [];
+          edited.clear();
         }
       } else {
         const before = doc.layers;
@@ -171,6 +192,15 @@ export class WorkerDocument {
         doc = { ...e.doc, layers };
         parse = undefined;
         clean = [];
+        edited.clear();
+      }
+    }
+    // The layer cache is given the new texts whole: it is told where they changed (config/incremental.ts).
+    if (parse?.ok) {
+      const layers = parse.scenario.layers;
+      for (const [i, e] of edited) {
+        const after = layers[i]?.text;
+        if (e && after !== undefined) noteTextEdit(e.before, after, e.range);
       }
     }
     if (parse !== this.parse) this.whole = false;

@@ -14,7 +14,7 @@ import { generate as multilineCatalogue } from '../../../bench/toml-parse';
 import { LayerCache } from '../turn/caches';
 import type { EditHow, LayerState } from './incremental';
 import { AnchoredSpan } from './anchors';
-import { applyTextChanges, changedRange, editLayer, layerChange, loadLayerIncremental, loadLayerState } from './incremental';
+import { applyTextChanges, changedRange, composeRanges, editLayer, layerChange, loadLayerIncremental, loadLayerState, noteTextEdit } from './incremental';
 import type { Layer, LoadedLayer } from './layer';
 import { loadLayer } from './layer';
 import { parseToml } from './toml';
@@ -375,6 +375,45 @@ describe('edits where runs of tables meet', () => {
 
 describe('LayerCache', () => {
   const layer = corpus.find((l) => l.name === 'catalogue-40') as Layer;
+
+  it('composes the ranges of two edits into one that covers both', () => {
+    const edit = fc.record({ at: anywhere, remove: fc.nat({ max: 30 }), insert: fc.string({ maxLength: 12 }) });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), edit, edit, (a, e1, e2) => {
+        const one = applyTextChanges(a, [{ rangeOffset: e1.at % (a.length + 1), rangeLength: Math.min(e1.remove, a.length - (e1.at % (a.length + 1))), text: e1.insert }]);
+        const b = one.text;
+        const two = applyTextChanges(b, [{ rangeOffset: e2.at % (b.length + 1), rangeLength: Math.min(e2.remove, b.length - (e2.at % (b.length + 1))), text: e2.insert }]);
+        const c = two.text;
+        const r = composeRanges(one.range, two.range);
+        expect(c.length - a.length).toBe(r.newEnd - r.oldEnd);
+        expect(a.slice(0, r.start)).toBe(c.slice(0, r.start));
+        expect(a.slice(r.oldEnd)).toBe(c.slice(r.newEnd));
+        const least = changedRange(a, c);
+        expect(r.start <= least.start && r.oldEnd >= least.oldEnd && r.newEnd >= least.newEnd).toBe(true);
+      }),
+      { numRuns: 300, seed: 5 },
+    );
+  });
+
+  it('given the whole new text, uses the range a shell noted for it, with the same result as finding it', () => {
+    const noted = new LayerCache();
+    const found = new LayerCache();
+    noted.loadAll([layer]);
+    found.loadAll([layer]);
+    let text = layer.text;
+    for (let k = 0; k < 30; k++) {
+      const at = text.indexOf('summary = ', (k * 7919) % text.length) + 11;
+      const change = { rangeOffset: at, rangeLength: k % 2, text: k % 3 === 0 ? '' : 'ab' };
+      const applied = applyTextChanges(text, [change]);
+      noteTextEdit(text, applied.text, applied.range);
+      text = applied.text;
+      const [a] = noted.loadAll([{ name: layer.name, text }]);
+      const [b] = found.loadAll([{ name: layer.name, text: `${text}`.slice(0) }]);
+      expect(canon(a)).toBe(canon(b));
+      expectSame(a as LoadedLayer, text, layer.name, `keystroke ${k + 1}`);
+    }
+    expect(noted.tablesReparsed).toBeGreaterThan(20);
+  });
 
   it('counts whole parses and table re-parses; applyChanges and loadAll agree with loadLayer', () => {
     const cache = new LayerCache();

@@ -100,6 +100,39 @@ export function layerChange(previous: LoadedLayer, next: LoadedLayer): LayerChan
   return change.shift ? { changedTools: change.changedTools, shift: change.shift } : { changedTools: change.changedTools };
 }
 
+/**
+ * Edits a shell made by changes (Monaco's), each its text before and after and where they differ: a
+ * LayerCache given the whole new text (loadAll) then finds the changed range without comparing two
+ * catalogue-sized texts (at 100,000 tools ~0.5 s a keystroke). Only speed depends on them: a noted
+ * edit is used only when both its texts are the ones compared, so its range is theirs.
+ */
+const notes: { readonly before: string; readonly after: string; readonly range: ChangedRange }[] = [];
+
+/** Notes that `after` is `before` with [range.start, range.oldEnd) replaced (the last few are kept). */
+export function noteTextEdit(before: string, after: string, range: ChangedRange): void {
+  notes.push({ before, after, range });
+  if (notes.length > 4) notes.shift();
+}
+
+/** The noted range between two texts (the note is dropped: it keeps both texts alive). */
+function notedRange(before: string, after: string): ChangedRange | undefined {
+  for (let k = notes.length - 1; k >= 0; k--) {
+    const n = notes[k];
+    // Lengths first: a string comparison of two catalogues is what this avoids.
+    if (!n || n.before.length !== before.length || n.after.length !== after.length || n.before !== before || n.after !== after) continue;
+    notes.splice(k, 1);
+    return n.range;
+  }
+  return undefined;
+}
+
+/** The range from `a` to `c` of two edits, `first` from `a` to `b` and `second` from `b` to `c`. */
+export function composeRanges(first: ChangedRange, second: ChangedRange): ChangedRange {
+  // The stretch of `b` either edit touched; after it, offsets of `a`, `b` and `c` differ by the edits' deltas.
+  const endB = Math.max(first.newEnd, second.oldEnd);
+  return { start: Math.min(first.start, second.start), oldEnd: endB - (first.newEnd - first.oldEnd), newEnd: endB + (second.newEnd - second.oldEnd) };
+}
+
 /** One entry of `conversation.tools` as read, with its diagnostics and, if editable alone, its run. */
 interface Unit {
   readonly name: string;
@@ -124,6 +157,8 @@ interface LayerIndex {
   readonly runs: readonly number[];
   /** The anchors of `loaded`'s spans (anchors.ts): the root's, then one per header, in order. */
   readonly anchors: readonly Anchor[];
+  /** The line index of `text`, carried over table edits (built once, when a position is first asked). */
+  readonly lines: LineIndex;
   /**
    * The indexes that share these anchors, and the newest of them: only the newest may be edited table
    * by table (an edit moves the shared anchors, so an older index's no longer describe its text).
@@ -138,6 +173,8 @@ export interface LayerState {
   readonly loaded: LoadedLayer;
   /** The last error-free text, indexed (this text's, unless it has a syntax error). */
   readonly base: LayerIndex | undefined;
+  /** The line index of `text`. */
+  readonly lines: LineIndex;
 }
 
 /** How an edit was applied: `same` text, one tool's `table`s re-read, or a `whole` parse. */
@@ -163,8 +200,8 @@ function whole(layer: Layer, previousBase: LayerIndex | undefined): LayerState {
       marks.push(n);
     },
   });
-  const { loaded, sections, anchors } = got;
-  if (!sections || !anchors) return { name: layer.name, text: layer.text, loaded, base: previousBase };
+  const { loaded, sections, anchors, lines } = got;
+  if (!sections || !anchors) return { name: layer.name, text: layer.text, loaded, base: previousBase, lines };
   const diagnostics = got.diagnostics;
   // The run of each tool's headers; a tool whose headers are not consecutive has none. Section k's
   // anchor is anchors[k + 1] (anchors[0] is the root's).
@@ -205,9 +242,9 @@ function whole(layer: Layer, previousBase: LayerIndex | undefined): LayerState {
   const tail = diagnostics.slice(at);
   editable.sort((x, y) => (units[x]?.first?.base ?? 0) - (units[y]?.first?.base ?? 0));
   const lineage: { head: LayerIndex | undefined } = { head: undefined };
-  const base: LayerIndex = { text: layer.text, loaded, head, units, tail, runs: editable, anchors, lineage };
+  const base: LayerIndex = { text: layer.text, loaded, head, units, tail, runs: editable, anchors, lines, lineage };
   lineage.head = base;
-  return { name: layer.name, text: layer.text, loaded, base };
+  return { name: layer.name, text: layer.text, loaded, base, lines };
 }
 
 function headerMade(v: TomlValue): v is TomlTable {
@@ -260,10 +297,11 @@ export function applyTextChanges(text: string, changes: readonly TextChange[]): 
  */
 export function editLayer(prev: LayerState, text: string, range?: ChangedRange): { readonly state: LayerState; readonly how: EditHow } {
   // With a range, only the changed part is compared (comparing two catalogues costs a pass over both).
+  range ??= notedRange(prev.text, text);
   if (range ? sameText(prev.text, text, range) : text === prev.text) return { state: prev, how: 'same' };
   const base = prev.base;
   if (base) {
-    const r = range && base.text === prev.text ? range : changedRange(base.text, text);
+    const r = range && base.text.length === prev.text.length && base.text === prev.text ? range : changedRange(base.text, text);
     const state = tableEdit(prev, base, text, r);
     if (state) return { state, how: 'table' };
   }
@@ -340,11 +378,12 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   for (let k = 1; k < doc.sections.length; k++) runAnchors.push({ base: start + (doc.sections[k]?.start ?? 0) });
 
   const name = prev.name;
-  let lines: LineIndex | undefined;
+  // The line index carried over the edit: a diagnostic in the run needs no pass over the whole text.
+  const lines = base.lines.edited(text, r);
   const own: Diagnostic[] = [];
   const read: ToolsEntryRead = readToolsEntry(entry, {
     origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: name, span: anchored(runAnchors, 'kind' in node ? node.span : node) }),
-    report: (severity, message, at, code) => own.push(positioned(name, (lines ??= new LineIndex(text)), severity, message, at, code)),
+    report: (severity, message, at, code) => own.push(positioned(name, lines, severity, message, at, code)),
   });
 
   const old = base.loaded.config;
@@ -400,9 +439,9 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
     changedTools: read.kind === 'defaults' ? 'all' : new Set([unit.name]),
     ...(moves ? { shift: { from: shift.from, delta: shift.delta, lines: shift.lines } } : {}),
   });
-  const next: LayerIndex = { text, loaded, head, units, tail, runs: base.runs, anchors, lineage: base.lineage };
+  const next: LayerIndex = { text, loaded, head, units, tail, runs: base.runs, anchors, lines, lineage: base.lineage };
   base.lineage.head = next;
-  return { name, text, loaded, base: next };
+  return { name, text, loaded, base: next, lines };
 }
 
 /** The tools Map made from the units, unit `i` read as `read`. */

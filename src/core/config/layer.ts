@@ -58,6 +58,8 @@ export interface ReadLayer {
   readonly diagnostics: readonly Diagnostic[];
   /** The anchors the origins' spans are read through (anchors.ts): the root's, then one per header. */
   readonly anchors?: readonly Anchor[];
+  /** The line index of the text (built if a diagnostic asked for a position). */
+  readonly lines: LineIndex;
 }
 
 /** readConfig's hooks, told how many diagnostics the layer has so far (where each entry's start). */
@@ -69,8 +71,8 @@ export interface LayerHooks {
 /** loadLayer, calling `hooks` and keeping the headers (for the incremental parse, incremental.ts). */
 export function readLayer(layer: Layer, hooks?: LayerHooks): ReadLayer {
   const diagnostics: Diagnostic[] = [];
-  let index: LineIndex | undefined;
-  const lines = (): LineIndex => (index ??= new LineIndex(layer.text));
+  const index = new LineIndex(layer.text);
+  const lines = (): LineIndex => index;
   try {
     // Every origin's span is kept relative to its header section (anchors.ts), whichever way the layer
     // is loaded, so a whole parse and an incremental one give the same values.
@@ -89,10 +91,10 @@ export function readLayer(layer: Layer, hooks?: LayerHooks): ReadLayer {
       },
     );
     const loaded = { name: layer.name, config, diagnostics };
-    return hooks && doc.errors.length === 0 && doc.sections ? { loaded, sections: doc.sections, root: doc.root, diagnostics, anchors } : { loaded, diagnostics };
+    return hooks && doc.errors.length === 0 && doc.sections ? { loaded, sections: doc.sections, root: doc.root, diagnostics, anchors, lines: index } : { loaded, diagnostics, lines: index };
   } catch (err) {
     // A bug in the reader must not take the workbench down: report it where the user looks.
     diagnostics.push({ severity: 'error', message: `internal error reading layer: ${String(err)}`, layer: layer.name, line: 1, column: 1 });
-    return { loaded: { name: layer.name, config: EMPTY_CONFIG, diagnostics }, diagnostics };
+    return { loaded: { name: layer.name, config: EMPTY_CONFIG, diagnostics }, diagnostics, lines: index };
   }
 }
