@@ -22,25 +22,23 @@
 // What a consumer can rely on (layerChange(previous, next)): when `next` was made by an incremental edit
 // of `previous` (the LoadedLayer the same LayerCache or LayerState gave before; after a text with a
 // syntax error, the last one without), `changedTools` names the tools whose tables were re-read ('all'
-// when the edit was in `'*'`, which every tool inherits from). Every other part:
-//   - when `shift` is absent (the edit kept the text's length and lines, e.g. a character typed over),
-//     every other ToolConfig, the defaults, the MCP servers and the extends are === the previous ones;
-//   - when `shift` is present, the parts whose spans lie at or after `shift.from` (an offset of the
-//     previous text: the tools after the edited one, MCP servers written after it) are new objects
-//     equal to the previous ones but for every span moved by `shift.delta` (values, names, Map order
-//     the same; none when delta is 0); the parts before the edit stay ===. Diagnostics after the edit
-//     are copies with their span, line and column moved.
-// `changedTools` is a superset: a re-read tool may read the same as before (an edit in a comment).
+// when the edit was in `'*'`, which every tool inherits from). Every other ToolConfig, the defaults, the
+// MCP servers and the extends are === the previous ones. Their spans are kept relative to their header
+// section (anchors.ts): when `shift` is present (the edit changed the text's length or lines, or a column
+// after it on its last line), the spans at or after `shift.from` (an offset of the previous text) read
+// moved by `shift.delta` through the anchors the edit moved, in `next` and, as they are the same
+// objects, in `previous` too (a LoadedLayer's spans are those of the newest edit made from it).
+// Diagnostics hold plain positions: those after the edit are copies with their span, line and column
+// moved. `changedTools` is a superset: a re-read tool may read the same as before (an edit in a comment).
 // layerChange answers undefined (anything may have changed) after a whole parse, or when `previous`
 // is not the one `next` was derived from (a consumer that skipped a revision re-reads everything).
-// `next` does not keep `previous` alive (only a number names it).
+// `next` does not keep `previous` alive (only a number names it). Only the newest state of a lineage is
+// edited table by table; an edit from an older one (whose anchors a later edit moved) parses whole.
 //
-// Cost of an edit read by table: the run's parse, a new tools Map (O(tools)), and, when the edit
-// changes the text's length, a moved copy of every part after it (O(tools after the edit)): origins
-// carry absolute spans, so a whole parse's answer has every later span moved. That copy is most of
-// what is left (bench/layer-edit.ts: at 100,000 tools a character inserted costs ~0.7 s CPU against
-// ~5 s for the whole parse, a character typed over ~0.17 s); spans relative to their table would
-// remove it, at the price of a change to Origin that every reader of a span would see.
+// Cost of an edit read by table: the run's parse, a copy of the tools Map (O(tools), a Map copy), of the
+// units and anchors arrays (pointers), and the anchors after the edit moved (a number a header):
+// nothing is made again for the tools after it. The line index is carried over the edit (toml-ast.ts
+// LineIndex.edited), so a diagnostic in the run does not find the whole text's lines again.
 import type { Anchor } from './anchors';
 import { anchored, anchorIndex } from './anchors';
 import type { Layer, LoadedLayer } from './layer';
@@ -48,8 +46,7 @@ import { positioned, readLayer } from './layer';
 import type { ToolsEntryRead } from './read';
 import { EMPTY_DEFAULTS, readToolsEntry } from './read';
 import { parseToml } from './toml';
-import type { Span, TomlEntry, TomlTable, TomlValue } from './toml-ast';
-import { LineIndex } from './toml-ast';
+import type { LineIndex, Span, TomlEntry, TomlTable, TomlValue } from './toml-ast';
 import type { Diagnostic, PartialConfig, ToolConfig } from './types';
 
 /** One edit as Monaco reports it: `rangeLength` characters at `rangeOffset` replaced by `text`. */
