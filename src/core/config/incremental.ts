@@ -40,7 +40,7 @@
 // nothing is made again for the tools after it. The line index is carried over the edit (toml-ast.ts
 // LineIndex.edited), so a diagnostic in the run does not find the whole text's lines again.
 import type { Anchor } from './anchors';
-import { anchored, anchorIndex } from './anchors';
+import { anchorer, anchorIndex } from './anchors';
 import type { Layer, LoadedLayer } from './layer';
 import { positioned, readLayer } from './layer';
 import type { ToolsEntryRead } from './read';
@@ -374,12 +374,13 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   const runAnchors: Anchor[] = [unit.first];
   for (let k = 1; k < doc.sections.length; k++) runAnchors.push({ base: start + (doc.sections[k]?.start ?? 0) });
 
+  const anchored = anchorer(runAnchors);
   const name = prev.name;
   // The line index carried over the edit: a diagnostic in the run needs no pass over the whole text.
   const lines = base.lines.edited(text, r);
   const own: Diagnostic[] = [];
   const read: ToolsEntryRead = readToolsEntry(entry, {
-    origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: name, span: anchored(runAnchors, 'kind' in node ? node.span : node) }),
+    origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: name, span: anchored('kind' in node ? node.span : node) }),
     report: (severity, message, at, code) => own.push(positioned(name, lines, severity, message, at, code)),
   });
 

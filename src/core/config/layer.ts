@@ -1,7 +1,7 @@
 // A config layer file: its text parsed into a PartialConfig plus positioned
 // diagnostics. Loading never throws.
 import type { Anchor } from './anchors';
-import { anchored, anchorsOf, plainSpan } from './anchors';
+import { anchorer, anchorsOf, plainSpan } from './anchors';
 import type { ToolsEntryRead } from './read';
 import { readConfig, EMPTY_CONFIG } from './read';
 import { parseToml } from './toml';
@@ -78,11 +78,12 @@ export function readLayer(layer: Layer, hooks?: LayerHooks): ReadLayer {
     // is loaded, so a whole parse and an incremental one give the same values.
     const doc = parseToml(layer.text, { sections: true });
     const anchors = anchorsOf((doc.sections ?? []).map((s) => s.start));
+    const anchored = anchorer(anchors);
     for (const e of doc.errors) diagnostics.push(positioned(layer.name, lines(), 'error', e.message, e.span, 'syntax'));
     const config = readConfig(
       doc.root,
       {
-        origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: layer.name, span: anchored(anchors, 'kind' in node ? node.span : node) }),
+        origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: layer.name, span: anchored('kind' in node ? node.span : node) }),
         report: (severity, message, at, code) => diagnostics.push(positioned(layer.name, lines(), severity, message, at, code)),
       },
       hooks && {
