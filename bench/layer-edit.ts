@@ -1,6 +1,6 @@
 // A keystroke inside a catalogue layer (issue 32.2): loadLayer of the whole new text against the
-// incremental edit of LayerCache (the one tool's tables re-read, everything after them moved by the
-// keystroke's length), at 10,000 and 100,000 tools (bench/check-scale.ts's layer: '*' and one table per
+// incremental edit of LayerCache (the one tool's tables re-read, the anchors of the spans after them
+// moved by the keystroke's length, config/anchors.ts), at 10,000 and 100,000 tools (bench/check-scale.ts's layer: '*' and one table per
 // tool and per parameter). Keystrokes land inside tools' summaries spread through the layer, so on
 // average half the layer lies after them. Each incremental figure is checked equal to the whole parse
 // (once per size) before it is timed. Times are CPU time of this process (steadier than wall time on a
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { layerText } from './check-scale';
 import { generateCatalogue } from './search-fixtures';
-import { layerChange } from '../src/core/config/incremental';
+import { applyTextChanges, layerChange, noteTextEdit } from '../src/core/config/incremental';
 import type { Layer } from '../src/core/config/layer';
 import { loadLayer } from '../src/core/config/layer';
 import { LayerCache } from '../src/core/turn/caches';
@@ -62,6 +62,7 @@ export interface LayerEditResult {
   readonly whole: readonly Sample[];
   readonly insert: readonly Sample[];
   readonly insertByText: readonly Sample[];
+  readonly insertNoted: readonly Sample[];
   readonly typedOver: readonly Sample[];
 }
 
@@ -111,12 +112,23 @@ export function measure(tools: number): LayerEditResult {
     const next = text;
     insertByText.push(timed(() => cache.loadAll([{ name: layer.name, text: next }])));
   });
+  // As the worker does (derive/document.ts): the whole new text, with the range its changes noted.
+  const insertNoted: Sample[] = [];
+  offsets.forEach((at, k) => {
+    const shifted = at + 3 * k; // 'y', 'z' and 'w' before it for each earlier keystroke
+    const applied = applyTextChanges(text, [{ rangeOffset: shifted, rangeLength: 0, text: 'w' }]);
+    noteTextEdit(text, applied.text, applied.range);
+    text = applied.text;
+    const next = text;
+    insertNoted.push(timed(() => cache.loadAll([{ name: layer.name, text: next }])));
+  });
   if (cache.parsed !== 1) throw new Error(`expected no whole parse after the first, got ${cache.parsed - 1}`);
   line('whole parse (loadLayer)', whole);
   line('incremental, a character inserted (applyChanges)', insert);
   line('incremental, a character typed over (applyChanges)', typedOver);
   line('incremental, a character inserted (loadAll, text)', insertByText);
-  return { tools, whole, insert, insertByText, typedOver };
+  line('incremental, a character inserted (loadAll, noted)', insertNoted);
+  return { tools, whole, insert, insertByText, insertNoted, typedOver };
 }
 
 export function run(): LayerEditResult[] {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseScenario, scenarioDocFromText, writeScenario } from '../core';
 import type { ScenarioDoc } from '../core';
-import { applyChanges, DocumentSender, editsBetween, isResync, parsedLayerText, WorkerDocument } from './document';
+import { applyChanges, DocumentSender, editsBetween, isResync, keepsSurrogatesPaired, parsedLayerText, WorkerDocument } from './document';
 import type { DocOrigin, LayerChange } from './document';
 import { DeriveHost } from './host';
 
@@ -149,6 +149,37 @@ describe('WorkerDocument', () => {
     d.apply(2, { base: 1, edits: [{ kind: 'layer', layer: 1, changes: [{ rangeOffset: 0, rangeLength: 0, text: '# \ud800\n' }] }] });
     const whole = parseScenario(writeScenario(d.doc));
     expect(d.parsed.ok && whole.ok && d.parsed.scenario.layers).toEqual(whole.ok && whole.scenario.layers);
+  });
+
+  it('a layer edit looks for lone surrogates only where it changed the text, and reads them as the whole text does', () => {
+    expect(keepsSurrogatesPaired('ab\ud83d\ude00c', [{ rangeOffset: 0, rangeLength: 1, text: 'x' }])).toBe(true);
+    // Cutting a pair, or next to one, or bringing a surrogate: looked at over the whole text.
+    expect(keepsSurrogatesPaired('ab\ud83d\ude00c', [{ rangeOffset: 3, rangeLength: 0, text: 'x' }])).toBe(false);
+    expect(keepsSurrogatesPaired('ab\ud83d\ude00c', [{ rangeOffset: 2, rangeLength: 1, text: '' }])).toBe(false);
+    expect(keepsSurrogatesPaired('ab\ud83d\ude00c', [{ rangeOffset: 4, rangeLength: 0, text: 'x' }])).toBe(false);
+    expect(keepsSurrogatesPaired('abc', [{ rangeOffset: 1, rangeLength: 0, text: '\ud83d\ude00' }])).toBe(false);
+    const d = new WorkerDocument();
+    const base = { ...demo, layers: demo.layers.map((l, i) => (i === 0 ? { name: l.name, text: `# \ud83d\ude00 \ud83d\ude00\n${l.text}` } : l)) };
+    d.replace(1, base);
+    expect(d.parsed.ok).toBe(true);
+    const pieces = ['a', '\ud83d\ude00', '\ud800', '\udc00', '', ' ', '\n# '];
+    const next = rng(23);
+    let revision = 1;
+    for (let i = 0; i < 300; i++) {
+      // Mostly one layer, at places around its surrogates.
+      const layer = next(4) === 0 ? next(base.layers.length) : 0;
+      const text = d.doc.layers[layer]?.text ?? '';
+      const near = text.search(/[\ud800-\udfff]/u);
+      const at = near >= 0 && next(2) === 0 ? Math.min(text.length, Math.max(0, near - 1 + next(4))) : next(text.length + 1);
+      const remove = Math.min(text.length - at, next(3));
+      d.apply(revision + 1, { base: revision, edits: [{ kind: 'layer', layer, changes: [{ rangeOffset: at, rangeLength: remove, text: pieces[next(pieces.length)] ?? '' }] }] });
+      revision += 1;
+      const got = d.parsed;
+      expect(got.ok).toBe(true);
+      if (!got.ok) return;
+      d.doc.layers.forEach((l, k) => expect(got.scenario.layers[k]?.text, `edit ${i + 1}, layer ${k}`).toBe(parsedLayerText(l.text)));
+    }
+    expect(d.parses).toBe(1);
   });
 
   it('a document edit keeps the layers it names by index and parses again', () => {

@@ -11,6 +11,8 @@
 // holds layers as plain name and text (the scenario text around them is never written or re-parsed).
 import { parseScenario, writeScenario } from '../core';
 import type { LayerDoc, ScenarioDoc } from '../core';
+import type { ChangedRange } from '../core/config/incremental';
+import { composeRanges, noteTextEdit } from '../core/config/incremental';
 import type { ScenarioParse } from '../core/scenario/parse';
 import type { DocOrigin, LayerChange } from '../state/lineage';
 
@@ -65,11 +67,45 @@ export function parsedLayerText(text: string): string {
   return LONE_SURROGATE.test(text) ? text.replace(/\p{Cs}/gu, '\ufffd') : text;
 }
 
+function isSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdfff;
+}
+
+/**
+ * Whether `changes` applied to `before`, a text with no lone surrogate, leave none either: no change
+ * brings a surrogate and none cuts a pair (the characters either side of each range are none). Then
+ * the new text is its own parsed text, without a pass over a catalogue-sized layer per keystroke.
+ */
+export function keepsSurrogatesPaired(before: string, changes: readonly LayerChange[]): boolean {
+  for (const c of changes) {
+    // `SURROGATE` with the u flag would read a pair as one code point: test the code units.
+    for (let k = 0; k < c.text.length; k++) if (isSurrogate(c.text.charCodeAt(k))) return false;
+    if (c.rangeOffset > 0 && isSurrogate(before.charCodeAt(c.rangeOffset - 1))) return false;
+    const end = c.rangeOffset + c.rangeLength;
+    if (end < before.length && isSurrogate(before.charCodeAt(end))) return false;
+  }
+  return true;
+}
+
+/** Where one editor event's changes (offsets into `before`, not overlapping) changed the text: one range covering them. */
+export function rangeOfChanges(before: string, after: string, changes: readonly LayerChange[]): ChangedRange {
+  if (changes.length === 0) return { start: 0, oldEnd: 0, newEnd: 0 };
+  let start = before.length;
+  let oldEnd = 0;
+  for (const c of changes) {
+    start = Math.min(start, c.rangeOffset);
+    oldEnd = Math.max(oldEnd, c.rangeOffset + c.rangeLength);
+  }
+  return { start, oldEnd, newEnd: oldEnd + after.length - before.length };
+}
+
 /** The worker's copy of the document, its revision and its parsed scenario. */
 export class WorkerDocument {
   private current: { revision: number; doc: ScenarioDoc } | undefined;
   private parse: ScenarioParse | undefined;
   private whole = false;
+  /** By layer index, whether the parsed scenario's text of the layer is the document's (it has no lone surrogate); unknown when absent. */
+  private clean: readonly boolean[] = [];
   /** Whole parses made (for tests: a layer edit makes none). */
   parses = 0;
 
@@ -93,6 +129,7 @@ export class WorkerDocument {
       this.parses++;
       this.parse = parseScenario(writeScenario(this.doc));
       this.whole = true;
+      this.clean = [];
     }
     return this.parse;
   }
@@ -101,6 +138,7 @@ export class WorkerDocument {
   replace(revision: number, doc: ScenarioDoc): void {
     this.current = { revision, doc };
     this.parse = undefined;
+    this.clean = [];
   }
 
   /**
@@ -112,6 +150,9 @@ export class WorkerDocument {
     if (!at || at.revision !== base) throw new Error(`${RESYNC} ${base} (it holds ${at ? at.revision : 'none'})`);
     let doc = at.doc;
     let parse = this.parse;
+    let clean = this.clean;
+    // By layer, the parsed text before these edits and the range they changed, while both texts are clean.
+    const edited = new Map<number, { readonly before: string; readonly range: ChangedRange } | undefined>();
     for (const e of edits) {
       if (e.kind === 'layer') {
         const layer = doc.layers[e.layer];
@@ -122,8 +163,24 @@ export class WorkerDocument {
         // scenario that did not parse is parsed again (its errors' positions move with the text).
         if (parse?.ok) {
           const p = parse;
-          parse = { ...p, scenario: { ...p.scenario, layers: p.scenario.layers.map((l, i) => (i === e.layer ? { name: l.name, text: parsedLayerText(text) } : l)) } };
-        } else parse = undefined;
+          // A layer known clean stays clean unless the edit brings or cuts a surrogate: looked at
+          // there only, not over the whole layer (at 100,000 tools a pass over ~90 M characters).
+          const stays = clean[e.layer] === true && keepsSurrogatesPaired(layer.text, e.changes);
+          const lone = !stays && LONE_SURROGATE.test(text);
+          const parsedText = lone ? parsedLayerText(text) : text;
+          const range = rangeOfChanges(layer.text, text, e.changes);
+          const was = edited.get(e.layer);
+          const before = edited.has(e.layer) ? was && { before: was.before, range: composeRanges(was.range, range) } : clean[e.layer] === true ? { before: p.scenario.layers[e.layer]?.text ?? '', range } : undefined;
+          edited.set(e.layer, lone ? undefined : before);
+          const marks = clean.slice();
+          marks[e.layer] = !lone;
+          clean = marks;
+          parse = { ...p, scenario: { ...p.scenario, layers: p.scenario.layers.map((l, i) => (i === e.layer ? { name: l.name, text: parsedText } : l)) } };
+        } else {
+          parse = undefined;
+          clean = [];
+          edited.clear();
+        }
       } else {
         const before = doc.layers;
         const layers: LayerDoc[] = e.layers.map((r) => {
@@ -134,11 +191,22 @@ export class WorkerDocument {
         });
         doc = { ...e.doc, layers };
         parse = undefined;
+        clean = [];
+        edited.clear();
+      }
+    }
+    // The layer cache is given the new texts whole: it is told where they changed (config/incremental.ts).
+    if (parse?.ok) {
+      const layers = parse.scenario.layers;
+      for (const [i, e] of edited) {
+        const after = layers[i]?.text;
+        if (e && after !== undefined) noteTextEdit(e.before, after, e.range);
       }
     }
     if (parse !== this.parse) this.whole = false;
     this.current = { revision, doc };
     this.parse = parse;
+    this.clean = clean;
   }
 }
 

@@ -303,7 +303,9 @@ export class DeriveHost {
     if (!f) {
       const c = this.recent.get(revision);
       const text = c?.doc.layers.find((l) => l.name === layer)?.text ?? c?.workspace?.load.layers.find((l) => l.name === layer)?.text ?? '';
-      const lines = new LineIndex(text);
+      // The layer cache's index when it holds this text: carried over typing, not found again per revision.
+      const cache = this.workspace.layerCache;
+      const lines = (cache.text(layer) === text ? cache.lines(layer) : undefined) ?? new LineIndex(text);
       f = (o: number) => lines.position(o);
       this.layerLines.set(key, f);
     }

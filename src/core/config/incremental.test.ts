@@ -13,7 +13,8 @@ import { generateCatalogue } from '../../../bench/search-fixtures';
 import { generate as multilineCatalogue } from '../../../bench/toml-parse';
 import { LayerCache } from '../turn/caches';
 import type { EditHow, LayerState } from './incremental';
-import { applyTextChanges, changedRange, editLayer, layerChange, loadLayerIncremental, loadLayerState } from './incremental';
+import { AnchoredSpan } from './anchors';
+import { applyTextChanges, changedRange, composeRanges, editLayer, layerChange, loadLayerIncremental, loadLayerState, noteTextEdit } from './incremental';
 import type { Layer, LoadedLayer } from './layer';
 import { loadLayer } from './layer';
 import { parseToml } from './toml';
@@ -95,6 +96,12 @@ function canon(v: unknown): string {
   if (v === null || typeof v !== 'object') return String(v);
   if (v instanceof Map) return `Map{${[...(v as Map<unknown, unknown>)].map(([k, x]) => `${canon(k)}=>${canon(x)}`).join(',')}}`;
   if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
+  // An anchored span (anchors.ts): where it is, as a consumer reads it, and how it is kept.
+  if (v instanceof AnchoredSpan) return `Span{${v.start},${v.end}}${canonObject(v)}`;
+  return canonObject(v);
+}
+
+function canonObject(v: object): string {
   const proto: unknown = Object.getPrototypeOf(v);
   const tag = proto === null ? 'null' : proto === Object.prototype ? '' : String((proto as { constructor?: { name?: string } }).constructor?.name);
   const o = v as Record<string, unknown>;
@@ -271,25 +278,52 @@ describe('what a consumer may rely on (layerChange)', () => {
     expect(edit.state.loaded.diagnostics[0]).toBe(state.loaded.diagnostics[0]);
   });
 
-  it('an insertion in b: parts before it the same objects, parts after it moved copies', () => {
+  it('an insertion in b: every other part the same object, the spans after it read moved', () => {
     const state = loadLayerState(layer);
     const at = text.indexOf('type = "string"');
+    const before = state.loaded.config;
+    const c0 = before.tools.get('c');
+    const span = (o: typeof c0): number => (o?.declared.kind === 'layer' ? o.declared.span.start : -1);
+    const cBefore = span(c0);
+    const aBefore = span(before.tools.get('a'));
+    const server = (): number => {
+      const s = before.mcpServers.get('srv')?.declared;
+      return s?.kind === 'layer' ? s.span.start : -1;
+    };
+    const serverBefore = server();
     const edit = loadLayerIncremental(state, [{ rangeOffset: at, rangeLength: 0, text: 'required = true\n' }]);
     expect(edit.how).toBe('table');
     const change = layerChange(state.loaded, edit.state.loaded);
     expect(change?.changedTools).toEqual(new Set(['b']));
     expect(change?.shift).toEqual({ from: at, delta: 16, lines: 1 });
-    const before = state.loaded.config;
     const after = edit.state.loaded.config;
     expect(after.tools.get('a')).toBe(before.tools.get('a'));
     expect(after.defaults).toBe(before.defaults);
-    const c0 = before.tools.get('c');
+    expect(after.mcpServers).toBe(before.mcpServers);
+    // A tool after the edit is the same object; its spans are read through the anchors the edit moved.
     const c1 = after.tools.get('c');
-    expect(c1).not.toBe(c0);
-    expect(c1?.source?.value).toEqual(c0?.source?.value);
-    const span = (o: typeof c0): number => (o?.declared.kind === 'layer' ? o.declared.span.start : -1);
-    expect(span(c1)).toBe(span(c0) + 16);
+    expect(c1).toBe(c0);
+    expect(span(c1)).toBe(cBefore + 16);
+    expect(edit.state.text.slice(span(c1), span(c1) + 1)).toBe('c');
+    expect(span(after.tools.get('a'))).toBe(aBefore);
+    expect(server()).toBe(serverBefore + 16);
+    // Diagnostics hold plain positions: those after the edit are moved copies.
     expect(edit.state.loaded.diagnostics[0]?.line).toBe((state.loaded.diagnostics[0]?.line ?? 0) + 1);
+    expect(Object.getPrototypeOf(edit.state.loaded.diagnostics[0]?.span)).toBe(Object.prototype);
+  });
+
+  it('an edit from an older state of a lineage (whose anchors a later edit moved) parses whole, and equals loadLayer', () => {
+    const state = loadLayerState(layer);
+    const at = text.indexOf('"B"') + 1;
+    const first = loadLayerIncremental(state, [{ rangeOffset: at, rangeLength: 0, text: 'long ' }]);
+    expect(first.how).toBe('table');
+    const again = loadLayerIncremental(state, [{ rangeOffset: at, rangeLength: 0, text: 'other ' }]);
+    expect(again.how).toBe('whole');
+    expectSame(again.state.loaded, again.state.text, layer.name, 'from the older state');
+    // The newer state still edits table by table, and the positions it reads are its text's.
+    const next = loadLayerIncremental(first.state, [{ rangeOffset: first.state.text.indexOf('"C"') + 1, rangeLength: 0, text: 'x' }]);
+    expect(next.how).toBe('table');
+    expectSame(next.state.loaded, next.state.text, layer.name, 'from the newer state');
   });
 
   it("an edit in '*' changes every tool; a whole parse says nothing", () => {
@@ -341,6 +375,45 @@ describe('edits where runs of tables meet', () => {
 
 describe('LayerCache', () => {
   const layer = corpus.find((l) => l.name === 'catalogue-40') as Layer;
+
+  it('composes the ranges of two edits into one that covers both', () => {
+    const edit = fc.record({ at: anywhere, remove: fc.nat({ max: 30 }), insert: fc.string({ maxLength: 12 }) });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), edit, edit, (a, e1, e2) => {
+        const one = applyTextChanges(a, [{ rangeOffset: e1.at % (a.length + 1), rangeLength: Math.min(e1.remove, a.length - (e1.at % (a.length + 1))), text: e1.insert }]);
+        const b = one.text;
+        const two = applyTextChanges(b, [{ rangeOffset: e2.at % (b.length + 1), rangeLength: Math.min(e2.remove, b.length - (e2.at % (b.length + 1))), text: e2.insert }]);
+        const c = two.text;
+        const r = composeRanges(one.range, two.range);
+        expect(c.length - a.length).toBe(r.newEnd - r.oldEnd);
+        expect(a.slice(0, r.start)).toBe(c.slice(0, r.start));
+        expect(a.slice(r.oldEnd)).toBe(c.slice(r.newEnd));
+        const least = changedRange(a, c);
+        expect(r.start <= least.start && r.oldEnd >= least.oldEnd && r.newEnd >= least.newEnd).toBe(true);
+      }),
+      { numRuns: 300, seed: 5 },
+    );
+  });
+
+  it('given the whole new text, uses the range a shell noted for it, with the same result as finding it', () => {
+    const noted = new LayerCache();
+    const found = new LayerCache();
+    noted.loadAll([layer]);
+    found.loadAll([layer]);
+    let text = layer.text;
+    for (let k = 0; k < 30; k++) {
+      const at = text.indexOf('summary = ', (k * 7919) % text.length) + 11;
+      const change = { rangeOffset: at, rangeLength: k % 2, text: k % 3 === 0 ? '' : 'ab' };
+      const applied = applyTextChanges(text, [change]);
+      noteTextEdit(text, applied.text, applied.range);
+      text = applied.text;
+      const [a] = noted.loadAll([{ name: layer.name, text }]);
+      const [b] = found.loadAll([{ name: layer.name, text: `${text}`.slice(0) }]);
+      expect(canon(a)).toBe(canon(b));
+      expectSame(a as LoadedLayer, text, layer.name, `keystroke ${k + 1}`);
+    }
+    expect(noted.tablesReparsed).toBeGreaterThan(20);
+  });
 
   it('counts whole parses and table re-parses; applyChanges and loadAll agree with loadLayer', () => {
     const cache = new LayerCache();

@@ -22,33 +22,32 @@
 // What a consumer can rely on (layerChange(previous, next)): when `next` was made by an incremental edit
 // of `previous` (the LoadedLayer the same LayerCache or LayerState gave before; after a text with a
 // syntax error, the last one without), `changedTools` names the tools whose tables were re-read ('all'
-// when the edit was in `'*'`, which every tool inherits from). Every other part:
-//   - when `shift` is absent (the edit kept the text's length and lines, e.g. a character typed over),
-//     every other ToolConfig, the defaults, the MCP servers and the extends are === the previous ones;
-//   - when `shift` is present, the parts whose spans lie at or after `shift.from` (an offset of the
-//     previous text: the tools after the edited one, MCP servers written after it) are new objects
-//     equal to the previous ones but for every span moved by `shift.delta` (values, names, Map order
-//     the same; none when delta is 0); the parts before the edit stay ===. Diagnostics after the edit
-//     are copies with their span, line and column moved.
-// `changedTools` is a superset: a re-read tool may read the same as before (an edit in a comment).
+// when the edit was in `'*'`, which every tool inherits from). Every other ToolConfig, the defaults, the
+// MCP servers and the extends are === the previous ones. Their spans are kept relative to their header
+// section (anchors.ts): when `shift` is present (the edit changed the text's length or lines, or a column
+// after it on its last line), the spans at or after `shift.from` (an offset of the previous text) read
+// moved by `shift.delta` through the anchors the edit moved, in `next` and, as they are the same
+// objects, in `previous` too (a LoadedLayer's spans are those of the newest edit made from it).
+// Diagnostics hold plain positions: those after the edit are copies with their span, line and column
+// moved. `changedTools` is a superset: a re-read tool may read the same as before (an edit in a comment).
 // layerChange answers undefined (anything may have changed) after a whole parse, or when `previous`
 // is not the one `next` was derived from (a consumer that skipped a revision re-reads everything).
-// `next` does not keep `previous` alive (only a number names it).
+// `next` does not keep `previous` alive (only a number names it). Only the newest state of a lineage is
+// edited table by table; an edit from an older one (whose anchors a later edit moved) parses whole.
 //
-// Cost of an edit read by table: the run's parse, a new tools Map (O(tools)), and, when the edit
-// changes the text's length, a moved copy of every part after it (O(tools after the edit)): origins
-// carry absolute spans, so a whole parse's answer has every later span moved. That copy is most of
-// what is left (bench/layer-edit.ts: at 100,000 tools a character inserted costs ~0.7 s CPU against
-// ~5 s for the whole parse, a character typed over ~0.17 s); spans relative to their table would
-// remove it, at the price of a change to Origin that every reader of a span would see.
+// Cost of an edit read by table: the run's parse, a copy of the tools Map (O(tools), a Map copy), of the
+// units and anchors arrays (pointers), and the anchors after the edit moved (a number a header):
+// nothing is made again for the tools after it. The line index is carried over the edit (toml-ast.ts
+// LineIndex.edited), so a diagnostic in the run does not find the whole text's lines again.
+import type { Anchor } from './anchors';
+import { anchorer, anchorIndex } from './anchors';
 import type { Layer, LoadedLayer } from './layer';
 import { positioned, readLayer } from './layer';
 import type { ToolsEntryRead } from './read';
 import { EMPTY_DEFAULTS, readToolsEntry } from './read';
 import { parseToml } from './toml';
-import type { Span, TomlEntry, TomlTable, TomlValue } from './toml-ast';
-import { LineIndex } from './toml-ast';
-import type { Diagnostic, McpServerConfig, Origin, ParameterConfig, PartialConfig, PartialEnable, Sourced, ToolConfig, ToolDefaults } from './types';
+import type { LineIndex, Span, TomlEntry, TomlTable, TomlValue } from './toml-ast';
+import type { Diagnostic, PartialConfig, ToolConfig } from './types';
 
 /** One edit as Monaco reports it: `rangeLength` characters at `rangeOffset` replaced by `text`. */
 export interface TextChange {
@@ -98,14 +97,48 @@ export function layerChange(previous: LoadedLayer, next: LoadedLayer): LayerChan
   return change.shift ? { changedTools: change.changedTools, shift: change.shift } : { changedTools: change.changedTools };
 }
 
+/**
+ * Edits a shell made by changes (Monaco's), each its text before and after and where they differ: a
+ * LayerCache given the whole new text (loadAll) then finds the changed range without comparing two
+ * catalogue-sized texts (at 100,000 tools ~0.5 s a keystroke). Only speed depends on them: a noted
+ * edit is used only when both its texts are the ones compared, so its range is theirs.
+ */
+const notes: { readonly before: string; readonly after: string; readonly range: ChangedRange }[] = [];
+
+/** Notes that `after` is `before` with [range.start, range.oldEnd) replaced (the last few are kept). */
+export function noteTextEdit(before: string, after: string, range: ChangedRange): void {
+  notes.push({ before, after, range });
+  if (notes.length > 4) notes.shift();
+}
+
+/** The noted range between two texts (the note is dropped: it keeps both texts alive). */
+function notedRange(before: string, after: string): ChangedRange | undefined {
+  for (let k = notes.length - 1; k >= 0; k--) {
+    const n = notes[k];
+    // Lengths first: a string comparison of two catalogues is what this avoids.
+    if (!n || n.before.length !== before.length || n.after.length !== after.length || n.before !== before || n.after !== after) continue;
+    notes.splice(k, 1);
+    return n.range;
+  }
+  return undefined;
+}
+
+/** The range from `a` to `c` of two edits, `first` from `a` to `b` and `second` from `b` to `c`. */
+export function composeRanges(first: ChangedRange, second: ChangedRange): ChangedRange {
+  // The stretch of `b` either edit touched; after it, offsets of `a`, `b` and `c` differ by the edits' deltas.
+  const endB = Math.max(first.newEnd, second.oldEnd);
+  return { start: Math.min(first.start, second.start), oldEnd: endB - (first.newEnd - first.oldEnd), newEnd: endB + (second.newEnd - second.oldEnd) };
+}
+
 /** One entry of `conversation.tools` as read, with its diagnostics and, if editable alone, its run. */
 interface Unit {
   readonly name: string;
   readonly read: ToolsEntryRead;
   readonly diagnostics: readonly Diagnostic[];
-  /** The run of text its headers cover, [start, end); start -1 when an edit of it parses the layer. */
-  readonly start: number;
-  readonly end: number;
+  /** The anchor of its run's first header (the run starts at its base); absent when an edit of it parses the layer. */
+  readonly first?: Anchor;
+  /** The anchor of the header after its run (the run ends at its base); absent when the run ends at the end of the text. */
+  readonly next?: Anchor;
 }
 
 /** An error-free text of a layer with its parts: what edits are measured from. */
@@ -119,15 +152,26 @@ interface LayerIndex {
   readonly tail: readonly Diagnostic[];
   /** Positions in `units` of the editable ones, by the start of their runs. */
   readonly runs: readonly number[];
+  /** The anchors of `loaded`'s spans (anchors.ts): the root's, then one per header, in order. */
+  readonly anchors: readonly Anchor[];
+  /** The line index of `text`, carried over table edits (built once, when a position is first asked). */
+  readonly lines: LineIndex;
+  /**
+   * The indexes that share these anchors, and the newest of them: only the newest may be edited table
+   * by table (an edit moves the shared anchors, so an older index's no longer describe its text).
+   */
+  readonly lineage: { head: LayerIndex | undefined };
 }
 
-/** A loaded layer and what an edit of it starts from. Immutable: an edit gives a new state. */
+/** A loaded layer and what an edit of it starts from. An edit gives a new state (and moves the anchors it shares with this one). */
 export interface LayerState {
   readonly name: string;
   readonly text: string;
   readonly loaded: LoadedLayer;
   /** The last error-free text, indexed (this text's, unless it has a syntax error). */
   readonly base: LayerIndex | undefined;
+  /** The line index of `text`. */
+  readonly lines: LineIndex;
 }
 
 /** How an edit was applied: `same` text, one tool's `table`s re-read, or a `whole` parse. */
@@ -153,21 +197,22 @@ function whole(layer: Layer, previousBase: LayerIndex | undefined): LayerState {
       marks.push(n);
     },
   });
-  const { loaded, sections } = got;
-  if (!sections) return { name: layer.name, text: layer.text, loaded, base: previousBase };
+  const { loaded, sections, anchors, lines } = got;
+  if (!sections || !anchors) return { name: layer.name, text: layer.text, loaded, base: previousBase, lines };
   const diagnostics = got.diagnostics;
-  // The run of each tool's headers; a tool whose headers are not consecutive has none.
-  const runs = new Map<string, { start: number; end: number; ok: boolean }>();
+  // The run of each tool's headers; a tool whose headers are not consecutive has none. Section k's
+  // anchor is anchors[k + 1] (anchors[0] is the root's).
+  const runs = new Map<string, { first: Anchor; next: Anchor | undefined; ok: boolean }>();
   let previousOwner: string | undefined;
   for (let i = 0; i < sections.length; i++) {
     const s = sections[i];
     if (!s) continue;
-    const end = sections[i + 1]?.start ?? layer.text.length;
+    const next = anchors[i + 2];
     const owner = s.path.length >= 3 && s.path[0] === 'conversation' && s.path[1] === 'tools' ? s.path[2] : undefined;
     if (owner !== undefined) {
       const run = runs.get(owner);
-      if (run === undefined) runs.set(owner, { start: s.start, end, ok: true });
-      else if (previousOwner === owner) run.end = end;
+      if (run === undefined) runs.set(owner, { first: anchors[i + 1] as Anchor, next, ok: true });
+      else if (previousOwner === owner) run.next = next;
       else run.ok = false;
     }
     previousOwner = owner;
@@ -184,12 +229,19 @@ function whole(layer: Layer, previousBase: LayerIndex | undefined): LayerState {
     const run = runs.get(entry.key);
     const ok = run !== undefined && run.ok && headerMade(entry.value);
     if (ok) editable.push(i);
-    units.push({ name: entry.key, read: reads[i] as ToolsEntryRead, diagnostics: own, start: ok ? run.start : -1, end: ok ? run.end : -1 });
+    const unit: { -readonly [K in keyof Unit]: Unit[K] } = { name: entry.key, read: reads[i] as ToolsEntryRead, diagnostics: own };
+    if (ok) {
+      unit.first = run.first;
+      if (run.next) unit.next = run.next;
+    }
+    units.push(unit);
   }
   const tail = diagnostics.slice(at);
-  editable.sort((x, y) => (units[x]?.start ?? 0) - (units[y]?.start ?? 0));
-  const base: LayerIndex = { text: layer.text, loaded, head, units, tail, runs: editable };
-  return { name: layer.name, text: layer.text, loaded, base };
+  editable.sort((x, y) => (units[x]?.first?.base ?? 0) - (units[y]?.first?.base ?? 0));
+  const lineage: { head: LayerIndex | undefined } = { head: undefined };
+  const base: LayerIndex = { text: layer.text, loaded, head, units, tail, runs: editable, anchors, lines, lineage };
+  lineage.head = base;
+  return { name: layer.name, text: layer.text, loaded, base, lines };
 }
 
 function headerMade(v: TomlValue): v is TomlTable {
@@ -242,10 +294,11 @@ export function applyTextChanges(text: string, changes: readonly TextChange[]): 
  */
 export function editLayer(prev: LayerState, text: string, range?: ChangedRange): { readonly state: LayerState; readonly how: EditHow } {
   // With a range, only the changed part is compared (comparing two catalogues costs a pass over both).
+  range ??= notedRange(prev.text, text);
   if (range ? sameText(prev.text, text, range) : text === prev.text) return { state: prev, how: 'same' };
   const base = prev.base;
   if (base) {
-    const r = range && base.text === prev.text ? range : changedRange(base.text, text);
+    const r = range && base.text.length === prev.text.length && base.text === prev.text ? range : changedRange(base.text, text);
     const state = tableEdit(prev, base, text, r);
     if (state) return { state, how: 'table' };
   }
@@ -262,6 +315,7 @@ export function loadLayerIncremental(prev: LayerState, changes: readonly TextCha
   return editLayer(prev, applied.text, applied.range);
 }
 
+
 function isBlank(c: number): boolean {
   return c === 32 || c === 9;
 }
@@ -274,8 +328,8 @@ function unitAt(base: LayerIndex, start: number, oldEnd: number): number {
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const u = base.units[runs[mid] ?? 0];
-    if (u && u.start < start) {
+    const first = base.units[runs[mid] ?? 0]?.first;
+    if (first && first.base < start) {
       found = mid;
       lo = mid + 1;
     } else hi = mid - 1;
@@ -283,24 +337,28 @@ function unitAt(base: LayerIndex, start: number, oldEnd: number): number {
   if (found < 0) return -1;
   const i = runs[found] ?? -1;
   const u = base.units[i];
-  return u && oldEnd <= u.end ? i : -1;
+  return u && oldEnd <= (u.next ? u.next.base : base.text.length) ? i : -1;
 }
 
 function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedRange): LayerState | undefined {
+  // An older index of the lineage: its anchors were moved by a later edit.
+  if (base.lineage.head !== base) return undefined;
   const i = unitAt(base, r.start, r.oldEnd);
   const unit = base.units[i];
-  if (!unit) return undefined;
+  if (!unit?.first) return undefined;
+  const start = unit.first.base;
+  const oldEnd = unit.next ? unit.next.base : base.text.length;
   const delta = text.length - base.text.length;
-  const end = unit.end + delta;
+  const end = oldEnd + delta;
   // The run must end where a header may begin: at the end, or after a newline and blanks.
   if (end < text.length) {
     let k = end - 1;
-    while (k >= unit.start && isBlank(text.charCodeAt(k))) k--;
+    while (k >= start && isBlank(text.charCodeAt(k))) k--;
     if (text.charCodeAt(k) !== 10) return undefined;
   }
   // The run's new text as a string of its own, so the values read from it (slices of it) keep only it
   // alive, not the revision's whole text; its spans are moved to offsets of the whole text below.
-  const run = flat(base.text.slice(unit.start, r.start) + text.slice(r.start, r.newEnd) + base.text.slice(r.oldEnd, unit.end));
+  const run = flat(base.text.slice(start, r.start) + text.slice(r.start, r.newEnd) + base.text.slice(r.oldEnd, oldEnd));
   const doc = parseToml(run, { sections: true });
   if (doc.errors.length > 0 || !doc.sections || doc.sections[0]?.start !== 0) return undefined;
   for (const s of doc.sections) {
@@ -310,15 +368,41 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   const tools = conversation && conversation.value.kind === 'table' ? onlyEntry(conversation.value, 'tools') : undefined;
   const entry = tools && tools.value.kind === 'table' ? onlyEntry(tools.value, unit.name) : undefined;
   if (!entry || !headerMade(entry.value)) return undefined;
-  moveTree(entry, unit.start, new Set());
+  moveTree(entry, start, new Set());
+  // The run's anchors: its first header's (the same object: the edit is after it, so it has not
+  // moved), then new ones for its other headers, which nothing outside the run can point into.
+  const runAnchors: Anchor[] = [unit.first];
+  for (let k = 1; k < doc.sections.length; k++) runAnchors.push({ base: start + (doc.sections[k]?.start ?? 0) });
 
+  const anchored = anchorer(runAnchors);
   const name = prev.name;
-  let lines: LineIndex | undefined;
+  // The line index carried over the edit: a diagnostic in the run needs no pass over the whole text.
+  const lines = base.lines.edited(text, r);
   const own: Diagnostic[] = [];
   const read: ToolsEntryRead = readToolsEntry(entry, {
-    origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: name, span: 'kind' in node ? node.span : node }),
-    report: (severity, message, at, code) => own.push(positioned(name, (lines ??= new LineIndex(text)), severity, message, at, code)),
+    origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: name, span: anchored('kind' in node ? node.span : node) }),
+    report: (severity, message, at, code) => own.push(positioned(name, lines, severity, message, at, code)),
   });
+
+  const old = base.loaded.config;
+  const config: { -readonly [K in keyof PartialConfig]: PartialConfig[K] } = { ...old };
+  if (read.kind === 'defaults') config.defaults = read.defaults ?? EMPTY_DEFAULTS;
+  else if (read.kind === 'tool') {
+    const had = old.tools.has(unit.name);
+    // The tools Map keeps its order when the tool stays in it (or leaves it); one that enters it is
+    // placed where a whole parse would put it, so the Map is made again from the units.
+    if (read.tool && !had) config.tools = toolsOf(base.units, i, read);
+    else if (read.tool || had) {
+      const toolMap = new Map(old.tools);
+      if (read.tool) toolMap.set(unit.name, read.tool);
+      else toolMap.delete(unit.name);
+      config.tools = toolMap;
+    }
+  }
+
+  // Every move is decided; from here the edit is made (the anchors after it moved, shared with `base`).
+  const { anchors, after } = spliced(base.anchors, unit.first, unit.next, runAnchors);
+  if (delta !== 0) for (let k = after; k < anchors.length; k++) (anchors[k] as Anchor).base += delta;
 
   const removed = newlines(base.text, r.start, r.oldEnd);
   const added = newlines(text, r.start, r.newEnd);
@@ -326,32 +410,20 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   // With the length and lines kept, only columns after the edit on its last line can move, and only
   // another unit's if that line runs into the next header.
   const nl = base.text.indexOf('\n', r.oldEnd);
-  const moves = delta !== 0 || shift.lines !== 0 || (nl === -1 ? unit.end < base.text.length : nl >= unit.end);
+  const moves = delta !== 0 || shift.lines !== 0 || (nl === -1 ? oldEnd < base.text.length : nl >= oldEnd);
   const units = base.units.slice();
-  units[i] = { name: unit.name, read, diagnostics: own.length === 0 ? NONE : own, start: unit.start, end };
-  if (moves) {
-    for (let k = 0; k < units.length; k++) {
-      const u = units[k];
-      if (k === i || !u || (u.start >= 0 && u.end <= unit.start)) continue;
-      units[k] = shiftUnit(u, shift);
-    }
-  }
-  const old = base.loaded.config;
-  const config: { -readonly [K in keyof PartialConfig]: PartialConfig[K] } = { ...old, defaults: EMPTY_DEFAULTS, tools: new Map(), mcpServers: old.mcpServers };
-  const toolMap = config.tools as Map<string, ToolConfig>;
-  for (const u of units) {
-    if (!u) continue;
-    if (u.read.kind === 'defaults') config.defaults = u.read.defaults ?? EMPTY_DEFAULTS;
-    else if (u.read.kind === 'tool' && u.read.tool) toolMap.set(u.name, u.read.tool);
-  }
+  const edited: { -readonly [K in keyof Unit]: Unit[K] } = { name: unit.name, read, diagnostics: own.length === 0 ? NONE : own, first: unit.first };
+  if (unit.next) edited.next = unit.next;
+  units[i] = edited;
   let head = base.head;
   let tail = base.tail;
   if (moves) {
-    if (delta !== 0) {
-      config.mcpServers = shiftServers(old.mcpServers, shift);
-      if (old.extends) config.extends = shiftSourced(old.extends, shift);
-      if (old.extendsEntries) config.extendsEntries = old.extendsEntries.map((e) => (e.span.start >= shift.from ? { ...e, span: moveSpan(e.span, shift) } : e));
-      if (old.configLoadPaths) config.configLoadPaths = shiftSourced(old.configLoadPaths, shift);
+    // Diagnostics keep plain positions (they cross to the page): those after the edit are copied, moved.
+    for (let k = 0; k < units.length; k++) {
+      const u = units[k];
+      if (k === i || !u || u.diagnostics.length === 0) continue;
+      const diagnostics = shiftDiagnostics(u.diagnostics, shift);
+      if (diagnostics !== u.diagnostics) units[k] = { ...u, diagnostics };
     }
     head = shiftDiagnostics(head, shift);
     tail = shiftDiagnostics(tail, shift);
@@ -365,7 +437,33 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
     changedTools: read.kind === 'defaults' ? 'all' : new Set([unit.name]),
     ...(moves ? { shift: { from: shift.from, delta: shift.delta, lines: shift.lines } } : {}),
   });
-  return { name, text, loaded, base: { text, loaded, head, units, tail, runs: base.runs } };
+  const next: LayerIndex = { text, loaded, head, units, tail, runs: base.runs, anchors, lines, lineage: base.lineage };
+  base.lineage.head = next;
+  return { name, text, loaded, base: next, lines };
+}
+
+/** The tools Map made from the units, unit `i` read as `read`. */
+function toolsOf(units: readonly Unit[], i: number, read: ToolsEntryRead): Map<string, ToolConfig> {
+  const out = new Map<string, ToolConfig>();
+  for (let k = 0; k < units.length; k++) {
+    const u = units[k];
+    if (!u) continue;
+    const r = k === i ? read : u.read;
+    if (r.kind === 'tool' && r.tool) out.set(u.name, r.tool);
+  }
+  return out;
+}
+
+/** `anchors` with the run from `first` to before `next` (or to the end) replaced by `run`, and where the anchors after it start. */
+function spliced(anchors: readonly Anchor[], first: Anchor, next: Anchor | undefined, run: readonly Anchor[]): { anchors: Anchor[]; after: number } {
+  const a = anchorIndex(anchors, first.base);
+  const b = next ? anchorIndex(anchors, next.base) : anchors.length;
+  if (anchors[a] !== first || (next && anchors[b] !== next)) throw new Error('incremental layer parse: a run\'s anchors are not where its index says');
+  const out = anchors.slice(0, a);
+  for (const x of run) out.push(x);
+  const after = out.length;
+  for (let k = b; k < anchors.length; k++) out.push(anchors[k] as Anchor);
+  return { anchors: out, after };
 }
 
 /** `s` as a flat string of its own (a concatenation is a rope until read; reading it flattens it). */
@@ -424,102 +522,6 @@ interface Shift {
 
 function moveSpan(s: Span, sh: Shift): Span {
   return { start: s.start + sh.delta, end: s.end + sh.delta };
-}
-
-function shiftOrigin(o: Origin, sh: Shift): Origin {
-  if (o.kind !== 'layer' || o.span.start < sh.from || sh.delta === 0) return o;
-  return { kind: 'layer', layer: o.layer, span: moveSpan(o.span, sh) };
-}
-
-function shiftSourced<T>(s: Sourced<T>, sh: Shift): Sourced<T> {
-  const origin = shiftOrigin(s.origin, sh);
-  return origin === s.origin ? s : { value: s.value, origin };
-}
-
-function shiftEnable(e: PartialEnable, sh: Shift): PartialEnable {
-  const availability = e.availability && shiftSourced(e.availability, sh);
-  const allowToggle = e.allowToggle && shiftSourced(e.allowToggle, sh);
-  if (availability === e.availability && allowToggle === e.allowToggle) return e;
-  const out: { -readonly [K in keyof PartialEnable]: PartialEnable[K] } = { ...e };
-  if (availability) out.availability = availability;
-  if (allowToggle) out.allowToggle = allowToggle;
-  return out;
-}
-
-/**
- * A ToolConfig, ToolDefaults or ParameterConfig with its spans moved (every field but these few is
- * Sourced); the same object when none moved.
- */
-function shiftFields<T extends object>(o: T, sh: Shift): T {
-  const fields = o as Record<string, unknown>;
-  let out: Record<string, unknown> | undefined;
-  for (const key in fields) {
-    const value = fields[key];
-    let moved: unknown;
-    switch (key) {
-      case 'name':
-        continue;
-      case 'enable':
-        moved = shiftEnable(value as PartialEnable, sh);
-        break;
-      case 'declared':
-        moved = shiftOrigin(value as Origin, sh);
-        break;
-      case 'items':
-        moved = shiftFields(value as ParameterConfig, sh);
-        break;
-      case 'parameters':
-      case 'properties':
-        moved = shiftParameters(value as ReadonlyMap<string, ParameterConfig>, sh);
-        break;
-      default:
-        moved = shiftSourced(value as Sourced<unknown>, sh);
-    }
-    if (moved === value) continue;
-    out ??= { ...fields };
-    out[key] = moved;
-  }
-  return (out ?? o) as T;
-}
-
-function shiftParameters(m: ReadonlyMap<string, ParameterConfig>, sh: Shift): ReadonlyMap<string, ParameterConfig> {
-  let out: Map<string, ParameterConfig> | undefined;
-  for (const [k, p] of m) {
-    const moved = shiftFields(p, sh);
-    if (moved === p) continue;
-    out ??= new Map(m);
-    out.set(k, moved);
-  }
-  return out ?? m;
-}
-
-function shiftServers(m: ReadonlyMap<string, McpServerConfig>, sh: Shift): ReadonlyMap<string, McpServerConfig> {
-  let out: Map<string, McpServerConfig> | undefined;
-  for (const [k, s] of m) {
-    const declared = shiftOrigin(s.declared, sh);
-    if (declared === s.declared) continue;
-    out ??= new Map(m);
-    out.set(k, { ...s, declared });
-  }
-  return out ?? m;
-}
-
-function shiftRead(read: ToolsEntryRead, sh: Shift): ToolsEntryRead {
-  if (sh.delta === 0) return read;
-  if (read.kind === 'tool' && read.tool) return { kind: 'tool', tool: shiftFields<ToolConfig>(read.tool, sh) };
-  if (read.kind === 'defaults' && read.defaults) return { kind: 'defaults', defaults: shiftFields<ToolDefaults>(read.defaults, sh) };
-  return read;
-}
-
-function shiftUnit(u: Unit, sh: Shift): Unit {
-  const after = u.start >= sh.from;
-  return {
-    name: u.name,
-    read: shiftRead(u.read, sh),
-    diagnostics: shiftDiagnostics(u.diagnostics, sh),
-    start: after ? u.start + sh.delta : u.start,
-    end: after ? u.end + sh.delta : u.end,
-  };
 }
 
 function shiftDiagnostics(ds: readonly Diagnostic[], sh: Shift): readonly Diagnostic[] {

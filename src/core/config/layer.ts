@@ -1,5 +1,7 @@
 // A config layer file: its text parsed into a PartialConfig plus positioned
 // diagnostics. Loading never throws.
+import type { Anchor } from './anchors';
+import { anchorer, anchorsOf, plainSpan } from './anchors';
 import type { ToolsEntryRead } from './read';
 import { readConfig, EMPTY_CONFIG } from './read';
 import { parseToml } from './toml';
@@ -32,7 +34,7 @@ export function positioned(
     severity,
     message,
     layer,
-    span,
+    span: plainSpan(span),
     line: a.line,
     column: a.column,
     endLine: b.line,
@@ -54,6 +56,10 @@ export interface ReadLayer {
   readonly root?: TomlTable;
   /** The diagnostics loaded.diagnostics holds (the same array, for the hooks' counts). */
   readonly diagnostics: readonly Diagnostic[];
+  /** The anchors the origins' spans are read through (anchors.ts): the root's, then one per header. */
+  readonly anchors?: readonly Anchor[];
+  /** The line index of the text (built if a diagnostic asked for a position). */
+  readonly lines: LineIndex;
 }
 
 /** readConfig's hooks, told how many diagnostics the layer has so far (where each entry's start). */
@@ -65,15 +71,19 @@ export interface LayerHooks {
 /** loadLayer, calling `hooks` and keeping the headers (for the incremental parse, incremental.ts). */
 export function readLayer(layer: Layer, hooks?: LayerHooks): ReadLayer {
   const diagnostics: Diagnostic[] = [];
-  let index: LineIndex | undefined;
-  const lines = (): LineIndex => (index ??= new LineIndex(layer.text));
+  const index = new LineIndex(layer.text);
+  const lines = (): LineIndex => index;
   try {
-    const doc = parseToml(layer.text, hooks ? { sections: true } : undefined);
+    // Every origin's span is kept relative to its header section (anchors.ts), whichever way the layer
+    // is loaded, so a whole parse and an incremental one give the same values.
+    const doc = parseToml(layer.text, { sections: true });
+    const anchors = anchorsOf((doc.sections ?? []).map((s) => s.start));
+    const anchored = anchorer(anchors);
     for (const e of doc.errors) diagnostics.push(positioned(layer.name, lines(), 'error', e.message, e.span, 'syntax'));
     const config = readConfig(
       doc.root,
       {
-        origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: layer.name, span: 'kind' in node ? node.span : node }),
+        origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: layer.name, span: anchored('kind' in node ? node.span : node) }),
         report: (severity, message, at, code) => diagnostics.push(positioned(layer.name, lines(), severity, message, at, code)),
       },
       hooks && {
@@ -82,10 +92,10 @@ export function readLayer(layer: Layer, hooks?: LayerHooks): ReadLayer {
       },
     );
     const loaded = { name: layer.name, config, diagnostics };
-    return hooks && doc.errors.length === 0 && doc.sections ? { loaded, sections: doc.sections, root: doc.root, diagnostics } : { loaded, diagnostics };
+    return hooks && doc.errors.length === 0 && doc.sections ? { loaded, sections: doc.sections, root: doc.root, diagnostics, anchors, lines: index } : { loaded, diagnostics, lines: index };
   } catch (err) {
     // A bug in the reader must not take the workbench down: report it where the user looks.
     diagnostics.push({ severity: 'error', message: `internal error reading layer: ${String(err)}`, layer: layer.name, line: 1, column: 1 });
-    return { loaded: { name: layer.name, config: EMPTY_CONFIG, diagnostics }, diagnostics };
+    return { loaded: { name: layer.name, config: EMPTY_CONFIG, diagnostics }, diagnostics, lines: index };
   }
 }

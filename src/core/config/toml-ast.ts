@@ -119,29 +119,138 @@ export function toPlain(node: TomlValue, keepFloats = false): unknown {
   }
 }
 
-/** 1-based line and column of an offset, from a precomputed index of line starts. */
+/** Where two texts differ: [start, oldEnd) of the old text became [start, newEnd) of the new. */
+export interface TextRange {
+  readonly start: number;
+  readonly oldEnd: number;
+  readonly newEnd: number;
+}
+
+/** Lines a block of the index holds (a block is made again when an edit touches it). */
+const BLOCK = 1024;
+
+/**
+ * The line starts, in blocks: block k holds the starts of its lines relative to `bases[k]`, and
+ * `lines[k]` lines come before it. An edit makes again only the blocks it touches and moves the bases
+ * after them (one number a block), and the index before the edit is left as it was, so an index of a
+ * catalogue-sized layer follows typing without a pass over the text (issue 32).
+ */
+interface Blocks {
+  readonly blocks: readonly (readonly number[])[];
+  readonly bases: readonly number[];
+  readonly lines: readonly number[];
+}
+
+/** 1-based line and column of an offset, from an index of line starts built when first asked (most texts never are) or carried over an edit. */
 export class LineIndex {
-  /** The offset each line starts at, found when a position is first asked for (most texts never are). */
-  private lineStarts: number[] | undefined;
-  constructor(private readonly text: string) {}
-  private get starts(): number[] {
-    if (!this.lineStarts) {
+  private built: Blocks | undefined;
+  constructor(
+    private readonly text: string,
+    built?: Blocks,
+  ) {
+    this.built = built;
+  }
+
+  private get index(): Blocks {
+    if (!this.built) {
       const starts = [0];
       const text = this.text;
       for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-      this.lineStarts = starts;
+      this.built = blocksOf(starts);
     }
-    return this.lineStarts;
+    return this.built;
   }
+
   position(offset: number): { line: number; column: number } {
-    const starts = this.starts;
+    const { blocks, bases, lines } = this.index;
+    // The last block whose first line starts at or before the offset, then the line in it.
     let lo = 0;
-    let hi = starts.length - 1;
+    let hi = blocks.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] ?? 0) <= offset) lo = mid;
+      if ((bases[mid] ?? 0) + (blocks[mid]?.[0] ?? 0) <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 };
+    const block = blocks[lo] ?? [0];
+    const rel = offset - (bases[lo] ?? 0);
+    let a = 0;
+    let b = block.length - 1;
+    while (a < b) {
+      const mid = (a + b + 1) >> 1;
+      if ((block[mid] ?? 0) <= rel) a = mid;
+      else b = mid - 1;
+    }
+    return { line: (lines[lo] ?? 0) + a + 1, column: rel - (block[a] ?? 0) + 1 };
   }
+
+  /**
+   * The index of `text`, made from this one (of the text before the edit) by the edit `r`: the lines
+   * the edit removed and added, the later ones moved. Lazy when this one was never built.
+   */
+  edited(text: string, r: TextRange): LineIndex {
+    const old = this.built;
+    if (!old) return new LineIndex(text);
+    const delta = r.newEnd - r.oldEnd;
+    const { blocks, bases } = old;
+    // The blocks holding the lines the edit touches: from the line holding its start to the one holding its end.
+    const blockOf = (offset: number): number => {
+      let lo = 0;
+      let hi = blocks.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if ((bases[mid] ?? 0) + (blocks[mid]?.[0] ?? 0) <= offset) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo;
+    };
+    const a = blockOf(r.start);
+    const b = blockOf(r.oldEnd);
+    const starts: number[] = [];
+    for (let k = a; k <= b; k++) {
+      const base = bases[k] ?? 0;
+      for (const s of blocks[k] ?? []) {
+        const at = base + s;
+        if (at <= r.start) starts.push(at);
+        else if (at > r.oldEnd) starts.push(at + delta);
+      }
+      if (k === a) for (let i = text.indexOf('\n', r.start); i !== -1 && i < r.newEnd; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    }
+    // The line starts between the edit and the end of block b were pushed before the new ones when a === b: keep them in order.
+    starts.sort((x, y) => x - y);
+    const made = blocksOf(starts);
+    const outBlocks = blocks.slice(0, a);
+    const outBases = bases.slice(0, a);
+    for (let k = 0; k < made.blocks.length; k++) {
+      outBlocks.push(made.blocks[k] ?? []);
+      outBases.push(made.bases[k] ?? 0);
+    }
+    for (let k = b + 1; k < blocks.length; k++) {
+      outBlocks.push(blocks[k] ?? []);
+      outBases.push((bases[k] ?? 0) + delta);
+    }
+    const outLines: number[] = old.lines.slice(0, a);
+    let n = a > 0 ? (old.lines[a - 1] ?? 0) + (blocks[a - 1]?.length ?? 0) : 0;
+    for (let k = a; k < outBlocks.length; k++) {
+      outLines.push(n);
+      n += outBlocks[k]?.length ?? 0;
+    }
+    return new LineIndex(text, { blocks: outBlocks, bases: outBases, lines: outLines });
+  }
+}
+
+/** Absolute line starts (ascending, the first 0 or the start of the first line of a block) in blocks of BLOCK lines. */
+function blocksOf(starts: readonly number[]): Blocks {
+  const blocks: number[][] = [];
+  const bases: number[] = [];
+  const lines: number[] = [];
+  for (let k = 0; k < starts.length; k += BLOCK) {
+    const base = starts[k] ?? 0;
+    const block: number[] = [];
+    for (let j = k; j < Math.min(starts.length, k + BLOCK); j++) block.push((starts[j] ?? 0) - base);
+    blocks.push(block);
+    bases.push(base);
+    lines.push(k);
+  }
+  if (blocks.length === 0) return { blocks: [[0]], bases: [0], lines: [0] };
+  return { blocks, bases, lines };
 }

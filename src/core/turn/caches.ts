@@ -3,6 +3,7 @@
 import type { Layer, LoadedLayer } from '../config/layer';
 import type { EditHow, LayerState, TextChange } from '../config/incremental';
 import { applyTextChanges, editLayer, loadLayerState } from '../config/incremental';
+import type { LineIndex } from '../config/toml-ast';
 import { catalogueFingerprint } from '../search/fingerprint';
 import type { Ranker, RankerIndex, SearchDocument } from '../search/types';
 
@@ -48,6 +49,11 @@ export class LayerCache {
   /** The text of a layer this cache holds (after applyChanges, the edited text). */
   text(name: string): string | undefined {
     return this.entries.get(name)?.text;
+  }
+
+  /** The line index of that text, carried over edits read table by table (a catalogue's lines are found once, not per keystroke). */
+  lines(name: string): LineIndex | undefined {
+    return this.entries.get(name)?.lines;
   }
 
   private load(layer: Layer): LayerState {
