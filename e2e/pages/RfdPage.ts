@@ -36,8 +36,10 @@ export class RfdPage {
     return this.page.getByTestId('rfd-return-banner');
   }
 
+  /** Back to the user's document: done when the banner goes, which it does once the document is back. */
   async backToMyDocument(): Promise<void> {
     await this.page.getByTestId('rfd-return').click();
+    await this.returnBanner().waitFor({ state: 'hidden' });
   }
 
   async saveReport(): Promise<Download> {

@@ -26,7 +26,10 @@ export function openRowScenario(store: WorkbenchStore, row: RfdRow): boolean {
 export async function returnToDocument(store: WorkbenchStore): Promise<boolean> {
   const r = store.getState().returnTo;
   if (!r) return false;
-  store.getState().setReturnTo(undefined);
-  // A restore is a replacement too: the RFD scenario goes to Recent documents in turn.
-  return store.getState().restoreRecent(r.id);
+  // A restore is a replacement too: the RFD scenario goes to Recent documents in turn. The banner
+  // stays until the user's document is back (it may be read back from storage): the offer to go
+  // back is not withdrawn before it is kept, and stays when the restore fails.
+  const restored = await store.getState().restoreRecent(r.id);
+  if (restored && store.getState().returnTo === r) store.getState().setReturnTo(undefined);
+  return restored;
 }
