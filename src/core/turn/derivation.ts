@@ -46,6 +46,7 @@ import type { Scenario, ScenarioStep } from '../scenario/types';
 import { searchTools } from '../search/contract';
 import type { Ranker } from '../search/types';
 import type { StreamEngine, ToolState } from '../stream/engine';
+import { LayeredMap } from '../stream/layered-map';
 import { IndexCache, LayerCache } from './caches';
 import type { Conversation } from './conversation';
 import { DefinitionCache } from './definitions';
@@ -542,7 +543,8 @@ function mergedByLayerChange(before: readonly LoadedLayer[], after: readonly Loa
   // An edit high in the catalogue layer moves most tools: merging them one by one costs more than the whole merge.
   if (names.size * 4 > merged.tools.size) return undefined;
   for (const name of names) if (!merged.tools.has(name)) return undefined;
-  const tools = new Map(merged.tools);
+  // Layered over the previous merge (itself layered over the one before): a copy of what edits changed, not of every tool.
+  const tools = LayeredMap.over(merged.tools);
   for (const name of names) {
     let t: ToolConfig | undefined;
     for (const l of after) {
