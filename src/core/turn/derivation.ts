@@ -761,10 +761,13 @@ export class Derivation {
     if (keep < 0 || !at) return undefined;
     const engine = old.rebaseAt(at.position, base, set.patched);
     const was = prev.conv;
+    const catalogue = new RunCatalogue(engine, rankers, this.indexCache, this.definitionCache);
+    // No definition changed: the patched tools keep their resolutions (and so their documents) and orders.
+    if (!set.definitions) catalogue.adoptDocuments(was.catalogue);
     const conv: Conversation = {
       policy: was.policy,
       engine,
-      catalogue: new RunCatalogue(engine, rankers, this.indexCache, this.definitionCache),
+      catalogue,
       warnings: at.warnings.clone(),
       layers,
       loaded,
@@ -797,11 +800,14 @@ export class Derivation {
   private resume(prev: Conversation, at: Checkpoint, input: DerivationInput): Conversation {
     const engine = prev.engine.forkAt(at.position);
     const rankers: ReadonlyMap<string, Ranker> | undefined = input.rankers;
-    this.definitionCache.startRun();
+    // No DefinitionCache.startRun: a resumed run has the previous run's layers, so no tool was removed,
+    // and the names it marked as read stay right (its catalogue walked every tool to mark them).
+    const catalogue = new RunCatalogue(engine, rankers ?? prev.catalogue.rankerMap, this.indexCache, this.definitionCache);
+    catalogue.adoptDocuments(prev.catalogue);
     return {
       policy: prev.policy,
       engine,
-      catalogue: new RunCatalogue(engine, rankers ?? prev.catalogue.rankerMap, this.indexCache, this.definitionCache),
+      catalogue,
       warnings: at.warnings.clone(),
       layers: at.layers,
       loaded: at.loaded,
