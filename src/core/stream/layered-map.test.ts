@@ -6,13 +6,15 @@ type Op =
   | { readonly kind: 'set'; readonly map: number; readonly key: number; readonly value: number }
   | { readonly kind: 'delete'; readonly map: number; readonly key: number }
   | { readonly kind: 'fork'; readonly map: number }
-  | { readonly kind: 'clear'; readonly map: number };
+  | { readonly kind: 'clear'; readonly map: number }
+  | { readonly kind: 'read'; readonly map: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 8, arbitrary: fc.record({ kind: fc.constant('set' as const), map: fc.nat(7), key: fc.nat(40), value: fc.nat(1000) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), map: fc.nat(7), key: fc.nat(40) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('fork' as const), map: fc.nat(7) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const), map: fc.nat(7) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('read' as const), map: fc.nat(7) }) },
 );
 
 function same(layered: LayeredMap<string, { v: number }>, plain: Map<string, { v: number }>): void {
@@ -48,6 +50,9 @@ describe('LayeredMap', () => {
             l.set(`k${o.key}`, value);
           } else if (o.kind === 'delete') {
             expect(l.delete(`k${o.key}`)).toBe(p.delete(`k${o.key}`));
+          } else if (o.kind === 'read') {
+            // Read between writes: what a read keeps (the values list) must not outlive the next write.
+            expect([...l.values()]).toEqual([...p.values()]);
           } else if (o.kind === 'clear') {
             p.clear();
             l.clear();

@@ -21,6 +21,8 @@ export class LayeredMap<K, V extends object> implements ReadonlyMap<K, V> {
   private top: Map<K, V>;
   /** Keys in `top` that `root` lacks (what the size adds to root's). */
   private added: number;
+  /** The values in order, made by `values` and dropped by any write. */
+  private list: V[] | undefined;
 
   private constructor(root: ReadonlyMap<K, V>, top: Map<K, V>, added: number) {
     this.root = root;
@@ -77,6 +79,7 @@ export class LayeredMap<K, V extends object> implements ReadonlyMap<K, V> {
   set(key: K, value: V): this {
     if (!this.top.has(key) && !this.root.has(key)) this.added++;
     this.top.set(key, value);
+    this.list = undefined;
     return this;
   }
 
@@ -86,6 +89,7 @@ export class LayeredMap<K, V extends object> implements ReadonlyMap<K, V> {
     const own = new Map(this.root);
     for (const [k, v] of this.top) own.set(k, v);
     own.delete(key);
+    this.list = undefined;
     this.root = own;
     this.top = new Map();
     this.added = 0;
@@ -93,6 +97,7 @@ export class LayeredMap<K, V extends object> implements ReadonlyMap<K, V> {
   }
 
   clear(): void {
+    this.list = undefined;
     this.root = EMPTY as ReadonlyMap<K, V>;
     this.top = new Map();
     this.added = 0;
@@ -118,19 +123,25 @@ export class LayeredMap<K, V extends object> implements ReadonlyMap<K, V> {
     if (this.added > 0) for (const k of this.top.keys()) if (!this.root.has(k)) yield k;
   }
 
-  *values(): MapIterator<V> {
-    const top = this.top;
-    if (top.size === 0) {
-      yield* this.root.values();
-      return;
-    }
-    const root = this.root;
-    if (root.size === 0) {
-      yield* top.values();
-      return;
-    }
-    for (const [k, v] of root) yield top.get(k) ?? v;
-    if (this.added > 0) for (const [k, v] of top) if (!root.has(k)) yield v;
+  /**
+   * The values, from a list made once per write (a native iterator: the engine's states are walked
+   * whole several times a keystroke, and a generator's step per tool cost more than the walk).
+   */
+  values(): MapIterator<V> {
+    if (this.top.size === 0) return this.root.values();
+    if (this.root.size === 0) return this.top.values();
+    return this.valueList().values() as unknown as MapIterator<V>;
+  }
+
+  private valueList(): V[] {
+    if (this.list) return this.list;
+    const { root, top } = this;
+    const list = new Array<V>(this.size);
+    let i = 0;
+    for (const [k, v] of root) list[i++] = top.get(k) ?? v;
+    if (this.added > 0) for (const [k, v] of top) if (!root.has(k)) list[i++] = v;
+    this.list = list;
+    return list;
   }
 
   [Symbol.iterator](): MapIterator<[K, V]> {
