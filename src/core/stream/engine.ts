@@ -690,7 +690,7 @@ export class StreamEngine {
       const was = fork.states.get(name);
       if (!was) continue;
       fork.states.set(name, st);
-      // The searchable marks restore set, moved for the patched tools alone.
+      // The searchable marks restore copied, moved for the patched tools alone.
       const wasIn = was.enable.availability.value === 'discoverable' && was.resolution.ok;
       const isIn = st.enable.availability.value === 'discoverable' && st.resolution.ok;
       if (wasIn !== isIn) fork.markOrder(st.order, isIn ? 1 : 0);

@@ -25,8 +25,13 @@
 //     declared in a layer whose text changed (patchedLoadDiagnostics); a fork copies its parent's
 //     searchable marks and undoes the changes after it (stream/engine.ts); the replayed searches read
 //     the index's kept unfiltered hits, best first (search/bm25.ts), so a replayed search is a walk
-//     that admits, not a scoring of the postings. What is left O(tools): a copy of the merged tools
-//     Map, of the states at the fork and of position 0's snapshot (Maps a later run may not share);
+//     that admits and counts, not a scoring of the postings nor a copy of the admitted hits. The
+//     merged tools, the states at the fork and position 0's snapshot are LayeredMaps (stream/
+//     layered-map.ts): shared roots plus what changed, not copies of every tool; a resumed or rebased
+//     run takes its parent catalogue's search documents when no definition changed, and a warnings
+//     clone its list of unresolvable tools. What is left O(tools) on a small edit: the views' walks
+//     of the states (sets, counts) and, for an edit that moves every tool after it in the text (a
+//     catalogue layer's), patching each moved tool's new config into the positions;
 //   - a server, the policy, the workspace's diagnostics, the rankers or the live servers affect every
 //     position, so the run starts over (with the caches above).
 //
