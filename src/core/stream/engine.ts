@@ -686,21 +686,22 @@ export class StreamEngine {
       }
       positions[i] = { ...p, changes, counts, registered, defaults: base.defaults };
     }
+    const updates = new Map<string, ToolState>();
     for (const [name, st] of current) {
       const was = fork.states.get(name);
       if (!was) continue;
-      fork.states.set(name, st);
+      updates.set(name, st);
       // The searchable marks restore copied, moved for the patched tools alone.
       const wasIn = was.enable.availability.value === 'discoverable' && was.resolution.ok;
       const isIn = st.enable.availability.value === 'discoverable' && st.resolution.ok;
       if (wasIn !== isIn) fork.markOrder(st.order, isIn ? 1 : 0);
     }
+    fork.states = LayeredMap.patched(fork.states, updates);
     const last = positions[positions.length - 1] as ConfigPosition;
     fork.registered = last.registered;
     Object.assign(fork.counts, last.counts);
     // Only position 0's snapshot survives, patched: every later view is replayed from it.
-    const snap0 = LayeredMap.over(states0);
-    for (const [name, after] of patched) if (snap0.has(name)) snap0.set(name, after);
+    const snap0 = LayeredMap.patched(states0, patched);
     fork.snapshots.clear();
     fork.pinned.clear();
     fork.snapshots.set(0, snap0);

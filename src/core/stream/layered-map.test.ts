@@ -67,6 +67,22 @@ describe('LayeredMap', () => {
     );
   });
 
+  it('patched: the map with the updates of the keys it has, whether they are few (layered) or many (one new root)', () => {
+    fc.assert(
+      fc.property(fc.nat(40), fc.array(fc.tuple(fc.nat(50), fc.nat(1000)), { maxLength: 60 }), fc.boolean(), (n, ups, layered) => {
+        const seed = new Map<string, { v: number }>();
+        for (let k = 0; k < n; k++) seed.set(`k${k}`, { v: k });
+        const of = layered ? LayeredMap.over(new Map(seed)) : new Map(seed);
+        const updates = new Map(ups.map(([k, v]) => [`k${k}`, { v }] as const));
+        const expected = new Map(seed);
+        for (const [k, v] of updates) if (expected.has(k)) expected.set(k, v);
+        same(LayeredMap.patched(of, updates), expected);
+        expect([...of]).toEqual([...seed]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('never writes to a plain map it was made over', () => {
     const root = new Map([['a', { v: 1 }], ['b', { v: 2 }]]);
     const l = LayeredMap.over(root);

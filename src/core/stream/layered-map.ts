@@ -44,6 +44,22 @@ export class LayeredMap<K, V extends object> implements ReadonlyMap<K, V> {
     return new LayeredMap<K, V>(of, new Map(), 0);
   }
 
+  /**
+   * `of` with `updates` written over the keys it has (keys it lacks are skipped). Many updates (an edit
+   * that moved every tool after it in a layer's text) go into a new root in one pass: layered, they
+   * would be copied again by the next fork's fold.
+   */
+  static patched<K, V extends object>(of: ReadonlyMap<K, V>, updates: ReadonlyMap<K, V>): LayeredMap<K, V> {
+    if (updates.size * FOLD > of.size) {
+      const root = new Map<K, V>();
+      for (const [k, v] of of) root.set(k, updates.get(k) ?? v);
+      return new LayeredMap<K, V>(root, new Map(), 0);
+    }
+    const out = LayeredMap.over(of);
+    for (const [k, v] of updates) if (out.has(k)) out.set(k, v);
+    return out;
+  }
+
   /** A copy whose writes and this map's are not seen by each other; O(this map's writes since the last fold). */
   fork(): LayeredMap<K, V> {
     if (this.top.size > 0 && this.top.size * FOLD > this.root.size) this.fold();
