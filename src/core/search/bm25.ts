@@ -127,19 +127,9 @@ export class Bm25Index implements RankerIndex {
 
   /** The hits of a query that pass the filter, each with its final score: scoreQuery computes what MiniSearch.search would. */
   #results(query: string, options: SearchOptions): Results {
-    const all = queryTokens(query);
-    const rare = all.filter((token) => !this.#isCommon(token));
-    const tokens = rare.length > 0 ? rare : all;
+    const tokens = this.#tokens(query);
     if (tokens.length === 0) return NO_RESULTS;
-    const docs = this.#docs;
-    const { filter, filterOrder } = options;
-    const orders = this.#orders;
-    const admit = filterOrder
-      ? (id: number): boolean => id < orders.length && filterOrder(orders[id] as number)
-      : (id: number): boolean => {
-          const doc = docs[id];
-          return doc !== undefined && filter(doc.name);
-        };
+    const admit = this.#admit(options);
     const every = this.#fast ? this.#unfilteredResults(tokens) : undefined;
     if (every === undefined) return this.#resultsByMiniSearch(query, tokens, admit);
     const ids: number[] = [];
@@ -151,6 +141,26 @@ export class Bm25Index implements RankerIndex {
       scores.push(every.scores[i] as number);
     }
     return { ids, scores, match: every.match, ranked: every.ranked };
+  }
+
+  /** The query's tokens that are scored: its rare ones, or all when none is rare. */
+  #tokens(query: string): readonly string[] {
+    const all = queryTokens(query);
+    const rare = all.filter((token) => !this.#isCommon(token));
+    return rare.length > 0 ? rare : all;
+  }
+
+  /** SearchOptions' filter by catalogue position (by order when it has one: a byte read, not a name). */
+  #admit(options: SearchOptions): (id: number) => boolean {
+    const docs = this.#docs;
+    const { filter, filterOrder } = options;
+    const orders = this.#orders;
+    return filterOrder
+      ? (id: number): boolean => id < orders.length && filterOrder(orders[id] as number)
+      : (id: number): boolean => {
+          const doc = docs[id];
+          return doc !== undefined && filter(doc.name);
+        };
   }
 
   /** Every document's hit on `tokens`, scored once per query and kept within UNFILTERED_BUDGET. */
@@ -248,7 +258,9 @@ export class Bm25Index implements RankerIndex {
    * The best `limit` hits, in the order `search` gives, and how many hits there are in all: what
    * search_tools returns, without ranking or describing the hits it only counts.
    */
-  searchTop(query: string, options: SearchOptions, limit: number): { hits: SearchHit[]; total: number } {
+  searchTop(query: string, options: SearchOptions, limit: number, count = true): { hits: SearchHit[]; total: number } {
+    const ranked = this.#rankedTop(query, options, limit, count);
+    if (ranked) return ranked;
     const results = this.#results(query, options);
     const n = results.ids.length;
     const k = Math.max(0, Math.min(limit, n));
@@ -269,6 +281,36 @@ export class Bm25Index implements RankerIndex {
       return { name: (this.#docs[id] as SearchDocument).name, score: results.scores[i] as number, fields: this.#fields(results.match(id), id) };
     });
     return { hits, total: n };
+  }
+
+  /**
+   * searchTop over a query's kept ranked hits (a replayed search: every search after a keystroke is),
+   * as one walk that admits: the first `limit` admitted are the hits, and the rest are only counted
+   * (or, without `count`, not walked), instead of copying every admitted hit (tens of thousands at
+   * 100,000 tools) to rank and count them. Undefined when the query has no ranked hits kept.
+   */
+  #rankedTop(query: string, options: SearchOptions, limit: number, count: boolean): { hits: SearchHit[]; total: number } | undefined {
+    if (!this.#fast) return undefined;
+    const tokens = this.#tokens(query);
+    if (tokens.length === 0) return undefined;
+    const every = this.#unfiltered.get(tokens.join('\u0000'));
+    if (!every?.ranked) return undefined;
+    const admit = this.#admit(options);
+    const { ids, scores } = every;
+    const hits: SearchHit[] = [];
+    let total = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      if (!admit(id)) continue;
+      total++;
+      if (hits.length < limit) hits.push({ name: (this.#docs[id] as SearchDocument).name, score: scores[i] as number, fields: this.#fields(every.match(id), id) });
+      else if (!count) break;
+    }
+    // Most recently used last, as #unfilteredResults keeps them.
+    const key = tokens.join('\u0000');
+    this.#unfiltered.delete(key);
+    this.#unfiltered.set(key, every);
+    return { hits, total };
   }
 
   /** The fields MiniSearch matched, best first; `summary` too for matched terms a non-indexed summary holds. */

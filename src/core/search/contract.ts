@@ -89,7 +89,7 @@ export function searchTools(index: RankerIndex, args: unknown, ctx: SearchToolsC
   };
   // A ranker that can return just the best `limit` hits and the count does less work per call.
   if (isTopIndex(index)) {
-    const { hits, total } = index.searchTop(query, options, limit);
+    const { hits, total } = index.searchTop(query, options, limit, ctx.reportMatchCount);
     return ctx.reportMatchCount ? { ok: true, hits, total, limit } : { ok: true, hits, limit };
   }
   const all = index.search(query, options);
@@ -99,7 +99,8 @@ export function searchTools(index: RankerIndex, args: unknown, ctx: SearchToolsC
 
 /** An optional ranker capability: the first `limit` hits of `search`, and how many it has in all. */
 export interface TopRankerIndex extends RankerIndex {
-  searchTop(query: string, options: SearchOptions, limit: number): { hits: SearchHit[]; total: number };
+  /** `total` is exact unless `count` is false (then no caller reads it, and the ranker may stop at `limit`). */
+  searchTop(query: string, options: SearchOptions, limit: number, count?: boolean): { hits: SearchHit[]; total: number };
 }
 
 function isTopIndex(index: RankerIndex): index is TopRankerIndex {

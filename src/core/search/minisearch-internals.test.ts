@@ -113,4 +113,30 @@ describe('the fast path keeps a query unfiltered', () => {
       { numRuns: 150 },
     );
   });
+
+  it('and a query asked again (its hits kept ranked) answers searchTop by a walk that admits: the same hits and count, by name or by order, and the same hits when not counting', () => {
+    fc.assert(
+      fc.property(catalogue, fc.array(fc.tuple(query, fc.func(fc.boolean()), fc.integer({ min: 0, max: 10 })), { minLength: 1, maxLength: 6 }), (docs, searches) => {
+        const kept = buildBm25Index(docs);
+        const shape = (hits: readonly { name: string; score: number; fields: readonly string[] }[]) => hits.map((h) => [h.name, h.score, [...h.fields]]);
+        for (let round = 0; round < 3; round++) {
+          for (const [q, keepFn, limit] of searches) {
+            const keep = (name: string): boolean => keepFn(name);
+            const keepOrder = (order: number): boolean => keepFn(`order ${order}`);
+            const fresh = buildBm25Index(docs).searchTop(q, { filter: keep }, limit);
+            const freshByOrder = buildBm25Index(docs).searchTop(q, { filter: () => false, filterOrder: keepOrder }, limit);
+            const a = kept.searchTop(q, { filter: keep }, limit);
+            const b = kept.searchTop(q, { filter: () => false, filterOrder: keepOrder }, limit);
+            const c = kept.searchTop(q, { filter: keep }, limit, false);
+            expect(a.total).toBe(fresh.total);
+            expect(b.total).toBe(freshByOrder.total);
+            expect(shape(a.hits)).toEqual(shape(fresh.hits));
+            expect(shape(b.hits)).toEqual(shape(freshByOrder.hits));
+            expect(shape(c.hits)).toEqual(shape(fresh.hits));
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
 });

@@ -14,6 +14,7 @@ import { EMPTY_CONFIG, EMPTY_DEFAULTS } from '../config/read';
 import type { DeltaSource, EffectiveEnable, EffectiveField, PartialConfig, PartialEnable, RunMode, Sourced, ToolConfig, ToolDefaults } from '../config/types';
 import type { Resolution, SimServer } from '../catalogue/resolve';
 import { resolveTool } from '../catalogue/resolve';
+import { LayeredMap } from './layered-map';
 import { PositionSets } from './position-sets';
 import type { Sets } from './sets';
 
@@ -121,11 +122,12 @@ export class StreamEngine {
   private overlayDefaults: ToolDefaults = EMPTY_DEFAULTS;
   private readonly overlayTools = new Map<string, ToolConfig>();
   private defaults: ToolDefaults = EMPTY_DEFAULTS;
-  /** The state at the newest position. */
-  private readonly states = new Map<string, ToolState>();
+  /** The state at the newest position (layered: a fork shares it and copies only what it changed). */
+  private states = LayeredMap.empty<string, ToolState>();
   private order: string[] = [];
   private readonly positionList: ConfigPosition[] = [];
-  private readonly snapshots = new Map<number, Map<string, ToolState>>();
+  /** States at some positions, each a LayeredMap sharing its root with the others and with `states`. */
+  private readonly snapshots = new Map<number, LayeredMap<string, ToolState>>();
   private readonly pinned = new Set<number>();
   private registered = false;
   private catalogueVersion = 0;
@@ -138,12 +140,11 @@ export class StreamEngine {
   /** Running counts at the newest position, mutated in place; each position keeps a copy. */
   private readonly counts = { configured: 0, discoverable: 0, on: 0, off: 0 };
   /**
-   * Names of the tools at effective discoverable that resolve, at the newest position: the tools
-   * search_tools may return (less a forced one). Kept with the counts, so asking about one name reads
-   * one small hash table instead of the tool's scattered state objects (search asks for thousands).
+   * The tools at effective discoverable that resolve, at the newest position, by tool order (1: in
+   * it): the tools search_tools may return (less a forced one). Kept with the counts, so a search
+   * filter asking by a document's order reads one byte; a fork copies it natively (a Set of the names
+   * was a ~50 ms copy per fork at 100,000 tools).
    */
-  private discoverableResolved = new Set<string>();
-  /** The same set by tool order (1: in it), for search filters that ask by a document's order. */
   private discoverableByOrder = new Uint8Array(64);
 
   constructor(
@@ -155,7 +156,7 @@ export class StreamEngine {
     const changes = this.recomputeAll();
     this.push({ kind: 'base' }, changes);
     this.history.push({ index: 0, base: this.base });
-    this.snapshots.set(0, new Map(this.states));
+    this.snapshots.set(0, this.states.fork());
   }
 
   get positions(): readonly ConfigPosition[] {
@@ -191,7 +192,8 @@ export class StreamEngine {
 
   /** isSearchable(state(name), forced) for a name other than the forced tool, at the newest position. */
   searchableNow(name: string): boolean {
-    return this.discoverableResolved.has(name);
+    const s = this.states.get(name);
+    return s !== undefined && this.discoverableByOrder[s.order] === 1;
   }
 
   /** searchableNow of the tool at `order` in config order. */
@@ -323,7 +325,7 @@ export class StreamEngine {
     const position = this.push(event, this.recomputeAll());
     this.history.push({ index: position.index, base: this.base });
     // A layer edit may remove or reorder tools, which changes cannot replay: pin a full snapshot.
-    this.snapshots.set(position.index, new Map(this.order.map((n) => [n, this.states.get(n) as ToolState])));
+    this.snapshots.set(position.index, this.states.fork());
     this.pinned.add(position.index);
     return position;
   }
@@ -433,11 +435,18 @@ export class StreamEngine {
     const reordered = names.length !== this.order.length || names.some((n, i) => this.order[i] !== n);
     if (reordered) {
       const keep = new Set(names);
+      let dropped = false;
       for (const name of this.order) {
         if (!keep.has(name)) {
           this.adjustCounts(this.states.get(name), -1);
-          this.states.delete(name);
+          dropped = true;
         }
+      }
+      if (dropped) {
+        // One new map rather than a delete per dropped tool (a delete folds a layered map).
+        const kept = LayeredMap.empty<string, ToolState>();
+        for (const [name, st] of this.states) if (keep.has(name)) kept.set(name, st);
+        this.states = kept;
       }
       this.order = names;
       this.catalogueVersion += 1;
@@ -450,11 +459,11 @@ export class StreamEngine {
     if (reordered) {
       // The newest states in config order too (a view iterates them as they are, like a replayed position's).
       const states = [...this.states.values()].sort((a, b) => a.order - b.order);
-      this.states.clear();
+      this.states = LayeredMap.empty();
       for (const st of states) this.states.set(st.name, st);
       // Tools that swapped places cleared each other's marks on the way: mark the set afresh.
       this.discoverableByOrder.fill(0);
-      for (const name of this.discoverableResolved) this.markOrder(this.states.get(name)?.order ?? 0, 1);
+      for (const st of states) if (st.enable.availability.value === 'discoverable' && st.resolution.ok) this.markOrder(st.order, 1);
     }
     return changes;
   }
@@ -464,11 +473,7 @@ export class StreamEngine {
     const a = s.enable.availability.value;
     this.counts.configured += sign;
     this.counts[a] += sign;
-    if (a === 'discoverable' && s.resolution.ok) {
-      if (sign > 0) this.discoverableResolved.add(s.name);
-      else this.discoverableResolved.delete(s.name);
-      this.markOrder(s.order, sign > 0 ? 1 : 0);
-    }
+    if (a === 'discoverable' && s.resolution.ok) this.markOrder(s.order, sign > 0 ? 1 : 0);
   }
 
   private markOrder(order: number, value: 0 | 1): void {
@@ -526,42 +531,25 @@ export class StreamEngine {
       for (const [name, t] of h.delta.tools) this.overlay(name, t, enableOnly(t));
     }
     this.defaults = p.defaults;
-    this.states.clear();
-    this.order = [];
+    // The states at the fork, sharing the parent's layered maps (O(their writes), not O(tools)): the
+    // parent's newest, a snapshot, or the nearest snapshot with the changes after it replayed. Each is
+    // in config order: a snapshot is, and a change either replaces a tool (which keeps its place) or
+    // adds one at the end (a delta's new tool takes the next order).
     if (index >= parent.positionList.length - 1) {
-      // The parent's newest states, kept in config order: copied whole, not walked one by one.
-      for (const [name, s] of parent.states) this.states.set(name, s);
+      this.states = parent.states.fork();
       this.order = parent.order.slice();
-    } else if (parent.snapshots.has(index)) {
-      for (const s of parent.orderedStatesAt(index)) {
-        this.states.set(s.name, s);
-        this.order.push(s.name);
-      }
     } else {
-      // Replayed into the fork's own map from the nearest snapshot, as statesAt would, without a
-      // snapshot of the parent's made (and kept) on the way: at 100,000 tools each copy is a cost.
-      let from = 0;
-      for (const k of parent.snapshots.keys()) if (k <= index && k > from) from = k;
-      const snap = parent.snapshots.get(from);
-      if (snap) for (const [name, s] of snap) this.states.set(name, s);
-      for (let i = from + 1; i <= index; i++) for (const c of parent.positionList[i]?.changes ?? []) this.states.set(c.name, c.after);
-      let last = -1;
-      let sorted = true;
-      for (const s of this.states.values()) {
-        if (s.order < last) {
-          sorted = false;
-          break;
-        }
-        last = s.order;
-      }
-      if (!sorted) {
-        const all = [...this.states.values()].sort((a, b) => a.order - b.order);
-        this.states.clear();
-        for (const s of all) this.states.set(s.name, s);
+      const exact = parent.snapshots.get(index);
+      if (exact) this.states = exact.fork();
+      else {
+        let from = 0;
+        for (const k of parent.snapshots.keys()) if (k <= index && k > from) from = k;
+        const snap = parent.snapshots.get(from);
+        this.states = snap ? snap.fork() : LayeredMap.empty();
+        for (let i = from + 1; i <= index; i++) for (const c of parent.positionList[i]?.changes ?? []) this.states.set(c.name, c.after);
       }
       // The same tools as the parent's newest (none added after the fork): its order, copied.
-      if (this.states.size === parent.order.length) this.order = parent.order.slice();
-      else for (const name of this.states.keys()) this.order.push(name);
+      this.order = this.states.size === parent.order.length ? parent.order.slice() : [...this.states.keys()];
     }
     this.registered = p.registered;
     // The version at the fork: a version says which catalogue a position has within one engine (the
@@ -574,7 +562,6 @@ export class StreamEngine {
     if (parent.order.length === this.order.length) {
       // The parent's searchable marks at its newest position (native copies), with the changes after
       // the fork undone newest first: at 100,000 tools walking every state was a cost of each fork.
-      this.discoverableResolved = new Set(parent.discoverableResolved);
       this.discoverableByOrder = parent.discoverableByOrder.slice();
       for (let i = parent.positionList.length - 1; i > index; i--) {
         const changes = (parent.positionList[i] as ConfigPosition).changes;
@@ -582,20 +569,12 @@ export class StreamEngine {
           const c = changes[j] as ToolChange;
           const b = c.before;
           const member = b !== undefined && b.enable.availability.value === 'discoverable' && b.resolution.ok;
-          if (member) this.discoverableResolved.add(c.name);
-          else this.discoverableResolved.delete(c.name);
           this.markOrder(c.after.order, member ? 1 : 0);
         }
       }
     } else {
-      this.discoverableResolved = new Set();
       this.discoverableByOrder = new Uint8Array(Math.max(64, this.order.length));
-      for (const s of this.states.values()) {
-        if (s.enable.availability.value === 'discoverable' && s.resolution.ok) {
-          this.discoverableResolved.add(s.name);
-          this.markOrder(s.order, 1);
-        }
-      }
+      for (const s of this.states.values()) if (s.enable.availability.value === 'discoverable' && s.resolution.ok) this.markOrder(s.order, 1);
     }
     this.appended = p.appended;
     this.snapshots.clear();
@@ -708,27 +687,22 @@ export class StreamEngine {
       }
       positions[i] = { ...p, changes, counts, registered, defaults: base.defaults };
     }
+    const updates = new Map<string, ToolState>();
     for (const [name, st] of current) {
       const was = fork.states.get(name);
       if (!was) continue;
-      fork.states.set(name, st);
-      // The searchable marks restore set, moved for the patched tools alone.
+      updates.set(name, st);
+      // The searchable marks restore copied, moved for the patched tools alone.
       const wasIn = was.enable.availability.value === 'discoverable' && was.resolution.ok;
       const isIn = st.enable.availability.value === 'discoverable' && st.resolution.ok;
-      if (wasIn && !isIn) {
-        fork.discoverableResolved.delete(name);
-        fork.markOrder(st.order, 0);
-      } else if (isIn && !wasIn) {
-        fork.discoverableResolved.add(name);
-        fork.markOrder(st.order, 1);
-      }
+      if (wasIn !== isIn) fork.markOrder(st.order, isIn ? 1 : 0);
     }
+    fork.states = LayeredMap.patched(fork.states, updates);
     const last = positions[positions.length - 1] as ConfigPosition;
     fork.registered = last.registered;
     Object.assign(fork.counts, last.counts);
     // Only position 0's snapshot survives, patched: every later view is replayed from it.
-    const snap0 = new Map(states0);
-    for (const [name, after] of patched) if (snap0.has(name)) snap0.set(name, after);
+    const snap0 = LayeredMap.patched(states0, patched);
     fork.snapshots.clear();
     fork.pinned.clear();
     fork.snapshots.set(0, snap0);
@@ -778,7 +752,8 @@ export class StreamEngine {
     if (cached) return cached;
     let from = 0;
     for (const k of this.snapshots.keys()) if (k <= index && k > from) from = k;
-    const map = new Map(this.snapshots.get(from));
+    const snap = this.snapshots.get(from);
+    const map = snap ? snap.fork() : LayeredMap.empty<string, ToolState>();
     for (let i = from + 1; i <= index; i++) {
       for (const c of this.positionList[i]?.changes ?? []) map.set(c.name, c.after);
     }

@@ -25,8 +25,13 @@
 //     declared in a layer whose text changed (patchedLoadDiagnostics); a fork copies its parent's
 //     searchable marks and undoes the changes after it (stream/engine.ts); the replayed searches read
 //     the index's kept unfiltered hits, best first (search/bm25.ts), so a replayed search is a walk
-//     that admits, not a scoring of the postings. What is left O(tools): a copy of the merged tools
-//     Map, of the states at the fork and of position 0's snapshot (Maps a later run may not share);
+//     that admits and counts, not a scoring of the postings nor a copy of the admitted hits. The
+//     merged tools, the states at the fork and position 0's snapshot are LayeredMaps (stream/
+//     layered-map.ts): shared roots plus what changed, not copies of every tool; a resumed or rebased
+//     run takes its parent catalogue's search documents when no definition changed, and a warnings
+//     clone its list of unresolvable tools. What is left O(tools) on a small edit: the views' walks
+//     of the states (sets, counts) and, for an edit that moves every tool after it in the text (a
+//     catalogue layer's), patching each moved tool's new config into the positions;
 //   - a server, the policy, the workspace's diagnostics, the rankers or the live servers affect every
 //     position, so the run starts over (with the caches above).
 //
@@ -46,6 +51,7 @@ import type { Scenario, ScenarioStep } from '../scenario/types';
 import { searchTools } from '../search/contract';
 import type { Ranker } from '../search/types';
 import type { StreamEngine, ToolState } from '../stream/engine';
+import { LayeredMap } from '../stream/layered-map';
 import { IndexCache, LayerCache } from './caches';
 import type { Conversation } from './conversation';
 import { DefinitionCache } from './definitions';
@@ -542,7 +548,8 @@ function mergedByLayerChange(before: readonly LoadedLayer[], after: readonly Loa
   // An edit high in the catalogue layer moves most tools: merging them one by one costs more than the whole merge.
   if (names.size * 4 > merged.tools.size) return undefined;
   for (const name of names) if (!merged.tools.has(name)) return undefined;
-  const tools = new Map(merged.tools);
+  // Layered over the previous merge (itself layered over the one before): a copy of what edits changed, not of every tool.
+  const tools = LayeredMap.over(merged.tools);
   for (const name of names) {
     let t: ToolConfig | undefined;
     for (const l of after) {
@@ -759,10 +766,13 @@ export class Derivation {
     if (keep < 0 || !at) return undefined;
     const engine = old.rebaseAt(at.position, base, set.patched);
     const was = prev.conv;
+    const catalogue = new RunCatalogue(engine, rankers, this.indexCache, this.definitionCache);
+    // No definition changed: the patched tools keep their resolutions (and so their documents) and orders.
+    if (!set.definitions) catalogue.adoptDocuments(was.catalogue);
     const conv: Conversation = {
       policy: was.policy,
       engine,
-      catalogue: new RunCatalogue(engine, rankers, this.indexCache, this.definitionCache),
+      catalogue,
       warnings: at.warnings.clone(),
       layers,
       loaded,
@@ -795,11 +805,14 @@ export class Derivation {
   private resume(prev: Conversation, at: Checkpoint, input: DerivationInput): Conversation {
     const engine = prev.engine.forkAt(at.position);
     const rankers: ReadonlyMap<string, Ranker> | undefined = input.rankers;
-    this.definitionCache.startRun();
+    // No DefinitionCache.startRun: a resumed run has the previous run's layers, so no tool was removed,
+    // and the names it marked as read stay right (its catalogue walked every tool to mark them).
+    const catalogue = new RunCatalogue(engine, rankers ?? prev.catalogue.rankerMap, this.indexCache, this.definitionCache);
+    catalogue.adoptDocuments(prev.catalogue);
     return {
       policy: prev.policy,
       engine,
-      catalogue: new RunCatalogue(engine, rankers ?? prev.catalogue.rankerMap, this.indexCache, this.definitionCache),
+      catalogue,
       warnings: at.warnings.clone(),
       layers: at.layers,
       loaded: at.loaded,

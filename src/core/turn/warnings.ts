@@ -11,10 +11,18 @@ export class UnresolvableWarnings {
   private version = -1;
   private unresolvable: string[] = [];
 
-  /** A copy that has given the same warnings (a resumed run continues from it). */
+  /**
+   * A copy that has given the same warnings (a resumed run continues from it). It keeps the list of
+   * unresolvable tools too: a fork resumes at a position with the same catalogue version, and a
+   * layer edit patched in (derivation.ts) never changes whether a tool resolves; listing them again
+   * walked every tool at each keystroke.
+   */
   clone(): UnresolvableWarnings {
     const c = new UnresolvableWarnings();
     for (const k of this.given) c.given.add(k);
+    c.version = this.version;
+    // Shared: `due` replaces the list, never writes to it.
+    c.unresolvable = this.unresolvable;
     return c;
   }
 
@@ -22,8 +30,9 @@ export class UnresolvableWarnings {
   due(engine: StreamEngine, forced?: string): string[] {
     const version = engine.current.catalogueVersion;
     if (version !== this.version) {
-      this.unresolvable = [];
-      for (const s of engine.currentStates()) if (!s.resolution.ok) this.unresolvable.push(s.name);
+      const unresolvable: string[] = [];
+      for (const s of engine.currentStates()) if (!s.resolution.ok) unresolvable.push(s.name);
+      this.unresolvable = unresolvable;
       this.version = version;
     }
     const groups = new Map<string, { head: string; tools: string[] }>();
