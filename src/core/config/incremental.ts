@@ -384,21 +384,7 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
     report: (severity, message, at, code) => own.push(positioned(name, lines, severity, message, at, code)),
   });
 
-  const old = base.loaded.config;
-  const config: { -readonly [K in keyof PartialConfig]: PartialConfig[K] } = { ...old };
-  if (read.kind === 'defaults') config.defaults = read.defaults ?? EMPTY_DEFAULTS;
-  else if (read.kind === 'tool') {
-    const had = old.tools.has(unit.name);
-    // The tools Map keeps its order when the tool stays in it (or leaves it); one that enters it is
-    // placed where a whole parse would put it, so the Map is made again from the units.
-    if (read.tool && !had) config.tools = toolsOf(base.units, i, read);
-    else if (read.tool || had) {
-      const toolMap = new Map(old.tools);
-      if (read.tool) toolMap.set(unit.name, read.tool);
-      else toolMap.delete(unit.name);
-      config.tools = toolMap;
-    }
-  }
+  const config = configWith(base.loaded.config, base.units, i, unit.name, read);
 
   // Every move is decided; from here the edit is made (the anchors after it moved, shared with `base`).
   const { anchors, after } = spliced(base.anchors, unit.first, unit.next, runAnchors);
@@ -440,6 +426,25 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   const next: LayerIndex = { text, loaded, head, units, tail, runs: base.runs, anchors, lines, lineage: base.lineage };
   base.lineage.head = next;
   return { name, text, loaded, base: next, lines };
+}
+
+/** The layer's config with unit `i` (the table of `name`, or `'*'`'s defaults) read anew as `read`. */
+function configWith(old: PartialConfig, units: readonly Unit[], i: number, name: string, read: ToolsEntryRead): PartialConfig {
+  const config: { -readonly [K in keyof PartialConfig]: PartialConfig[K] } = { ...old };
+  if (read.kind === 'defaults') config.defaults = read.defaults ?? EMPTY_DEFAULTS;
+  else if (read.kind === 'tool') {
+    const had = old.tools.has(name);
+    // The tools Map keeps its order when the tool stays in it (or leaves it); one that enters it is
+    // placed where a whole parse would put it, so the Map is made again from the units.
+    if (read.tool && !had) config.tools = toolsOf(units, i, read);
+    else if (read.tool || had) {
+      const toolMap = new Map(old.tools);
+      if (read.tool) toolMap.set(name, read.tool);
+      else toolMap.delete(name);
+      config.tools = toolMap;
+    }
+  }
+  return config;
 }
 
 /** The tools Map made from the units, unit `i` read as `read`. */
