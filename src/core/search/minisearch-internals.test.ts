@@ -114,10 +114,14 @@ describe('the fast path keeps a query unfiltered', () => {
     );
   });
 
-  it('and a query asked again (its hits kept ranked) answers searchTop by a walk that admits: the same hits and count, by name or by order, and the same hits when not counting', () => {
+  it.each([
+    ['its best hits taken from the head, as large as its hits', undefined],
+    // A head smaller than most hit lists: the hits come from it, or the list is ranked when it holds too few admitted.
+    ['its best hits taken from a small head', 2],
+  ])('and a query asked again (%s) answers searchTop by a walk that admits: the same hits and count, by name or by order, and the same hits when not counting', (_, headMin) => {
     fc.assert(
       fc.property(catalogue, fc.array(fc.tuple(query, fc.func(fc.boolean()), fc.integer({ min: 0, max: 10 })), { minLength: 1, maxLength: 6 }), (docs, searches) => {
-        const kept = buildBm25Index(docs);
+        const kept = buildBm25Index(docs, undefined, headMin);
         const shape = (hits: readonly { name: string; score: number; fields: readonly string[] }[]) => hits.map((h) => [h.name, h.score, [...h.fields]]);
         for (let round = 0; round < 3; round++) {
           for (const [q, keepFn, limit] of searches) {
