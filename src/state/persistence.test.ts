@@ -5,38 +5,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EMPTY_DOC } from '../core';
 import type { ScenarioDoc } from '../core';
-import { applyChanges } from '../derive/document';
 import { layoutOf } from './chunks';
 import { makeJournal, replayJournal } from './journal';
-import type { LayerChange } from './lineage';
-import type { TextSource } from './liveLayer';
 import { chunkKeys, loadSaved, prepareSave, PUT_BATCH_CHARS, saveOver, startAutosave } from './persistence';
 import { carryLayouts, resolveJournal } from './resume';
 import { createWorkbenchStore } from './store';
-import { installFakeIndexedDb } from './testing';
+import { FakeModel, installFakeIndexedDb } from './testing';
 import type { FakeIndexedDb } from './testing';
-
-/** A stand-in for an editor model: its text, how often it was read whole, and what was sliced. */
-class FakeModel implements TextSource {
-  reads = 0;
-  sliced = 0;
-  constructor(public text: string) {}
-  read(): string {
-    this.reads++;
-    return this.text;
-  }
-  length(): number {
-    return this.text.length;
-  }
-  slice(start: number, end: number): string {
-    this.sliced += end - start;
-    return this.text.slice(start, end);
-  }
-  type(changes: LayerChange[]): LayerChange[] {
-    this.text = applyChanges(this.text, changes);
-    return changes;
-  }
-}
 
 const tool = (i: number): string => `[conversation.tools.t${i}]\nsource = "local"\nenable = "on"\ndescription = "tool number ${i}"\n\n`;
 const catalogue = Array.from({ length: 20_000 }, (_, i) => tool(i)).join('');

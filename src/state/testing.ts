@@ -5,6 +5,9 @@
 // transaction is active only in the task that made it and in its requests' callbacks). Values
 // are structured-cloned in and out, and every put is logged, so a test can count what a save
 // wrote.
+import { applyChanges } from '../derive/document';
+import type { LayerChange } from './lineage';
+import type { TextSource } from './liveLayer';
 
 interface Op {
   readonly run: () => unknown;
@@ -244,4 +247,27 @@ export function installFakeIndexedDb(): FakeIndexedDb {
   const fake = new FakeIndexedDb();
   (globalThis as { indexedDB?: unknown }).indexedDB = fake;
   return fake;
+}
+
+/** A stand-in for an editor model: its text, how often it was read whole, and how much was read in slices. */
+export class FakeModel implements TextSource {
+  reads = 0;
+  sliced = 0;
+  constructor(public text: string) {}
+  read(): string {
+    this.reads++;
+    return this.text;
+  }
+  length(): number {
+    return this.text.length;
+  }
+  slice(start: number, end: number): string {
+    this.sliced += end - start;
+    return this.text.slice(start, end);
+  }
+  /** The model's text after `changes` (Monaco's, of one event), which it returns for the store. */
+  type(changes: LayerChange[]): LayerChange[] {
+    this.text = applyChanges(this.text, changes);
+    return changes;
+  }
 }

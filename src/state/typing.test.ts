@@ -3,31 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_DOC } from '../core';
 import type { ScenarioDoc } from '../core';
-import { applyChanges, DocumentSender, WorkerDocument } from '../derive/document';
+import { DocumentSender, WorkerDocument } from '../derive/document';
 import { docChars } from './history';
 import { docSizeEstimate } from './journal';
 import { leaveLineage, lineageFloor, originOf } from './lineage';
-import type { LayerChange } from './lineage';
 import { isLiveLayer, plainDoc } from './liveLayer';
-import type { TextSource } from './liveLayer';
 import { createWorkbenchStore } from './store';
-
-/** A stand-in for an editor model: its text, and how many times the whole text was read. */
-class FakeModel implements TextSource {
-  reads = 0;
-  constructor(public text: string) {}
-  read(): string {
-    this.reads++;
-    return this.text;
-  }
-  length(): number {
-    return this.text.length;
-  }
-  type(changes: LayerChange[]): LayerChange[] {
-    this.text = applyChanges(this.text, changes);
-    return changes;
-  }
-}
+import { FakeModel } from './testing';
 
 const catalogue = Array.from({ length: 2000 }, (_, i) => `[conversation.tools.t${i}]\nsource = "local"\nenable = "on"\n`).join('\n');
 const start: ScenarioDoc = { ...EMPTY_DOC, name: 'typing', layers: [{ name: 'catalogue', text: catalogue }, { name: 'overrides', text: '# mine\n' }], servers: [], steps: [{ command: "jp q 'x'", cycles: [] }] };
