@@ -14,6 +14,7 @@ import { CATEGORIES_HEADING } from '../core/tasks/categories';
 import { mcnemarExact, formatP } from '../core/tasks/ab';
 import type { Io } from './main';
 import { main } from './main';
+import { capture } from './test-kit';
 import { modelTasksCommand } from './tasks-model';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -29,12 +30,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-function capture(): Io & { stdout: () => string; stderr: () => string } {
-  let out = '';
-  let err = '';
-  return { out: (t) => void (out += t), err: (t) => void (err += t), readFile: (p) => readFileSync(p, 'utf8'), stdout: () => out, stderr: () => err };
-}
 
 const hasCategories = (r: Received): boolean => JSON.stringify(r.body).includes(CATEGORIES_HEADING);
 

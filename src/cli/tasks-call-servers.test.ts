@@ -11,6 +11,7 @@ import type { FakeProvider, Received, Scripted } from '../../e2e/fakeProvider';
 import { serverBin, tempWorkspace } from '../bridge/testServe';
 import type { Io } from './main';
 import { modelTasksCommand } from './tasks-model';
+import { capture } from './test-kit';
 
 const KEY = 'sk-ant-test-KEY-calls-0011223344';
 const node = process.execPath;
@@ -59,12 +60,6 @@ function caller(r: Received): Scripted {
 function resultSent(fake: FakeProvider, query: string): string {
   const second = fake.received.find((r) => JSON.stringify(r.body.messages).includes(query) && JSON.stringify(r.body.messages).includes('tool_result'));
   return JSON.stringify(second?.body.messages ?? '');
-}
-
-function capture(): Io & { stdout: () => string; stderr: () => string } {
-  let out = '';
-  let err = '';
-  return { out: (t) => void (out += t), err: (t) => void (err += t), readFile: (p) => readFileSync(p, 'utf8'), stdout: () => out, stderr: () => err };
 }
 
 let fake: FakeProvider | undefined;

@@ -11,6 +11,7 @@ import { startFakeProvider } from '../../e2e/fakeProvider';
 import type { FakeProvider, Received, Scripted } from '../../e2e/fakeProvider';
 import type { Io } from './main';
 import { main } from './main';
+import { capture } from './test-kit';
 import { modelTasksCommand } from './tasks-model';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -26,12 +27,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-function capture(): Io & { stdout: () => string; stderr: () => string } {
-  let out = '';
-  let err = '';
-  return { out: (t) => void (out += t), err: (t) => void (err += t), readFile: (p) => readFileSync(p, 'utf8'), stdout: () => out, stderr: () => err };
-}
 
 /** A model that searches with the user's words first, then answers; it sends usage with a cache read. */
 function searcher(r: Received): Scripted {
