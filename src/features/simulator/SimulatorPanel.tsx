@@ -85,6 +85,8 @@ export function SimulatorPanel() {
   const runAuto = async () => {
     setBusy(true);
     setNote(undefined);
+    // The previous run's decisions go as this one starts (they may be another document's).
+    setPlayed(undefined);
     try {
       // The step as the store holds it at the click: a step added just before (Enter in the step field)
       // may not have re-rendered this panel yet, and the render's stepNo would still be the one before.
