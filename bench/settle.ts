@@ -28,6 +28,10 @@ interface Worker {
 function fifo(host: DeriveHost, post: (r: RpcResponse) => void): Worker {
   return {
     receive(m) {
+      if ('batch' in m) {
+        for (const one of m.batch) this.receive(one);
+        return;
+      }
       if ('cancel' in m) return;
       try {
         const result: unknown = host.call(m.method, m.params as never, noSlices);

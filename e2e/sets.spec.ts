@@ -192,6 +192,28 @@ test('the availability menu edits the layer', async ({ workbench, page }) => {
   expect(snap.layers.find((l) => l.name === 'workspace')?.text).toMatch(/\[conversation\.tools\.cargo_check\][^[]*enable = (?:"on"|\{ availability = "on" \})/u);
 });
 
+test('typing in a layer keeps the rows on screen while each derivation answers (no placeholders between keystrokes)', async ({ workbench }) => {
+  await workbench.open();
+  expect(await workbench.loadScenario(OFFLINE)).toBe(true);
+  const { sets, layers } = workbench;
+  await expect(sets.row('build')).toBeVisible();
+  await layers.waitForEditor();
+  await layers.select('workspace');
+  await layers.focusEditor();
+  // Before the closing quote of build's `enable = "on"`: Backspace makes it "o" (invalid: build inherits
+  // '*' and is no longer offered), "n" puts it back.
+  await layers.setCursor(6, 13);
+  await sets.watchRows();
+  for (let i = 0; i < 6; i++) {
+    const before = await sets.counts().textContent();
+    if (i % 2 === 0) await workbench.page.keyboard.press('Backspace');
+    else await layers.insert('n');
+    await expect(sets.counts()).not.toHaveText(before ?? '');
+  }
+  await expect(sets.availability('build')).toHaveText('on');
+  expect(await sets.rowChurn()).toEqual({ pending: 0, removed: 0 });
+});
+
 test('10,000 tools render, scroll, and count right', async ({ workbench }) => {
   test.setTimeout(120_000);
   await workbench.open();

@@ -41,6 +41,25 @@ export class SetsPage {
     return this.root.locator('.st-scroll');
   }
 
+  /** Starts counting rows the list mounts as placeholders and tool rows it unmounts (see rowChurn). */
+  async watchRows(): Promise<void> {
+    await this.root.locator('.st-scroll').evaluate((list) => {
+      const w = window as unknown as { __rowChurn: { pending: number; removed: number } };
+      w.__rowChurn = { pending: 0, removed: 0 };
+      new MutationObserver((records) => {
+        for (const r of records) {
+          for (const n of r.addedNodes) if (n instanceof HTMLElement && n.classList.contains('st-pending')) w.__rowChurn.pending++;
+          for (const n of r.removedNodes) if (n instanceof HTMLElement && n.dataset.tool !== undefined) w.__rowChurn.removed++;
+        }
+      }).observe(list, { childList: true, subtree: true });
+    });
+  }
+
+  /** Since watchRows: placeholder rows mounted, tool rows unmounted. */
+  rowChurn(): Promise<{ pending: number; removed: number }> {
+    return this.page.evaluate(() => (window as unknown as { __rowChurn: { pending: number; removed: number } }).__rowChurn);
+  }
+
   async search(text: string): Promise<void> {
     await this.root.getByRole('searchbox', { name: /Search tools/u }).fill(text);
   }

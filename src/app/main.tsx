@@ -17,7 +17,7 @@ import { installWorkspaceDrop } from '../features/workspace/open';
 import { installShareLinks } from '../features/share/share';
 import { createWorkerClient } from '../derive/client';
 import { DeriveContext } from '../derive/queries';
-import { deriveOnEdit } from '../derive/prefetch';
+import { timelineSource } from '../derive/timelineSource';
 import { CommandsContext } from '../commands/context';
 import { adoptBridgeCode, startBridgeHeartbeat } from '../live/bridge';
 import './styles.css';
@@ -46,7 +46,9 @@ async function boot() {
   if (savedWorkspace) store.getState().restoreWorkspace(savedWorkspace);
   const client = createWorkerClient();
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
-  deriveOnEdit(store, client, queryClient);
+  // The page's one observer of the derivation runs for the page's life: each edit asks the worker from
+  // the store's change itself, before React or Monaco render it (timelineSource.ts).
+  timelineSource(queryClient, store, client).subscribe(() => undefined);
   const commands = createCommands();
   const autosave = startAutosave(store, { tab, base: resumed.saved, ...(resumed.replayed ? { replayed: resumed.replayed } : {}), ...(channel ? { channel } : {}) });
   void recoverClosedTabs(store, channel, tab);

@@ -7,7 +7,7 @@ import { DocumentSender, isResync } from './document';
 import { methods } from './methods';
 import { Superseded } from './dispatch';
 import type { DeriveParams, MethodName, Params, Result } from './methods';
-import type { RpcResponse, TimelineView } from './protocol';
+import type { RpcBatch, RpcCancel, RpcRequest, RpcResponse, TimelineView } from './protocol';
 
 /** A derivation as the page asks for it: the store's document (a reference: what crosses is worked out at send time). */
 export interface DeriveRequest extends Omit<DeriveParams, 'doc' | 'edits'> {
@@ -65,6 +65,21 @@ export function createWorkerClient(): DeriveClient {
     for (const p of pending.values()) p.reject(new Error(event.message || 'derive worker failed'));
     pending.clear();
   };
+  // Messages wait for the end of the task that made them, then go as one (RpcBatch); a derivation goes
+  // at once, after what waits (the worker reads them in order), so it starts while the keystroke's task
+  // is still running.
+  let outbox: (RpcRequest | RpcCancel)[] = [];
+  const flush = (): void => {
+    if (outbox.length === 0) return;
+    const out = outbox;
+    outbox = [];
+    worker.postMessage(out.length === 1 ? out[0] : ({ batch: out } satisfies RpcBatch));
+  };
+  const post = (m: RpcRequest | RpcCancel, now: boolean): void => {
+    outbox.push(m);
+    if (now) flush();
+    else if (outbox.length === 1) queueMicrotask(flush);
+  };
   let metering = false;
   let traffic = { sent: 0, received: 0, messages: 0, byMethod: {} as Record<string, number> };
   const bytes = (v: unknown): number => (v === undefined ? 0 : (JSON.stringify(v)?.length ?? 0));
@@ -79,7 +94,7 @@ export function createWorkerClient(): DeriveClient {
       const aborted = (): Error => (signal?.reason instanceof Error ? signal.reason : new Superseded(method));
       const onAbort = (): void => {
         // Still waiting for the worker: it drops the call (or stops its slices).
-        if (pending.delete(id)) worker.postMessage({ id, cancel: true });
+        if (pending.delete(id)) post({ id, cancel: true }, false);
         reject(aborted());
       };
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -105,7 +120,7 @@ export function createWorkerClient(): DeriveClient {
         },
       });
       if (signal?.aborted) onAbort();
-      else worker.postMessage(message);
+      else post(message, method === 'derive');
     });
   };
   const sender = new DocumentSender(originOf);

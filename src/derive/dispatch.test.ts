@@ -10,7 +10,7 @@ import { Dispatcher, Superseded, inSlices } from './dispatch';
 import type { Slicer } from './dispatch';
 import { DeriveHost } from './host';
 import type { MethodName } from './methods';
-import type { RpcMessage, RpcResponse } from './protocol';
+import type { RpcMessage, RpcRequest, RpcResponse } from './protocol';
 import { deriveQuery } from './queries';
 
 /** Lets every pending promise callback run (a timer runs after the microtasks). */
@@ -95,9 +95,9 @@ function setup(onStep?: (loop: Loop, step: number) => void, wrap?: (answer: Retu
   return { loop: box.loop, host };
 }
 
-const costs = (id: number, revision: number): RpcMessage => ({ id, method: 'costs', params: { revision, table: DEFAULT_PRICE_TABLE } });
-const derive = (id: number, revision: number): RpcMessage => ({ id, method: 'derive', params: { revision } });
-const window = (id: number, revision: number): RpcMessage => ({ id, method: 'timelineWindow', params: { revision, offset: 0, limit: 10 } });
+const costs = (id: number, revision: number): RpcRequest => ({ id, method: 'costs', params: { revision, table: DEFAULT_PRICE_TABLE } });
+const derive = (id: number, revision: number): RpcRequest => ({ id, method: 'derive', params: { revision } });
+const window = (id: number, revision: number): RpcRequest => ({ id, method: 'timelineWindow', params: { revision, offset: 0, limit: 10 } });
 
 describe('the dispatch', () => {
   it('answers a newer revision’s derivation before an older revision’s long work, which it abandons as superseded', async () => {
@@ -124,6 +124,15 @@ describe('the dispatch', () => {
     await loop.run();
     expect(loop.log).toEqual(['run derive 1', 'answer 1 ok', 'run timelineWindow 1', 'answer 2 superseded', 'run derive 2', 'answer 3 ok']);
     expect(host.progress.steps).toBeLessThanOrEqual(3);
+  });
+
+  it('reads a batch as its messages in order: its calls are queued and its cancels drop what they name', async () => {
+    const { loop } = setup();
+    loop.arrive(derive(1, 1));
+    loop.arrive({ batch: [window(2, 1), window(3, 1), { id: 2, cancel: true }, window(4, 1)] });
+    await loop.run();
+    expect(loop.log).toEqual(['run derive 1', 'answer 1 ok', 'run timelineWindow 1', 'answer 3 ok', 'run timelineWindow 1', 'answer 4 ok']);
+    expect(loop.answerOf(2)).toBeUndefined();
   });
 
   it('answers a call of the same revision between two slices of its long work, which then finishes', async () => {
@@ -272,14 +281,19 @@ describe('long work in slices', () => {
 /** A stand-in Worker: records what is posted; the test answers each message when it chooses. */
 class FakeWorker {
   static last: FakeWorker | undefined;
-  readonly posted: RpcMessage[] = [];
+  /** Each call and cancel, a batch's in order. */
+  readonly posted: Exclude<RpcMessage, { batch: unknown }>[] = [];
+  /** The messages themselves: how many posts the page made. */
+  readonly messages: RpcMessage[] = [];
   onmessage: ((e: { data: RpcResponse }) => void) | null = null;
   onerror: ((e: { message: string }) => void) | null = null;
   constructor() {
     FakeWorker.last = this;
   }
   postMessage(m: RpcMessage): void {
-    this.posted.push(m);
+    this.messages.push(m);
+    if ('batch' in m) this.posted.push(...m.batch);
+    else this.posted.push(m);
   }
   reply(r: RpcResponse): void {
     this.onmessage?.({ data: r });
@@ -308,6 +322,8 @@ describe('the page takes superseded as no answer', () => {
     let settled = false;
     const watched = c.call('cacheStatuses', params(1), { signal: abort.signal }).finally(() => (settled = true));
     watched.catch(() => undefined);
+    // Calls go to the worker at the end of the task that made them.
+    await Promise.resolve();
     const [one, two] = w.calls();
     w.reply({ id: one!.id, ok: false, superseded: true });
     w.reply({ id: two!.id, ok: false, superseded: true });
@@ -326,7 +342,27 @@ describe('the page takes superseded as no answer', () => {
     const p = c.call('cacheStatuses', params(1), { signal: abort.signal });
     abort.abort();
     await expect(p).rejects.toThrow();
+    await Promise.resolve();
     expect(w.posted.at(-1)).toEqual({ id: w.calls()[0]!.id, cancel: true });
+  });
+
+  it('calls and cancels of one task go to the worker as one message, in order; a derivation goes at once', async () => {
+    const { c, w } = client();
+    const abort = new AbortController();
+    void c.call('cacheStatuses', params(1), { signal: abort.signal }).catch(() => undefined);
+    void c.call('cacheStatuses', params(2)).catch(() => undefined);
+    expect(w.messages).toHaveLength(0);
+    await Promise.resolve();
+    expect(w.messages).toHaveLength(1);
+    const [first] = w.calls();
+    abort.abort();
+    void c.call('cacheStatuses', params(3)).catch(() => undefined);
+    const parsed = scenarioDocFromText('name = "x"');
+    if (!parsed.ok) throw new Error('the fixture parses');
+    void c.derive({ revision: 4, doc: parsed.doc }).catch(() => undefined);
+    // The derivation is posted as it is asked, after the cancel and the call that waited for the batch.
+    expect(w.messages).toHaveLength(2);
+    expect(w.posted.slice(2).map((m) => ('cancel' in m ? `cancel ${m.id}` : m.method))).toEqual([`cancel ${first!.id}`, 'cacheStatuses', 'derive']);
   });
 
   it('a react-query query keeps showing the previous answer, with no error, and moves on with its key', async () => {

@@ -102,8 +102,12 @@ export class Dispatcher {
     this.sliceMs = options.sliceMs ?? SLICE_MS;
   }
 
-  /** A message from the page: a call to queue, or a caller giving up on one. */
+  /** A message from the page: a call to queue, a caller giving up on one, or several of these in order. */
   receive(message: RpcMessage): void {
+    if ('batch' in message) {
+      for (const m of message.batch) this.receive(m);
+      return;
+    }
     if ('cancel' in message) {
       this.cancel(message.id);
       return;

@@ -2,22 +2,45 @@
 // newest revision; views of it ask for that same revision, so the worker
 // answers from the timeline it holds. Rows come in windows (issue 32.4): a
 // panel asks for the rows it shows, never for all of them.
-import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useSyncExternalStore } from 'react';
 import { useWorkbench, useWorkbenchStore } from '../state/context';
-import { workspaceInput } from '../state/workspaceSlice';
-import { deriveQuery, requestQuery, setsWindowQuery, timelineQuery, timelineWindowQuery, useDeriveClient, provenanceQuery } from './queries';
+import { deriveQuery, requestQuery, setsWindowQuery, timelineWindowQuery, useDeriveClient, provenanceQuery } from './queries';
+import { timelineSource } from './timelineSource';
+import type { TimelineSource } from './timelineSource';
 import type { SetsQuery, SetsSummary, SetsWindow, TimelineView } from './protocol';
 import { spineEntry } from './spine';
 import type { SpineEntry } from './spine';
 
-export function useTimeline() {
-  const client = useDeriveClient();
-  const store = useWorkbenchStore();
-  const doc = useWorkbench((s) => s.doc);
-  const revision = useWorkbench((s) => s.revision);
-  const workspace = useWorkbench(workspaceInput);
-  // The derivation also answers the set counts at the selected row (see useSetCounts).
-  return useQuery(timelineQuery(client, doc, revision, workspace, () => store.getState().selectedEntry ?? null));
+function useSource(): TimelineSource {
+  return timelineSource(useQueryClient(), useWorkbenchStore(), useDeriveClient());
+}
+
+/**
+ * The derivation on screen (the newest answer; while a newer revision is derived, the previous one). A
+ * panel re-renders when an answer comes, not at each keystroke (timelineSource.ts).
+ */
+export function useTimeline(): { data: TimelineView | undefined } {
+  const source = useSource();
+  return { data: useSyncExternalStore(source.subscribe, source.view) };
+}
+
+/** The derivation and whether a newer one is being asked: for the markers that say so (re-renders twice a keystroke). */
+export function useTimelineStatus(): { data: TimelineView | undefined; isFetching: boolean } {
+  const source = useSource();
+  const r = useSyncExternalStore(source.subscribe, source.result);
+  return { data: r.data, isFetching: r.isFetching };
+}
+
+/**
+ * Whether the document on screen is older than the store's: the view's revision is behind, or its answer
+ * is still being fetched. A boolean selector, so only the marker that reads it re-renders as typing starts
+ * and stops.
+ */
+export function useBehind(viewRevision: number | undefined): boolean {
+  const { isFetching } = useTimelineStatus();
+  const behind = useWorkbench((s) => viewRevision !== undefined && s.revision !== viewRevision);
+  return isFetching || behind;
 }
 
 /** The selected row, defaulting to the last one. */
@@ -61,17 +84,30 @@ export function useSetsWindow(offset: number, limit: number, filter: SetsQuery, 
 
 /**
  * Blocks of the sets rows at the selected position (block k: rows [k * size, (k + 1) * size)), filtered
- * in the worker; each block its own query, kept a minute, so rows seen come back at once.
+ * in the worker; each block its own query, kept a minute, so rows seen come back at once. While a block of
+ * a new derivation comes, the block it replaces stays on screen: useQueries matches its observers by key,
+ * so a new revision gets new observers with no previous data to keep, and each keystroke would unmount
+ * every row for a frame of placeholders and mount them again.
  */
 export function useSetsBlocks(blocks: readonly number[], size: number, filter: SetsQuery): readonly (SetsWindow | undefined)[] {
   const client = useDeriveClient();
   const { view, position } = useSelectedPosition();
   const revision = view?.revision ?? 0;
   const enabled = view !== undefined && view.scenarioErrors.length === 0;
-  return useQueries({
+  const fresh = useQueries({
     queries: blocks.map((k) => ({ ...setsWindowQuery(client, revision, position, k * size, size, filter, enabled), gcTime: 60_000 })),
     combine: (results) => results.map((r) => r.data),
   });
+  const shown = useRef(new Map<number, SetsWindow>());
+  const next = new Map<number, SetsWindow>();
+  const out = blocks.map((k, i) => {
+    const w = fresh[i] ?? shown.current.get(k);
+    if (w) next.set(k, w);
+    return w;
+  });
+  // Only the blocks asked now are kept: scrolling through a long list holds no more than a screenful.
+  shown.current = next;
+  return out;
 }
 
 /** Rows [offset, offset + limit) of the timeline, each with its request's facts; `brief`: as the list shows them (see timelineWindow). */

@@ -305,7 +305,17 @@ export interface RpcCancel {
   readonly cancel: true;
 }
 
-export type RpcMessage = RpcRequest | RpcCancel;
+/**
+ * Calls and cancels made in one task of the page, in one message: a keystroke's answer makes the panels
+ * ask for their windows and drop the previous revision's, and each message to a worker costs the main
+ * thread a post (about half a millisecond each on a 2-core machine). A derivation is never held back
+ * for a batch (client.ts).
+ */
+export interface RpcBatch {
+  readonly batch: readonly (RpcRequest | RpcCancel)[];
+}
+
+export type RpcMessage = RpcRequest | RpcCancel | RpcBatch;
 
 /**
  * An answer, an error, or `superseded`: a newer revision's derivation made the call useless before it

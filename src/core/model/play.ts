@@ -27,7 +27,7 @@ export function isOpenCycle(c: CycleDoc | undefined): boolean {
  * `jp q` and it has no cycle yet, or its last cycle has no response. (Run as a file, an open cycle ends
  * the turn with an empty reply, so an unfinished session is still a valid scenario.)
  */
-export function openTurn(doc: ScenarioDoc, stepIndex = doc.steps.length - 1): OpenTurn | undefined {
+export function openTurn(doc: Pick<ScenarioDoc, 'steps'>, stepIndex = doc.steps.length - 1): OpenTurn | undefined {
   const step = doc.steps[stepIndex];
   if (!step) return undefined;
   const parsed = parseCommand(step.command);

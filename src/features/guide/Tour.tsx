@@ -36,13 +36,18 @@ function useTargetBox(selector: string | undefined, key: unknown): Box | undefin
 }
 
 export function Tour() {
-  const store = useWorkbenchStore();
   const step = useWorkbench((s) => s.tourStep);
+  // Off (nearly always): nothing here reads the derivation, so no answer re-renders it.
+  return step === undefined ? null : <TourCard step={step} />;
+}
+
+function TourCard({ step }: { readonly step: number }) {
+  const store = useWorkbenchStore();
   const setStep = useWorkbench((s) => s.setTourStep);
   const selected = useWorkbench((s) => s.selectedEntry);
   const { data: view } = useTimeline();
   const card = useRef<HTMLDivElement>(null);
-  const current = step !== undefined ? TOUR[step] : undefined;
+  const current = TOUR[step];
 
   useEffect(() => {
     if (!current || !view) return;
@@ -53,11 +58,11 @@ export function Tour() {
     if (current.dock) st.setDockTab(current.dock);
   }, [current, view, store]);
   useEffect(() => {
-    if (step !== undefined) card.current?.focus();
+    card.current?.focus();
   }, [step]);
-  const box = useTargetBox(current?.target, `${step ?? -1}:${selected ?? -1}:${view?.revision ?? 0}`);
+  const box = useTargetBox(current?.target, `${step}:${selected ?? -1}:${view?.revision ?? 0}`);
 
-  if (step === undefined || !current) return null;
+  if (!current) return null;
   const last = step === TOUR.length - 1;
   const go = (n: number) => setStep(n < 0 || n >= TOUR.length ? undefined : n);
   return (

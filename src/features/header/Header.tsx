@@ -6,13 +6,14 @@ import type { ReactNode } from 'react';
 import { DEFAULT_POLICY, POLICY_CHOICES, POLICY_KEYS } from '../../core';
 import type { ProviderId } from '../../core';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
-import { useTimeline } from '../../derive/hooks';
-import type { TimelineView } from '../../derive/protocol';
+import { useTimelineStatus } from '../../derive/hooks';
 import { useCommands } from '../../commands/context';
 import { shortcutLabel } from '../../commands/registry';
 import './header.css';
 
-function CheckStatus({ view, fetching }: { readonly view: TimelineView | undefined; readonly fetching: boolean }) {
+// Reads the derivation's status itself: only this marker re-renders as each keystroke's derivation starts and ends.
+function CheckStatus() {
+  const { data: view, isFetching: fetching } = useTimelineStatus();
   const store = useWorkbenchStore();
   const registry = useCommands();
   const timing = view ? (fetching ? 'deriving…' : `derived in ${view.millis} ms`) : 'deriving…';
@@ -41,7 +42,6 @@ export function Header({ actions }: { readonly actions?: ReactNode } = {}) {
   const setPolicy = useWorkbench((s) => s.setPolicy);
   const openPalette = useWorkbench((s) => s.setPaletteOpen);
   const setDockTab = useWorkbench((s) => s.setDockTab);
-  const { data: view, isFetching } = useTimeline();
   const changed = POLICY_KEYS.filter((k) => policy[k] !== DEFAULT_POLICY[k]).length;
   return (
     <header className="header">
@@ -76,7 +76,7 @@ export function Header({ actions }: { readonly actions?: ReactNode } = {}) {
         )}
       </button>
       <span className="spacer" />
-      <CheckStatus view={view} fetching={isFetching} />
+      <CheckStatus />
       {actions}
       <button type="button" onClick={() => openPalette(true)} aria-label="Open the command palette" title="Every action, by name">
         {shortcutLabel('Mod+K')}

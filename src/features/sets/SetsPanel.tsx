@@ -7,7 +7,7 @@ import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMem
 import type { KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { AvailabilityBadge, MembershipChips } from '../../components/Availability';
-import { useProvenance, useSelectedPosition, useSetCounts, useSetsBlocks, useTimelineRow } from '../../derive/hooks';
+import { useBehind, useProvenance, useSelectedPosition, useSetCounts, useSetsBlocks, useTimelineRow } from '../../derive/hooks';
 import type { SetsQuery, SetsRow, TimelineView } from '../../derive/protocol';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { useCommands } from '../../commands/context';
@@ -345,11 +345,16 @@ function ToolList({ filter, position, expanded, onToggle, follow, menuTool, onMe
   );
 }
 
+/** Its own component: the panel does not re-render as each keystroke's derivation starts and ends. */
+function SetsUpdating({ revision, busy }: { readonly revision: number | undefined; readonly busy: boolean }) {
+  const behind = useBehind(revision);
+  return <Updating on={busy || behind} />;
+}
+
 export function SetsPanel() {
   const { data, isFetching, isPlaceholderData } = useSetCounts();
   const { view, position, entry } = useSelectedPosition();
   const { data: selectedRow } = useTimelineRow(entry);
-  const revision = useWorkbench((s) => s.revision);
   const setAvailability = useWorkbench((s) => s.setToolAvailability);
   const follow = useFollowLink(view);
   const [filter, setFilter] = useState<SetsFilter>(NO_FILTER);
@@ -391,7 +396,6 @@ export function SetsPanel() {
     );
   }, [registry]);
 
-  const updating = isFetching || isPlaceholderData || (view !== undefined && view.revision !== revision);
   const counts = data?.counts;
   const entryView = selectedRow?.entry;
   const filtered = isFiltered({ ...filter, query });
@@ -404,7 +408,7 @@ export function SetsPanel() {
           at position {data?.position ?? position}
         </span>
         <span className="spacer" />
-        <Updating on={updating} />
+        <SetsUpdating revision={view?.revision} busy={isFetching || isPlaceholderData} />
       </div>
       {counts && <SetCounts counts={counts} registered={data?.registered ?? true} {...(data?.tools ? { tools: data.tools } : {})} />}
       <div className="st-tools">

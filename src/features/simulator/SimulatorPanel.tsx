@@ -53,7 +53,8 @@ export function SimulatorPanel() {
   const client = useDeriveClient();
   const queryClient = useQueryClient();
   const registry = useCommands();
-  const doc = useWorkbench((s) => s.doc);
+  // The steps, not the document: typing in a layer re-renders nothing here until its derivation answers.
+  const steps = useWorkbench((s) => s.doc.steps);
   const { data: view } = useTimeline();
   const selected = useSelectedEntry(view);
   const [busy, setBusy] = useState(false);
@@ -64,14 +65,17 @@ export function SimulatorPanel() {
   // The store's own selection, not the view's resolved one: while the derivation of a just-added step is
   // still running, the view's last row is the previous step's, and following it would act on that step.
   const selection = useWorkbench((s) => s.selectedEntry);
-  const stepNo = followedStep(view, selection === undefined ? undefined : selected, doc.steps.length);
-  const step = doc.steps[stepNo - 1];
-  const open = stepNo > 0 ? openTurn(doc, stepNo - 1) : undefined;
+  const stepNo = followedStep(view, selection === undefined ? undefined : selected, steps.length);
+  const step = steps[stepNo - 1];
+  const open = stepNo > 0 ? openTurn({ steps }, stepNo - 1) : undefined;
   const reqId = open && view ? requestOf(view, stepNo, open.cycle) : undefined;
   // The followed step's rows (a window of the timeline: a turn's few rows, with their requests' facts).
   const range = view && stepNo > 0 ? stepRange(view, stepNo) : undefined;
   const { data: window } = useTimelineWindow(range?.from ?? 0, range ? range.to - range.from : 0, range !== undefined);
-  const rows = window && range && window.revision === view?.revision ? stepEntries(window.rows, stepNo) : [];
+  // While a new revision's window comes, the log keeps the previous one's rows on screen (else it would
+  // empty and refill at each keystroke); what the actions read is the current revision's only.
+  const shown = window && range ? stepEntries(window.rows, stepNo) : [];
+  const rows = window && window.revision === view?.revision ? shown : [];
   const request = reqId !== undefined ? rows.find((r) => r.request?.id === reqId)?.request : undefined;
   // A jp q that failed at its start (a directive refused, a tool not found) sent no request: there is
   // nothing for the model to answer, so its actions are disabled and the step's own error says why.
@@ -81,6 +85,8 @@ export function SimulatorPanel() {
   const runAuto = async () => {
     setBusy(true);
     setNote(undefined);
+    // The previous run's decisions go as this one starts (they may be another document's).
+    setPlayed(undefined);
     try {
       // The step as the store holds it at the click: a step added just before (Enter in the step field)
       // may not have re-rendered this panel yet, and the render's stepNo would still be the one before.
@@ -159,7 +165,7 @@ export function SimulatorPanel() {
             <Actions key={open.stepIndex} open={open} request={request} />
           ) : (
             <div className="sim-closed" data-testid="sim-closed">
-              <p className="muted">{doc.steps.length === 0 ? 'No steps yet.' : `Step ${stepNo} is not awaiting the model.`} Add a step with the jp command field under the timeline, then act as the model here, or press Auto model.</p>
+              <p className="muted">{steps.length === 0 ? 'No steps yet.' : `Step ${stepNo} is not awaiting the model.`} Add a step with the jp command field under the timeline, then act as the model here, or press Auto model.</p>
               <button type="button" onClick={() => void registry.run('timeline.addStep', { store })} data-testid="sim-new-step">
                 Type a new step…
               </button>
@@ -167,7 +173,7 @@ export function SimulatorPanel() {
           )}
         </div>
         <div className="sim-right" role="region" aria-label="The step, as derived" tabIndex={0}>
-          {view && stepNo > 0 ? <TurnLog rows={rows} open={open !== undefined} /> : <p className="muted">The selected step&apos;s requests, calls and results appear here.</p>}
+          {view && stepNo > 0 ? <TurnLog rows={shown} open={open !== undefined} /> : <p className="muted">The selected step&apos;s requests, calls and results appear here.</p>}
         </div>
       </div>
     </div>

@@ -7,7 +7,7 @@
 // useStepEditor and StepActions (adding, editing, deleting, undo), useTimelineCommands (the palette).
 import { useCallback } from 'react';
 import type { KeyboardEvent } from 'react';
-import { useTimeline, useTimelineRow } from '../../derive/hooks';
+import { useBehind, useTimeline, useTimelineRow } from '../../derive/hooks';
 import type { TimelineView } from '../../derive/protocol';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { useCommands } from '../../commands/context';
@@ -66,9 +66,13 @@ function Scrubber({ nav }: { readonly nav: TimelineNavigation }) {
   );
 }
 
+/** Its own component: the panel does not re-render as each keystroke's derivation starts and ends. */
+function TimelineUpdating({ revision }: { readonly revision: number }) {
+  return <Updating on={useBehind(revision)} />;
+}
+
 export function TimelinePanel() {
-  const { data: view, isFetching } = useTimeline();
-  const revision = useWorkbench((s) => s.revision);
+  const { data: view } = useTimeline();
   const steps = useWorkbench((s) => s.doc.steps);
   const nav = useTimelineNavigation(view);
   const editor = useStepEditor(nav.listRef);
@@ -113,7 +117,7 @@ export function TimelinePanel() {
         <h2 id="tl-title">Timeline</h2>
         <Summary view={view} />
         <span className="spacer" />
-        <Updating on={isFetching || view.revision !== revision} />
+        <TimelineUpdating revision={view.revision} />
       </div>
       <Scrubber nav={nav} />
       {view.scenarioErrors.length > 0 && (

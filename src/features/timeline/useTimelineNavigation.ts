@@ -31,7 +31,7 @@ export interface TimelineNavigation {
  * Opens a freshly loaded document (boot, file open, demo) on the first
  * promotion, so the idea is visible at a glance; edits never move the selection.
  */
-function useSelectOnLoad(view: TimelineView | undefined, revision: number) {
+function useSelectOnLoad(view: TimelineView | undefined) {
   const store = useWorkbenchStore();
   const pending = useRef(true);
   useEffect(
@@ -43,20 +43,20 @@ function useSelectOnLoad(view: TimelineView | undefined, revision: number) {
     [store],
   );
   useEffect(() => {
-    if (!pending.current || !view || view.revision !== revision) return;
+    // The store's revision is read, not watched: only a new answer can make the two meet.
+    if (!pending.current || !view || view.revision !== store.getState().revision) return;
     pending.current = false;
     if (store.getState().selectedEntry !== undefined) return;
     const p = firstPromotionEntry(view);
     if (p !== undefined) store.getState().selectEntry(p);
-  }, [view, revision, store]);
+  }, [view, store]);
 }
 
 export function useTimelineNavigation(view: TimelineView | undefined): TimelineNavigation {
-  const revision = useWorkbench((s) => s.revision);
   const selected = useSelectedEntry(view);
   const select = useWorkbench((s) => s.selectEntry);
   const listRef = useRef<HTMLDivElement>(null);
-  useSelectOnLoad(view, revision);
+  useSelectOnLoad(view);
   const count = view?.entryCount ?? 0;
   // The row's kind, position and step come from the spine (its words from the list's window); the list
   // scrolls the selected row into view (TimelineList).
