@@ -211,3 +211,26 @@ describe('a column shared between positions (its base and the moves since it)', 
     expect(c.names).toEqual(['a', 'b']);
   });
 });
+
+describe('the tool order a fork shares with its parent', () => {
+  it('is copied by whichever of them first adds a tool, so neither sees the other’s', () => {
+    const tool = (name: string): ToolSpec => ({ name, enable: '"on"', source: '"local"' });
+    const delta = (names: readonly string[]) => loadLayer({ name: 'd', text: text(names.map(tool)) }).config;
+    const parent = new StreamEngine([loadLayer({ name: 'w', text: text([tool('a'), tool('b')]) })], servers(['a', 'b', 'c', 'd', 'e']));
+    parent.applyDelta(delta(['c']), { sources: ['promotion'], detail: '', step: 1 });
+    const atEnd = parent.forkAt(1);
+    const atBase = parent.forkAt(0);
+    atEnd.applyDelta(delta(['d']), { sources: ['promotion'], detail: '', step: 2 });
+    parent.applyDelta(delta(['e']), { sources: ['promotion'], detail: '', step: 2 });
+    atBase.applyDelta(delta(['e', 'd']), { sources: ['promotion'], detail: '', step: 1 });
+    expect(parent.toolOrder).toEqual(['a', 'b', 'c', 'e']);
+    expect(atEnd.toolOrder).toEqual(['a', 'b', 'c', 'd']);
+    expect(atBase.toolOrder).toEqual(['a', 'b', 'e', 'd']);
+    // A fork of a fork, after both went on.
+    const again = atEnd.forkAt(2);
+    atEnd.applyDelta(delta(['e']), { sources: ['promotion'], detail: '', step: 3 });
+    expect(again.toolOrder).toEqual(['a', 'b', 'c', 'd']);
+    expect(atEnd.toolOrder).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect([...atEnd.currentStates()].map((s) => s.order)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
