@@ -3,6 +3,7 @@
 // answers from the timeline it holds. Rows come in windows (issue 32.4): a
 // panel asks for the rows it shows, never for all of them.
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { useWorkbench, useWorkbenchStore } from '../state/context';
 import { workspaceInput } from '../state/workspaceSlice';
 import { deriveQuery, requestQuery, setsWindowQuery, timelineQuery, timelineWindowQuery, useDeriveClient, provenanceQuery } from './queries';
@@ -68,10 +69,29 @@ export function useSetsBlocks(blocks: readonly number[], size: number, filter: S
   const { view, position } = useSelectedPosition();
   const revision = view?.revision ?? 0;
   const enabled = view !== undefined && view.scenarioErrors.length === 0;
-  return useQueries({
+  const windows = useQueries({
     queries: blocks.map((k) => ({ ...setsWindowQuery(client, revision, position, k * size, size, filter, enabled), gcTime: 60_000 })),
     combine: (results) => results.map((r) => r.data),
   });
+  // While a new revision's block is on its way, the block of the revision before (same position, same
+  // filter) stands in, as keepPreviousData does for a single query (it does not carry over in
+  // useQueries, whose observers follow their keys): else every keystroke replaced each row in view by a
+  // placeholder and back, ~500 DOM nodes a keystroke left to Blink's collector at 1,000 tools.
+  const shown = useRef(new Map<number, SetsWindow>());
+  const list = `${position}\u0000${JSON.stringify(filter)}`;
+  const listRef = useRef(list);
+  if (listRef.current !== list) {
+    listRef.current = list;
+    shown.current = new Map();
+  }
+  const kept = new Map<number, SetsWindow>();
+  const out = blocks.map((k, i) => {
+    const w = windows[i] ?? shown.current.get(k);
+    if (w) kept.set(k, w);
+    return w;
+  });
+  shown.current = kept;
+  return out;
 }
 
 /** Rows [offset, offset + limit) of the timeline, each with its request's facts; `brief`: as the list shows them (see timelineWindow). */
