@@ -72,6 +72,9 @@ export function SimulatorPanel() {
   const range = view && stepNo > 0 ? stepRange(view, stepNo) : undefined;
   const { data: window } = useTimelineWindow(range?.from ?? 0, range ? range.to - range.from : 0, range !== undefined);
   const rows = window && range && window.revision === view?.revision ? stepEntries(window.rows, stepNo) : [];
+  // The log keeps showing the step's rows of the revision before while the new revision's come (the
+  // actions above read only `rows`, this revision's): emptied and refilled, it rebuilt its DOM each keystroke.
+  const logRows = rows.length > 0 || !window || !range ? rows : stepEntries(window.rows, stepNo);
   const request = reqId !== undefined ? rows.find((r) => r.request?.id === reqId)?.request : undefined;
   // A jp q that failed at its start (a directive refused, a tool not found) sent no request: there is
   // nothing for the model to answer, so its actions are disabled and the step's own error says why.
@@ -167,7 +170,7 @@ export function SimulatorPanel() {
           )}
         </div>
         <div className="sim-right" role="region" aria-label="The step, as derived" tabIndex={0}>
-          {view && stepNo > 0 ? <TurnLog rows={rows} open={open !== undefined} /> : <p className="muted">The selected step&apos;s requests, calls and results appear here.</p>}
+          {view && stepNo > 0 ? <TurnLog rows={logRows} open={open !== undefined} /> : <p className="muted">The selected step&apos;s requests, calls and results appear here.</p>}
         </div>
       </div>
     </div>
