@@ -94,19 +94,26 @@ export function useSetsBlocks(blocks: readonly number[], size: number, filter: S
   const { view, position } = useSelectedPosition();
   const revision = view?.revision ?? 0;
   const enabled = view !== undefined && view.scenarioErrors.length === 0;
-  const fresh = useQueries({
+  const windows = useQueries({
     queries: blocks.map((k) => ({ ...setsWindowQuery(client, revision, position, k * size, size, filter, enabled), gcTime: 60_000 })),
     combine: (results) => results.map((r) => r.data),
   });
+  // Only a block of the same list stands in (same position, same filter): another list's rows would be
+  // wrong rows, not old ones. Only the blocks asked now are kept: a long scroll holds a screenful.
   const shown = useRef(new Map<number, SetsWindow>());
-  const next = new Map<number, SetsWindow>();
+  const list = `${position}\u0000${JSON.stringify(filter)}`;
+  const listRef = useRef(list);
+  if (listRef.current !== list) {
+    listRef.current = list;
+    shown.current = new Map();
+  }
+  const kept = new Map<number, SetsWindow>();
   const out = blocks.map((k, i) => {
-    const w = fresh[i] ?? shown.current.get(k);
-    if (w) next.set(k, w);
+    const w = windows[i] ?? shown.current.get(k);
+    if (w) kept.set(k, w);
     return w;
   });
-  // Only the blocks asked now are kept: scrolling through a long list holds no more than a screenful.
-  shown.current = next;
+  shown.current = kept;
   return out;
 }
 

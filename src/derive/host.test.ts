@@ -2,9 +2,10 @@
 // derivation (one round trip per keystroke), and a re-run re-reads only the layers that changed.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkExpectations, checkScenario, LayerCache, loadLayer, parseScenario, runScenario, scenarioDocFromText, timelineToJson, writeScenario } from '../core';
+import { checkExpectations, checkScenario, DEFAULT_PRICE_TABLE, LayerCache, loadLayer, parseScenario, runScenario, scenarioDocFromText, timelineToJson, writeScenario } from '../core';
 import type { ScenarioDoc } from '../core';
 import { DeriveHost } from './host';
+import { Superseded } from './dispatch';
 import { deriveWhole } from './testing';
 import type { SetsView } from './protocol';
 
@@ -63,6 +64,25 @@ describe('sets at a position', () => {
     expect(host.sets({ revision: 1, position: -50 }).position).toBe(0);
     // The two ends differ in this scenario, so the clamping is seen, not a constant answer.
     expect(atFirst.counts).not.toEqual(atLast.counts);
+  });
+});
+
+describe('the derivations the host keeps', () => {
+  const demo = doc(demoText);
+
+  it('answers the newest revision and the one before it; an older one is superseded, one never derived an error', async () => {
+    const host = new DeriveHost();
+    for (const revision of [1, 2, 3]) host.derive({ doc: demo, revision });
+    for (const revision of [2, 3]) {
+      expect(host.call('problemRows', { revision })).toEqual(host.call('problemRows', { revision: 3 }));
+      expect(host.call('request', { revision, id: 0 }).id).toBe(0);
+    }
+    for (const call of [() => host.call('problemRows', { revision: 1 }), () => host.call('request', { revision: 1, id: 0 }), () => host.call('record', { revision: 1, step: 1 })]) {
+      expect(call).toThrow(Superseded);
+    }
+    await expect(host.call('costs', { revision: 1, table: DEFAULT_PRICE_TABLE })).rejects.toThrow(Superseded);
+    expect(() => host.call('problemRows', { revision: 4 })).toThrow('revision 4 is not a recent derivation');
+    expect(() => host.call('problemRows', { revision: 4 })).not.toThrow(Superseded);
   });
 });
 

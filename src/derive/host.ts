@@ -26,7 +26,7 @@ import { DerivationViews, MAX_WINDOW } from './views';
 const WINDOW_CHUNK = 8;
 import { WorkerDocument } from './document';
 import { isMethod, methods } from './methods';
-import { noSlices } from './dispatch';
+import { noSlices, Superseded } from './dispatch';
 import type { Slicer } from './dispatch';
 import type { Answer, Answers, DeriveParams, HostName, MethodName, Params } from './methods';
 import { cacheDifference, LabHost } from './labHost';
@@ -73,9 +73,19 @@ interface Current {
   workspace?: LoadedWorkspace;
 }
 
+/**
+ * How many derivations the host keeps: the newest, and the one before it, which the page still shows
+ * while the newest's answer is on its way (the inspector's request, the simulator's "ask the model"
+ * await it). Each kept derivation holds its own layer text once a catalogue was edited (92 MB at
+ * 100,000 tools) and its views' memos, and whatever lives that long is promoted to V8's old
+ * generation, where it stays as garbage until a full collection: at three, the worker's heap grew
+ * ~1.3 MB a keystroke at 1,000 tools. A call for an older revision is answered `superseded` (`kept`).
+ */
+const KEPT_DERIVATIONS = 2;
+
 export class DeriveHost {
   private current: Current | undefined;
-  /** The newest few derivations, so a view asked for just before a newer derivation still answers. */
+  /** The newest KEPT_DERIVATIONS derivations, so a call asked for just before a newer derivation still answers. */
   private readonly recent = new Map<number, Current>();
   /** Search indexes shared by every run and the search lab (see searchIndexes.ts for why not the core's IndexCache). */
   private readonly indexes = new SharedIndexes();
@@ -91,8 +101,8 @@ export class DeriveHost {
     return { line, column };
   });
   private readonly cost = new CostHost((revision) => {
-    const c = this.recent.get(revision);
-    if (!c || !c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
+    const c = this.kept(revision);
+    if (!c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
     const ws = c.workspace;
     return { timeline: c.timeline, doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
   });
@@ -106,8 +116,8 @@ export class DeriveHost {
   private readonly rankers = this.indexes.rankerMap();
 
   private readonly tasks = new TasksHost((revision) => {
-    const c = this.recent.get(revision);
-    if (!c || !c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
+    const c = this.kept(revision);
+    if (!c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
     const ws = c.workspace;
     return { doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
   });
@@ -165,7 +175,7 @@ export class DeriveHost {
     this.current = { revision, doc, ...(timeline ? { timeline } : {}), ...(ws ? { workspace: ws } : {}) };
     this.recent.set(revision, this.current);
     for (const k of [...this.recent.keys()]) {
-      if (this.recent.size <= 3) break;
+      if (this.recent.size <= KEPT_DERIVATIONS) break;
       this.recent.delete(k);
       for (const key of [...this.layerLines.keys()]) if (key.startsWith(`${k}\u0000`)) this.layerLines.delete(key);
     }
@@ -234,9 +244,23 @@ export class DeriveHost {
     });
   }
 
-  private views(revision: number): DerivationViews {
+  /**
+   * A kept derivation. One the host no longer keeps (a newer one replaced it) is `superseded`, as the
+   * dispatch answers a window of an older revision: the page's query keeps what it showed and asks the
+   * revision it moves to. A revision never derived is an error.
+   */
+  private kept(revision: number): Current {
     const c = this.recent.get(revision);
-    if (!c || !c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
+    if (c) return c;
+    let newest = -Infinity;
+    for (const k of this.recent.keys()) newest = Math.max(newest, k);
+    if (revision < newest) throw new Superseded(`revision ${revision}`);
+    throw new Error(`revision ${revision} is not a recent derivation`);
+  }
+
+  private views(revision: number): DerivationViews {
+    const c = this.kept(revision);
+    if (!c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
     c.views ??= this.viewsOf(revision, c.timeline, c.expectations ?? []);
     return c.views;
   }
@@ -263,8 +287,7 @@ export class DeriveHost {
   }
 
   timelineSnapshot({ revision }: { revision: number }): TimelineSnapshot {
-    const c = this.recent.get(revision);
-    if (!c) throw new Error(`revision ${revision} is not a recent derivation`);
+    const c = this.kept(revision);
     const view = c.view;
     if (!view) throw new Error(`revision ${revision} has no answer`);
     if (!c.timeline) return { ...view, entries: [], requests: [], positions: [], expectations: [] };
@@ -286,8 +309,8 @@ export class DeriveHost {
   }
 
   private timeline(revision: number): Timeline {
-    const c = this.recent.get(revision);
-    if (!c || !c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
+    const c = this.kept(revision);
+    if (!c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
     return c.timeline;
   }
 
@@ -358,8 +381,7 @@ export class DeriveHost {
   }
 
   async report({ revision, generatedAt, prices }: { revision: number; generatedAt: string; prices?: PriceTable }): Promise<string> {
-    const c = this.recent.get(revision);
-    if (!c) throw new Error(`revision ${revision} is not a recent derivation`);
+    const c = this.kept(revision);
     const counter = await this.counter();
     const rfd = await this.rfd();
     const file = `${c.doc.name.toLowerCase().replace(/[^a-z0-9]+/gu, '-').replace(/^-|-$/gu, '') || 'scenario'}.toml`;

@@ -146,7 +146,9 @@ export class DerivationViews {
     const view: RequestView = {
       id: r.id, step: r.step, cycle: r.cycle, position: r.position,
       toolChoice: r.toolChoice.kind === 'function' ? r.toolChoice.name : r.toolChoice.kind,
-      offeredCount: offered.length, permittedCount: r.sets.permitted.length, searchableCount: r.sets.searchable.length,
+      // Counts from the sizes: the permitted list, built to be read, is a copy of the catalogue's
+      // permitted tools kept with the request's sets for the revision's life.
+      offeredCount: offered.length, permittedCount: r.sets.sizes.permitted, searchableCount: r.sets.sizes.searchable,
       arrayCount: array.length, fixedArray: array.length !== offered.length || array.some((n, i) => n !== offered[i]),
       offeredFirst: offered.slice(0, OFFERED_NAMES_SHOWN),
       cost: { ...r.cost }, cache: cacheView(t, id),
@@ -405,7 +407,7 @@ export class DerivationViews {
         if (v) rows.push({ kind: 'marker', entry: i, entryKind: e.kind, sources: v.sources ?? [], label: v.words ?? v.label });
       } else if (e.kind === 'request') {
         const r = this.t.requests[e.request];
-        if (r) rows.push({ kind: 'request', entry: i, id: r.id, step: r.step, cycle: r.cycle, permittedCount: r.sets.permitted.length, cost: { ...r.cost } });
+        if (r) rows.push({ kind: 'request', entry: i, id: r.id, step: r.step, cycle: r.cycle, permittedCount: r.sets.sizes.permitted, cost: { ...r.cost } });
       }
     });
     return { revision: this.revision, rows };

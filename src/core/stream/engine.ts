@@ -125,6 +125,11 @@ export class StreamEngine {
   /** The state at the newest position (layered: a fork shares it and copies only what it changed). */
   private states = LayeredMap.empty<string, ToolState>();
   private order: string[] = [];
+  /**
+   * Whether `order` is shared with a fork or its parent (restore): copied before a tool is appended. A
+   * fork per keystroke copied it whole (100,000 names), and the copy lived as long as its revision.
+   */
+  private orderShared = false;
   private readonly positionList: ConfigPosition[] = [];
   /** States at some positions, each a LayeredMap sharing its root with the others and with `states`. */
   private readonly snapshots = new Map<number, LayeredMap<string, ToolState>>();
@@ -288,7 +293,7 @@ export class StreamEngine {
         const only = enableOnly(t);
         this.overlay(name, t, only);
         const known = this.states.get(name);
-        if (!known) this.order.push(name);
+        if (!known) this.appendToOrder(name);
         // Directives, promotions and most --cfg values touch enable only: the config, run and definition stay.
         const c = known && only ? this.moveEnable(known, t.enable) : this.recompute(name, known ? known.order : this.order.length - 1);
         if (c) changes.push(c);
@@ -302,7 +307,7 @@ export class StreamEngine {
       // '*' enable changed: a tool's config, run and definition stay; only its effective enable may move.
       for (const name of delta.tools.keys()) {
         if (this.states.has(name)) continue;
-        this.order.push(name);
+        this.appendToOrder(name);
       }
       for (let i = 0; i < this.order.length; i++) {
         const name = this.order[i] ?? '';
@@ -328,6 +333,21 @@ export class StreamEngine {
     this.snapshots.set(position.index, this.states.fork());
     this.pinned.add(position.index);
     return position;
+  }
+
+  private appendToOrder(name: string): void {
+    if (this.orderShared) {
+      this.order = this.order.slice();
+      this.orderShared = false;
+    }
+    this.order.push(name);
+  }
+
+  /** Takes `order` (the parent's) without a copy: either one copies it before it appends to it. */
+  private shareOrder(parent: StreamEngine, order: string[]): void {
+    this.order = order;
+    this.orderShared = true;
+    parent.orderShared = true;
   }
 
   private mergedTool(name: string): ToolConfig | undefined {
@@ -449,6 +469,7 @@ export class StreamEngine {
         this.states = kept;
       }
       this.order = names;
+      this.orderShared = false;
       this.catalogueVersion += 1;
     }
     for (let i = 0; i < names.length; i++) {
@@ -537,7 +558,7 @@ export class StreamEngine {
     // adds one at the end (a delta's new tool takes the next order).
     if (index >= parent.positionList.length - 1) {
       this.states = parent.states.fork();
-      this.order = parent.order.slice();
+      this.shareOrder(parent, parent.order);
     } else {
       const exact = parent.snapshots.get(index);
       if (exact) this.states = exact.fork();
@@ -549,7 +570,11 @@ export class StreamEngine {
         for (let i = from + 1; i <= index; i++) for (const c of parent.positionList[i]?.changes ?? []) this.states.set(c.name, c.after);
       }
       // The same tools as the parent's newest (none added after the fork): its order, copied.
-      this.order = this.states.size === parent.order.length ? parent.order.slice() : [...this.states.keys()];
+      if (this.states.size === parent.order.length) this.shareOrder(parent, parent.order);
+      else {
+        this.order = [...this.states.keys()];
+        this.orderShared = false;
+      }
     }
     this.registered = p.registered;
     // The version at the fork: a version says which catalogue a position has within one engine (the

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { loadLayer } from '../config/layer';
 import type { SimServer } from '../catalogue/resolve';
 import { StreamEngine } from './engine';
+import { Column } from './position-sets';
+import type { Move } from './position-sets';
 import { computeSets } from './sets';
 import type { Sets } from './sets';
 
@@ -141,5 +143,94 @@ describe('the sets at a position: one answer, computed incrementally', () => {
     expect(engine.setsAt(second).offered).toEqual(['a', 'describe_tools', 'search_tools', 'c', 'b']);
     expect(engine.positions[first]?.appended).toEqual(['c']);
     expect(engine.setsInConfigOrderAt(second).offered).toEqual(['a', 'b', 'c', 'describe_tools', 'search_tools']);
+  });
+});
+
+describe('a column shared between positions (its base and the moves since it)', () => {
+  // The reference: the members as a Map by order, sorted when read; each batch of moves is drawn
+  // against the members before it, as nextCore draws them against the earlier position's states.
+  const batchesArb = fc.record({
+    base: fc.uniqueArray(fc.integer({ min: 0, max: 60 }), { maxLength: 30 }),
+    servers: fc.boolean(),
+    batches: fc.array(fc.array(fc.record({ order: fc.integer({ min: 0, max: 60 }), is: fc.boolean(), rewrite: fc.boolean(), server: fc.constantFrom(undefined, 'a', 'b') }), { maxLength: 8 }), { maxLength: 12 }),
+    limit: fc.constantFrom(0, 1, 3, 1000),
+  });
+
+  it('reads, position after position, as the lists with every move applied, whatever its limit', () => {
+    fc.assert(
+      fc.property(batchesArb, ({ base, servers, batches, limit }) => {
+        const members = new Map<number, { name: string; server: string | undefined }>();
+        for (const order of [...base].sort((a, b) => a - b)) members.set(order, { name: `t${order}`, server: servers ? (order % 2 === 0 ? 'a' : undefined) : undefined });
+        const sorted = [...members.keys()].sort((a, b) => a - b);
+        const flat = { names: sorted.map((o) => `t${o}`), orders: sorted, ...(servers ? { servers: sorted.map((o) => members.get(o)?.server) } : {}) };
+        const columns: Column[] = [Column.of(flat, limit)];
+        const expected: { names: string[]; orders: number[]; servers: (string | undefined)[] }[] = [];
+        const read = (): (typeof expected)[number] => {
+          const orders = [...members.keys()].sort((a, b) => a - b);
+          return { names: orders.map((o) => members.get(o)?.name ?? ''), orders, servers: orders.map((o) => members.get(o)?.server) };
+        };
+        expected.push(read());
+        for (const batch of batches) {
+          const moves: Move[] = [];
+          const seen = new Set<number>();
+          for (const m of [...batch].sort((a, b) => a.order - b.order)) {
+            if (seen.has(m.order)) continue;
+            seen.add(m.order);
+            const was = members.has(m.order);
+            // In, out, or (rewrite) out and in with a new server; a tool neither in nor moved in is no move.
+            const is = was && m.rewrite ? true : m.is;
+            if (!was && !is) continue;
+            if (was && is && !m.rewrite) continue;
+            moves.push({ order: m.order, name: `t${m.order}`, was, is, server: is ? m.server : undefined });
+            if (is) members.set(m.order, { name: `t${m.order}`, server: m.server });
+            else members.delete(m.order);
+          }
+          columns.push((columns.at(-1) as Column).moved(moves));
+          expected.push(read());
+        }
+        // Read in reverse: a later position's lists never depend on an earlier one's having been read.
+        for (let k = columns.length - 1; k >= 0; k--) {
+          const c = columns[k] as Column;
+          const e = expected[k] as (typeof expected)[number];
+          expect(c.length).toBe(e.names.length);
+          expect(c.names).toEqual(e.names);
+          expect(c.orders).toEqual(e.orders);
+          if (servers) expect(c.servers).toEqual(e.servers);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is shared, not copied, by a position whose moves left it alone', () => {
+    const c = Column.of({ names: ['a', 'b'], orders: [0, 1] });
+    expect(c.moved([])).toBe(c);
+    const moved = c.moved([{ order: 2, name: 'c', was: false, is: true }]);
+    expect(moved).not.toBe(c);
+    expect(moved.names).toEqual(['a', 'b', 'c']);
+    expect(c.names).toEqual(['a', 'b']);
+  });
+});
+
+describe('the tool order a fork shares with its parent', () => {
+  it('is copied by whichever of them first adds a tool, so neither sees the other’s', () => {
+    const tool = (name: string): ToolSpec => ({ name, enable: '"on"', source: '"local"' });
+    const delta = (names: readonly string[]) => loadLayer({ name: 'd', text: text(names.map(tool)) }).config;
+    const parent = new StreamEngine([loadLayer({ name: 'w', text: text([tool('a'), tool('b')]) })], servers(['a', 'b', 'c', 'd', 'e']));
+    parent.applyDelta(delta(['c']), { sources: ['promotion'], detail: '', step: 1 });
+    const atEnd = parent.forkAt(1);
+    const atBase = parent.forkAt(0);
+    atEnd.applyDelta(delta(['d']), { sources: ['promotion'], detail: '', step: 2 });
+    parent.applyDelta(delta(['e']), { sources: ['promotion'], detail: '', step: 2 });
+    atBase.applyDelta(delta(['e', 'd']), { sources: ['promotion'], detail: '', step: 1 });
+    expect(parent.toolOrder).toEqual(['a', 'b', 'c', 'e']);
+    expect(atEnd.toolOrder).toEqual(['a', 'b', 'c', 'd']);
+    expect(atBase.toolOrder).toEqual(['a', 'b', 'e', 'd']);
+    // A fork of a fork, after both went on.
+    const again = atEnd.forkAt(2);
+    atEnd.applyDelta(delta(['e']), { sources: ['promotion'], detail: '', step: 3 });
+    expect(again.toolOrder).toEqual(['a', 'b', 'c', 'd']);
+    expect(atEnd.toolOrder).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect([...atEnd.currentStates()].map((s) => s.order)).toEqual([0, 1, 2, 3, 4]);
   });
 });

@@ -14,59 +14,117 @@ import { builtinNames, computeSets, isOffered, isPermitted, isSearchable } from 
 import type { Sets, SetSizes } from './sets';
 import type { ConfigPosition, ToolChange, ToolState } from './engine';
 
-/** One set in config order: names and their config orders (ascending), for merging by order. */
-interface Column {
+/** One set in config order, as lists: names and their config orders (ascending), for merging by order. */
+interface Flat {
   readonly names: readonly string[];
   readonly orders: readonly number[];
+  /** The MCP server of each tool (same index): the permitted column's, for `servers`. */
+  readonly servers?: readonly (string | undefined)[];
 }
 
-/** The membership of every tool at one position, without builtins or the appended order. */
-interface Core {
-  readonly configured: Column;
-  readonly permitted: Column;
-  /** The MCP server of each permitted tool (same index), for `servers`. */
-  readonly permittedServers: readonly (string | undefined)[];
-  readonly offered: Column;
-  readonly searchable: Column;
+/** A tool moved into or out of a column (or rewritten: out and in, its server changed). */
+export interface Move {
+  readonly order: number;
+  readonly name: string;
+  readonly was: boolean;
+  readonly is: boolean;
+  readonly server?: string | undefined;
 }
 
-/** What a position's sets are computed from; the engine supplies it. */
-export interface SetsSource {
-  readonly positions: readonly ConfigPosition[];
-  /** Every tool's state at a position, in config order. */
-  orderedStatesAt(index: number): Iterable<ToolState>;
+/**
+ * A column past this many moves since its base is made into lists (a new base its later positions
+ * share): reading it then merges a few moves, not hundreds.
+ */
+function movesLimit(base: Flat): number {
+  return 32 + (base.names.length >> 4);
 }
 
-const CORE_LIMIT = 24;
-const FORCED_LIMIT = 8;
+/**
+ * One set at one position: a base in lists, shared by the positions after it (and, through adopt and
+ * adoptPatched, by the engines of later keystrokes), with the moves since it (sorted by order, one per
+ * order, each relative to the base). A position's column is made in O(its moves); its lists only when
+ * read. Each promotion used to copy the offered and searchable columns whole, for every position of the
+ * replay, whether read or not: at 10,000 tools 1.8 MB a keystroke that lived as long as its revision,
+ * a third of what a small-layer keystroke left to V8's old generation. Most columns are never read
+ * (the replay reads the offered set of a request's position, the views a few positions), and one read
+ * is one merge of the base with the moves.
+ */
+export class Column {
+  readonly length: number;
+  private flat: Flat | undefined;
 
-function serverOf(s: ToolState): string | undefined {
-  const source = s.config.source?.value;
-  return source?.kind === 'mcp' ? source.server : undefined;
+  private constructor(
+    private readonly base: Flat,
+    private readonly moves: readonly Move[],
+    private readonly limit: number,
+  ) {
+    let length = base.names.length;
+    for (const m of moves) length += (m.is ? 1 : 0) - (m.was ? 1 : 0);
+    this.length = length;
+    if (moves.length === 0) this.flat = base;
+  }
+
+  /** A column of these lists (the caller gives them up). `limit`: moves kept before they are made into lists (tests). */
+  static of(flat: Flat, limit = movesLimit(flat)): Column {
+    return new Column(flat, [], limit);
+  }
+
+  get names(): readonly string[] {
+    return this.lists().names;
+  }
+
+  get orders(): readonly number[] {
+    return this.lists().orders;
+  }
+
+  get servers(): readonly (string | undefined)[] {
+    return this.lists().servers ?? [];
+  }
+
+  private lists(): Flat {
+    return (this.flat ??= applyMoves(this.base, this.moves));
+  }
+
+  /**
+   * This column with `more` moved (sorted by order, one per order, each relative to this column). The
+   * column itself when nothing moved; a new base once the moves pass the limit.
+   */
+  moved(more: readonly Move[]): Column {
+    if (more.length === 0) return this;
+    const moves = composeMoves(this.moves, more);
+    if (moves.length > this.limit) {
+      const flat = applyMoves(this.base, moves);
+      return new Column(flat, [], movesLimit(flat));
+    }
+    return new Column(this.base, moves, this.limit);
+  }
 }
 
-function fullCore(states: Iterable<ToolState>): Core {
-  const c = { names: [] as string[], orders: [] as number[] };
-  const p = { names: [] as string[], orders: [] as number[] };
-  const servers: (string | undefined)[] = [];
-  const o = { names: [] as string[], orders: [] as number[] };
-  const s = { names: [] as string[], orders: [] as number[] };
-  for (const st of states) {
-    c.names.push(st.name);
-    c.orders.push(st.order);
-    if (!isPermitted(st, undefined)) continue;
-    p.names.push(st.name);
-    p.orders.push(st.order);
-    servers.push(serverOf(st));
-    if (isOffered(st, undefined)) {
-      o.names.push(st.name);
-      o.orders.push(st.order);
-    } else if (isSearchable(st, undefined)) {
-      s.names.push(st.name);
-      s.orders.push(st.order);
+/**
+ * Moves relative to a base from `first` (relative to it) then `then` (relative to the base with
+ * `first` applied), both sorted by order: one move an order, from what the base had to what `then`
+ * leaves; a tool moved out and back in (neither before nor after) drops out.
+ */
+function composeMoves(first: readonly Move[], then: readonly Move[]): Move[] {
+  const out: Move[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < first.length || j < then.length) {
+    const a = first[i];
+    const b = then[j];
+    if (b === undefined || (a !== undefined && a.order < b.order)) {
+      out.push(a as Move);
+      i++;
+    } else if (a === undefined || b.order < a.order) {
+      out.push(b);
+      j++;
+    } else {
+      if (a.was || b.is) out.push({ order: b.order, name: b.name, was: a.was, is: b.is, server: b.server });
+      i++;
+      j++;
     }
   }
-  return { configured: c, permitted: p, permittedServers: servers, offered: o, searchable: s };
+  return out;
 }
 
 function lowerBound(orders: readonly number[], order: number): number {
@@ -80,22 +138,12 @@ function lowerBound(orders: readonly number[], order: number): number {
   return lo;
 }
 
-interface Move {
-  readonly order: number;
-  readonly name: string;
-  readonly was: boolean;
-  readonly is: boolean;
-  readonly server?: string | undefined;
-}
-
-/**
- * A column with some tools moved in or out. `moves` are sorted by order; a tool that stays in but must
- * be rewritten (its server changed) is moved out and in. Unchanged columns are returned as they are.
- */
-function moveColumn(prev: Column, moves: readonly Move[], servers?: readonly (string | undefined)[]): { column: Column; servers?: (string | undefined)[] } {
-  if (moves.length === 0) return servers ? { column: prev, servers: servers as (string | undefined)[] } : { column: prev };
+/** The lists of `prev` with `moves` (sorted by order) applied, in one pass; servers kept when `prev` has them. */
+function applyMoves(prev: Flat, moves: readonly Move[]): Flat {
+  if (moves.length === 0) return prev;
   let size = prev.names.length;
   for (const m of moves) size += (m.is ? 1 : 0) - (m.was ? 1 : 0);
+  const servers = prev.servers;
   // Sized once: a promotion moves one tool out of a column of thousands, copied in one pass.
   const names = new Array<string>(size);
   const orders = new Array<number>(size);
@@ -122,7 +170,54 @@ function moveColumn(prev: Column, moves: readonly Move[], servers?: readonly (st
     }
   }
   copyTo(prev.orders.length);
-  return outServers ? { column: { names, orders }, servers: outServers } : { column: { names, orders } };
+  return outServers ? { names, orders, servers: outServers } : { names, orders };
+}
+
+/** The membership of every tool at one position, without builtins or the appended order. */
+interface Core {
+  readonly configured: Column;
+  /** With the MCP server of each permitted tool, for `servers`. */
+  readonly permitted: Column;
+  readonly offered: Column;
+  readonly searchable: Column;
+}
+
+/** What a position's sets are computed from; the engine supplies it. */
+export interface SetsSource {
+  readonly positions: readonly ConfigPosition[];
+  /** Every tool's state at a position, in config order. */
+  orderedStatesAt(index: number): Iterable<ToolState>;
+}
+
+const CORE_LIMIT = 24;
+const FORCED_LIMIT = 8;
+
+function serverOf(s: ToolState): string | undefined {
+  const source = s.config.source?.value;
+  return source?.kind === 'mcp' ? source.server : undefined;
+}
+
+function fullCore(states: Iterable<ToolState>): Core {
+  const c = { names: [] as string[], orders: [] as number[] };
+  const p = { names: [] as string[], orders: [] as number[], servers: [] as (string | undefined)[] };
+  const o = { names: [] as string[], orders: [] as number[] };
+  const s = { names: [] as string[], orders: [] as number[] };
+  for (const st of states) {
+    c.names.push(st.name);
+    c.orders.push(st.order);
+    if (!isPermitted(st, undefined)) continue;
+    p.names.push(st.name);
+    p.orders.push(st.order);
+    p.servers.push(serverOf(st));
+    if (isOffered(st, undefined)) {
+      o.names.push(st.name);
+      o.orders.push(st.order);
+    } else if (isSearchable(st, undefined)) {
+      s.names.push(st.name);
+      s.orders.push(st.order);
+    }
+  }
+  return { configured: Column.of(c), permitted: Column.of(p), offered: Column.of(o), searchable: Column.of(s) };
 }
 
 /**
@@ -149,13 +244,11 @@ function nextCore(prev: Core, changed: Iterable<{ readonly before: ToolState | u
     if (wasS !== isS) s.push({ ...base, was: wasS, is: isS });
   }
   const byOrder = (a: Move, b: Move): number => a.order - b.order;
-  const permitted = moveColumn(prev.permitted, p.sort(byOrder), prev.permittedServers);
   return {
-    configured: moveColumn(prev.configured, c.sort(byOrder)).column,
-    permitted: permitted.column,
-    permittedServers: permitted.servers ?? [],
-    offered: moveColumn(prev.offered, o.sort(byOrder)).column,
-    searchable: moveColumn(prev.searchable, s.sort(byOrder)).column,
+    configured: prev.configured.moved(c.sort(byOrder)),
+    permitted: prev.permitted.moved(p.sort(byOrder)),
+    offered: prev.offered.moved(o.sort(byOrder)),
+    searchable: prev.searchable.moved(s.sort(byOrder)),
   };
 }
 
@@ -164,7 +257,7 @@ function setsOf(core: Core, registered: boolean, appended: readonly string[]): S
   const builtins = builtinNames(registered);
   const b = builtins.length;
   // Appended promotions only move offered tools to the tail: the offered set's size is the core's.
-  const sizes: SetSizes = { configured: core.configured.names.length + b, permitted: core.permitted.names.length + b, offered: core.offered.names.length + b, searchable: core.searchable.names.length };
+  const sizes: SetSizes = { configured: core.configured.length + b, permitted: core.permitted.length + b, offered: core.offered.length + b, searchable: core.searchable.length };
   let configured: readonly string[] | undefined;
   let permitted: readonly string[] | undefined;
   let offered: readonly string[] | undefined;
@@ -184,13 +277,18 @@ function setsOf(core: Core, registered: boolean, appended: readonly string[]): S
       const inConfig = new Set(core.offered.names);
       return (offered = [...core.offered.names.filter((n) => !tail.has(n)), ...builtins, ...appended.filter((n) => inConfig.has(n))]);
     },
-    searchable: core.searchable.names,
-    catalogue: core.configured.names,
+    // Read as the lists are, when asked: most positions' searchable set is never read.
+    get searchable(): readonly string[] {
+      return core.searchable.names;
+    },
+    get catalogue(): readonly string[] {
+      return core.configured.names;
+    },
     sizes,
     get servers(): readonly string[] {
       if (servers) return servers;
       const seen = new Set<string>();
-      for (const s of core.permittedServers) if (s !== undefined) seen.add(s);
+      for (const s of core.permitted.servers) if (s !== undefined) seen.add(s);
       return (servers = [...seen]);
     },
   };
@@ -349,7 +447,7 @@ function statesAt(positions: readonly ConfigPosition[], index: number, names: Re
 
 /** Past an eighth of the catalogue changed, walking the states once is cheaper than merging. */
 function bulkLimit(core: Core): number {
-  return Math.max(64, core.configured.names.length >> 3);
+  return Math.max(64, core.configured.length >> 3);
 }
 
 /**
