@@ -14,6 +14,7 @@ import { generate as multilineCatalogue } from '../../../bench/toml-parse';
 import { LayerCache } from '../turn/caches';
 import type { EditHow, LayerState } from './incremental';
 import { AnchoredSpan } from './anchors';
+import { ChunkedText } from './chunked-text';
 import { applyTextChanges, changedRange, composeRanges, editLayer, layerChange, loadLayerIncremental, loadLayerState, noteTextEdit } from './incremental';
 import type { Layer, LoadedLayer } from './layer';
 import { loadLayer } from './layer';
@@ -171,13 +172,21 @@ describe('incremental layer parse equals a whole parse', () => {
   function property(layers: readonly Layer[], edit: fc.Arbitrary<Edit>, numRuns: number, seed: number): Record<EditHow, number> {
     const hows: Record<EditHow, number> = { same: 0, table: 0, whole: 0 };
     fc.assert(
-      fc.property(anywhere, fc.array(edit, { minLength: 1, maxLength: 6 }), fc.boolean(), (pick, edits, byChanges) => {
+      fc.property(anywhere, fc.array(edit, { minLength: 1, maxLength: 6 }), fc.constantFrom('text', 'changes', 'chunks'), fc.integer({ min: 5, max: 200 }), (pick, edits, by, size) => {
         const layer = layers[pick % layers.length] as Layer;
         let state: LayerState = loadLayerState(layer);
         expectSame(state.loaded, layer.text, layer.name, `${layer.name} loaded`);
+        // The worker's way (document.ts): the text kept in chunks, the edit noted with them, the new text a rope of them.
+        let chunks = ChunkedText.of(layer.text, size);
         edits.forEach((e, n) => {
           const c = change(state.text, e);
-          const edit = byChanges ? loadLayerIncremental(state, [c]) : editLayer(state, applyTextChanges(state.text, [c]).text);
+          let edit: { readonly state: LayerState; readonly how: EditHow };
+          if (by === 'chunks') {
+            chunks = chunks.edited([c]);
+            noteTextEdit(state.text, chunks.text, { start: c.rangeOffset, oldEnd: c.rangeOffset + c.rangeLength, newEnd: c.rangeOffset + c.text.length }, chunks);
+            edit = editLayer(state, chunks.text);
+            if (edit.how === 'table') expect(edit.state.chunks).toBe(chunks);
+          } else edit = by === 'changes' ? loadLayerIncremental(state, [c]) : editLayer(state, applyTextChanges(state.text, [c]).text);
           hows[edit.how]++;
           state = edit.state;
           expectSame(state.loaded, state.text, layer.name, `${layer.name}, edit ${n + 1} (${edit.how}) ${JSON.stringify(c)}`);

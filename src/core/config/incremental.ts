@@ -41,6 +41,7 @@
 // LineIndex.edited), so a diagnostic in the run does not find the whole text's lines again.
 import type { Anchor } from './anchors';
 import { anchorer, anchorIndex } from './anchors';
+import type { ChunkedText, TextReader } from './chunked-text';
 import type { Layer, LoadedLayer } from './layer';
 import { positioned, readLayer } from './layer';
 import type { ToolsEntryRead } from './read';
@@ -103,22 +104,32 @@ export function layerChange(previous: LoadedLayer, next: LoadedLayer): LayerChan
  * catalogue-sized texts (at 100,000 tools ~0.5 s a keystroke). Only speed depends on them: a noted
  * edit is used only when both its texts are the ones compared, so its range is theirs.
  */
-const notes: { readonly before: string; readonly after: string; readonly range: ChangedRange }[] = [];
+interface Note {
+  readonly before: string;
+  readonly after: string;
+  readonly range: ChangedRange;
+  /** `after` in chunks (chunked-text.ts): read through them, `after` (a rope) is never copied flat. */
+  readonly chunks?: ChunkedText;
+}
+const notes: Note[] = [];
 
-/** Notes that `after` is `before` with [range.start, range.oldEnd) replaced (the last few are kept). */
-export function noteTextEdit(before: string, after: string, range: ChangedRange): void {
-  notes.push({ before, after, range });
+/**
+ * Notes that `after` is `before` with [range.start, range.oldEnd) replaced (the last few are kept), and
+ * `chunks`, when given, the chunks `after` was joined from.
+ */
+export function noteTextEdit(before: string, after: string, range: ChangedRange, chunks?: ChunkedText): void {
+  notes.push(chunks ? { before, after, range, chunks } : { before, after, range });
   if (notes.length > 4) notes.shift();
 }
 
-/** The noted range between two texts (the note is dropped: it keeps both texts alive). */
-function notedRange(before: string, after: string): ChangedRange | undefined {
+/** The note of the edit between two texts (the note is dropped: it keeps both texts alive). */
+function noted(before: string, after: string): Note | undefined {
   for (let k = notes.length - 1; k >= 0; k--) {
     const n = notes[k];
-    // Lengths first: a string comparison of two catalogues is what this avoids.
+    // Lengths first: a string comparison of two catalogues is what this avoids (the same string object compares at once).
     if (!n || n.before.length !== before.length || n.after.length !== after.length || n.before !== before || n.after !== after) continue;
     notes.splice(k, 1);
-    return n.range;
+    return n;
   }
   return undefined;
 }
@@ -156,6 +167,8 @@ interface LayerIndex {
   readonly anchors: readonly Anchor[];
   /** The line index of `text`, carried over table edits (built once, when a position is first asked). */
   readonly lines: LineIndex;
+  /** What `text`'s characters are read through: its chunks when it was joined from them, else `text`. */
+  readonly reader: TextReader;
   /**
    * The indexes that share these anchors, and the newest of them: only the newest may be edited table
    * by table (an edit moves the shared anchors, so an older index's no longer describe its text).
@@ -172,6 +185,8 @@ export interface LayerState {
   readonly base: LayerIndex | undefined;
   /** The line index of `text`. */
   readonly lines: LineIndex;
+  /** `text` in chunks, when it was joined from them (read through them, it is never copied flat). */
+  readonly chunks?: ChunkedText;
 }
 
 /** How an edit was applied: `same` text, one tool's `table`s re-read, or a `whole` parse. */
@@ -239,7 +254,7 @@ function whole(layer: Layer, previousBase: LayerIndex | undefined): LayerState {
   const tail = diagnostics.slice(at);
   editable.sort((x, y) => (units[x]?.first?.base ?? 0) - (units[y]?.first?.base ?? 0));
   const lineage: { head: LayerIndex | undefined } = { head: undefined };
-  const base: LayerIndex = { text: layer.text, loaded, head, units, tail, runs: editable, anchors, lines, lineage };
+  const base: LayerIndex = { text: layer.text, loaded, head, units, tail, runs: editable, anchors, lines, reader: layer.text, lineage };
   lineage.head = base;
   return { name: layer.name, text: layer.text, loaded, base, lines };
 }
@@ -292,20 +307,26 @@ export function applyTextChanges(text: string, changes: readonly TextChange[]): 
  * provably the same as a whole parse. `range`, if given, is where `prev.text` and `text` differ (else it
  * is found by comparing them).
  */
-export function editLayer(prev: LayerState, text: string, range?: ChangedRange): { readonly state: LayerState; readonly how: EditHow } {
+export function editLayer(prev: LayerState, text: string, range?: ChangedRange, chunks?: ChunkedText): { readonly state: LayerState; readonly how: EditHow } {
   // With a range, only the changed part is compared (comparing two catalogues costs a pass over both).
-  range ??= notedRange(prev.text, text);
-  if (range ? sameText(prev.text, text, range) : text === prev.text) return { state: prev, how: 'same' };
+  if (!range) {
+    const note = noted(prev.text, text);
+    range = note?.range;
+    chunks ??= note?.chunks;
+  }
+  // Texts joined from chunks are read through them: reading a rope's characters copies it whole.
+  const reader: TextReader = chunks && chunks.length === text.length ? chunks : text;
+  if (range ? sameText(prev.chunks ?? prev.text, reader, range) : text === prev.text) return { state: prev, how: 'same' };
   const base = prev.base;
   if (base) {
     const r = range && base.text.length === prev.text.length && base.text === prev.text ? range : changedRange(base.text, text);
-    const state = tableEdit(prev, base, text, r);
+    const state = tableEdit(prev, base, text, r, reader);
     if (state) return { state, how: 'table' };
   }
   return { state: whole({ name: prev.name, text }, base), how: 'whole' };
 }
 
-function sameText(a: string, b: string, r: ChangedRange): boolean {
+function sameText(a: TextReader, b: TextReader, r: ChangedRange): boolean {
   return a.length === b.length && r.oldEnd === r.newEnd && a.slice(r.start, r.oldEnd) === b.slice(r.start, r.newEnd);
 }
 
@@ -340,7 +361,7 @@ function unitAt(base: LayerIndex, start: number, oldEnd: number): number {
   return u && oldEnd <= (u.next ? u.next.base : base.text.length) ? i : -1;
 }
 
-function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedRange): LayerState | undefined {
+function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedRange, src: TextReader): LayerState | undefined {
   // An older index of the lineage: its anchors were moved by a later edit.
   if (base.lineage.head !== base) return undefined;
   const i = unitAt(base, r.start, r.oldEnd);
@@ -353,12 +374,13 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   // The run must end where a header may begin: at the end, or after a newline and blanks.
   if (end < text.length) {
     let k = end - 1;
-    while (k >= start && isBlank(text.charCodeAt(k))) k--;
-    if (text.charCodeAt(k) !== 10) return undefined;
+    while (k >= start && isBlank(src.charCodeAt(k))) k--;
+    if (src.charCodeAt(k) !== 10) return undefined;
   }
   // The run's new text as a string of its own, so the values read from it (slices of it) keep only it
   // alive, not the revision's whole text; its spans are moved to offsets of the whole text below.
-  const run = flat(base.text.slice(start, r.start) + text.slice(r.start, r.newEnd) + base.text.slice(r.oldEnd, oldEnd));
+  const old = base.reader;
+  const run = flat(old.slice(start, r.start) + src.slice(r.start, r.newEnd) + old.slice(r.oldEnd, oldEnd));
   const doc = parseToml(run, { sections: true });
   if (doc.errors.length > 0 || !doc.sections || doc.sections[0]?.start !== 0) return undefined;
   for (const s of doc.sections) {
@@ -377,7 +399,7 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   const anchored = anchorer(runAnchors);
   const name = prev.name;
   // The line index carried over the edit: a diagnostic in the run needs no pass over the whole text.
-  const lines = base.lines.edited(text, r);
+  const lines = base.lines.edited(src, r);
   const own: Diagnostic[] = [];
   const read: ToolsEntryRead = readToolsEntry(entry, {
     origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: name, span: anchored('kind' in node ? node.span : node) }),
@@ -390,12 +412,12 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   const { anchors, after } = spliced(base.anchors, unit.first, unit.next, runAnchors);
   if (delta !== 0) for (let k = after; k < anchors.length; k++) (anchors[k] as Anchor).base += delta;
 
-  const removed = newlines(base.text, r.start, r.oldEnd);
-  const added = newlines(text, r.start, r.newEnd);
-  const shift: Shift = { from: r.oldEnd, delta, lines: added - removed, text };
+  const removed = newlines(old, r.start, r.oldEnd);
+  const added = newlines(src, r.start, r.newEnd);
+  const shift: Shift = { from: r.oldEnd, delta, lines: added - removed, text: src };
   // With the length and lines kept, only columns after the edit on its last line can move, and only
   // another unit's if that line runs into the next header.
-  const nl = base.text.indexOf('\n', r.oldEnd);
+  const nl = old.indexOf('\n', r.oldEnd);
   const moves = delta !== 0 || shift.lines !== 0 || (nl === -1 ? oldEnd < base.text.length : nl >= oldEnd);
   const units = base.units.slice();
   const edited: { -readonly [K in keyof Unit]: Unit[K] } = { name: unit.name, read, diagnostics: own.length === 0 ? NONE : own, first: unit.first };
@@ -423,9 +445,9 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
     changedTools: read.kind === 'defaults' ? 'all' : new Set([unit.name]),
     ...(moves ? { shift: { from: shift.from, delta: shift.delta, lines: shift.lines } } : {}),
   });
-  const next: LayerIndex = { text, loaded, head, units, tail, runs: base.runs, anchors, lines, lineage: base.lineage };
+  const next: LayerIndex = { text, loaded, head, units, tail, runs: base.runs, anchors, lines, reader: src, lineage: base.lineage };
   base.lineage.head = next;
-  return { name, text, loaded, base: next, lines };
+  return src === text ? { name, text, loaded, base: next, lines } : { name, text, loaded, base: next, lines, chunks: src as ChunkedText };
 }
 
 /** The layer's config with unit `i` (the table of `name`, or `'*'`'s defaults) read anew as `read`. */
@@ -511,7 +533,7 @@ function onlyEntry(t: TomlTable, key: string): TomlEntry | undefined {
   return t.entries.size === 1 ? t.entries.get(key) : undefined;
 }
 
-function newlines(text: string, from: number, to: number): number {
+function newlines(text: TextReader, from: number, to: number): number {
   let n = 0;
   for (let k = text.indexOf('\n', from); k !== -1 && k < to; k = text.indexOf('\n', k + 1)) n++;
   return n;
@@ -522,7 +544,7 @@ interface Shift {
   readonly delta: number;
   readonly lines: number;
   /** The new text (columns on the edit's last line are counted again in it). */
-  readonly text: string;
+  readonly text: TextReader;
 }
 
 function moveSpan(s: Span, sh: Shift): Span {
