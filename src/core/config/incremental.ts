@@ -450,23 +450,86 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   return src === text ? { name, text, loaded, base: next, lines } : { name, text, loaded, base: next, lines, chunks: src as ChunkedText };
 }
 
+/**
+ * A layer's tools Map not made yet (issue 32, the catalogue keystroke): `root` with `writes`, tools whose
+ * table an edit re-read, each already a key of `root` (so the Map made keeps root's order and size).
+ * Copying a 100,000-tool Map per keystroke cost ~35 ms and its garbage; nothing on the keystroke's path
+ * reads the layer's whole Map (the derivation reads the re-read tools through `layerTool`), so it is made
+ * when first read (`config.tools` is then a getter) and kept on the pending record for every config sharing it.
+ */
+interface PendingTools {
+  readonly root: ReadonlyMap<string, ToolConfig>;
+  readonly writes: ReadonlyMap<string, ToolConfig>;
+  made?: ReadonlyMap<string, ToolConfig>;
+}
+const PENDING = new WeakMap<PartialConfig, PendingTools>();
+/** Past this many re-read tools since its Map was made, an edit makes the Map (the writes are copied per edit). */
+const MAX_WRITES = 256;
+const NO_WRITES: ReadonlyMap<string, ToolConfig> = new Map();
+
+/** The tool `name` of a layer's config (config.tools.get), without making a tools Map an edit left pending. */
+export function layerTool(config: PartialConfig, name: string): ToolConfig | undefined {
+  const p = PENDING.get(config);
+  if (!p || p.made) return (p?.made ?? config.tools).get(name);
+  return p.writes.get(name) ?? p.root.get(name);
+}
+
+/** How many tools a layer's config has (config.tools.size), without making a pending tools Map. */
+export function layerToolCount(config: PartialConfig): number {
+  const p = PENDING.get(config);
+  return p ? p.root.size : config.tools.size;
+}
+
+function madeTools(p: PendingTools): ReadonlyMap<string, ToolConfig> {
+  if (!p.made) {
+    const m = new Map(p.root);
+    for (const [k, v] of p.writes) m.set(k, v);
+    p.made = m;
+  }
+  return p.made;
+}
+
+/** What a config's tools are: pending (root and writes), its Map made from the pending record, or its own Map. */
+function pendingOf(config: PartialConfig): PendingTools {
+  const p = PENDING.get(config);
+  if (p) return p.made ? { root: p.made, writes: NO_WRITES } : p;
+  return { root: config.tools, writes: NO_WRITES };
+}
+
 /** The layer's config with unit `i` (the table of `name`, or `'*'`'s defaults) read anew as `read`. */
 function configWith(old: PartialConfig, units: readonly Unit[], i: number, name: string, read: ToolsEntryRead): PartialConfig {
-  const config: { -readonly [K in keyof PartialConfig]: PartialConfig[K] } = { ...old };
-  if (read.kind === 'defaults') config.defaults = read.defaults ?? EMPTY_DEFAULTS;
-  else if (read.kind === 'tool') {
-    const had = old.tools.has(name);
-    // The tools Map keeps its order when the tool stays in it (or leaves it); one that enters it is
+  const was = pendingOf(old);
+  let tools: ReadonlyMap<string, ToolConfig> | PendingTools = was.writes.size === 0 ? was.root : was;
+  if (read.kind === 'tool') {
+    const had = was.root.has(name);
+    // The tools Map keeps its order when the tool stays in it (a write) or leaves it; one that enters it is
     // placed where a whole parse would put it, so the Map is made again from the units.
-    if (read.tool && !had) config.tools = toolsOf(units, i, read);
-    else if (read.tool || had) {
-      const toolMap = new Map(old.tools);
-      if (read.tool) toolMap.set(name, read.tool);
-      else toolMap.delete(name);
-      config.tools = toolMap;
+    if (read.tool && !had) tools = toolsOf(units, i, read);
+    else if (read.tool) {
+      const writes = new Map(was.writes);
+      writes.set(name, read.tool);
+      const pending: PendingTools = { root: was.root, writes };
+      tools = writes.size > MAX_WRITES ? madeTools(pending) : pending;
+    } else if (had) {
+      const toolMap = new Map(madeTools(was));
+      toolMap.delete(name);
+      tools = toolMap;
     }
   }
-  return config;
+  // The fields in the order a whole parse gives them (tests compare configs key by key).
+  const config = {} as Record<string, unknown>;
+  for (const key of Object.keys(old)) {
+    if (key === 'tools') {
+      if (tools instanceof Map) config.tools = tools;
+      else {
+        const pending = tools as PendingTools;
+        Object.defineProperty(config, 'tools', { enumerable: true, configurable: true, get: () => madeTools(pending) });
+      }
+    } else config[key] = key === 'defaults' && read.kind === 'defaults' ? (read.defaults ?? EMPTY_DEFAULTS) : (old as unknown as Record<string, unknown>)[key];
+  }
+  const out = config as unknown as PartialConfig;
+  if (!(tools instanceof Map)) PENDING.set(out, tools as PendingTools);
+  return out;
 }
 
 /** The tools Map made from the units, unit `i` read as `read`. */

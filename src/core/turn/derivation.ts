@@ -46,7 +46,7 @@ import type { Diagnostic, Origin, ParameterConfig, PartialConfig, ToolConfig } f
 import type { Layer, LoadedLayer } from '../config/layer';
 import { effectiveEnable } from '../config/effective';
 import { mergeConfigs, mergeTool } from '../config/merge';
-import { layerChange } from '../config/incremental';
+import { layerChange, layerTool, layerToolCount } from '../config/incremental';
 import { EMPTY_CONFIG } from '../config/read';
 import type { Scenario, ScenarioStep } from '../scenario/types';
 import { searchTools } from '../search/contract';
@@ -531,12 +531,13 @@ function mergedByLayerChange(before: readonly LoadedLayer[], after: readonly Loa
     if (!change || change.changedTools === 'all') return undefined;
     const x = a.config;
     const y = b.config;
-    if (x.defaults !== y.defaults || x.mcpServers !== y.mcpServers || x.tools.size !== y.tools.size) return undefined;
+    // Read through layerTool: the edited layer's tools Map is made only when something reads it whole (incremental.ts).
+    if (x.defaults !== y.defaults || x.mcpServers !== y.mcpServers || layerToolCount(x) !== layerToolCount(y)) return undefined;
     // Only the re-read tools: every other ToolConfig is the same object (layerChange's promise; a span
     // after the edit reads moved through its anchor, config/anchors.ts), so walking the layer's tools to
     // find moved ones found none, at 100,000 tools for ~40 ms a keystroke.
     for (const name of change.changedTools) {
-      if (!x.tools.has(name) || !y.tools.has(name)) return undefined;
+      if (layerTool(x, name) === undefined || layerTool(y, name) === undefined) return undefined;
       names.add(name);
     }
   }
@@ -548,7 +549,7 @@ function mergedByLayerChange(before: readonly LoadedLayer[], after: readonly Loa
   for (const name of names) {
     let t: ToolConfig | undefined;
     for (const l of after) {
-      const u = l.config.tools.get(name);
+      const u = layerTool(l.config, name);
       if (u) t = t ? mergeTool(t, u) : u;
     }
     if (t) tools.set(name, t);
