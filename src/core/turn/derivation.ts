@@ -31,8 +31,9 @@
 //     layered-map.ts): shared roots plus what changed, not copies of every tool; a resumed or rebased
 //     run takes its parent catalogue's search documents when no definition changed, and a warnings
 //     clone its list of unresolvable tools. What is left O(tools) on a small edit: the views' walks
-//     of the states (sets, counts) and, for an edit that moves every tool after it in the text (a
-//     catalogue layer's), patching each moved tool's new config into the positions;
+//     of the states (sets, counts). The first edit after a run would build some caches lazily (the
+//     load diagnostics tool by tool, each search's ranked hits): `prepare` builds them ahead, in steps,
+//     while a host is idle;
 //   - a server, the policy, the workspace's diagnostics, the rankers or the live servers affect every
 //     position, so the run starts over (with the caches above).
 //
