@@ -558,6 +558,9 @@ function mergedByLayerChange(before: readonly LoadedLayer[], after: readonly Loa
   return { base: { defaults: merged.defaults, tools, mcpServers: merged.mcpServers }, names };
 }
 
+/** Tools whose load diagnostics `prepare` derives a step. */
+const PREPARE_BATCH = 4096;
+
 /** A search_tools call's reach: whether any of `names` could be among its hits (or its total). */
 type SearchProbe = (args: unknown) => boolean;
 
@@ -739,8 +742,16 @@ export class Derivation {
     const policy = prev.input.scenario.policy;
     if (!prev.toolDiagnostics) {
       const before: Layer[] = [...(prev.input.workspaceLayers ?? []), ...prev.input.scenario.layers];
-      prev.toolDiagnostics = toolDiagnosticsOf(old.orderedStatesAt(0), before, policy.provider, new Map());
-      yield;
+      // A batch of tools a step (a keystroke arriving meanwhile waits for one batch, not for every tool's names).
+      const states = [...old.orderedStatesAt(0)];
+      const indexes = new Map<string, LineIndex>();
+      const found: ToolDiagnostics[] = [];
+      for (let k = 0; k < states.length; k += PREPARE_BATCH) {
+        found.push(...toolDiagnosticsOf(states.slice(k, k + PREPARE_BATCH), before, policy.provider, indexes));
+        yield;
+        if (this.previous !== prev) return;
+      }
+      prev.toolDiagnostics = found;
     }
     if (this.previous !== prev) return;
     // The index the probe reads (rebase): the run's own when no definition changed since load, else a fork's at load (the same index from the IndexCache).
