@@ -188,6 +188,9 @@ describe('WorkerDocument', () => {
     d.replace(1, base);
     d.prepare();
     expect(d.parses).toBe(1);
+    // The same document (its clean layers' texts now the parsed scenario's strings, equal to them).
+    expect(d.doc).toEqual(base);
+    expect(d.revision).toBe(1);
     const next = rng(5);
     let revision = 1;
     for (let i = 0; i < 60; i++) {
