@@ -182,6 +182,30 @@ describe('WorkerDocument', () => {
     expect(d.parses).toBe(1);
   });
 
+  it('prepare marks each layer clean or not as a whole look would: edits after it read lone surrogates as the whole text does', () => {
+    const d = new WorkerDocument();
+    const base = { ...demo, layers: demo.layers.map((l, i) => (i === 0 ? { name: l.name, text: `# \ud800\n${l.text}` } : l)) };
+    d.replace(1, base);
+    d.prepare();
+    expect(d.parses).toBe(1);
+    // The same document (its clean layers' texts now the parsed scenario's strings, equal to them).
+    expect(d.doc).toEqual(base);
+    expect(d.revision).toBe(1);
+    const next = rng(5);
+    let revision = 1;
+    for (let i = 0; i < 60; i++) {
+      const layer = next(base.layers.length);
+      const text = d.doc.layers[layer]?.text ?? '';
+      d.apply(revision + 1, { base: revision, edits: [{ kind: 'layer', layer, changes: randomEvent(text, next) }] });
+      revision += 1;
+      const got = d.parsed;
+      expect(got.ok).toBe(true);
+      if (!got.ok) return;
+      d.doc.layers.forEach((l, k) => expect(got.scenario.layers[k]?.text, `edit ${i + 1}, layer ${k}`).toBe(parsedLayerText(l.text)));
+    }
+    expect(d.parses).toBe(1);
+  });
+
   it('a document edit keeps the layers it names by index and parses again', () => {
     const d = new WorkerDocument();
     d.replace(1, demo);
@@ -211,6 +235,24 @@ describe('a derivation from edits', () => {
       // Flip an availability now and then, so the sets change too.
       const on = text.indexOf('"on"');
       const changes: LayerChange[] = on >= 0 && next(2) === 0 ? [{ rangeOffset: on, rangeLength: 4, text: '"off"' }] : randomEvent(text, next);
+      current = { ...current, layers: current.layers.map((l, i) => (i === layer ? { ...l, text: applyChanges(l.text, changes) } : l)) };
+      const warm = host.derive({ revision, edits: { base: revision - 1, edits: [{ kind: 'layer', layer, changes }] }, entry: null });
+      const cold = new DeriveHost().derive({ doc: current, revision, entry: null });
+      expect({ ...warm, millis: 0 }, `revision ${revision}`).toEqual({ ...cold, millis: 0 });
+    }
+  });
+
+  it('prepared ahead (the worker asks it once an opened document is answered), layer edits yield the same TimelineView', async () => {
+    const host = new DeriveHost();
+    host.derive({ doc: demo, revision: 1, entry: null });
+    await host.call('prepare', { revision: 1 });
+    // Asked for an older revision it does nothing.
+    await host.call('prepare', { revision: 0 });
+    const next = rng(12);
+    let current = demo;
+    for (let revision = 2; revision <= 8; revision++) {
+      const layer = next(current.layers.length);
+      const changes = randomEvent(current.layers[layer]?.text ?? '', next);
       current = { ...current, layers: current.layers.map((l, i) => (i === layer ? { ...l, text: applyChanges(l.text, changes) } : l)) };
       const warm = host.derive({ revision, edits: { base: revision - 1, edits: [{ kind: 'layer', layer, changes }] }, entry: null });
       const cold = new DeriveHost().derive({ doc: current, revision, entry: null });

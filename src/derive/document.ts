@@ -11,6 +11,8 @@
 // holds layers as plain name and text (the scenario text around them is never written or re-parsed).
 import { parseScenario, writeScenario } from '../core';
 import type { LayerDoc, ScenarioDoc } from '../core';
+import type { TextReader } from '../core/config/chunked-text';
+import { ChunkedText } from '../core/config/chunked-text';
 import type { ChangedRange } from '../core/config/incremental';
 import { composeRanges, noteTextEdit } from '../core/config/incremental';
 import type { ScenarioParse } from '../core/scenario/parse';
@@ -46,16 +48,24 @@ export function isResync(e: unknown): boolean {
  * offset valid (Monaco lists them that way; sorting makes the order not matter).
  */
 export function applyChanges(text: string, changes: readonly LayerChange[]): string {
+  checkChanges(text.length, changes);
   const sorted = changes.length > 1 ? [...changes].sort((a, b) => b.rangeOffset - a.rangeOffset) : changes;
   let out = text;
-  let limit = text.length;
+  for (const c of sorted) out = out.slice(0, c.rangeOffset) + c.text + out.slice(c.rangeOffset + c.rangeLength);
+  return out;
+}
+
+/** Throws a RESYNC error unless `changes` fit a text of `length` characters without overlapping. */
+function checkChanges(length: number, changes: readonly LayerChange[]): void {
+  const sorted = changes.length > 1 ? [...changes].sort((a, b) => b.rangeOffset - a.rangeOffset) : changes;
+  let limit = length;
   for (const c of sorted) {
     const end = c.rangeOffset + c.rangeLength;
-    if (c.rangeOffset < 0 || c.rangeLength < 0 || end > limit) throw new Error(`${RESYNC}: a change (${c.rangeOffset}+${c.rangeLength}) does not fit the layer's ${text.length} characters`);
-    out = out.slice(0, c.rangeOffset) + c.text + out.slice(end);
+    if (!Number.isInteger(c.rangeOffset) || !Number.isInteger(c.rangeLength) || c.rangeOffset < 0 || c.rangeLength < 0 || end > limit) {
+      throw new Error(`${RESYNC}: a change (${c.rangeOffset}+${c.rangeLength}) does not fit the layer's ${length} characters`);
+    }
     limit = c.rangeOffset;
   }
-  return out;
 }
 
 // writeScenario writes a lone surrogate as U+FFFD (no TOML string holds one), so that is the text
@@ -76,7 +86,7 @@ function isSurrogate(c: number): boolean {
  * brings a surrogate and none cuts a pair (the characters either side of each range are none). Then
  * the new text is its own parsed text, without a pass over a catalogue-sized layer per keystroke.
  */
-export function keepsSurrogatesPaired(before: string, changes: readonly LayerChange[]): boolean {
+export function keepsSurrogatesPaired(before: TextReader, changes: readonly LayerChange[]): boolean {
   for (const c of changes) {
     // `SURROGATE` with the u flag would read a pair as one code point: test the code units.
     for (let k = 0; k < c.text.length; k++) if (isSurrogate(c.text.charCodeAt(k))) return false;
@@ -106,6 +116,12 @@ export class WorkerDocument {
   private whole = false;
   /** By layer index, whether the parsed scenario's text of the layer is the document's (it has no lone surrogate); unknown when absent. */
   private clean: readonly boolean[] = [];
+  /**
+   * Typed layers' texts in chunks (core/config/chunked-text.ts), by the layer object holding the text:
+   * a keystroke edits the chunks and joins them as a rope nothing on its path reads, so no copy of a
+   * catalogue-sized text is made per keystroke (applying the changes to the previous text read it whole).
+   */
+  private chunked = new WeakMap<LayerDoc, ChunkedText>();
   /** Whole parses made (for tests: a layer edit makes none). */
   parses = 0;
 
@@ -134,6 +150,36 @@ export class WorkerDocument {
     return this.parse;
   }
 
+  /**
+   * Finds which layers are clean (their text has no lone surrogate), for a document taken whole: the
+   * first keystroke in a layer of unknown cleanness looked over the whole edited text (at 100,000 tools
+   * copying the catalogue's rope flat to read it) and, not knowing the parsed text was the document's,
+   * left the layer cache to compare two catalogue-sized texts. Done while the worker is idle (the
+   * host's `prepare`).
+   */
+  prepare(): void {
+    if (!this.current) return;
+    const parse = this.parsed;
+    if (!parse.ok) return;
+    const { revision, doc } = this.current;
+    const marks = this.clean.slice();
+    const parsedLayers = parse.scenario.layers;
+    let same = true;
+    const layers = doc.layers.map((layer, i) => {
+      marks[i] ??= !LONE_SURROGATE.test(layer.text);
+      // A clean layer's text as the parsed scenario's string, which the layer cache holds: the two were
+      // equal strings made apart (the document's and the parse of the written document), and every
+      // revision's comparison of them (host.ts layerLink: which line index reads the layer) compared a
+      // catalogue's characters (~7 ms a keystroke at 100,000 tools). Compared once here.
+      const parsed = parsedLayers[i];
+      if (!marks[i] || !parsed || parsed.name !== layer.name || parsed.text !== layer.text) return layer;
+      same = false;
+      return { name: layer.name, text: parsed.text };
+    });
+    this.clean = marks;
+    if (!same) this.current = { revision, doc: { ...doc, layers } };
+  }
+
   /** Takes a whole document (opened, replaced, restored, or a resync). */
   replace(revision: number, doc: ScenarioDoc): void {
     this.current = { revision, doc };
@@ -152,25 +198,32 @@ export class WorkerDocument {
     let parse = this.parse;
     let clean = this.clean;
     // By layer, the parsed text before these edits and the range they changed, while both texts are clean.
-    const edited = new Map<number, { readonly before: string; readonly range: ChangedRange } | undefined>();
+    const edited = new Map<number, { readonly before: string; readonly range: ChangedRange; readonly chunks: ChunkedText } | undefined>();
+    // Made for this call's layers (kept only if the call succeeds).
+    const chunked = new Map<LayerDoc, ChunkedText>();
     for (const e of edits) {
       if (e.kind === 'layer') {
         const layer = doc.layers[e.layer];
         if (!layer) throw new Error(`${RESYNC}: no layer ${e.layer}`);
-        const text = applyChanges(layer.text, e.changes);
-        doc = { ...doc, layers: doc.layers.map((l, i) => (i === e.layer ? { name: l.name, text } : l)) };
+        checkChanges(layer.text.length, e.changes);
+        const was = chunked.get(layer) ?? this.chunked.get(layer) ?? ChunkedText.of(layer.text);
+        const chunks = was.edited(e.changes);
+        const text = chunks.text;
+        const made: LayerDoc = { name: layer.name, text };
+        chunked.set(made, chunks);
+        doc = { ...doc, layers: doc.layers.map((l, i) => (i === e.layer ? made : l)) };
         // Only the layer's text changed: the parsed scenario is the same but for that text. A
         // scenario that did not parse is parsed again (its errors' positions move with the text).
         if (parse?.ok) {
           const p = parse;
           // A layer known clean stays clean unless the edit brings or cuts a surrogate: looked at
           // there only, not over the whole layer (at 100,000 tools a pass over ~90 M characters).
-          const stays = clean[e.layer] === true && keepsSurrogatesPaired(layer.text, e.changes);
+          const stays = clean[e.layer] === true && keepsSurrogatesPaired(was, e.changes);
           const lone = !stays && LONE_SURROGATE.test(text);
           const parsedText = lone ? parsedLayerText(text) : text;
           const range = rangeOfChanges(layer.text, text, e.changes);
-          const was = edited.get(e.layer);
-          const before = edited.has(e.layer) ? was && { before: was.before, range: composeRanges(was.range, range) } : clean[e.layer] === true ? { before: p.scenario.layers[e.layer]?.text ?? '', range } : undefined;
+          const prior = edited.get(e.layer);
+          const before = edited.has(e.layer) ? prior && { before: prior.before, range: composeRanges(prior.range, range), chunks } : clean[e.layer] === true ? { before: p.scenario.layers[e.layer]?.text ?? '', range, chunks } : undefined;
           edited.set(e.layer, lone ? undefined : before);
           const marks = clean.slice();
           marks[e.layer] = !lone;
@@ -187,7 +240,11 @@ export class WorkerDocument {
           if ('text' in r) return { name: r.name, text: r.text };
           const kept = before[r.keep];
           if (!kept) throw new Error(`${RESYNC}: no layer ${r.keep} to keep`);
-          return kept.name === r.name ? kept : { name: r.name, text: kept.text };
+          if (kept.name === r.name) return kept;
+          const renamed = { name: r.name, text: kept.text };
+          const chunks = chunked.get(kept) ?? this.chunked.get(kept);
+          if (chunks) chunked.set(renamed, chunks);
+          return renamed;
         });
         doc = { ...e.doc, layers };
         parse = undefined;
@@ -200,9 +257,10 @@ export class WorkerDocument {
       const layers = parse.scenario.layers;
       for (const [i, e] of edited) {
         const after = layers[i]?.text;
-        if (e && after !== undefined) noteTextEdit(e.before, after, e.range);
+        if (e && after !== undefined) noteTextEdit(e.before, after, e.range, e.chunks);
       }
     }
+    for (const [layer, chunks] of chunked) this.chunked.set(layer, chunks);
     if (parse !== this.parse) this.whole = false;
     this.current = { revision, doc };
     this.parse = parse;

@@ -26,7 +26,7 @@ import { DerivationViews, MAX_WINDOW } from './views';
 const WINDOW_CHUNK = 8;
 import { WorkerDocument } from './document';
 import { isMethod, methods } from './methods';
-import { noSlices, Superseded } from './dispatch';
+import { inSlices, noSlices, Superseded } from './dispatch';
 import type { Slicer } from './dispatch';
 import type { Answer, Answers, DeriveParams, HostName, MethodName, Params } from './methods';
 import { cacheDifference, LabHost } from './labHost';
@@ -280,6 +280,14 @@ export class DeriveHost {
       if (i + WINDOW_CHUNK < to) await slicer();
     }
     return { revision, total, offset: from, rows };
+  }
+
+  /** Derivation.prepare for the newest derivation, a step a slice (see the `prepare` row). */
+  async prepare({ revision }: { revision: number }, slicer: Slicer = noSlices): Promise<void> {
+    if (this.current?.revision !== revision) return;
+    this.document.prepare();
+    await slicer();
+    await inSlices(this.derivation.prepare(), slicer);
   }
 
   setsWindow({ revision, position, offset, limit, ...q }: { revision: number; position: number; offset: number; limit: number } & SetsQuery): SetsWindow {

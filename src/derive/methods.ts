@@ -86,6 +86,12 @@ export const methods = {
   timelineWindow: method<{ revision: number; offset: number; limit: number; brief?: boolean }, Promise<TimelineWindow>>()('derive', { supersede: 'view' }),
   /** The rows [offset, offset + limit) of the sets at a position, after the filter (past the end: the last position). */
   setsWindow: method<{ revision: number; position: number; offset: number; limit: number } & SetsQuery, SetsWindow>()('derive', { supersede: 'view' }),
+  /**
+   * The first layer edit's lazy work done ahead (Derivation.prepare): the worker asks it of itself once
+   * an opened document's derivation is answered, to run while it is idle, so the first keystroke costs
+   * what later ones do. Answers nothing; a newer derivation supersedes it.
+   */
+  prepare: method<{ revision: number }, Promise<void>>()('derive', { supersede: 'settled' }),
   /** Every row of the sets at a position (the test hook's snapshot); a position past the end reads as the last one, a negative one as 0. */
   sets: method<{ revision: number; position: number }, SetsView>()('derive'),
   /** The whole timeline with every request's lists: the test hook's snapshot. */

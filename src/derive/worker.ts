@@ -41,13 +41,22 @@ function warmUp(params: unknown): void {
 // Messages are queued by the dispatch (dispatch.ts), not answered as they arrive: a derivation goes
 // before the calls waiting, calls made useless by a newer revision are answered `superseded`, and long
 // work runs in slices with the worker's messages read between them.
+// The worker's own calls (`prepare`) have negative ids: their answers are not posted to the page.
+let ownId = 0;
 const dispatcher = new Dispatcher({
   answer: (method, params, slicer) => host.call(method, params as never, slicer),
-  post: (response: RpcResponse) => (self as unknown as Worker).postMessage(response),
+  post: (response: RpcResponse) => {
+    if (response.id >= 0) (self as unknown as Worker).postMessage(response);
+  },
   defer: channelDefer(),
   now: () => performance.now(),
   answered: (method, params) => {
-    if (method === 'derive') warmUp(params);
+    if (method !== 'derive') return;
+    warmUp(params);
+    // An opened (replaced, restored) document: what its first keystroke would build lazily is built
+    // now, as long work queued behind the page's calls and given up for a newer derivation.
+    const p = params as DeriveParams;
+    if (p.doc) dispatcher.receive({ id: --ownId, method: 'prepare', params: { revision: p.revision } });
   },
 });
 

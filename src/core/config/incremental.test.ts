@@ -14,7 +14,8 @@ import { generate as multilineCatalogue } from '../../../bench/toml-parse';
 import { LayerCache } from '../turn/caches';
 import type { EditHow, LayerState } from './incremental';
 import { AnchoredSpan } from './anchors';
-import { applyTextChanges, changedRange, composeRanges, editLayer, layerChange, loadLayerIncremental, loadLayerState, noteTextEdit } from './incremental';
+import { ChunkedText } from './chunked-text';
+import { applyTextChanges, changedRange, composeRanges, editLayer, layerChange, layerTool, layerToolCount, loadLayerIncremental, loadLayerState, noteTextEdit } from './incremental';
 import type { Layer, LoadedLayer } from './layer';
 import { loadLayer } from './layer';
 import { parseToml } from './toml';
@@ -171,13 +172,21 @@ describe('incremental layer parse equals a whole parse', () => {
   function property(layers: readonly Layer[], edit: fc.Arbitrary<Edit>, numRuns: number, seed: number): Record<EditHow, number> {
     const hows: Record<EditHow, number> = { same: 0, table: 0, whole: 0 };
     fc.assert(
-      fc.property(anywhere, fc.array(edit, { minLength: 1, maxLength: 6 }), fc.boolean(), (pick, edits, byChanges) => {
+      fc.property(anywhere, fc.array(edit, { minLength: 1, maxLength: 6 }), fc.constantFrom('text', 'changes', 'chunks'), fc.integer({ min: 5, max: 200 }), (pick, edits, by, size) => {
         const layer = layers[pick % layers.length] as Layer;
         let state: LayerState = loadLayerState(layer);
         expectSame(state.loaded, layer.text, layer.name, `${layer.name} loaded`);
+        // The worker's way (document.ts): the text kept in chunks, the edit noted with them, the new text a rope of them.
+        let chunks = ChunkedText.of(layer.text, size);
         edits.forEach((e, n) => {
           const c = change(state.text, e);
-          const edit = byChanges ? loadLayerIncremental(state, [c]) : editLayer(state, applyTextChanges(state.text, [c]).text);
+          let edit: { readonly state: LayerState; readonly how: EditHow };
+          if (by === 'chunks') {
+            chunks = chunks.edited([c]);
+            noteTextEdit(state.text, chunks.text, { start: c.rangeOffset, oldEnd: c.rangeOffset + c.rangeLength, newEnd: c.rangeOffset + c.text.length }, chunks);
+            edit = editLayer(state, chunks.text);
+            if (edit.how === 'table') expect(edit.state.chunks).toBe(chunks);
+          } else edit = by === 'changes' ? loadLayerIncremental(state, [c]) : editLayer(state, applyTextChanges(state.text, [c]).text);
           hows[edit.how]++;
           state = edit.state;
           expectSame(state.loaded, state.text, layer.name, `${layer.name}, edit ${n + 1} (${edit.how}) ${JSON.stringify(c)}`);
@@ -228,6 +237,41 @@ describe('incremental layer parse equals a whole parse', () => {
     // Inside the string every keystroke re-reads the one table.
     const inside = type(anchor + 'examples = "'.length, 'an example, # not a comment, [not a header]');
     expect(inside.every((h) => h === 'table')).toBe(true);
+  });
+});
+
+describe("a layer's tools Map an edit leaves pending (made when first read)", () => {
+  it('reads as a whole parse, whether read at once, after later edits or never; layerTool and layerToolCount agree without making it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.constantFrom('x', '', ' ', '\n'), fc.boolean()), { minLength: 1, maxLength: 30 }), fc.array(fc.nat(), { maxLength: 10 }), (edits, readAt) => {
+        const layer = corpus.find((l) => l.name === 'catalogue-300') as Layer;
+        let state = loadLayerState(layer);
+        const states: LayerState[] = [state];
+        const summaries = [...layer.text.matchAll(/^summary = "/gm)].map((m) => m.index + m[0].length);
+        edits.forEach(([pick, typed, remove], n) => {
+          // Inside a summary string of some tool (an edit read table by table), found again in the current text.
+          const at = [...state.text.matchAll(/^summary = "/gm)][pick % summaries.length];
+          const offset = (at?.index ?? 0) + (at?.[0].length ?? 0);
+          const edit = loadLayerIncremental(state, [{ rangeOffset: offset, rangeLength: remove && state.text[offset] !== '"' ? 1 : 0, text: typed }]);
+          state = edit.state;
+          states.push(state);
+          // Without making the Map: every tool as the whole parse reads it, spans included (this is the newest state).
+          const whole = loadLayer({ name: layer.name, text: state.text }).config;
+          expect(layerToolCount(state.loaded.config)).toBe(whole.tools.size);
+          for (const [name, t] of whole.tools) expect(canon(layerTool(state.loaded.config, name)), name).toBe(canon(t));
+          if (readAt.includes(n)) expectSame(state.loaded, state.text, layer.name, `read at once, edit ${n + 1}`);
+        });
+        expectSame(state.loaded, state.text, layer.name, 'the newest, read after every edit');
+        // An older state's spans read the newest text's offsets (anchors.ts); its values and order are its own.
+        for (const st of states) {
+          const whole = loadLayer({ name: layer.name, text: st.text }).config;
+          const got = st.loaded.config.tools;
+          expect([...got.keys()]).toEqual([...whole.tools.keys()]);
+          for (const [name, t] of whole.tools) expect(got.get(name)?.summary?.value, name).toBe(t.summary?.value);
+        }
+      }),
+      { numRuns: 25, seed: 7 },
+    );
   });
 });
 

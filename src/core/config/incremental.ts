@@ -35,12 +35,15 @@
 // `next` does not keep `previous` alive (only a number names it). Only the newest state of a lineage is
 // edited table by table; an edit from an older one (whose anchors a later edit moved) parses whole.
 //
-// Cost of an edit read by table: the run's parse, a copy of the tools Map (O(tools), a Map copy), of the
-// units and anchors arrays (pointers), and the anchors after the edit moved (a number a header):
-// nothing is made again for the tools after it. The line index is carried over the edit (toml-ast.ts
+// Cost of an edit read by table: the run's parse, the anchors after the edit moved (a number a header),
+// and a walk of the units for diagnostics to move: nothing is made again for the tools after it. The
+// units and anchors arrays are the lineage head's and edited in place; the tools Map is left pending
+// (made when first read, `layerTool` reads a tool without it); the text is read through its chunks when
+// it was joined from them (chunked-text.ts). The line index is carried over the edit (toml-ast.ts
 // LineIndex.edited), so a diagnostic in the run does not find the whole text's lines again.
 import type { Anchor } from './anchors';
 import { anchorer, anchorIndex } from './anchors';
+import type { ChunkedText, TextReader } from './chunked-text';
 import type { Layer, LoadedLayer } from './layer';
 import { positioned, readLayer } from './layer';
 import type { ToolsEntryRead } from './read';
@@ -103,22 +106,32 @@ export function layerChange(previous: LoadedLayer, next: LoadedLayer): LayerChan
  * catalogue-sized texts (at 100,000 tools ~0.5 s a keystroke). Only speed depends on them: a noted
  * edit is used only when both its texts are the ones compared, so its range is theirs.
  */
-const notes: { readonly before: string; readonly after: string; readonly range: ChangedRange }[] = [];
+interface Note {
+  readonly before: string;
+  readonly after: string;
+  readonly range: ChangedRange;
+  /** `after` in chunks (chunked-text.ts): read through them, `after` (a rope) is never copied flat. */
+  readonly chunks?: ChunkedText;
+}
+const notes: Note[] = [];
 
-/** Notes that `after` is `before` with [range.start, range.oldEnd) replaced (the last few are kept). */
-export function noteTextEdit(before: string, after: string, range: ChangedRange): void {
-  notes.push({ before, after, range });
+/**
+ * Notes that `after` is `before` with [range.start, range.oldEnd) replaced (the last few are kept), and
+ * `chunks`, when given, the chunks `after` was joined from.
+ */
+export function noteTextEdit(before: string, after: string, range: ChangedRange, chunks?: ChunkedText): void {
+  notes.push(chunks ? { before, after, range, chunks } : { before, after, range });
   if (notes.length > 4) notes.shift();
 }
 
-/** The noted range between two texts (the note is dropped: it keeps both texts alive). */
-function notedRange(before: string, after: string): ChangedRange | undefined {
+/** The note of the edit between two texts (the note is dropped: it keeps both texts alive). */
+function noted(before: string, after: string): Note | undefined {
   for (let k = notes.length - 1; k >= 0; k--) {
     const n = notes[k];
-    // Lengths first: a string comparison of two catalogues is what this avoids.
+    // Lengths first: a string comparison of two catalogues is what this avoids (the same string object compares at once).
     if (!n || n.before.length !== before.length || n.after.length !== after.length || n.before !== before || n.after !== after) continue;
     notes.splice(k, 1);
-    return n.range;
+    return n;
   }
   return undefined;
 }
@@ -156,6 +169,8 @@ interface LayerIndex {
   readonly anchors: readonly Anchor[];
   /** The line index of `text`, carried over table edits (built once, when a position is first asked). */
   readonly lines: LineIndex;
+  /** What `text`'s characters are read through: its chunks when it was joined from them, else `text`. */
+  readonly reader: TextReader;
   /**
    * The indexes that share these anchors, and the newest of them: only the newest may be edited table
    * by table (an edit moves the shared anchors, so an older index's no longer describe its text).
@@ -172,6 +187,8 @@ export interface LayerState {
   readonly base: LayerIndex | undefined;
   /** The line index of `text`. */
   readonly lines: LineIndex;
+  /** `text` in chunks, when it was joined from them (read through them, it is never copied flat). */
+  readonly chunks?: ChunkedText;
 }
 
 /** How an edit was applied: `same` text, one tool's `table`s re-read, or a `whole` parse. */
@@ -239,7 +256,7 @@ function whole(layer: Layer, previousBase: LayerIndex | undefined): LayerState {
   const tail = diagnostics.slice(at);
   editable.sort((x, y) => (units[x]?.first?.base ?? 0) - (units[y]?.first?.base ?? 0));
   const lineage: { head: LayerIndex | undefined } = { head: undefined };
-  const base: LayerIndex = { text: layer.text, loaded, head, units, tail, runs: editable, anchors, lines, lineage };
+  const base: LayerIndex = { text: layer.text, loaded, head, units, tail, runs: editable, anchors, lines, reader: layer.text, lineage };
   lineage.head = base;
   return { name: layer.name, text: layer.text, loaded, base, lines };
 }
@@ -292,20 +309,26 @@ export function applyTextChanges(text: string, changes: readonly TextChange[]): 
  * provably the same as a whole parse. `range`, if given, is where `prev.text` and `text` differ (else it
  * is found by comparing them).
  */
-export function editLayer(prev: LayerState, text: string, range?: ChangedRange): { readonly state: LayerState; readonly how: EditHow } {
+export function editLayer(prev: LayerState, text: string, range?: ChangedRange, chunks?: ChunkedText): { readonly state: LayerState; readonly how: EditHow } {
   // With a range, only the changed part is compared (comparing two catalogues costs a pass over both).
-  range ??= notedRange(prev.text, text);
-  if (range ? sameText(prev.text, text, range) : text === prev.text) return { state: prev, how: 'same' };
+  if (!range) {
+    const note = noted(prev.text, text);
+    range = note?.range;
+    chunks ??= note?.chunks;
+  }
+  // Texts joined from chunks are read through them: reading a rope's characters copies it whole.
+  const reader: TextReader = chunks && chunks.length === text.length ? chunks : text;
+  if (range ? sameText(prev.chunks ?? prev.text, reader, range) : text === prev.text) return { state: prev, how: 'same' };
   const base = prev.base;
   if (base) {
     const r = range && base.text.length === prev.text.length && base.text === prev.text ? range : changedRange(base.text, text);
-    const state = tableEdit(prev, base, text, r);
+    const state = tableEdit(prev, base, text, r, reader);
     if (state) return { state, how: 'table' };
   }
   return { state: whole({ name: prev.name, text }, base), how: 'whole' };
 }
 
-function sameText(a: string, b: string, r: ChangedRange): boolean {
+function sameText(a: TextReader, b: TextReader, r: ChangedRange): boolean {
   return a.length === b.length && r.oldEnd === r.newEnd && a.slice(r.start, r.oldEnd) === b.slice(r.start, r.newEnd);
 }
 
@@ -340,7 +363,7 @@ function unitAt(base: LayerIndex, start: number, oldEnd: number): number {
   return u && oldEnd <= (u.next ? u.next.base : base.text.length) ? i : -1;
 }
 
-function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedRange): LayerState | undefined {
+function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedRange, src: TextReader): LayerState | undefined {
   // An older index of the lineage: its anchors were moved by a later edit.
   if (base.lineage.head !== base) return undefined;
   const i = unitAt(base, r.start, r.oldEnd);
@@ -353,12 +376,13 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   // The run must end where a header may begin: at the end, or after a newline and blanks.
   if (end < text.length) {
     let k = end - 1;
-    while (k >= start && isBlank(text.charCodeAt(k))) k--;
-    if (text.charCodeAt(k) !== 10) return undefined;
+    while (k >= start && isBlank(src.charCodeAt(k))) k--;
+    if (src.charCodeAt(k) !== 10) return undefined;
   }
   // The run's new text as a string of its own, so the values read from it (slices of it) keep only it
   // alive, not the revision's whole text; its spans are moved to offsets of the whole text below.
-  const run = flat(base.text.slice(start, r.start) + text.slice(r.start, r.newEnd) + base.text.slice(r.oldEnd, oldEnd));
+  const old = base.reader;
+  const run = flat(old.slice(start, r.start) + src.slice(r.start, r.newEnd) + old.slice(r.oldEnd, oldEnd));
   const doc = parseToml(run, { sections: true });
   if (doc.errors.length > 0 || !doc.sections || doc.sections[0]?.start !== 0) return undefined;
   for (const s of doc.sections) {
@@ -377,7 +401,7 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   const anchored = anchorer(runAnchors);
   const name = prev.name;
   // The line index carried over the edit: a diagnostic in the run needs no pass over the whole text.
-  const lines = base.lines.edited(text, r);
+  const lines = base.lines.edited(src, r);
   const own: Diagnostic[] = [];
   const read: ToolsEntryRead = readToolsEntry(entry, {
     origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: name, span: anchored('kind' in node ? node.span : node) }),
@@ -387,17 +411,18 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   const config = configWith(base.loaded.config, base.units, i, unit.name, read);
 
   // Every move is decided; from here the edit is made (the anchors after it moved, shared with `base`).
-  const { anchors, after } = spliced(base.anchors, unit.first, unit.next, runAnchors);
+  const { anchors, after } = spliced(base.anchors as Anchor[], unit.first, unit.next, runAnchors);
   if (delta !== 0) for (let k = after; k < anchors.length; k++) (anchors[k] as Anchor).base += delta;
 
-  const removed = newlines(base.text, r.start, r.oldEnd);
-  const added = newlines(text, r.start, r.newEnd);
-  const shift: Shift = { from: r.oldEnd, delta, lines: added - removed, text };
+  const removed = newlines(old, r.start, r.oldEnd);
+  const added = newlines(src, r.start, r.newEnd);
+  const shift: Shift = { from: r.oldEnd, delta, lines: added - removed, text: src };
   // With the length and lines kept, only columns after the edit on its last line can move, and only
   // another unit's if that line runs into the next header.
-  const nl = base.text.indexOf('\n', r.oldEnd);
+  const nl = old.indexOf('\n', r.oldEnd);
   const moves = delta !== 0 || shift.lines !== 0 || (nl === -1 ? oldEnd < base.text.length : nl >= oldEnd);
-  const units = base.units.slice();
+  // In place, as the anchors: only the lineage head's units are read again.
+  const units = base.units as Unit[];
   const edited: { -readonly [K in keyof Unit]: Unit[K] } = { name: unit.name, read, diagnostics: own.length === 0 ? NONE : own, first: unit.first };
   if (unit.next) edited.next = unit.next;
   units[i] = edited;
@@ -423,28 +448,91 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
     changedTools: read.kind === 'defaults' ? 'all' : new Set([unit.name]),
     ...(moves ? { shift: { from: shift.from, delta: shift.delta, lines: shift.lines } } : {}),
   });
-  const next: LayerIndex = { text, loaded, head, units, tail, runs: base.runs, anchors, lines, lineage: base.lineage };
+  const next: LayerIndex = { text, loaded, head, units, tail, runs: base.runs, anchors, lines, reader: src, lineage: base.lineage };
   base.lineage.head = next;
-  return { name, text, loaded, base: next, lines };
+  return src === text ? { name, text, loaded, base: next, lines } : { name, text, loaded, base: next, lines, chunks: src as ChunkedText };
+}
+
+/**
+ * A layer's tools Map not made yet (issue 32, the catalogue keystroke): `root` with `writes`, tools whose
+ * table an edit re-read, each already a key of `root` (so the Map made keeps root's order and size).
+ * Copying a 100,000-tool Map per keystroke cost ~35 ms and its garbage; nothing on the keystroke's path
+ * reads the layer's whole Map (the derivation reads the re-read tools through `layerTool`), so it is made
+ * when first read (`config.tools` is then a getter) and kept on the pending record for every config sharing it.
+ */
+interface PendingTools {
+  readonly root: ReadonlyMap<string, ToolConfig>;
+  readonly writes: ReadonlyMap<string, ToolConfig>;
+  made?: ReadonlyMap<string, ToolConfig>;
+}
+const PENDING = new WeakMap<PartialConfig, PendingTools>();
+/** Past this many re-read tools since its Map was made, an edit makes the Map (the writes are copied per edit). */
+const MAX_WRITES = 256;
+const NO_WRITES: ReadonlyMap<string, ToolConfig> = new Map();
+
+/** The tool `name` of a layer's config (config.tools.get), without making a tools Map an edit left pending. */
+export function layerTool(config: PartialConfig, name: string): ToolConfig | undefined {
+  const p = PENDING.get(config);
+  if (!p || p.made) return (p?.made ?? config.tools).get(name);
+  return p.writes.get(name) ?? p.root.get(name);
+}
+
+/** How many tools a layer's config has (config.tools.size), without making a pending tools Map. */
+export function layerToolCount(config: PartialConfig): number {
+  const p = PENDING.get(config);
+  return p ? p.root.size : config.tools.size;
+}
+
+function madeTools(p: PendingTools): ReadonlyMap<string, ToolConfig> {
+  if (!p.made) {
+    const m = new Map(p.root);
+    for (const [k, v] of p.writes) m.set(k, v);
+    p.made = m;
+  }
+  return p.made;
+}
+
+/** What a config's tools are: pending (root and writes), its Map made from the pending record, or its own Map. */
+function pendingOf(config: PartialConfig): PendingTools {
+  const p = PENDING.get(config);
+  if (p) return p.made ? { root: p.made, writes: NO_WRITES } : p;
+  return { root: config.tools, writes: NO_WRITES };
 }
 
 /** The layer's config with unit `i` (the table of `name`, or `'*'`'s defaults) read anew as `read`. */
 function configWith(old: PartialConfig, units: readonly Unit[], i: number, name: string, read: ToolsEntryRead): PartialConfig {
-  const config: { -readonly [K in keyof PartialConfig]: PartialConfig[K] } = { ...old };
-  if (read.kind === 'defaults') config.defaults = read.defaults ?? EMPTY_DEFAULTS;
-  else if (read.kind === 'tool') {
-    const had = old.tools.has(name);
-    // The tools Map keeps its order when the tool stays in it (or leaves it); one that enters it is
+  const was = pendingOf(old);
+  let tools: ReadonlyMap<string, ToolConfig> | PendingTools = was.writes.size === 0 ? was.root : was;
+  if (read.kind === 'tool') {
+    const had = was.root.has(name);
+    // The tools Map keeps its order when the tool stays in it (a write) or leaves it; one that enters it is
     // placed where a whole parse would put it, so the Map is made again from the units.
-    if (read.tool && !had) config.tools = toolsOf(units, i, read);
-    else if (read.tool || had) {
-      const toolMap = new Map(old.tools);
-      if (read.tool) toolMap.set(name, read.tool);
-      else toolMap.delete(name);
-      config.tools = toolMap;
+    if (read.tool && !had) tools = toolsOf(units, i, read);
+    else if (read.tool) {
+      const writes = new Map(was.writes);
+      writes.set(name, read.tool);
+      const pending: PendingTools = { root: was.root, writes };
+      tools = writes.size > MAX_WRITES ? madeTools(pending) : pending;
+    } else if (had) {
+      const toolMap = new Map(madeTools(was));
+      toolMap.delete(name);
+      tools = toolMap;
     }
   }
-  return config;
+  // The fields in the order a whole parse gives them (tests compare configs key by key).
+  const config = {} as Record<string, unknown>;
+  for (const key of Object.keys(old)) {
+    if (key === 'tools') {
+      if (tools instanceof Map) config.tools = tools;
+      else {
+        const pending = tools as PendingTools;
+        Object.defineProperty(config, 'tools', { enumerable: true, configurable: true, get: () => madeTools(pending) });
+      }
+    } else config[key] = key === 'defaults' && read.kind === 'defaults' ? (read.defaults ?? EMPTY_DEFAULTS) : (old as unknown as Record<string, unknown>)[key];
+  }
+  const out = config as unknown as PartialConfig;
+  if (!(tools instanceof Map)) PENDING.set(out, tools as PendingTools);
+  return out;
 }
 
 /** The tools Map made from the units, unit `i` read as `read`. */
@@ -459,16 +547,18 @@ function toolsOf(units: readonly Unit[], i: number, read: ToolsEntryRead): Map<s
   return out;
 }
 
-/** `anchors` with the run from `first` to before `next` (or to the end) replaced by `run`, and where the anchors after it start. */
-function spliced(anchors: readonly Anchor[], first: Anchor, next: Anchor | undefined, run: readonly Anchor[]): { anchors: Anchor[]; after: number } {
+/**
+ * `anchors` with the run from `first` to before `next` (or to the end) replaced by `run`, in place, and
+ * where the anchors after it start. The array is the lineage head's: no other index reads it again (an
+ * edit from an older one parses whole), and copying it (one anchor a header, several hundred thousand
+ * at 100,000 tools) cost ~17 ms a keystroke.
+ */
+function spliced(anchors: Anchor[], first: Anchor, next: Anchor | undefined, run: readonly Anchor[]): { anchors: Anchor[]; after: number } {
   const a = anchorIndex(anchors, first.base);
   const b = next ? anchorIndex(anchors, next.base) : anchors.length;
   if (anchors[a] !== first || (next && anchors[b] !== next)) throw new Error('incremental layer parse: a run\'s anchors are not where its index says');
-  const out = anchors.slice(0, a);
-  for (const x of run) out.push(x);
-  const after = out.length;
-  for (let k = b; k < anchors.length; k++) out.push(anchors[k] as Anchor);
-  return { anchors: out, after };
+  anchors.splice(a, b - a, ...run);
+  return { anchors, after: a + run.length };
 }
 
 /** `s` as a flat string of its own (a concatenation is a rope until read; reading it flattens it). */
@@ -511,7 +601,7 @@ function onlyEntry(t: TomlTable, key: string): TomlEntry | undefined {
   return t.entries.size === 1 ? t.entries.get(key) : undefined;
 }
 
-function newlines(text: string, from: number, to: number): number {
+function newlines(text: TextReader, from: number, to: number): number {
   let n = 0;
   for (let k = text.indexOf('\n', from); k !== -1 && k < to; k = text.indexOf('\n', k + 1)) n++;
   return n;
@@ -522,7 +612,7 @@ interface Shift {
   readonly delta: number;
   readonly lines: number;
   /** The new text (columns on the edit's last line are counted again in it). */
-  readonly text: string;
+  readonly text: TextReader;
 }
 
 function moveSpan(s: Span, sh: Shift): Span {

@@ -4,6 +4,7 @@
 // JavaScript strings, Monaco and the editor all use).
 
 import { floatValue } from '../json/serde';
+import type { TextReader } from './chunked-text';
 
 export interface Span {
   readonly start: number;
@@ -145,7 +146,7 @@ interface Blocks {
 export class LineIndex {
   private built: Blocks | undefined;
   constructor(
-    private readonly text: string,
+    private readonly text: TextReader,
     built?: Blocks,
   ) {
     this.built = built;
@@ -187,7 +188,7 @@ export class LineIndex {
    * The index of `text`, made from this one (of the text before the edit) by the edit `r`: the lines
    * the edit removed and added, the later ones moved. Lazy when this one was never built.
    */
-  edited(text: string, r: TextRange): LineIndex {
+  edited(text: TextReader, r: TextRange): LineIndex {
     const old = this.built;
     if (!old) return new LineIndex(text);
     const delta = r.newEnd - r.oldEnd;

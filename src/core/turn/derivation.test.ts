@@ -279,8 +279,20 @@ function applyEdit(input: DerivationInput, e: Edit, pool: readonly Scenario[]): 
   return withScenario({ ...s, steps });
 }
 
-function holdsAfterEdits(start: Scenario, edits: readonly Edit[], cuts: readonly number[], pool: readonly Scenario[]): void {
+/** Runs what a host runs while idle after a derivation (Derivation.prepare), to its end. */
+function prepareAll(derivation: Derivation): number {
+  let steps = 0;
+  for (const _ of derivation.prepare()) steps++;
+  return steps;
+}
+
+function holdsAfterEdits(start: Scenario, edits: readonly Edit[], cuts: readonly number[], pool: readonly Scenario[], prepared: readonly boolean[] = []): void {
   const derivation = new Derivation();
+  // Prepared ahead or not, the first edit after a run gives the same timeline (prepare fills caches only).
+  if (prepared[0] === true) {
+    derivation.run({ scenario: start });
+    prepareAll(derivation);
+  }
   let input: DerivationInput = { scenario: start };
   edits.forEach((edit, i) => {
     input = applyEdit(input, edit, pool);
@@ -295,6 +307,7 @@ function holdsAfterEdits(start: Scenario, edits: readonly Edit[], cuts: readonly
     const t = derivation.run(input);
     expect(derivation.last?.complete).toBe(true);
     sameDigest(digest(scenario, t), digest(scenario, runScenario(input)), `edit ${i} (${edit.kind})`);
+    if (prepared[i + 1] === true) prepareAll(derivation);
   });
 }
 
@@ -306,8 +319,8 @@ describe('the incremental derivation equals a derivation from scratch', () => {
 
   it('on the conformance scenarios, after random edits, reorders, promotions and layer replacements', () => {
     fc.assert(
-      fc.property(fc.nat({ max: conformance.length - 1 }), fc.array(editArb, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 6 }), (i, edits, cuts) => {
-        holdsAfterEdits(conformance[i] as Scenario, edits, cuts, pool);
+      fc.property(fc.nat({ max: conformance.length - 1 }), fc.array(editArb, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 6 }), fc.array(fc.boolean(), { maxLength: 7 }), (i, edits, cuts, prepared) => {
+        holdsAfterEdits(conformance[i] as Scenario, edits, cuts, pool, prepared);
       }),
       { numRuns: 60 },
     );
@@ -315,12 +328,31 @@ describe('the incremental derivation equals a derivation from scratch', () => {
 
   it('on generated catalogues', () => {
     fc.assert(
-      fc.property(fc.constantFrom(30, 120, 301), fc.array(editArb, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 5 }), (n, edits, cuts) => {
-        holdsAfterEdits(generated(n, n % 2 === 0), edits, cuts, [generated(n), ...conformance.slice(0, 3)]);
+      fc.property(fc.constantFrom(30, 120, 301), fc.array(editArb, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 5 }), fc.array(fc.boolean(), { maxLength: 6 }), (n, edits, cuts, prepared) => {
+        holdsAfterEdits(generated(n, n % 2 === 0), edits, cuts, [generated(n), ...conformance.slice(0, 3)], prepared);
       }),
       { numRuns: 15 },
     );
   }, SLOW);
+
+  it('prepare does its work in steps once, and a layer edit after it equals one without it', () => {
+    const s = generated(120);
+    const derivation = new Derivation();
+    derivation.run({ scenario: s });
+    // The load diagnostics, then one step per search call of the scenario.
+    const searches = s.steps.reduce((n, st) => n + st.cycles.reduce((m, c) => m + c.calls.filter((call) => call.tool === 'search_tools').length, 0), 0);
+    expect(searches).toBeGreaterThan(0);
+    expect(prepareAll(derivation)).toBe(1 + searches);
+    // Done: the diagnostics are kept, the searches ranked again (a walk, no step for the diagnostics).
+    expect(prepareAll(derivation)).toBe(searches);
+    for (const kind of ['tool', 'overrides', 'span'] as const) {
+      const edited = applyEdit({ scenario: s }, kind === 'span' ? { kind, at: 4 } : { kind, at: 5, line: 1 }, [s]);
+      const fresh = new Derivation();
+      fresh.run({ scenario: s });
+      prepareAll(fresh);
+      sameDigest(digest(edited.scenario, fresh.run(edited)), digest(edited.scenario, runScenario(edited)), `${kind} after prepare`);
+    }
+  });
 
   it('an earlier timeline is not changed by a later run', () => {
     const derivation = new Derivation();

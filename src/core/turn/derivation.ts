@@ -20,7 +20,8 @@
 //     (its warnings belong to loading) starts the run over;
 //   - nothing O(tools) is re-done per keystroke that a small edit cannot change (issue 32, at 100,000
 //     tools): an edit config/incremental.ts read table by table (`layerChange`) merges again only the
-//     re-read and moved tools into the previous merge and compares only those (mergedByLayerChange);
+//     re-read tools into the previous merge and compares only those (mergedByLayerChange: the tools
+//     after the edit are the same objects, their spans moved through anchors);
 //     load diagnostics are kept tool by tool and derived again only for the patched tools and those
 //     declared in a layer whose text changed (patchedLoadDiagnostics); a fork copies its parent's
 //     searchable marks and undoes the changes after it (stream/engine.ts); the replayed searches read
@@ -30,8 +31,9 @@
 //     layered-map.ts): shared roots plus what changed, not copies of every tool; a resumed or rebased
 //     run takes its parent catalogue's search documents when no definition changed, and a warnings
 //     clone its list of unresolvable tools. What is left O(tools) on a small edit: the views' walks
-//     of the states (sets, counts) and, for an edit that moves every tool after it in the text (a
-//     catalogue layer's), patching each moved tool's new config into the positions;
+//     of the states (sets, counts). The first edit after a run would build some caches lazily (the
+//     load diagnostics tool by tool, each search's ranked hits): `prepare` builds them ahead, in steps,
+//     while a host is idle;
 //   - a server, the policy, the workspace's diagnostics, the rankers or the live servers affect every
 //     position, so the run starts over (with the caches above).
 //
@@ -45,7 +47,7 @@ import type { Diagnostic, Origin, ParameterConfig, PartialConfig, ToolConfig } f
 import type { Layer, LoadedLayer } from '../config/layer';
 import { effectiveEnable } from '../config/effective';
 import { mergeConfigs, mergeTool } from '../config/merge';
-import { layerChange } from '../config/incremental';
+import { layerChange, layerTool, layerToolCount } from '../config/incremental';
 import { EMPTY_CONFIG } from '../config/read';
 import type { Scenario, ScenarioStep } from '../scenario/types';
 import { searchTools } from '../search/contract';
@@ -530,19 +532,14 @@ function mergedByLayerChange(before: readonly LoadedLayer[], after: readonly Loa
     if (!change || change.changedTools === 'all') return undefined;
     const x = a.config;
     const y = b.config;
-    if (x.defaults !== y.defaults || x.mcpServers !== y.mcpServers || x.tools.size !== y.tools.size) return undefined;
+    // Read through layerTool: the edited layer's tools Map is made only when something reads it whole (incremental.ts).
+    if (x.defaults !== y.defaults || x.mcpServers !== y.mcpServers || layerToolCount(x) !== layerToolCount(y)) return undefined;
+    // Only the re-read tools: every other ToolConfig is the same object (layerChange's promise; a span
+    // after the edit reads moved through its anchor, config/anchors.ts), so walking the layer's tools to
+    // find moved ones found none, at 100,000 tools for ~40 ms a keystroke.
     for (const name of change.changedTools) {
-      if (!x.tools.has(name) || !y.tools.has(name)) return undefined;
+      if (layerTool(x, name) === undefined || layerTool(y, name) === undefined) return undefined;
       names.add(name);
-    }
-    // Moved by the edit (spans after it): new objects, the same tools.
-    if (change.shift) {
-      for (const [name, t] of y.tools) {
-        const was = x.tools.get(name);
-        if (was === t) continue;
-        if (was === undefined) return undefined;
-        names.add(name);
-      }
     }
   }
   // An edit high in the catalogue layer moves most tools: merging them one by one costs more than the whole merge.
@@ -553,13 +550,16 @@ function mergedByLayerChange(before: readonly LoadedLayer[], after: readonly Loa
   for (const name of names) {
     let t: ToolConfig | undefined;
     for (const l of after) {
-      const u = l.config.tools.get(name);
+      const u = layerTool(l.config, name);
       if (u) t = t ? mergeTool(t, u) : u;
     }
     if (t) tools.set(name, t);
   }
   return { base: { defaults: merged.defaults, tools, mcpServers: merged.mcpServers }, names };
 }
+
+/** Tools whose load diagnostics `prepare` derives a step. */
+const PREPARE_BATCH = 4096;
 
 /** A search_tools call's reach: whether any of `names` could be among its hits (or its total). */
 type SearchProbe = (args: unknown) => boolean;
@@ -724,6 +724,51 @@ export class Derivation {
       complete: through === steps.length,
     };
     return timelineOf(played, input.scenario.name, diagnostics, loadEntry);
+  }
+
+  /**
+   * Does now, in steps (a generator: the host pauses between them while the worker is idle), what the
+   * first layer edit after a run would otherwise do on its keystroke, so that keystroke costs what the
+   * later ones do (at 100,000 tools the first one took several times as long): the load diagnostics
+   * tool by tool (every tool's name checked), and each search of the scenario's calls ranked in full on
+   * the index at load (the IndexCache keeps it; a layer edit's probe of which searches it can reach, reachOf, ranks a query's
+   * hits the first time it runs with a filter its head cannot answer). Caches only: a run after it gives
+   * the same timeline as one without it (derivation.test.ts).
+   */
+  *prepare(): Generator<void, void, undefined> {
+    const prev = this.previous;
+    if (!prev) return;
+    const old = prev.conv.engine;
+    const policy = prev.input.scenario.policy;
+    if (!prev.toolDiagnostics) {
+      const before: Layer[] = [...(prev.input.workspaceLayers ?? []), ...prev.input.scenario.layers];
+      // A batch of tools a step (a keystroke arriving meanwhile waits for one batch, not for every tool's names).
+      const states = [...old.orderedStatesAt(0)];
+      const indexes = new Map<string, LineIndex>();
+      const found: ToolDiagnostics[] = [];
+      for (let k = 0; k < states.length; k += PREPARE_BATCH) {
+        found.push(...toolDiagnosticsOf(states.slice(k, k + PREPARE_BATCH), before, policy.provider, indexes));
+        yield;
+        if (this.previous !== prev) return;
+      }
+      prev.toolDiagnostics = found;
+    }
+    if (this.previous !== prev) return;
+    // The index the probe reads (rebase): the run's own when no definition changed since load, else a fork's at load (the same index from the IndexCache).
+    const atLoad = old.current.catalogueVersion === old.positions[0]?.catalogueVersion ? prev.conv.catalogue : new RunCatalogue(old.forkAt(0), prev.input.rankers ?? DEFAULT_RANKERS, this.indexCache, this.definitionCache);
+    const index = atLoad.searchIndex(policy.ranking);
+    const none = (): boolean => false;
+    for (const step of prev.input.scenario.steps) {
+      for (const cycle of step.cycles) {
+        for (const call of cycle.calls) {
+          if (call.tool !== SEARCH_TOOLS) continue;
+          searchTools(index, call.args, { filter: none, filterOrder: none, substringMatch: policy.substring_match, reportMatchCount: policy.report_match_count });
+          yield;
+          // A newer run replaced the one prepared for: what is left is its own first edit's to do.
+          if (this.previous !== prev) return;
+        }
+      }
+    }
   }
 
   /**
