@@ -12,6 +12,7 @@
 import type MiniSearch from 'minisearch';
 import { fastPathProblem, scoringState } from './minisearch-internals';
 import type { FieldTermData, ScoringState } from './minisearch-internals';
+import { ToolMiniSearch } from './index-build';
 import { PostingList } from './postings';
 import type { MiniSearchDocument } from './minisearch-options';
 import { processTerm, SEARCH_OPTIONS } from './minisearch-options';
@@ -30,6 +31,8 @@ interface Spec {
 /** Per index: what every search reads, derived once (and again if documents are added or removed). */
 interface Prepared {
   readonly documentCount: number;
+  /** ToolMiniSearch.edits when prepared: documents replaced in place since then make it stale. */
+  readonly edits: number;
   readonly nextId: number;
   /** The external id (catalogue position) of each short id. */
   readonly externalIds: readonly unknown[];
@@ -71,7 +74,8 @@ const BOOSTS: readonly number[] = FIELDS.map(boostOf);
 
 function prepare(index: MiniSearch<MiniSearchDocument>, mini: ScoringState): Prepared {
   const known = prepared.get(index);
-  if (known && known.documentCount === mini.documentCount && known.nextId === mini.nextId) return known;
+  const edits = index instanceof ToolMiniSearch ? index.edits : 0;
+  if (known && known.documentCount === mini.documentCount && known.nextId === mini.nextId && known.edits === edits) return known;
   const n = mini.nextId;
   const externalIds = new Array<unknown>(n);
   for (const [shortId, id] of mini.documentIds) externalIds[shortId] = id;
@@ -87,6 +91,7 @@ function prepare(index: MiniSearch<MiniSearchDocument>, mini: ScoringState): Pre
   }
   const p: Prepared = {
     documentCount: mini.documentCount,
+    edits,
     nextId: n,
     externalIds,
     fieldIds,
@@ -159,7 +164,8 @@ export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readon
       const data = mini.index.get(term);
       if (data !== undefined) found.push({ term, weight: 1, data });
       if (prefix) {
-        for (const [extension, extensionData] of mini.index.atPrefix(term)) {
+        const extensions = index instanceof ToolMiniSearch ? index.prefixExtensions(term) : mini.index.atPrefix(term);
+        for (const [extension, extensionData] of extensions) {
           const distance = extension.length - term.length;
           if (!distance) continue;
           found.push({ term: extension, weight: (PREFIX_WEIGHT * extension.length) / (extension.length + 0.3 * distance), data: extensionData });

@@ -22,3 +22,39 @@ export function catalogueFingerprint(docs: readonly SearchDocument[]): string {
   for (const d of docs) for (const f of fields) parts.push(f(d));
   return `${docs.length}\u0002${parts.join('\u0000')}`;
 }
+
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * Whether two documents index alike, field by field: what FINGERPRINT_FIELDS compares, without writing
+ * any text (a keystroke compared every document's fingerprint, ~13 % of it at 10,000 tools). Keyed by
+ * SearchDocument's keys, so a new field without a comparison here fails to compile.
+ */
+export const SAME_FIELD: { readonly [K in keyof SearchDocument]-?: (a: SearchDocument, b: SearchDocument) => boolean } = {
+  name: (a, b) => a.name === b.name,
+  order: (a, b) => a.order === b.order,
+  parameterNames: (a, b) => sameList(a.parameterNames, b.parameterNames),
+  summary: (a, b) => a.summary === b.summary,
+  description: (a, b) => a.description === b.description,
+  parameterDescriptions: (a, b) => sameList(a.parameterDescriptions, b.parameterDescriptions),
+};
+
+const sameFields = Object.values(SAME_FIELD);
+
+/**
+ * The positions at which two catalogues' documents differ (in any field FINGERPRINT_FIELDS covers), or
+ * undefined when they are not of the same length or differ at more than `limit` positions. No
+ * positions: the two have the same fingerprint.
+ */
+export function changedDocuments(before: readonly SearchDocument[], after: readonly SearchDocument[], limit = Infinity): number[] | undefined {
+  if (before.length !== after.length) return undefined;
+  const changed: number[] = [];
+  for (let i = 0; i < after.length; i++) {
+    const a = before[i] as SearchDocument;
+    const b = after[i] as SearchDocument;
+    if (a === b || sameFields.every((same) => same(a, b))) continue;
+    if (changed.length === limit) return undefined;
+    changed.push(i);
+  }
+  return changed;
+}

@@ -13,7 +13,7 @@
 import MiniSearch from 'minisearch';
 import type { Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { addDocumentId, addFieldLength, documentCount, documentsGeneration, isPristine, nextShortId, replaceTermIndex, termIndex } from './minisearch-internals';
+import { addDocumentId, addFieldLength, documentCount, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
 import type { FieldTermData } from './minisearch-internals';
 import type { MiniSearchDocument, TokenSink } from './minisearch-options';
 import { PostingList } from './postings';
@@ -319,6 +319,120 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
       const fieldId = key % FIELD_COUNT;
       term.data.set(fieldId, PostingList.view(ids, freqs, offsets[key] as number, docs[key] as number));
     }
+  }
+
+  /**
+   * Bumped by every replaceTexts: what was derived from the index before (bm25-score.ts's prepared
+   * norms and prefix extensions) is stale after it.
+   */
+  edits = 0;
+  /** After replaceTexts: each document's distinct terms in the order a fresh build meets them (see prefixExtensions). */
+  #termsMet: ((shortId: number) => readonly string[]) | undefined;
+
+  /**
+   * Replaces the words of the documents at `changed` (short ids, which are catalogue positions: the
+   * index was built by addAllTexts) by those `documents` now holds there, leaving every other document
+   * as it is. `before(id)` is the document as it was indexed. What a search reads comes out as a fresh
+   * addAllTexts(documents) would make it: postings (ascending ids), field lengths, the running averages
+   * (recomputed over every document, in order, as the build sums them), document frequencies; and
+   * prefixExtensions gives prefix matches in the fresh build's order (the tree itself is edited, so
+   * its own order is no longer the fresh one's).
+   */
+  replaceTexts<D>(documents: readonly D[], changed: readonly number[], before: (shortId: number) => D, texts: FieldTexts<D>): void {
+    if (documents.length !== nextShortId(this) || documentCount(this) !== nextShortId(this)) throw new Error('replaceTexts needs the same number of documents, none removed');
+    const index = this.#terms;
+    for (const shortId of changed) {
+      const fields = this.#fieldTerms(before(shortId), texts);
+      fields.forEach((terms, fieldId) => {
+        for (const term of terms) {
+          const data = index.get(term);
+          const postings = data?.get(fieldId);
+          if (data === undefined || postings === undefined) continue;
+          postings.delete(shortId);
+          if (postings.size > 0) continue;
+          data.delete(fieldId);
+          if (data.size === 0) index.delete(term);
+        }
+      });
+    }
+    const scanner = new PostingScanner(index, this.#processing.processTerm);
+    for (const shortId of changed) {
+      scanner.shortId = shortId;
+      const document = documents[shortId] as D;
+      for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
+        const value = texts(document, fieldId);
+        if (value == null) continue;
+        scanner.fieldId = fieldId;
+        scanner.field();
+        if (typeof value === 'string') this.#processing.scanTokens(value, scanner);
+        else for (const part of value) this.#processing.scanTokens(part, scanner);
+        setFieldLength(this, shortId, fieldId, scanner.distinct);
+      }
+    }
+    recomputeAverageFieldLengths(this, FIELD_COUNT);
+    this.#frequency.clear();
+    this.edits++;
+    const met = new Map<number, readonly string[]>();
+    this.#termsMet = (shortId) => {
+      let terms = met.get(shortId);
+      if (terms === undefined) {
+        const seen = new Set<string>();
+        for (const fieldTerms of this.#fieldTerms(documents[shortId] as D, texts)) for (const term of fieldTerms) seen.add(term);
+        met.set(shortId, (terms = [...seen]));
+      }
+      return terms;
+    };
+  }
+
+  /** A document's distinct processed terms by field id, each in the order the scan meets it. */
+  #fieldTerms<D>(document: D, texts: FieldTexts<D>): Set<string>[] {
+    const { scanTokens, processTerm } = this.#processing;
+    const out: Set<string>[] = [];
+    let terms = new Set<string>();
+    const sink: TokenSink = {
+      range: (text, start, end) => sink.token(text.slice(start, end)),
+      token: (token) => {
+        const term = processTerm(token);
+        if (term) terms.add(term);
+      },
+    };
+    for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
+      out.push((terms = new Set()));
+      const value = texts(document, fieldId);
+      if (value == null) continue;
+      if (typeof value === 'string') scanTokens(value, sink);
+      else for (const part of value) scanTokens(part, sink);
+    }
+    return out;
+  }
+
+  /**
+   * The terms extending `prefix` (itself included) with their postings, in the order MiniSearch's
+   * `atPrefix` walks them in a freshly built index. That order is the radix tree's, which depends on
+   * the order terms entered it; a fresh build enters them as it meets them (document by document, each
+   * in scan order), and replaceTexts edits the tree in another order. The order matters: a score sums
+   * a document's matches over the extensions in it, and floating-point sums differ in the last bits
+   * with the order. Below the node of `prefix` the tree's shape and order depend only on the terms
+   * extending it and the order they entered, so a small tree of just those, entered in the fresh
+   * build's order (by the first document holding each, then by where that document's scan meets it),
+   * walks in the fresh build's order.
+   */
+  prefixExtensions(prefix: string): Iterable<[string, FieldTermData]> {
+    const found = termIndex(this).atPrefix(prefix);
+    const termsMet = this.#termsMet;
+    if (termsMet === undefined) return found;
+    const entries = [...found].map(([term, data]) => {
+      let first = Infinity;
+      for (const postings of data.values()) for (const id of postings.keys()) {
+        if (id < first) first = id;
+        break; // postings are in ascending id order
+      }
+      return { term, data, first, at: termsMet(first).indexOf(term) };
+    });
+    entries.sort((x, y) => x.first - y.first || x.at - y.at);
+    const fresh = new SearchableMap<FieldTermData>();
+    for (const { term, data } of entries) fresh.set(term, data);
+    return fresh.atPrefix(prefix);
   }
 
   /** The number of documents holding `term` (processed) in any field. */

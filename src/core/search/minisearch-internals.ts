@@ -108,6 +108,32 @@ export function addFieldLength<T>(mini: MiniSearch<T>, shortId: number, fieldId:
   m._avgFieldLength[fieldId] = (average * count + length) / (count + 1);
 }
 
+/** Sets a document's field length (distinct tokens) without touching the averages (see recomputeAverageFieldLengths). */
+export function setFieldLength<T>(mini: MiniSearch<T>, shortId: number, fieldId: number, length: number): void {
+  const m = internals(mini);
+  let lengths = m._fieldLength.get(shortId);
+  if (lengths === undefined) m._fieldLength.set(shortId, (lengths = []));
+  lengths[fieldId] = length;
+}
+
+/**
+ * The average field lengths as addFieldLength leaves them after adding every document in short id
+ * order (a running mean, operation for operation, so the bits are the same): what an index whose
+ * documents were replaced in place recomputes. Assumes every document has every field (as a
+ * catalogue's do) and none was removed.
+ */
+export function recomputeAverageFieldLengths<T>(mini: MiniSearch<T>, fieldCount: number): void {
+  const m = internals(mini);
+  const averages = new Float64Array(fieldCount);
+  for (let shortId = 0; shortId < m._nextId; shortId++) {
+    const lengths = m._fieldLength.get(shortId) ?? [];
+    for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
+      averages[fieldId] = ((averages[fieldId] as number) * shortId + (lengths[fieldId] as number)) / (shortId + 1);
+    }
+  }
+  for (let fieldId = 0; fieldId < fieldCount; fieldId++) m._avgFieldLength[fieldId] = averages[fieldId] as number;
+}
+
 /** What a search reads: the counts, the ids both ways, the fields' ids, lengths and averages, the term index. */
 export interface ScoringState {
   readonly index: SearchableMap<FieldTermData>;

@@ -339,6 +339,20 @@ export function buildCatalogueIndex(docs: readonly SearchDocument[], version: st
   return { mini, documentFrequency: (term) => mini.documentFrequency(term), fast: true };
 }
 
+/**
+ * The index of `docs`, made by editing `built` (an index of `previous`, which has as many documents)
+ * in place: the documents at `changed` are re-indexed, every other one is taken as it is (the caller
+ * vouches they hold the same words). What searches read comes out as buildCatalogueIndex(docs)'s
+ * (index-build.ts, replaceTexts). `built` is spent: it now indexes `docs`, not `previous`. Undefined
+ * where this cannot be done (the fast path is off, or the index is not one buildCatalogueIndex made).
+ */
+export function reindexCatalogue(built: BuiltIndex, previous: readonly SearchDocument[], docs: readonly SearchDocument[], changed: readonly number[]): BuiltIndex | undefined {
+  const mini = built.mini;
+  if (!built.fast || !(mini instanceof ToolMiniSearch) || previous.length !== docs.length) return undefined;
+  mini.replaceTexts(docs, changed, (id) => previous[id] as SearchDocument, catalogueTexts);
+  return { mini, documentFrequency: (term) => mini.documentFrequency(term), fast: true };
+}
+
 const catalogueTexts = (doc: SearchDocument, fieldId: number): string | readonly string[] => {
   switch (SEARCH_FIELDS[fieldId]) {
     case 'name':

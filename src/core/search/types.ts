@@ -49,4 +49,10 @@ export interface Ranker {
   readonly id: string;
   readonly label: string;
   build(docs: readonly SearchDocument[]): RankerIndex;
+  /**
+   * The index of `docs` made from `previous` (an index this ranker built or reindexed, of as many
+   * documents), where only the documents at positions `changed` differ; it searches exactly as
+   * build(docs) would. `previous` may be spent by it (see Bm25Index.reindex). Undefined: build.
+   */
+  reindex?(previous: RankerIndex, docs: readonly SearchDocument[], changed: readonly number[]): RankerIndex | undefined;
 }
