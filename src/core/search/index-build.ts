@@ -326,8 +326,12 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
    * norms and prefix extensions) is stale after it.
    */
   edits = 0;
-  /** After replaceTexts: each document's distinct terms in the order a fresh build meets them (see prefixExtensions). */
+  /**
+   * After replaceTexts: each document's distinct terms in the order a fresh build meets them (see
+   * prefixExtensions), worked out when asked; kept over later edits but for the documents they change.
+   */
   #termsMet: ((shortId: number) => readonly string[]) | undefined;
+  readonly #met = new Map<number, readonly string[]>();
 
   /**
    * Replaces the words of the documents at `changed` (short ids, which are catalogue positions: the
@@ -372,7 +376,8 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
     recomputeAverageFieldLengths(this, FIELD_COUNT);
     this.#frequency.clear();
     this.edits++;
-    const met = new Map<number, readonly string[]>();
+    const met = this.#met;
+    for (const shortId of changed) met.delete(shortId);
     this.#termsMet = (shortId) => {
       let terms = met.get(shortId);
       if (terms === undefined) {
@@ -423,13 +428,28 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
     if (termsMet === undefined) return found;
     const entries = [...found].map(([term, data]) => {
       let first = Infinity;
-      for (const postings of data.values()) for (const id of postings.keys()) {
+      for (const postings of data.values()) {
+        // Postings are in ascending id order.
+        const id = postings instanceof PostingList ? (postings.length > 0 ? (postings.ids[postings.start] as number) : Infinity) : Math.min(...postings.keys());
         if (id < first) first = id;
-        break; // postings are in ascending id order
       }
-      return { term, data, first, at: termsMet(first).indexOf(term) };
+      return { term, data, first, at: -1 };
     });
-    entries.sort((x, y) => x.first - y.first || x.at - y.at);
+    entries.sort((x, y) => x.first - y.first);
+    // Terms first met in the same document: in the order its scan meets them.
+    for (let i = 0; i + 1 < entries.length; i++) {
+      const first = (entries[i] as (typeof entries)[number]).first;
+      if ((entries[i + 1] as (typeof entries)[number]).first !== first) continue;
+      const met = termsMet(first);
+      let j = i;
+      for (; j < entries.length && (entries[j] as (typeof entries)[number]).first === first; j++) {
+        const entry = entries[j] as (typeof entries)[number];
+        entry.at = met.indexOf(entry.term);
+      }
+      const group = entries.slice(i, j).sort((x, y) => x.at - y.at);
+      entries.splice(i, group.length, ...group);
+      i = j - 1;
+    }
     const fresh = new SearchableMap<FieldTermData>();
     for (const { term, data } of entries) fresh.set(term, data);
     return fresh.atPrefix(prefix);

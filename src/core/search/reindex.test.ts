@@ -9,7 +9,7 @@ import { IndexCache } from '../turn/caches';
 import { Bm25Index, bm25, buildBm25Index } from './bm25';
 import { ToolMiniSearch } from './index-build';
 import { scoringState, termIndex } from './minisearch-internals';
-import type { MiniSearch } from 'minisearch';
+import type MiniSearch from 'minisearch';
 import type { MiniSearchDocument } from './minisearch-options';
 import { changedDocuments } from './fingerprint';
 import { doc } from './test-docs';
