@@ -108,6 +108,27 @@ function prepare(index: MiniSearch<MiniSearchDocument>, mini: ScoringState): Pre
   return p;
 }
 
+/**
+ * Whether scoreQuery's answer for `tokens` may change when the terms `touched` change (their postings,
+ * or where a document holding them meets them) and nothing else does (document count, field-length
+ * averages): when one of its processed terms is touched, or, for a term matched as a prefix, a touched
+ * term extends it. Otherwise every score it gives is the same, bit for bit.
+ */
+export function queryReaches(tokens: readonly string[], touched: ReadonlySet<string>): boolean {
+  const terms: string[] = [];
+  for (const token of tokens) {
+    const term = processTerm(token);
+    if (term) terms.push(term);
+  }
+  return terms.some((term, i) => {
+    if (touched.has(term)) return true;
+    const prefix = typeof isPrefix === 'function' ? isPrefix(term, i, terms) : isPrefix === true;
+    if (!prefix) return false;
+    for (const t of touched) if (t.startsWith(term)) return true;
+    return false;
+  });
+}
+
 /** Hits of one query: admitted documents with any match. */
 export interface ScoredQuery {
   /** External ids (catalogue positions) of the hits, in no particular order. */

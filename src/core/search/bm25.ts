@@ -16,7 +16,7 @@ import type { SearchResult } from 'minisearch';
 import type { Ranker, RankerIndex, SearchDocument, SearchField, SearchHit, SearchOptions } from './types';
 import { SEARCH_FIELDS } from './types';
 import type { BuiltIndex, MiniSearchDocument } from './minisearch-options';
-import { scoreQuery } from './bm25-score';
+import { queryReaches, scoreQuery } from './bm25-score';
 import { buildCatalogueIndex, loadBuiltIndex, processTerm, reindexCatalogue, summaryIsIndexed, tokenize } from './minisearch-options';
 
 export const COMMON_TERM_SHARE = 0.25;
@@ -165,13 +165,24 @@ export class Bm25Index implements RankerIndex {
    */
   reindex(docs: readonly SearchDocument[], changed: readonly number[]): Bm25Index | undefined {
     if (this.#taken || !this.#fast || docs.length !== this.#docs.length) return undefined;
-    const built = reindexCatalogue({ mini: this.#mini, documentFrequency: () => 0, fast: this.#fast }, this.#docs, docs, changed);
-    if (built === undefined) return undefined;
+    const made = reindexCatalogue({ mini: this.#mini, documentFrequency: () => 0, fast: this.#fast }, this.#docs, docs, changed);
+    if (made === undefined) return undefined;
     this.#taken = true;
-    // Kept results read the postings, which now are the new documents'.
+    const next = new Bm25Index(made.built, docs, this.#headMin);
+    // A query none of whose terms the changed documents held, before or after, scores every document
+    // as before (the changed ones are hits neither before nor after), unless a field's average length
+    // moved: its kept hits move to the new index, and a replayed search walks them instead of scoring
+    // the catalogue again. The others read postings that are now the new documents'.
+    if (!made.replaced.averagesChanged) {
+      for (const [key, every] of this.#unfiltered) {
+        if (queryReaches(key.split('\u0000'), made.replaced.touched)) continue;
+        next.#unfiltered.set(key, every);
+        next.#unfilteredHits += every.ids.length;
+      }
+    }
     this.#unfiltered.clear();
     this.#unfilteredHits = 0;
-    return new Bm25Index(built, docs, this.#headMin);
+    return next;
   }
 
   /** The hits of a query that pass the filter, each with its final score: scoreQuery computes what MiniSearch.search would. */

@@ -13,7 +13,7 @@
 import MiniSearch from 'minisearch';
 import type { Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { addDocumentId, addFieldLength, documentCount, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
+import { addDocumentId, addFieldLength, averageFieldLengths, documentCount, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
 import type { FieldTermData } from './minisearch-internals';
 import type { MiniSearchDocument, TokenSink } from './minisearch-options';
 import { PostingList } from './postings';
@@ -196,6 +196,14 @@ class KeyScanner extends Scanner {
   }
 }
 
+/** What replaceTexts changed, for telling which searches of the previous documents still hold. */
+export interface ReplacedTexts {
+  /** Every term the replaced documents held, before or after (their postings, or where those documents meet them, may have changed). */
+  readonly touched: ReadonlySet<string>;
+  /** Whether a field's average length changed (every document's score may then have changed). */
+  readonly averagesChanged: boolean;
+}
+
 /**
  * MiniSearch over the term index above, with postings in PostingLists, which also answers document
  * frequencies from its postings.
@@ -342,13 +350,15 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
    * prefixExtensions gives prefix matches in the fresh build's order (the tree itself is edited, so
    * its own order is no longer the fresh one's).
    */
-  replaceTexts<D>(documents: readonly D[], changed: readonly number[], before: (shortId: number) => D, texts: FieldTexts<D>): void {
+  replaceTexts<D>(documents: readonly D[], changed: readonly number[], before: (shortId: number) => D, texts: FieldTexts<D>): ReplacedTexts {
     if (documents.length !== nextShortId(this) || documentCount(this) !== nextShortId(this)) throw new Error('replaceTexts needs the same number of documents, none removed');
     const index = this.#terms;
+    const touched = new Set<string>();
     for (const shortId of changed) {
       const fields = this.#fieldTerms(before(shortId), texts);
       fields.forEach((terms, fieldId) => {
         for (const term of terms) {
+          touched.add(term);
           const data = index.get(term);
           const postings = data?.get(fieldId);
           if (data === undefined || postings === undefined) continue;
@@ -373,7 +383,10 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
         setFieldLength(this, shortId, fieldId, scanner.distinct);
       }
     }
+    for (const shortId of changed) for (const terms of this.#fieldTerms(documents[shortId] as D, texts)) for (const term of terms) touched.add(term);
+    const averages = averageFieldLengths(this);
     recomputeAverageFieldLengths(this, FIELD_COUNT);
+    const after = averageFieldLengths(this);
     this.#frequency.clear();
     this.edits++;
     const met = this.#met;
@@ -387,6 +400,7 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
       }
       return terms;
     };
+    return { touched, averagesChanged: averages.some((a, i) => !Object.is(a, after[i])) };
   }
 
   /** A document's distinct processed terms by field id, each in the order the scan meets it. */

@@ -108,6 +108,11 @@ export function addFieldLength<T>(mini: MiniSearch<T>, shortId: number, fieldId:
   m._avgFieldLength[fieldId] = (average * count + length) / (count + 1);
 }
 
+/** The average field lengths by field id (a copy). */
+export function averageFieldLengths<T>(mini: MiniSearch<T>): number[] {
+  return [...internals(mini)._avgFieldLength];
+}
+
 /** Sets a document's field length (distinct tokens) without touching the averages (see recomputeAverageFieldLengths). */
 export function setFieldLength<T>(mini: MiniSearch<T>, shortId: number, fieldId: number, length: number): void {
   const m = internals(mini);

@@ -22,6 +22,7 @@ import type { SearchDocument, SearchField } from './types';
 import { SEARCH_FIELDS } from './types';
 import { porterStem } from './stemmer';
 import { ToolMiniSearch } from './index-build';
+import type { ReplacedTexts } from './index-build';
 import { fastPathProblem, INSTALLED_MINISEARCH } from './minisearch-internals';
 import { HASH_SEED, hashStep } from './token-table';
 
@@ -343,14 +344,14 @@ export function buildCatalogueIndex(docs: readonly SearchDocument[], version: st
  * The index of `docs`, made by editing `built` (an index of `previous`, which has as many documents)
  * in place: the documents at `changed` are re-indexed, every other one is taken as it is (the caller
  * vouches they hold the same words). What searches read comes out as buildCatalogueIndex(docs)'s
- * (index-build.ts, replaceTexts). `built` is spent: it now indexes `docs`, not `previous`. Undefined
+ * (index-build.ts, replaceTexts), with what the replacement touched. `built` is spent: it now indexes `docs`, not `previous`. Undefined
  * where this cannot be done (the fast path is off, or the index is not one buildCatalogueIndex made).
  */
-export function reindexCatalogue(built: BuiltIndex, previous: readonly SearchDocument[], docs: readonly SearchDocument[], changed: readonly number[]): BuiltIndex | undefined {
+export function reindexCatalogue(built: BuiltIndex, previous: readonly SearchDocument[], docs: readonly SearchDocument[], changed: readonly number[]): { built: BuiltIndex; replaced: ReplacedTexts } | undefined {
   const mini = built.mini;
   if (!built.fast || !(mini instanceof ToolMiniSearch) || previous.length !== docs.length) return undefined;
-  mini.replaceTexts(docs, changed, (id) => previous[id] as SearchDocument, catalogueTexts);
-  return { mini, documentFrequency: (term) => mini.documentFrequency(term), fast: true };
+  const replaced = mini.replaceTexts(docs, changed, (id) => previous[id] as SearchDocument, catalogueTexts);
+  return { built: { mini, documentFrequency: (term) => mini.documentFrequency(term), fast: true }, replaced };
 }
 
 const catalogueTexts = (doc: SearchDocument, fieldId: number): string | readonly string[] => {
