@@ -387,7 +387,8 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
     const averages = averageFieldLengths(this);
     recomputeAverageFieldLengths(this, FIELD_COUNT);
     const after = averageFieldLengths(this);
-    this.#frequency.clear();
+    // A term no replaced document held, before or after, is held by the same documents as before.
+    for (const term of touched) this.#frequency.delete(term);
     this.edits++;
     const met = this.#met;
     for (const shortId of changed) met.delete(shortId);
