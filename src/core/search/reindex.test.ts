@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IndexCache } from '../turn/caches';
-import { Bm25Index, bm25, buildBm25Index } from './bm25';
+import type { Bm25Index } from './bm25';
+import { bm25, buildBm25Index } from './bm25';
 import { ToolMiniSearch } from './index-build';
 import { scoringState, termIndex } from './minisearch-internals';
 import type MiniSearch from 'minisearch';
