@@ -13,7 +13,7 @@
 // - equal scores keep config order.
 import type MiniSearch from 'minisearch';
 import type { SearchResult } from 'minisearch';
-import type { Ranker, RankerIndex, SearchDocument, SearchField, SearchHit, SearchOptions } from './types';
+import type { DocumentChanges, Ranker, RankerIndex, SearchDocument, SearchField, SearchHit, SearchOptions } from './types';
 import { SEARCH_FIELDS } from './types';
 import type { BuiltIndex, MiniSearchDocument } from './minisearch-options';
 import { queryReaches, scoreQuery } from './bm25-score';
@@ -155,17 +155,18 @@ export class Bm25Index implements RankerIndex {
   }
 
   /**
-   * The index of `docs`, which differ from this index's documents at the positions `changed` only:
-   * this index's MiniSearch is edited into it (those documents' postings removed and added) instead of
+   * The index of `docs`, which differ from this index's documents as `changes` says (a few replaced,
+   * or a run spliced): this index's MiniSearch is edited into it (those documents' postings removed
+   * and added, later ones moved on a splice) instead of
    * indexing every document, and searches on it rank exactly as on buildBm25Index(docs). The
    * MiniSearch moves to the new index: copying what an edit touches would copy the term index's tree,
    * and only the newest revision of a catalogue is searched while typing, so this one rebuilds its
    * own if it is ever searched again (an older revision's view asked late). Undefined where that
-   * cannot be done (another MiniSearch release, a different number of documents): build then.
+   * cannot be done (another MiniSearch release): build then.
    */
-  reindex(docs: readonly SearchDocument[], changed: readonly number[]): Bm25Index | undefined {
-    if (this.#taken || !this.#fast || docs.length !== this.#docs.length) return undefined;
-    const made = reindexCatalogue({ mini: this.#mini, documentFrequency: () => 0, fast: this.#fast }, this.#docs, docs, changed);
+  reindex(docs: readonly SearchDocument[], changes: DocumentChanges): Bm25Index | undefined {
+    if (this.#taken || !this.#fast) return undefined;
+    const made = reindexCatalogue({ mini: this.#mini, documentFrequency: () => 0, fast: this.#fast }, this.#docs, docs, changes);
     if (made === undefined) return undefined;
     this.#taken = true;
     const next = new Bm25Index(made.built, docs, this.#headMin);
@@ -441,5 +442,5 @@ export const bm25: Ranker = {
   id: 'bm25',
   label: 'BM25 (MiniSearch)',
   build: (docs) => buildBm25Index(docs),
-  reindex: (previous, docs, changed) => (previous instanceof Bm25Index ? previous.reindex(docs, changed) : undefined),
+  reindex: (previous, docs, changes) => (previous instanceof Bm25Index ? previous.reindex(docs, changes) : undefined),
 };

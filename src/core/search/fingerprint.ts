@@ -4,7 +4,7 @@
 // The fields are a table keyed by SearchDocument's own keys, so a field added to the document and not
 // to the fingerprint fails to compile (a search would otherwise keep the old words after an edit of
 // it). Arrays are written as JSON, so no separator inside a text can make two lists look alike.
-import type { SearchDocument } from './types';
+import type { DocumentChanges, SearchDocument } from './types';
 
 export const FINGERPRINT_FIELDS: { readonly [K in keyof SearchDocument]-?: (d: SearchDocument) => string } = {
   name: (d) => d.name,
@@ -57,4 +57,24 @@ export function changedDocuments(before: readonly SearchDocument[], after: reado
     changed.push(i);
   }
   return changed;
+}
+
+/**
+ * How `after` differs from `before`: the positions replaced when they are as long (changedDocuments),
+ * else the run between their common head and tail, spliced; undefined past `limit` documents changed
+ * (replaced, or removed plus added). `{ replaced: [] }`: the two have the same fingerprint.
+ */
+export function documentChanges(before: readonly SearchDocument[], after: readonly SearchDocument[], limit = Infinity): DocumentChanges | undefined {
+  if (before.length === after.length) {
+    const replaced = changedDocuments(before, after, limit);
+    return replaced && { replaced };
+  }
+  const same = (a: SearchDocument, b: SearchDocument): boolean => a === b || sameFields.every((f) => f(a, b));
+  let start = 0;
+  while (start < before.length && start < after.length && same(before[start] as SearchDocument, after[start] as SearchDocument)) start++;
+  let tail = 0;
+  while (tail < before.length - start && tail < after.length - start && same(before[before.length - 1 - tail] as SearchDocument, after[after.length - 1 - tail] as SearchDocument)) tail++;
+  const removed = before.length - start - tail;
+  const added = after.length - start - tail;
+  return removed + added > limit ? undefined : { spliced: { start, removed, added } };
 }

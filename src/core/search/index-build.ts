@@ -13,7 +13,7 @@
 import MiniSearch from 'minisearch';
 import type { Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { addDocumentId, addFieldLength, averageFieldLengths, documentCount, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
+import { addDocumentId, addFieldLength, averageFieldLengths, documentCount, spliceDocuments, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
 import type { FieldTermData } from './minisearch-internals';
 import type { MiniSearchDocument, TokenSink } from './minisearch-options';
 import { PostingList } from './postings';
@@ -352,46 +352,88 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
    */
   replaceTexts<D>(documents: readonly D[], changed: readonly number[], before: (shortId: number) => D, texts: FieldTexts<D>): ReplacedTexts {
     if (documents.length !== nextShortId(this) || documentCount(this) !== nextShortId(this)) throw new Error('replaceTexts needs the same number of documents, none removed');
-    const index = this.#terms;
     const touched = new Set<string>();
-    for (const shortId of changed) {
-      const fields = this.#fieldTerms(before(shortId), texts);
-      fields.forEach((terms, fieldId) => {
-        for (const term of terms) {
-          touched.add(term);
-          const data = index.get(term);
-          const postings = data?.get(fieldId);
-          if (data === undefined || postings === undefined) continue;
-          postings.delete(shortId);
-          if (postings.size > 0) continue;
-          data.delete(fieldId);
-          if (data.size === 0) index.delete(term);
-        }
-      });
-    }
-    const scanner = new PostingScanner(index, this.#processing.processTerm);
-    for (const shortId of changed) {
-      scanner.shortId = shortId;
-      const document = documents[shortId] as D;
-      for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
-        const value = texts(document, fieldId);
-        if (value == null) continue;
-        scanner.fieldId = fieldId;
-        scanner.field();
-        if (typeof value === 'string') this.#processing.scanTokens(value, scanner);
-        else for (const part of value) this.#processing.scanTokens(part, scanner);
-        setFieldLength(this, shortId, fieldId, scanner.distinct);
-      }
-    }
-    for (const shortId of changed) for (const terms of this.#fieldTerms(documents[shortId] as D, texts)) for (const term of terms) touched.add(term);
+    for (const shortId of changed) this.#remove(shortId, this.#fieldTerms(before(shortId), texts), touched);
+    const scanner = new PostingScanner(this.#terms, this.#processing.processTerm);
+    for (const shortId of changed) this.#index(documents[shortId] as D, shortId, texts, scanner, touched);
     const averages = averageFieldLengths(this);
     recomputeAverageFieldLengths(this, FIELD_COUNT);
     const after = averageFieldLengths(this);
     // A term no replaced document held, before or after, is held by the same documents as before.
     for (const term of touched) this.#frequency.delete(term);
     this.edits++;
+    for (const shortId of changed) this.#met.delete(shortId);
+    this.#termsMetOf(documents, texts);
+    return { touched, averagesChanged: averages.some((average, i) => !Object.is(average, after[i])) };
+  }
+
+  /**
+   * replaceTexts for a splice: the documents at [start, start + removed) taken out (`before(id)` is the
+   * one indexed there), every later one moved by `added - removed` (ids and postings: ids stay catalogue
+   * positions, as a fresh build gives them), and `documents[start, start + added)` indexed in their
+   * place. The same guarantees as replaceTexts.
+   */
+  spliceTexts<D>(documents: readonly D[], start: number, removed: number, added: number, before: (shortId: number) => D, texts: FieldTexts<D>): ReplacedTexts {
+    const n = nextShortId(this);
+    if (documentCount(this) !== n || documents.length !== n - removed + added || start + removed > n) throw new Error('spliceTexts needs the documents of the splice, none removed before');
+    const index = this.#terms;
+    const touched = new Set<string>();
+    for (let shortId = start; shortId < start + removed; shortId++) this.#remove(shortId, this.#fieldTerms(before(shortId), texts), touched);
+    const delta = added - removed;
+    if (delta !== 0) {
+      for (const data of index.values()) {
+        for (const [fieldId, postings] of data) {
+          if (postings instanceof PostingList) postings.shiftFrom(start + removed, delta);
+          else data.set(fieldId, new Map([...postings].map(([id, freq]) => [id >= start + removed ? id + delta : id, freq])));
+        }
+      }
+    }
+    spliceDocuments(this, start, removed, added);
+    const scanner = new PostingScanner(index, this.#processing.processTerm);
+    for (let shortId = start; shortId < start + added; shortId++) this.#index(documents[shortId] as D, shortId, texts, scanner, touched);
+    recomputeAverageFieldLengths(this, FIELD_COUNT);
+    // Every later document moved: what was worked out per document or per count is stale.
+    this.#frequency.clear();
+    this.#met.clear();
+    this.edits++;
+    this.#termsMetOf(documents, texts);
+    return { touched, averagesChanged: true };
+  }
+
+  /** Takes a document's postings out (its terms by field, as #fieldTerms gives them), dropping terms left with none. */
+  #remove(shortId: number, fields: readonly Set<string>[], touched: Set<string>): void {
+    const index = this.#terms;
+    fields.forEach((terms, fieldId) => {
+      for (const term of terms) {
+        touched.add(term);
+        const data = index.get(term);
+        const postings = data?.get(fieldId);
+        if (data === undefined || postings === undefined) continue;
+        postings.delete(shortId);
+        if (postings.size > 0) continue;
+        data.delete(fieldId);
+        if (data.size === 0) index.delete(term);
+      }
+    });
+  }
+
+  /** Indexes a document at a short id whose postings were taken out, its field lengths set, its terms counted as touched. */
+  #index<D>(document: D, shortId: number, texts: FieldTexts<D>, scanner: PostingScanner, touched: Set<string>): void {
+    scanner.shortId = shortId;
+    for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
+      const value = texts(document, fieldId);
+      if (value == null) continue;
+      scanner.fieldId = fieldId;
+      scanner.field();
+      if (typeof value === 'string') this.#processing.scanTokens(value, scanner);
+      else for (const part of value) this.#processing.scanTokens(part, scanner);
+      setFieldLength(this, shortId, fieldId, scanner.distinct);
+    }
+    for (const terms of this.#fieldTerms(document, texts)) for (const term of terms) touched.add(term);
+  }
+
+  #termsMetOf<D>(documents: readonly D[], texts: FieldTexts<D>): void {
     const met = this.#met;
-    for (const shortId of changed) met.delete(shortId);
     this.#termsMet = (shortId) => {
       let terms = met.get(shortId);
       if (terms === undefined) {
@@ -401,7 +443,6 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
       }
       return terms;
     };
-    return { touched, averagesChanged: averages.some((a, i) => !Object.is(a, after[i])) };
   }
 
   /** A document's distinct processed terms by field id, each in the order the scan meets it. */

@@ -139,6 +139,35 @@ export function recomputeAverageFieldLengths<T>(mini: MiniSearch<T>, fieldCount:
   for (let fieldId = 0; fieldId < fieldCount; fieldId++) m._avgFieldLength[fieldId] = averages[fieldId] as number;
 }
 
+/**
+ * Takes the documents with short ids [start, start + removed) out of the ids and field lengths and
+ * makes room for `added` at `start`, moving every later one by `added - removed`: the bookkeeping of
+ * an index whose short ids are catalogue positions (ids equal short ids) when a run of the catalogue
+ * is spliced. The postings are the caller's to move (index-build.ts spliceTexts); the averages too.
+ */
+export function spliceDocuments<T>(mini: MiniSearch<T>, start: number, removed: number, added: number): void {
+  const m = internals(mini);
+  const delta = added - removed;
+  const lengths = new Map<number, number[]>();
+  for (const [shortId, fieldLengths] of m._fieldLength) {
+    if (shortId < start) lengths.set(shortId, fieldLengths);
+    else if (shortId >= start + removed) lengths.set(shortId + delta, fieldLengths);
+  }
+  m._fieldLength = lengths;
+  const before = m._nextId;
+  const after = before + delta;
+  for (let id = after; id < before; id++) {
+    m._documentIds.delete(id);
+    m._idToShortId.delete(id);
+  }
+  for (let id = before; id < after; id++) {
+    m._documentIds.set(id, id);
+    m._idToShortId.set(id, id);
+  }
+  m._nextId = after;
+  m._documentCount = after;
+}
+
 /** What a search reads: the counts, the ids both ways, the fields' ids, lengths and averages, the term index. */
 export interface ScoringState {
   readonly index: SearchableMap<FieldTermData>;

@@ -18,7 +18,7 @@
 // found nothing the stemmer missed).
 import MiniSearch from 'minisearch';
 import type { AsPlainObject, Options, SearchOptions } from 'minisearch';
-import type { SearchDocument, SearchField } from './types';
+import type { DocumentChanges, SearchDocument, SearchField } from './types';
 import { SEARCH_FIELDS } from './types';
 import { porterStem } from './stemmer';
 import { ToolMiniSearch } from './index-build';
@@ -341,16 +341,25 @@ export function buildCatalogueIndex(docs: readonly SearchDocument[], version: st
 }
 
 /**
- * The index of `docs`, made by editing `built` (an index of `previous`, which has as many documents)
- * in place: the documents at `changed` are re-indexed, every other one is taken as it is (the caller
+ * The index of `docs`, made by editing `built` (an index of `previous`) in place: the documents
+ * `changes` names are re-indexed (or spliced in and out), every other one is taken as it is (the caller
  * vouches they hold the same words). What searches read comes out as buildCatalogueIndex(docs)'s
  * (index-build.ts, replaceTexts), with what the replacement touched. `built` is spent: it now indexes `docs`, not `previous`. Undefined
  * where this cannot be done (the fast path is off, or the index is not one buildCatalogueIndex made).
  */
-export function reindexCatalogue(built: BuiltIndex, previous: readonly SearchDocument[], docs: readonly SearchDocument[], changed: readonly number[]): { built: BuiltIndex; replaced: ReplacedTexts } | undefined {
+export function reindexCatalogue(built: BuiltIndex, previous: readonly SearchDocument[], docs: readonly SearchDocument[], changes: DocumentChanges): { built: BuiltIndex; replaced: ReplacedTexts } | undefined {
   const mini = built.mini;
-  if (!built.fast || !(mini instanceof ToolMiniSearch) || previous.length !== docs.length) return undefined;
-  const replaced = mini.replaceTexts(docs, changed, (id) => previous[id] as SearchDocument, catalogueTexts);
+  if (!built.fast || !(mini instanceof ToolMiniSearch)) return undefined;
+  const before = (id: number): SearchDocument => previous[id] as SearchDocument;
+  let replaced: ReplacedTexts;
+  if ('replaced' in changes) {
+    if (previous.length !== docs.length) return undefined;
+    replaced = mini.replaceTexts(docs, changes.replaced, before, catalogueTexts);
+  } else {
+    const { start, removed, added } = changes.spliced;
+    if (previous.length - removed + added !== docs.length) return undefined;
+    replaced = mini.spliceTexts(docs, start, removed, added, before, catalogueTexts);
+  }
   return { built: { mini, documentFrequency: (term) => mini.documentFrequency(term), fast: true }, replaced };
 }
 

@@ -12,7 +12,7 @@ import { ToolMiniSearch } from './index-build';
 import { scoringState, termIndex } from './minisearch-internals';
 import type MiniSearch from 'minisearch';
 import type { MiniSearchDocument } from './minisearch-options';
-import { changedDocuments } from './fingerprint';
+import { changedDocuments, documentChanges } from './fingerprint';
 import { doc } from './test-docs';
 import type { SearchDocument, SearchOptions } from './types';
 
@@ -118,7 +118,7 @@ describe('an index derived by re-indexing changed documents equals a fresh build
     expect(reindexed).toBeGreaterThan(100);
   });
 
-  it('reindexes a catalogue with a few changed documents and builds one whose length changed', () => {
+  it('reindexes a catalogue with a few documents changed, added or removed, and builds one with many changed', () => {
     const docs = Array.from({ length: 40 }, (_, i) => doc(`tool_${i}`, i, { description: `deploy the weather ${i}` }));
     const cache = new IndexCache();
     cache.get(bm25, docs, () => bm25.build(docs));
@@ -130,10 +130,13 @@ describe('an index derived by re-indexing changed documents equals a fresh build
     expect([cache.builds, cache.reindexed]).toEqual([1, 1]);
     const shorter = copied.slice(1);
     cache.get(bm25, shorter, () => bm25.build(shorter));
-    expect([cache.builds, cache.reindexed]).toEqual([2, 1]);
-    const manyChanged = shorter.map((d, i) => (i % 2 === 0 ? { ...d, description: `${d.description} run` } : d));
+    expect([cache.builds, cache.reindexed]).toEqual([1, 2]);
+    const longer = [...shorter.slice(0, 9), doc('added', 100, { description: 'weatherman deploys' }), ...shorter.slice(9)];
+    cache.get(bm25, longer, () => bm25.build(longer));
+    expect([cache.builds, cache.reindexed]).toEqual([1, 3]);
+    const manyChanged = longer.map((d, i) => (i % 2 === 0 ? { ...d, description: `${d.description} run` } : d));
     cache.get(bm25, manyChanged, () => bm25.build(manyChanged));
-    expect([cache.builds, cache.reindexed]).toEqual([3, 1]);
+    expect([cache.builds, cache.reindexed]).toEqual([2, 3]);
   });
 });
 
@@ -144,5 +147,22 @@ describe('changedDocuments', () => {
     expect(changedDocuments(a, [a[0] as SearchDocument, { ...(a[1] as SearchDocument), order: 5 }, { ...(a[2] as SearchDocument), parameterDescriptions: ['p'] }])).toEqual([1, 2]);
     expect(changedDocuments(a, [{ ...(a[0] as SearchDocument), parameterNames: ['y'] }, ...a.slice(1)], 0)).toBeUndefined();
     expect(changedDocuments(a, a.slice(1))).toBeUndefined();
+  });
+});
+
+describe('documentChanges', () => {
+  const a = [doc('a', 0), doc('b', 1), doc('c', 2), doc('d', 3)];
+  it.each([
+    ['the same', a.map((d) => ({ ...d })), { replaced: [] }],
+    ['one replaced', [a[0], { ...a[1], description: 'x' }, a[2], a[3]], { replaced: [1] }],
+    ['one added in the middle', [a[0], doc('new', 9), a[1], a[2], a[3]], { spliced: { start: 1, removed: 0, added: 1 } }],
+    ['one added at the end', [...a, doc('new', 9)], { spliced: { start: 4, removed: 0, added: 1 } }],
+    ['one removed at the start', a.slice(1), { spliced: { start: 0, removed: 1, added: 0 } }],
+    ['two replaced by one', [a[0], doc('new', 9), a[3]], { spliced: { start: 1, removed: 2, added: 1 } }],
+  ] as [string, SearchDocument[], unknown][])('%s', (_, after, expected) => {
+    expect(documentChanges(a, after)).toEqual(expected);
+  });
+  it('gives up past the limit', () => {
+    expect(documentChanges(a, [doc('new', 9), doc('new2', 10), ...a.slice(2), doc('x', 11)], 2)).toBeUndefined();
   });
 });

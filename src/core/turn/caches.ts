@@ -4,7 +4,7 @@ import type { Layer, LoadedLayer } from '../config/layer';
 import type { EditHow, LayerState, TextChange } from '../config/incremental';
 import { applyTextChanges, editLayer, loadLayerState } from '../config/incremental';
 import type { LineIndex } from '../config/toml-ast';
-import { changedDocuments } from '../search/fingerprint';
+import { documentChanges } from '../search/fingerprint';
 import type { Ranker, RankerIndex, SearchDocument } from '../search/types';
 
 /**
@@ -85,11 +85,11 @@ export class IndexCache {
     const hit = this.entries.get(ranker.id);
     if (hit?.docs === docs) return hit.index;
     const limit = Math.max(REINDEX_MIN, Math.floor(docs.length * REINDEX_SHARE));
-    const changed = hit ? changedDocuments(hit.docs, docs, ranker.reindex ? limit : 0) : undefined;
+    const changes = hit ? documentChanges(hit.docs, docs, ranker.reindex ? limit : 0) : undefined;
     let index: RankerIndex | undefined;
-    if (hit && changed?.length === 0) index = hit.index;
-    else if (hit && changed !== undefined && ranker.reindex) {
-      index = ranker.reindex(hit.index, docs, changed);
+    if (hit && changes && 'replaced' in changes && changes.replaced.length === 0) index = hit.index;
+    else if (hit && changes !== undefined && ranker.reindex) {
+      index = ranker.reindex(hit.index, docs, changes);
       if (index !== undefined) this.reindexed++;
     }
     if (index === undefined) {
