@@ -13,7 +13,7 @@
 import MiniSearch from 'minisearch';
 import type { Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { addDocumentId, addFieldLength, averageFieldLengths, documentCount, spliceDocuments, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
+import { addDocumentId, addFieldLength, averageFieldLengths, documentCount, fieldLengths, spliceDocuments, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
 import type { FieldTermData } from './minisearch-internals';
 import type { MiniSearchDocument, TokenSink } from './minisearch-options';
 import { PostingList } from './postings';
@@ -353,11 +353,15 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
   replaceTexts<D>(documents: readonly D[], changed: readonly number[], before: (shortId: number) => D, texts: FieldTexts<D>): ReplacedTexts {
     if (documents.length !== nextShortId(this) || documentCount(this) !== nextShortId(this)) throw new Error('replaceTexts needs the same number of documents, none removed');
     const touched = new Set<string>();
+    const lengthsBefore = changed.map((shortId) => fieldLengths(this, shortId));
     for (const shortId of changed) this.#remove(shortId, this.#fieldTerms(before(shortId), texts), touched);
     const scanner = new PostingScanner(this.#terms, this.#processing.processTerm);
     for (const shortId of changed) this.#index(documents[shortId] as D, shortId, texts, scanner, touched);
+    // The averages are running means over every document in order: with the same lengths they come
+    // out the same, bit for bit, and the pass over every document is skipped (typing inside a word).
+    const lengthsMoved = changed.some((shortId, i) => fieldLengths(this, shortId).some((length, f) => length !== lengthsBefore[i]?.[f]));
     const averages = averageFieldLengths(this);
-    recomputeAverageFieldLengths(this, FIELD_COUNT);
+    if (lengthsMoved) recomputeAverageFieldLengths(this, FIELD_COUNT);
     const after = averageFieldLengths(this);
     // A term no replaced document held, before or after, is held by the same documents as before.
     for (const term of touched) this.#frequency.delete(term);

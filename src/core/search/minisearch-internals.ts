@@ -108,6 +108,11 @@ export function addFieldLength<T>(mini: MiniSearch<T>, shortId: number, fieldId:
   m._avgFieldLength[fieldId] = (average * count + length) / (count + 1);
 }
 
+/** A document's field lengths by field id (a copy; empty for a document not indexed). */
+export function fieldLengths<T>(mini: MiniSearch<T>, shortId: number): number[] {
+  return [...(internals(mini)._fieldLength.get(shortId) ?? [])];
+}
+
 /** The average field lengths by field id (a copy). */
 export function averageFieldLengths<T>(mini: MiniSearch<T>): number[] {
   return [...internals(mini)._avgFieldLength];
