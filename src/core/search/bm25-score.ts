@@ -77,9 +77,12 @@ function prepare(index: MiniSearch<MiniSearchDocument>, mini: ScoringState): Pre
   const edits = index instanceof ToolMiniSearch ? index.edits : 0;
   if (known && known.documentCount === mini.documentCount && known.nextId === mini.nextId && known.edits === edits) return known;
   const n = mini.nextId;
-  const externalIds = new Array<unknown>(n);
+  // Documents replaced in place (as many as before): the arrays are this index's and no search is under
+  // way, so they are filled again rather than made anew (some 8 MB a keystroke at 100,000 tools).
+  const reuse = known !== undefined && known.nextId === n;
+  const externalIds = reuse ? (known.externalIds as unknown[]) : new Array<unknown>(n);
   for (const [shortId, id] of mini.documentIds) externalIds[shortId] = id;
-  const norms = new Float64Array(n * FIELD_COUNT);
+  const norms = reuse ? known.norms : new Float64Array(n * FIELD_COUNT);
   const fieldIds = FIELDS.map((field) => mini.fieldIds[field] ?? -1);
   for (const [shortId, lengths] of mini.fieldLength) {
     for (let f = 0; f < FIELD_COUNT; f++) {
@@ -96,12 +99,13 @@ function prepare(index: MiniSearch<MiniSearchDocument>, mini: ScoringState): Pre
     externalIds,
     fieldIds,
     norms,
-    termScore: new Float64Array(n),
-    total: new Float64Array(n),
-    quality: new Int32Array(n),
-    termStamp: new Int32Array(n),
-    totalStamp: new Int32Array(n),
-    stamp: 0,
+    // Scratch read only where stamped: the stamps go on from the old ones.
+    termScore: reuse ? known.termScore : new Float64Array(n),
+    total: reuse ? known.total : new Float64Array(n),
+    quality: reuse ? known.quality : new Int32Array(n),
+    termStamp: reuse ? known.termStamp : new Int32Array(n),
+    totalStamp: reuse ? known.totalStamp : new Int32Array(n),
+    stamp: reuse ? known.stamp : 0,
     derived: new Map(),
   };
   prepared.set(index, p);
