@@ -12,6 +12,7 @@
 import type MiniSearch from 'minisearch';
 import { fastPathProblem, scoringState } from './minisearch-internals';
 import type { FieldTermData, ScoringState } from './minisearch-internals';
+import { ToolMiniSearch } from './index-build';
 import { PostingList } from './postings';
 import type { MiniSearchDocument } from './minisearch-options';
 import { processTerm, SEARCH_OPTIONS } from './minisearch-options';
@@ -30,6 +31,8 @@ interface Spec {
 /** Per index: what every search reads, derived once (and again if documents are added or removed). */
 interface Prepared {
   readonly documentCount: number;
+  /** ToolMiniSearch.edits when prepared: documents replaced in place since then make it stale. */
+  readonly edits: number;
   readonly nextId: number;
   /** The external id (catalogue position) of each short id. */
   readonly externalIds: readonly unknown[];
@@ -71,11 +74,15 @@ const BOOSTS: readonly number[] = FIELDS.map(boostOf);
 
 function prepare(index: MiniSearch<MiniSearchDocument>, mini: ScoringState): Prepared {
   const known = prepared.get(index);
-  if (known && known.documentCount === mini.documentCount && known.nextId === mini.nextId) return known;
+  const edits = index instanceof ToolMiniSearch ? index.edits : 0;
+  if (known && known.documentCount === mini.documentCount && known.nextId === mini.nextId && known.edits === edits) return known;
   const n = mini.nextId;
-  const externalIds = new Array<unknown>(n);
+  // Documents replaced in place (as many as before): the arrays are this index's and no search is under
+  // way, so they are filled again rather than made anew (some 8 MB a keystroke at 100,000 tools).
+  const reuse = known !== undefined && known.nextId === n;
+  const externalIds = reuse ? (known.externalIds as unknown[]) : new Array<unknown>(n);
   for (const [shortId, id] of mini.documentIds) externalIds[shortId] = id;
-  const norms = new Float64Array(n * FIELD_COUNT);
+  const norms = reuse ? known.norms : new Float64Array(n * FIELD_COUNT);
   const fieldIds = FIELDS.map((field) => mini.fieldIds[field] ?? -1);
   for (const [shortId, lengths] of mini.fieldLength) {
     for (let f = 0; f < FIELD_COUNT; f++) {
@@ -87,20 +94,43 @@ function prepare(index: MiniSearch<MiniSearchDocument>, mini: ScoringState): Pre
   }
   const p: Prepared = {
     documentCount: mini.documentCount,
+    edits,
     nextId: n,
     externalIds,
     fieldIds,
     norms,
-    termScore: new Float64Array(n),
-    total: new Float64Array(n),
-    quality: new Int32Array(n),
-    termStamp: new Int32Array(n),
-    totalStamp: new Int32Array(n),
-    stamp: 0,
+    // Scratch read only where stamped: the stamps go on from the old ones.
+    termScore: reuse ? known.termScore : new Float64Array(n),
+    total: reuse ? known.total : new Float64Array(n),
+    quality: reuse ? known.quality : new Int32Array(n),
+    termStamp: reuse ? known.termStamp : new Int32Array(n),
+    totalStamp: reuse ? known.totalStamp : new Int32Array(n),
+    stamp: reuse ? known.stamp : 0,
     derived: new Map(),
   };
   prepared.set(index, p);
   return p;
+}
+
+/**
+ * Whether scoreQuery's answer for `tokens` may change when the terms `touched` change (their postings,
+ * or where a document holding them meets them) and nothing else does (document count, field-length
+ * averages): when one of its processed terms is touched, or, for a term matched as a prefix, a touched
+ * term extends it. Otherwise every score it gives is the same, bit for bit.
+ */
+export function queryReaches(tokens: readonly string[], touched: ReadonlySet<string>): boolean {
+  const terms: string[] = [];
+  for (const token of tokens) {
+    const term = processTerm(token);
+    if (term) terms.push(term);
+  }
+  return terms.some((term, i) => {
+    if (touched.has(term)) return true;
+    const prefix = typeof isPrefix === 'function' ? isPrefix(term, i, terms) : isPrefix === true;
+    if (!prefix) return false;
+    for (const t of touched) if (t.startsWith(term)) return true;
+    return false;
+  });
 }
 
 /** Hits of one query: admitted documents with any match. */
@@ -159,7 +189,8 @@ export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readon
       const data = mini.index.get(term);
       if (data !== undefined) found.push({ term, weight: 1, data });
       if (prefix) {
-        for (const [extension, extensionData] of mini.index.atPrefix(term)) {
+        const extensions = index instanceof ToolMiniSearch ? index.prefixExtensions(term) : mini.index.atPrefix(term);
+        for (const [extension, extensionData] of extensions) {
           const distance = extension.length - term.length;
           if (!distance) continue;
           found.push({ term: extension, weight: (PREFIX_WEIGHT * extension.length) / (extension.length + 0.3 * distance), data: extensionData });

@@ -13,11 +13,11 @@
 // - equal scores keep config order.
 import type MiniSearch from 'minisearch';
 import type { SearchResult } from 'minisearch';
-import type { Ranker, RankerIndex, SearchDocument, SearchField, SearchHit, SearchOptions } from './types';
+import type { DocumentChanges, Ranker, RankerIndex, SearchDocument, SearchField, SearchHit, SearchOptions } from './types';
 import { SEARCH_FIELDS } from './types';
 import type { BuiltIndex, MiniSearchDocument } from './minisearch-options';
-import { scoreQuery } from './bm25-score';
-import { buildCatalogueIndex, loadBuiltIndex, processTerm, summaryIsIndexed, tokenize } from './minisearch-options';
+import { queryReaches, scoreQuery } from './bm25-score';
+import { buildCatalogueIndex, loadBuiltIndex, processTerm, reindexCatalogue, summaryIsIndexed, tokenize } from './minisearch-options';
 
 export const COMMON_TERM_SHARE = 0.25;
 export const COMMON_TERM_MIN_TOOLS = 250;
@@ -92,19 +92,24 @@ const HEAD_MIN = 256;
 const admitAll = (): boolean => true;
 
 export class Bm25Index implements RankerIndex {
-  readonly #mini: MiniSearch<MiniSearchDocument>;
+  #mini!: MiniSearch<MiniSearchDocument>;
   readonly #docs: readonly SearchDocument[];
   /** Each document's `order`, by catalogue position (for SearchOptions.filterOrder). */
   readonly #orders: Int32Array;
-  readonly #idf: (term: string) => number;
-  readonly #isCommon: (term: string) => boolean;
+  #idf!: (term: string) => number;
+  #isCommon!: (term: string) => boolean;
   /**
    * For docs whose summary is indexed only as part of the description: the summary's terms,
    * worked out when a hit on that doc first reports its fields (null: not such a doc).
    */
   readonly #summaryTerms: (ReadonlySet<string> | null | undefined)[];
   /** Whether scoreQuery may read MiniSearch's state (see minisearch-internals.ts). */
-  readonly #fast: boolean;
+  #fast!: boolean;
+  /**
+   * Whether a newer index took this one's MiniSearch (reindexed: see `reindex`), which now indexes
+   * other documents: this one builds its own again when it is next searched.
+   */
+  #taken = false;
   /** Unfiltered results by query tokens, oldest first (see Unfiltered), and how many hits they hold. */
   readonly #unfiltered = new Map<string, Unfiltered>();
   #unfilteredHits = 0;
@@ -114,12 +119,16 @@ export class Bm25Index implements RankerIndex {
 
   constructor(built: BuiltIndex, docs: readonly SearchDocument[], headMin = HEAD_MIN) {
     this.#headMin = headMin;
-    this.#mini = built.mini;
-    this.#fast = built.fast;
     this.#docs = docs;
     this.#orders = Int32Array.from(docs, (d) => d.order);
     this.#summaryTerms = new Array<ReadonlySet<string> | null | undefined>(docs.length);
-    const n = docs.length;
+    this.#use(built);
+  }
+
+  #use(built: BuiltIndex): void {
+    this.#mini = built.mini;
+    this.#fast = built.fast;
+    const n = this.#docs.length;
     const frequency = built.documentFrequency;
     this.#idf = (term) => {
       const df = frequency(term);
@@ -134,11 +143,52 @@ export class Bm25Index implements RankerIndex {
 
   /** The MiniSearch index, e.g. to serialize it with JSON.stringify. */
   get miniSearch(): MiniSearch<MiniSearchDocument> {
+    this.#own();
     return this.#mini;
+  }
+
+  /** Builds this index's MiniSearch again if a newer index took it. */
+  #own(): void {
+    if (!this.#taken) return;
+    this.#taken = false;
+    this.#use(buildCatalogueIndex(this.#docs));
+  }
+
+  /**
+   * The index of `docs`, which differ from this index's documents as `changes` says (a few replaced,
+   * or a run spliced): this index's MiniSearch is edited into it (those documents' postings removed
+   * and added, later ones moved on a splice) instead of
+   * indexing every document, and searches on it rank exactly as on buildBm25Index(docs). The
+   * MiniSearch moves to the new index: copying what an edit touches would copy the term index's tree,
+   * and only the newest revision of a catalogue is searched while typing, so this one rebuilds its
+   * own if it is ever searched again (an older revision's view asked late). Undefined where that
+   * cannot be done (another MiniSearch release): build then.
+   */
+  reindex(docs: readonly SearchDocument[], changes: DocumentChanges): Bm25Index | undefined {
+    if (this.#taken || !this.#fast) return undefined;
+    const made = reindexCatalogue({ mini: this.#mini, documentFrequency: () => 0, fast: this.#fast }, this.#docs, docs, changes);
+    if (made === undefined) return undefined;
+    this.#taken = true;
+    const next = new Bm25Index(made.built, docs, this.#headMin);
+    // A query none of whose terms the changed documents held, before or after, scores every document
+    // as before (the changed ones are hits neither before nor after), unless a field's average length
+    // moved: its kept hits move to the new index, and a replayed search walks them instead of scoring
+    // the catalogue again. The others read postings that are now the new documents'.
+    if (!made.replaced.averagesChanged) {
+      for (const [key, every] of this.#unfiltered) {
+        if (queryReaches(key.split('\u0000'), made.replaced.touched)) continue;
+        next.#unfiltered.set(key, every);
+        next.#unfilteredHits += every.ids.length;
+      }
+    }
+    this.#unfiltered.clear();
+    this.#unfilteredHits = 0;
+    return next;
   }
 
   /** The hits of a query that pass the filter, each with its final score: scoreQuery computes what MiniSearch.search would. */
   #results(query: string, options: SearchOptions): Results {
+    this.#own();
     const tokens = this.#tokens(query);
     if (tokens.length === 0) return NO_RESULTS;
     const admit = this.#admit(options);
@@ -304,6 +354,7 @@ export class Bm25Index implements RankerIndex {
    * 100,000 tools) to rank and count them. Undefined when the query has no ranked hits kept.
    */
   #rankedTop(query: string, options: SearchOptions, limit: number, count: boolean): { hits: SearchHit[]; total: number } | undefined {
+    this.#own();
     if (!this.#fast) return undefined;
     const tokens = this.#tokens(query);
     if (tokens.length === 0) return undefined;
@@ -391,4 +442,5 @@ export const bm25: Ranker = {
   id: 'bm25',
   label: 'BM25 (MiniSearch)',
   build: (docs) => buildBm25Index(docs),
+  reindex: (previous, docs, changes) => (previous instanceof Bm25Index ? previous.reindex(docs, changes) : undefined),
 };

@@ -13,7 +13,7 @@
 import MiniSearch from 'minisearch';
 import type { Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { addDocumentId, addFieldLength, documentCount, documentsGeneration, isPristine, nextShortId, replaceTermIndex, termIndex } from './minisearch-internals';
+import { addDocumentId, addFieldLength, averageFieldLengths, documentCount, fieldLengths, spliceDocuments, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
 import type { FieldTermData } from './minisearch-internals';
 import type { MiniSearchDocument, TokenSink } from './minisearch-options';
 import { PostingList } from './postings';
@@ -196,6 +196,14 @@ class KeyScanner extends Scanner {
   }
 }
 
+/** What replaceTexts changed, for telling which searches of the previous documents still hold. */
+export interface ReplacedTexts {
+  /** Every term the replaced documents held, before or after (their postings, or where those documents meet them, may have changed). */
+  readonly touched: ReadonlySet<string>;
+  /** Whether a field's average length changed (every document's score may then have changed). */
+  readonly averagesChanged: boolean;
+}
+
 /**
  * MiniSearch over the term index above, with postings in PostingLists, which also answers document
  * frequencies from its postings.
@@ -319,6 +327,192 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
       const fieldId = key % FIELD_COUNT;
       term.data.set(fieldId, PostingList.view(ids, freqs, offsets[key] as number, docs[key] as number));
     }
+  }
+
+  /**
+   * Bumped by every replaceTexts: what was derived from the index before (bm25-score.ts's prepared
+   * norms and prefix extensions) is stale after it.
+   */
+  edits = 0;
+  /**
+   * After replaceTexts: each document's distinct terms in the order a fresh build meets them (see
+   * prefixExtensions), worked out when asked; kept over later edits but for the documents they change.
+   */
+  #termsMet: ((shortId: number) => readonly string[]) | undefined;
+  readonly #met = new Map<number, readonly string[]>();
+
+  /**
+   * Replaces the words of the documents at `changed` (short ids, which are catalogue positions: the
+   * index was built by addAllTexts) by those `documents` now holds there, leaving every other document
+   * as it is. `before(id)` is the document as it was indexed. What a search reads comes out as a fresh
+   * addAllTexts(documents) would make it: postings (ascending ids), field lengths, the running averages
+   * (recomputed over every document, in order, as the build sums them), document frequencies; and
+   * prefixExtensions gives prefix matches in the fresh build's order (the tree itself is edited, so
+   * its own order is no longer the fresh one's).
+   */
+  replaceTexts<D>(documents: readonly D[], changed: readonly number[], before: (shortId: number) => D, texts: FieldTexts<D>): ReplacedTexts {
+    if (documents.length !== nextShortId(this) || documentCount(this) !== nextShortId(this)) throw new Error('replaceTexts needs the same number of documents, none removed');
+    const touched = new Set<string>();
+    const lengthsBefore = changed.map((shortId) => fieldLengths(this, shortId));
+    for (const shortId of changed) this.#remove(shortId, this.#fieldTerms(before(shortId), texts), touched);
+    const scanner = new PostingScanner(this.#terms, this.#processing.processTerm);
+    for (const shortId of changed) this.#index(documents[shortId] as D, shortId, texts, scanner, touched);
+    // The averages are running means over every document in order: with the same lengths they come
+    // out the same, bit for bit, and the pass over every document is skipped (typing inside a word).
+    const lengthsMoved = changed.some((shortId, i) => fieldLengths(this, shortId).some((length, f) => length !== lengthsBefore[i]?.[f]));
+    const averages = averageFieldLengths(this);
+    if (lengthsMoved) recomputeAverageFieldLengths(this, FIELD_COUNT);
+    const after = averageFieldLengths(this);
+    // A term no replaced document held, before or after, is held by the same documents as before.
+    for (const term of touched) this.#frequency.delete(term);
+    this.edits++;
+    for (const shortId of changed) this.#met.delete(shortId);
+    this.#termsMetOf(documents, texts);
+    return { touched, averagesChanged: averages.some((average, i) => !Object.is(average, after[i])) };
+  }
+
+  /**
+   * replaceTexts for a splice: the documents at [start, start + removed) taken out (`before(id)` is the
+   * one indexed there), every later one moved by `added - removed` (ids and postings: ids stay catalogue
+   * positions, as a fresh build gives them), and `documents[start, start + added)` indexed in their
+   * place. The same guarantees as replaceTexts.
+   */
+  spliceTexts<D>(documents: readonly D[], start: number, removed: number, added: number, before: (shortId: number) => D, texts: FieldTexts<D>): ReplacedTexts {
+    const n = nextShortId(this);
+    if (documentCount(this) !== n || documents.length !== n - removed + added || start + removed > n) throw new Error('spliceTexts needs the documents of the splice, none removed before');
+    const index = this.#terms;
+    const touched = new Set<string>();
+    for (let shortId = start; shortId < start + removed; shortId++) this.#remove(shortId, this.#fieldTerms(before(shortId), texts), touched);
+    const delta = added - removed;
+    if (delta !== 0) {
+      for (const data of index.values()) {
+        for (const [fieldId, postings] of data) {
+          if (postings instanceof PostingList) postings.shiftFrom(start + removed, delta);
+          else data.set(fieldId, new Map([...postings].map(([id, freq]) => [id >= start + removed ? id + delta : id, freq])));
+        }
+      }
+    }
+    spliceDocuments(this, start, removed, added);
+    const scanner = new PostingScanner(index, this.#processing.processTerm);
+    for (let shortId = start; shortId < start + added; shortId++) this.#index(documents[shortId] as D, shortId, texts, scanner, touched);
+    recomputeAverageFieldLengths(this, FIELD_COUNT);
+    // Every later document moved: what was worked out per document or per count is stale.
+    this.#frequency.clear();
+    this.#met.clear();
+    this.edits++;
+    this.#termsMetOf(documents, texts);
+    return { touched, averagesChanged: true };
+  }
+
+  /** Takes a document's postings out (its terms by field, as #fieldTerms gives them), dropping terms left with none. */
+  #remove(shortId: number, fields: readonly Set<string>[], touched: Set<string>): void {
+    const index = this.#terms;
+    fields.forEach((terms, fieldId) => {
+      for (const term of terms) {
+        touched.add(term);
+        const data = index.get(term);
+        const postings = data?.get(fieldId);
+        if (data === undefined || postings === undefined) continue;
+        postings.delete(shortId);
+        if (postings.size > 0) continue;
+        data.delete(fieldId);
+        if (data.size === 0) index.delete(term);
+      }
+    });
+  }
+
+  /** Indexes a document at a short id whose postings were taken out, its field lengths set, its terms counted as touched. */
+  #index<D>(document: D, shortId: number, texts: FieldTexts<D>, scanner: PostingScanner, touched: Set<string>): void {
+    scanner.shortId = shortId;
+    for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
+      const value = texts(document, fieldId);
+      if (value == null) continue;
+      scanner.fieldId = fieldId;
+      scanner.field();
+      if (typeof value === 'string') this.#processing.scanTokens(value, scanner);
+      else for (const part of value) this.#processing.scanTokens(part, scanner);
+      setFieldLength(this, shortId, fieldId, scanner.distinct);
+    }
+    for (const terms of this.#fieldTerms(document, texts)) for (const term of terms) touched.add(term);
+  }
+
+  #termsMetOf<D>(documents: readonly D[], texts: FieldTexts<D>): void {
+    const met = this.#met;
+    this.#termsMet = (shortId) => {
+      let terms = met.get(shortId);
+      if (terms === undefined) {
+        const seen = new Set<string>();
+        for (const fieldTerms of this.#fieldTerms(documents[shortId] as D, texts)) for (const term of fieldTerms) seen.add(term);
+        met.set(shortId, (terms = [...seen]));
+      }
+      return terms;
+    };
+  }
+
+  /** A document's distinct processed terms by field id, each in the order the scan meets it. */
+  #fieldTerms<D>(document: D, texts: FieldTexts<D>): Set<string>[] {
+    const { scanTokens, processTerm } = this.#processing;
+    const out: Set<string>[] = [];
+    let terms = new Set<string>();
+    const sink: TokenSink = {
+      range: (text, start, end) => sink.token(text.slice(start, end)),
+      token: (token) => {
+        const term = processTerm(token);
+        if (term) terms.add(term);
+      },
+    };
+    for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
+      out.push((terms = new Set()));
+      const value = texts(document, fieldId);
+      if (value == null) continue;
+      if (typeof value === 'string') scanTokens(value, sink);
+      else for (const part of value) scanTokens(part, sink);
+    }
+    return out;
+  }
+
+  /**
+   * The terms extending `prefix` (itself included) with their postings, in the order MiniSearch's
+   * `atPrefix` walks them in a freshly built index. That order is the radix tree's, which depends on
+   * the order terms entered it; a fresh build enters them as it meets them (document by document, each
+   * in scan order), and replaceTexts edits the tree in another order. The order matters: a score sums
+   * a document's matches over the extensions in it, and floating-point sums differ in the last bits
+   * with the order. Below the node of `prefix` the tree's shape and order depend only on the terms
+   * extending it and the order they entered, so a small tree of just those, entered in the fresh
+   * build's order (by the first document holding each, then by where that document's scan meets it),
+   * walks in the fresh build's order.
+   */
+  prefixExtensions(prefix: string): Iterable<[string, FieldTermData]> {
+    const found = termIndex(this).atPrefix(prefix);
+    const termsMet = this.#termsMet;
+    if (termsMet === undefined) return found;
+    const entries = [...found].map(([term, data]) => {
+      let first = Infinity;
+      for (const postings of data.values()) {
+        // Postings are in ascending id order.
+        const id = postings instanceof PostingList ? (postings.length > 0 ? (postings.ids[postings.start] as number) : Infinity) : Math.min(...postings.keys());
+        if (id < first) first = id;
+      }
+      return { term, data, first, at: -1 };
+    });
+    entries.sort((x, y) => x.first - y.first);
+    // Terms first met in the same document: in the order its scan meets them.
+    for (let i = 0; i + 1 < entries.length; i++) {
+      const first = (entries[i] as (typeof entries)[number]).first;
+      if ((entries[i + 1] as (typeof entries)[number]).first !== first) continue;
+      const met = termsMet(first);
+      let j = i;
+      for (; j < entries.length && (entries[j] as (typeof entries)[number]).first === first; j++) {
+        const entry = entries[j] as (typeof entries)[number];
+        entry.at = met.indexOf(entry.term);
+      }
+      const group = entries.slice(i, j).sort((x, y) => x.at - y.at);
+      entries.splice(i, group.length, ...group);
+      i = j - 1;
+    }
+    const fresh = new SearchableMap<FieldTermData>();
+    for (const { term, data } of entries) fresh.set(term, data);
+    return fresh.atPrefix(prefix);
   }
 
   /** The number of documents holding `term` (processed) in any field. */

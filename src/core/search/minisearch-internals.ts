@@ -108,6 +108,71 @@ export function addFieldLength<T>(mini: MiniSearch<T>, shortId: number, fieldId:
   m._avgFieldLength[fieldId] = (average * count + length) / (count + 1);
 }
 
+/** A document's field lengths by field id (a copy; empty for a document not indexed). */
+export function fieldLengths<T>(mini: MiniSearch<T>, shortId: number): number[] {
+  return [...(internals(mini)._fieldLength.get(shortId) ?? [])];
+}
+
+/** The average field lengths by field id (a copy). */
+export function averageFieldLengths<T>(mini: MiniSearch<T>): number[] {
+  return [...internals(mini)._avgFieldLength];
+}
+
+/** Sets a document's field length (distinct tokens) without touching the averages (see recomputeAverageFieldLengths). */
+export function setFieldLength<T>(mini: MiniSearch<T>, shortId: number, fieldId: number, length: number): void {
+  const m = internals(mini);
+  let lengths = m._fieldLength.get(shortId);
+  if (lengths === undefined) m._fieldLength.set(shortId, (lengths = []));
+  lengths[fieldId] = length;
+}
+
+/**
+ * The average field lengths as addFieldLength leaves them after adding every document in short id
+ * order (a running mean, operation for operation, so the bits are the same): what an index whose
+ * documents were replaced in place recomputes. Assumes every document has every field (as a
+ * catalogue's do) and none was removed.
+ */
+export function recomputeAverageFieldLengths<T>(mini: MiniSearch<T>, fieldCount: number): void {
+  const m = internals(mini);
+  const averages = new Float64Array(fieldCount);
+  for (let shortId = 0; shortId < m._nextId; shortId++) {
+    const lengths = m._fieldLength.get(shortId) ?? [];
+    for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
+      averages[fieldId] = ((averages[fieldId] as number) * shortId + (lengths[fieldId] as number)) / (shortId + 1);
+    }
+  }
+  for (let fieldId = 0; fieldId < fieldCount; fieldId++) m._avgFieldLength[fieldId] = averages[fieldId] as number;
+}
+
+/**
+ * Takes the documents with short ids [start, start + removed) out of the ids and field lengths and
+ * makes room for `added` at `start`, moving every later one by `added - removed`: the bookkeeping of
+ * an index whose short ids are catalogue positions (ids equal short ids) when a run of the catalogue
+ * is spliced. The postings are the caller's to move (index-build.ts spliceTexts); the averages too.
+ */
+export function spliceDocuments<T>(mini: MiniSearch<T>, start: number, removed: number, added: number): void {
+  const m = internals(mini);
+  const delta = added - removed;
+  const lengths = new Map<number, number[]>();
+  for (const [shortId, fieldLengths] of m._fieldLength) {
+    if (shortId < start) lengths.set(shortId, fieldLengths);
+    else if (shortId >= start + removed) lengths.set(shortId + delta, fieldLengths);
+  }
+  m._fieldLength = lengths;
+  const before = m._nextId;
+  const after = before + delta;
+  for (let id = after; id < before; id++) {
+    m._documentIds.delete(id);
+    m._idToShortId.delete(id);
+  }
+  for (let id = before; id < after; id++) {
+    m._documentIds.set(id, id);
+    m._idToShortId.set(id, id);
+  }
+  m._nextId = after;
+  m._documentCount = after;
+}
+
 /** What a search reads: the counts, the ids both ways, the fields' ids, lengths and averages, the term index. */
 export interface ScoringState {
   readonly index: SearchableMap<FieldTermData>;

@@ -18,10 +18,11 @@
 // found nothing the stemmer missed).
 import MiniSearch from 'minisearch';
 import type { AsPlainObject, Options, SearchOptions } from 'minisearch';
-import type { SearchDocument, SearchField } from './types';
+import type { DocumentChanges, SearchDocument, SearchField } from './types';
 import { SEARCH_FIELDS } from './types';
 import { porterStem } from './stemmer';
 import { ToolMiniSearch } from './index-build';
+import type { ReplacedTexts } from './index-build';
 import { fastPathProblem, INSTALLED_MINISEARCH } from './minisearch-internals';
 import { HASH_SEED, hashStep } from './token-table';
 
@@ -337,6 +338,29 @@ export function buildCatalogueIndex(docs: readonly SearchDocument[], version: st
   const mini = new ToolMiniSearch(MINISEARCH_OPTIONS, { scanTokens, processTerm });
   mini.addAllTexts(docs, catalogueTexts);
   return { mini, documentFrequency: (term) => mini.documentFrequency(term), fast: true };
+}
+
+/**
+ * The index of `docs`, made by editing `built` (an index of `previous`) in place: the documents
+ * `changes` names are re-indexed (or spliced in and out), every other one is taken as it is (the caller
+ * vouches they hold the same words). What searches read comes out as buildCatalogueIndex(docs)'s
+ * (index-build.ts, replaceTexts), with what the replacement touched. `built` is spent: it now indexes `docs`, not `previous`. Undefined
+ * where this cannot be done (the fast path is off, or the index is not one buildCatalogueIndex made).
+ */
+export function reindexCatalogue(built: BuiltIndex, previous: readonly SearchDocument[], docs: readonly SearchDocument[], changes: DocumentChanges): { built: BuiltIndex; replaced: ReplacedTexts } | undefined {
+  const mini = built.mini;
+  if (!built.fast || !(mini instanceof ToolMiniSearch)) return undefined;
+  const before = (id: number): SearchDocument => previous[id] as SearchDocument;
+  let replaced: ReplacedTexts;
+  if ('replaced' in changes) {
+    if (previous.length !== docs.length) return undefined;
+    replaced = mini.replaceTexts(docs, changes.replaced, before, catalogueTexts);
+  } else {
+    const { start, removed, added } = changes.spliced;
+    if (previous.length - removed + added !== docs.length) return undefined;
+    replaced = mini.spliceTexts(docs, start, removed, added, before, catalogueTexts);
+  }
+  return { built: { mini, documentFrequency: (term) => mini.documentFrequency(term), fast: true }, replaced };
 }
 
 const catalogueTexts = (doc: SearchDocument, fieldId: number): string | readonly string[] => {

@@ -104,4 +104,17 @@ describe('PostingList answers as the Map<number, number> it replaces', () => {
     expect(list.get(3)).toBe(1);
     expect(list.get(4)).toBeUndefined();
   });
+
+  it('moves the ids from a point by a delta, in a view without touching its neighbours', () => {
+    const ids = Int32Array.from([0, 2, 5, 9, 1, 4, 8]);
+    const freqs = Int32Array.from([1, 1, 2, 1, 3, 1, 1]);
+    const first = PostingList.view(ids, freqs, 0, 4);
+    const second = PostingList.view(ids, freqs, 4, 3);
+    first.shiftFrom(5, -2);
+    expect([...first.entries()]).toEqual([[0, 1], [2, 1], [3, 2], [7, 1]]);
+    expect([...second.entries()]).toEqual([[1, 3], [4, 1], [8, 1]]);
+    second.shiftFrom(2, 3);
+    expect([...second.entries()]).toEqual([[1, 3], [7, 1], [11, 1]]);
+    expect([...first.entries()]).toEqual([[0, 1], [2, 1], [3, 2], [7, 1]]);
+  });
 });

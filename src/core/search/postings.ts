@@ -141,6 +141,16 @@ export class PostingList implements Map<number, number> {
     return true;
   }
 
+  /** Moves every id from `from` up by `delta` (which keeps them ascending: no id lies in the range they move over). */
+  shiftFrom(from: number, delta: number): void {
+    const end = this.start + this.length;
+    let i = this.start;
+    while (i < end && (this.ids[i] as number) < from) i++;
+    if (i === end) return;
+    // Shifting in place is safe for a view too: its slice of the shared arrays is its own.
+    for (; i < end; i++) this.ids[i] = (this.ids[i] as number) + delta;
+  }
+
   clear(): void {
     this.ids = new Int32Array(4);
     this.freqs = new Int32Array(4);

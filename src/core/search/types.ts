@@ -49,4 +49,23 @@ export interface Ranker {
   readonly id: string;
   readonly label: string;
   build(docs: readonly SearchDocument[]): RankerIndex;
+  /**
+   * The index of `docs` made from `previous` (an index this ranker built or reindexed), whose
+   * documents differ from `docs` as `changes` says; it searches exactly as build(docs) would.
+   * `previous` may be spent by it (see Bm25Index.reindex). Undefined: build.
+   */
+  reindex?(previous: RankerIndex, docs: readonly SearchDocument[], changes: DocumentChanges): RankerIndex | undefined;
 }
+
+/** A run of documents taken out at `start` and `added` others put in its place (every later one moves). */
+export interface Splice {
+  readonly start: number;
+  readonly removed: number;
+  readonly added: number;
+}
+
+/**
+ * How a catalogue's documents differ from an indexed one's: the documents at some positions replaced
+ * (as many documents), or one run spliced (a tool added or removed by an edit).
+ */
+export type DocumentChanges = { readonly replaced: readonly number[] } | { readonly spliced: Splice };

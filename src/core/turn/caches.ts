@@ -4,7 +4,7 @@ import type { Layer, LoadedLayer } from '../config/layer';
 import type { EditHow, LayerState, TextChange } from '../config/incremental';
 import { applyTextChanges, editLayer, loadLayerState } from '../config/incremental';
 import type { LineIndex } from '../config/toml-ast';
-import { catalogueFingerprint } from '../search/fingerprint';
+import { documentChanges } from '../search/fingerprint';
 import type { Ranker, RankerIndex, SearchDocument } from '../search/types';
 
 /**
@@ -71,42 +71,41 @@ export class LayerCache {
 /**
  * Search indexes keyed by ranker and catalogue, so a re-run with new availability never rebuilds.
  * Within a run the same documents array hits by identity; across runs the catalogues are compared
- * by content, so a changed tool text always rebuilds.
+ * document by document, by content. A catalogue that differs from the one indexed in a few documents
+ * (a tool's words edited) has its index derived from that one by the ranker (Ranker.reindex): for
+ * bm25 the new index takes the old one's MiniSearch, and the old one rebuilds its own if searched again.
  */
 export class IndexCache {
-  private readonly entries = new Map<string, { docs: readonly SearchDocument[]; fingerprint?: string; index: RankerIndex }>();
+  private readonly entries = new Map<string, { docs: readonly SearchDocument[]; index: RankerIndex }>();
   /** How many indexes were built since the cache was made: for tests and benches. */
   builds = 0;
+  /** How many were derived from the previous index by the ranker instead (a few documents changed). */
+  reindexed = 0;
   get(ranker: Ranker, docs: readonly SearchDocument[], build: () => RankerIndex): RankerIndex {
-    const counted = (): RankerIndex => {
-      this.builds++;
-      return build();
-    };
     const hit = this.entries.get(ranker.id);
-    if (hit) {
-      // The same document objects (definitions reused across runs keep theirs): no text compared.
-      if (hit.docs === docs || sameObjects(hit.docs, docs)) {
-        if (hit.docs !== docs) this.entries.set(ranker.id, { docs, ...(hit.fingerprint !== undefined ? { fingerprint: hit.fingerprint } : {}), index: hit.index });
-        return hit.index;
-      }
-      hit.fingerprint ??= catalogueFingerprint(hit.docs);
-      const fingerprint = catalogueFingerprint(docs);
-      if (hit.fingerprint === fingerprint) {
-        this.entries.set(ranker.id, { docs, fingerprint, index: hit.index });
-        return hit.index;
-      }
-      const index = counted();
-      this.entries.set(ranker.id, { docs, fingerprint, index });
-      return index;
+    if (hit?.docs === docs) return hit.index;
+    const limit = Math.max(REINDEX_MIN, Math.floor(docs.length * REINDEX_SHARE));
+    const changes = hit ? documentChanges(hit.docs, docs, ranker.reindex ? limit : 0) : undefined;
+    let index: RankerIndex | undefined;
+    if (hit && changes && 'replaced' in changes && changes.replaced.length === 0) index = hit.index;
+    else if (hit && changes !== undefined && ranker.reindex) {
+      index = ranker.reindex(hit.index, docs, changes);
+      if (index !== undefined) this.reindexed++;
     }
-    const index = counted();
+    if (index === undefined) {
+      this.builds++;
+      index = build();
+    }
     this.entries.set(ranker.id, { docs, index });
     return index;
   }
 }
 
-function sameObjects<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+/**
+ * Up to this share of a catalogue's documents changed, its index is derived from the previous one;
+ * beyond it indexing every document afresh is as cheap (an edit re-indexes one tool or two).
+ */
+const REINDEX_SHARE = 1 / 8;
+/** A small catalogue may always have a few documents re-indexed (the property tests use small ones). */
+const REINDEX_MIN = 4;
+

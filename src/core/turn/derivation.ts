@@ -91,8 +91,10 @@ export interface DerivationStats {
   readonly replayedFromStep: number;
   /** Layers parsed by this run, whole or (an edit inside one tool's tables) only those tables (the others' texts were unchanged). */
   readonly layersParsed: number;
-  /** Search indexes built by this run (0: the catalogue's documents were unchanged). */
+  /** Search indexes built by this run (0: the catalogue's documents were unchanged, or a few changed: see indexesReindexed). */
   readonly indexBuilds: number;
+  /** Search indexes derived from the previous one by re-indexing the few documents that changed (IndexCache). */
+  readonly indexesReindexed: number;
   /** Definitions built by this run (the others were reused). */
   readonly definitionsBuilt: number;
   /** Steps in the scenario, and whether this timeline covers them all. */
@@ -674,6 +676,7 @@ export class Derivation {
     const through = Math.max(0, Math.min(options.throughStep ?? steps.length, steps.length));
     const parsedBefore = this.layerCache.parsed + this.layerCache.tablesReparsed;
     const buildsBefore = this.indexCache.builds;
+    const reindexedBefore = this.indexCache.reindexed;
     const definitionsBefore = this.definitionCache.built;
     const prev = this.previous;
     const change = prev ? compareInputs(prev.input, input) : undefined;
@@ -719,6 +722,7 @@ export class Derivation {
       replayedFromStep: from < through ? from + 1 : steps.length + 1,
       layersParsed: this.layerCache.parsed + this.layerCache.tablesReparsed - parsedBefore,
       indexBuilds: this.indexCache.builds - buildsBefore,
+      indexesReindexed: this.indexCache.reindexed - reindexedBefore,
       definitionsBuilt: this.definitionCache.built - definitionsBefore,
       steps: steps.length,
       complete: through === steps.length,
