@@ -17,7 +17,8 @@ import 'monaco-editor/editor/contrib/wordOperations/browser/wordOperations'; // 
 import 'monaco-editor/editor/contrib/linesOperations/browser/linesOperations'; // Alt+↑/↓, Shift+Alt+↓, Ctrl+Shift+K
 import 'monaco-editor/editor/contrib/multicursor/browser/multicursor'; // Ctrl+D, Alt+click
 import { TokenizationRegistry } from 'monaco-editor/editor/common/languages';
-import { TOML_LANGUAGE_ID, tomlLanguageConfiguration, tomlMonarch, tomlThemeRules } from './toml-language';
+import type { BackgroundTokenizer } from 'monaco-editor/editor/common/languages';
+import { BACKGROUND_TOKENIZE_MAX_CHARS, TOML_LANGUAGE_ID, tomlLanguageConfiguration, tomlMonarch, tomlThemeRules } from './toml-language';
 
 self.MonacoEnvironment = {
   getWorker: () => new EditorWorker(),
@@ -27,19 +28,28 @@ export const THEMES = { light: 'workbench-light', dark: 'workbench-dark' } as co
 
 let ready = false;
 
-/**
- * A TOML model longer than this (a catalogue: 1,000 tools are ~0.9 MB, 22,000 lines) is tokenized only
- * where it is shown, never whole in the background. Monaco's default background tokenizer ran Monarch
- * over every line after an open (225,000 lines at 10,000 tools: ~400 MB of short-lived strings and match
- * arrays on the main thread, which V8 grew its heap for, and ~12 MB of kept line tokens), all for lines
- * nobody looks at. Shown lines are tokenized as they are drawn (Monaco's viewport tokenization, which
- * guesses the start state from the lines above; TOML's tables are unindented, so it starts a table from
- * the initial state), and Monaco's typing features skip language-aware indentation and auto-closing on
- * a line whose state is not cheap to compute rather than tokenizing up to it.
- */
-export const BACKGROUND_TOKENIZE_MAX_CHARS = 256 * 1024;
+/** The lines a catalogue-sized model has tokenized as it is made: the screen a newly shown layer opens at. */
+const FIRST_SCREEN_LINES = 200;
 
-const viewportOnly = { dispose: () => undefined, requestTokens: () => undefined };
+/**
+ * The background tokenizer of a catalogue-sized model (see BACKGROUND_TOKENIZE_MAX_CHARS): none, but for
+ * the first screen. Monaco tokenizes the lines a view shows as it scrolls to them, but the screen a model
+ * is first attached at was left plain (its visible lines are reported before they can be refreshed), so
+ * those lines are tokenized once here, through the model's tokenization part (internal, untyped).
+ */
+function viewportOnly(model: monaco.editor.ITextModel): BackgroundTokenizer {
+  let disposed = false;
+  setTimeout(() => {
+    if (disposed || model.isDisposed()) return;
+    (model as unknown as { tokenization?: { forceTokenization?(line: number): void } }).tokenization?.forceTokenization?.(Math.min(model.getLineCount(), FIRST_SCREEN_LINES));
+  }, 0);
+  return {
+    dispose: () => {
+      disposed = true;
+    },
+    requestTokens: () => undefined,
+  };
+}
 
 /** Registers the TOML language and the themes once, and makes Monaco's theme follow the system's. */
 export function setUpMonaco(): void {
@@ -48,7 +58,7 @@ export function setUpMonaco(): void {
   monaco.languages.register({ id: TOML_LANGUAGE_ID, extensions: ['.toml'], aliases: ['TOML'] });
   monaco.languages.setMonarchTokensProvider(TOML_LANGUAGE_ID, tomlMonarch);
   const monarch = TokenizationRegistry.get(TOML_LANGUAGE_ID);
-  if (monarch) monarch.createBackgroundTokenizer = (model) => (model.getValueLength() > BACKGROUND_TOKENIZE_MAX_CHARS ? viewportOnly : undefined);
+  if (monarch) monarch.createBackgroundTokenizer = (model) => (model.getValueLength() > BACKGROUND_TOKENIZE_MAX_CHARS ? viewportOnly(model) : undefined);
   monaco.languages.setLanguageConfiguration(TOML_LANGUAGE_ID, tomlLanguageConfiguration);
   monaco.editor.defineTheme(THEMES.light, {
     base: 'vs',
