@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { foldingRanges, foldingRangesOfLines } from './folding';
+import { foldingRanges } from './folding';
 import type { FoldRange } from './folding';
 
 /** The provider as it was (a string per line), as the reference for the one-pass scan. */
@@ -97,19 +97,6 @@ describe('foldingRanges', () => {
       fc.property(fc.array(line, { maxLength: 40 }), (lines) => {
         const text = lines.join('\n');
         expect(sorted(foldingRanges(text))).toEqual(sorted(reference(text)));
-      }),
-      { numRuns: 500 },
-    );
-  });
-
-  it('read from a model line by line (its lines without their ends), gives what the whole text gives, the limit included', () => {
-    const line = fc.constantFrom('[a]', '[a.b]', ' [ a . b . c ]', '[[a.b]]', '[b]', '[a.b.c]', 'k = 1', 'k = """', '"""', "k = '''x'''", "'''", 'x = """ a """ b """', '# c', '  # c', '', '   ', 'x = "[y]"', '\t[a] # t');
-    fc.assert(
-      fc.property(fc.array(line, { maxLength: 60 }), fc.constantFrom('\n', '\r\n'), fc.integer({ min: 1, max: 8 }), (lines, eol, max) => {
-        const text = lines.join(eol);
-        const modelLines = text.split(/\r?\n/u);
-        expect(foldingRangesOfLines(modelLines.length, (n) => modelLines[n - 1] ?? '', max)).toEqual(foldingRanges(text, max));
-        expect(foldingRangesOfLines(modelLines.length, (n) => modelLines[n - 1] ?? '')).toEqual(foldingRanges(text));
       }),
       { numRuns: 500 },
     );

@@ -1,9 +1,8 @@
 // Folding ranges of a TOML layer: each table from its header to its last
 // content line before the next header that is not one of its sub-tables, and
-// runs of two or more comment lines. Pure (no Monaco), one pass over the lines,
-// because Monaco asks again after every pause in typing and a 10,000-tool
-// layer has 225,000 lines: over a whole text without a string per line, or over
-// a model's lines one by one (no whole copy of a catalogue per pass).
+// runs of two or more comment lines. Pure (no Monaco), one pass over the text
+// without a string per line, because Monaco asks again after every pause in
+// typing and a 10,000-tool layer has 70,000 lines.
 //
 // Monaco rebuilds a decoration per region on every update, and every render
 // walks the margin decorations, so a big layer keeps fewer regions: above
@@ -69,8 +68,7 @@ interface Region extends FoldRange {
   readonly nested: boolean;
 }
 
-/** The ranges of the lines given one by one: `line(text, s, e)` is text[s, e), a line without its end. */
-function scanLines(feed: (line: (text: string, s: number, e: number) => void) => void, max: number): FoldRange[] {
+export function foldingRanges(text: string, max = MAX_FOLDING_REGIONS): FoldRange[] {
   const ranges: Region[] = [];
   const open: { path: string; line: number; nested: boolean }[] = [];
   let multi: string | undefined;
@@ -85,33 +83,39 @@ function scanLines(feed: (line: (text: string, s: number, e: number) => void) =>
     }
   };
   let line = 0;
-  feed((text, s, e) => {
+  let s = 0;
+  const length = text.length;
+  while (s <= length) {
     line++;
+    const nl = text.indexOf('\n', s);
+    const e = nl < 0 ? length : nl;
     if (multi !== undefined) {
       if (holds(text, multi, s, e)) multi = undefined;
       lastContent = line;
-      return;
-    }
-    let f = s;
-    while (f < e && isSpace(text.charCodeAt(f))) f++;
-    const first = f < e ? text.charCodeAt(f) : -1;
-    if (first === 35 /* # */) {
-      if (commentStart === 0) commentStart = line;
     } else {
-      if (commentStart > 0 && line - 1 > commentStart) ranges.push({ start: commentStart, end: line - 1, kind: 'comment', nested: false });
-      commentStart = 0;
+      let f = s;
+      while (f < e && isSpace(text.charCodeAt(f))) f++;
+      const first = f < e ? text.charCodeAt(f) : -1;
+      if (first === 35 /* # */) {
+        if (commentStart === 0) commentStart = line;
+      } else {
+        if (commentStart > 0 && line - 1 > commentStart) ranges.push({ start: commentStart, end: line - 1, kind: 'comment', nested: false });
+        commentStart = 0;
+      }
+      if (first === 91 /* [ */) {
+        const path = headerPath(text, f, e);
+        // A table closes unless the new header is one of its sub-tables (`p.` + more).
+        close((p) => !(path.length > p.length && path.charCodeAt(p.length) === 46 && path.startsWith(p)));
+        open.push({ path, line, nested: open.length > 0 });
+        lastContent = line;
+      } else {
+        if (first !== -1) lastContent = line;
+        multi = opensMulti(text, f, e);
+      }
     }
-    if (first === 91 /* [ */) {
-      const path = headerPath(text, f, e);
-      // A table closes unless the new header is one of its sub-tables (`p.` + more).
-      close((p) => !(path.length > p.length && path.charCodeAt(p.length) === 46 && path.startsWith(p)));
-      open.push({ path, line, nested: open.length > 0 });
-      lastContent = line;
-    } else {
-      if (first !== -1) lastContent = line;
-      multi = opensMulti(text, f, e);
-    }
-  });
+    if (nl < 0) break;
+    s = nl + 1;
+  }
   if (commentStart > 0 && line > commentStart) ranges.push({ start: commentStart, end: line, kind: 'comment', nested: false });
   close(() => true);
   let kept: readonly Region[] = ranges;
@@ -119,31 +123,4 @@ function scanLines(feed: (line: (text: string, s: number, e: number) => void) =>
     kept = kept.filter((r) => r.kind === 'region' && !r.nested).sort((a, b) => a.start - b.start).slice(0, max);
   }
   return kept.map(({ start, end, kind }) => ({ start, end, kind }));
-}
-
-export function foldingRanges(text: string, max = MAX_FOLDING_REGIONS): FoldRange[] {
-  return scanLines((line) => {
-    let s = 0;
-    const length = text.length;
-    for (;;) {
-      const nl = text.indexOf('\n', s);
-      line(text, s, nl < 0 ? length : nl);
-      if (nl < 0) return;
-      s = nl + 1;
-    }
-  }, max);
-}
-
-/**
- * The same ranges from a text read line by line (a Monaco model's lines): a catalogue's text whole is
- * one string of megabytes, made afresh per pass and straight into V8's old generation, where it stays
- * until a full collection; lines are small strings a minor collection takes.
- */
-export function foldingRangesOfLines(lineCount: number, lineAt: (lineNumber: number) => string, max = MAX_FOLDING_REGIONS): FoldRange[] {
-  return scanLines((line) => {
-    for (let n = 1; n <= lineCount; n++) {
-      const text = lineAt(n);
-      line(text, 0, text.length);
-    }
-  }, max);
 }

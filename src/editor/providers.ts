@@ -8,7 +8,7 @@ import { contextAt, tokenAt } from './toml-context';
 import { headerCompletions, keyCompletions, keyHover, valueCompletions, valueHover } from './schema-docs';
 import type { CompletionEntry, ServerInfo } from './schema-docs';
 import { BOTH_KEYS_CODE, KEEP_AVAILABILITY_TITLE, keepAvailabilityFix } from './quick-fix';
-import { foldingRangesOfLines } from './folding';
+import { foldingRanges } from './folding';
 
 type Servers = () => readonly ServerInfo[];
 
@@ -55,8 +55,7 @@ async function foldTables(model: monaco.editor.ITextModel, token: monaco.Cancell
     if (token.isCancellationRequested || model.isDisposed()) return null;
   }
   const K = monaco.languages.FoldingRangeKind;
-  // Line by line, not getValue(): see foldingRangesOfLines.
-  return foldingRangesOfLines(model.getLineCount(), (n) => model.getLineContent(n)).map((r) => ({ start: r.start, end: r.end, kind: r.kind === 'comment' ? K.Comment : K.Region }));
+  return foldingRanges(model.getValue()).map((r) => ({ start: r.start, end: r.end, kind: r.kind === 'comment' ? K.Comment : K.Region }));
 }
 
 let registered = false;
