@@ -89,6 +89,13 @@ export class IndexCache {
         if (hit.docs !== docs) this.entries.set(ranker.id, { docs, ...(hit.fingerprint !== undefined ? { fingerprint: hit.fingerprint } : {}), index: hit.index });
         return hit.index;
       }
+      // Catalogues of different sizes never fingerprint alike (the fingerprint starts with the count):
+      // an opened catalogue replacing the demo's is not written out whole (5 MB at 10,000 tools) to tell.
+      if (hit.docs.length !== docs.length) {
+        const index = counted();
+        this.entries.set(ranker.id, { docs, index });
+        return index;
+      }
       hit.fingerprint ??= catalogueFingerprint(hit.docs);
       const fingerprint = catalogueFingerprint(docs);
       if (hit.fingerprint === fingerprint) {
