@@ -260,6 +260,25 @@ describe('a derivation from edits', () => {
     }
   });
 
+  it('prepared, the revision holds the document as the parse read it, not the copy the page sent (one catalogue text kept, not two)', async () => {
+    const host = new DeriveHost();
+    const sent = structuredClone(demo);
+    host.derive({ doc: sent, revision: 1, entry: null });
+    await host.call('prepare', { revision: 1 });
+    const held = (host as unknown as { current: { doc: ScenarioDoc } }).current.doc;
+    const parsed = (host as unknown as { document: WorkerDocument }).document.parsed;
+    if (!parsed.ok) throw new Error('the demo parses');
+    expect(held).not.toBe(sent);
+    expect(held).toEqual(sent);
+    // Each layer's text is the parse's very string: the received one is let go.
+    expect(held.layers.map((l, i) => l.text === parsed.scenario.layers[i]?.text)).toEqual(sent.layers.map(() => true));
+    // What the revision answers from its document (the sets rows' links into the layers) is unchanged.
+    const cold = new DeriveHost();
+    cold.derive({ doc: structuredClone(demo), revision: 1, entry: null });
+    const rows = (h: DeriveHost) => h.call('setsWindow', { revision: 1, position: 0, offset: 0, limit: 1000 });
+    expect(rows(host)).toEqual(rows(cold));
+  });
+
   it('answers a resync error for edits over a revision it does not hold', () => {
     const host = new DeriveHost();
     host.derive({ doc: demo, revision: 1 });

@@ -286,6 +286,9 @@ export class DeriveHost {
   async prepare({ revision }: { revision: number }, slicer: Slicer = noSlices): Promise<void> {
     if (this.current?.revision !== revision) return;
     this.document.prepare();
+    // The document's layers are now the parse's strings: the derivation reads them too, so the page's
+    // copy (as received, a catalogue's worth) is let go rather than kept until two more revisions came.
+    if (this.document.revision === revision) this.current.doc = this.document.doc;
     await slicer();
     await inSlices(this.derivation.prepare(), slicer);
   }

@@ -261,7 +261,10 @@ function layerText(catalogue: Catalogue, serverNames: readonly string[], tools: 
       lines.push(`enable = ${tomlString(t.availability)}${notes.length > 0 ? `  # ${notes.join(' · ')}` : ''}`);
     }
   });
-  return `${lines.join('\n')}\n`;
+  // The closing newline as one more (empty) line, so a catalogue's layer text is one flat string, not a
+  // rope flattened (copied) by its first reader.
+  lines.push('');
+  return lines.join('\n');
 }
 
 /** The document with the import added: its servers after the existing ones, its layer last. */

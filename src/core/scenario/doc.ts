@@ -189,7 +189,10 @@ export function writeScenario(doc: ScenarioDoc): string {
       for (const [k, v] of Object.entries(step.expect)) lines.push(`${tomlKey(k)} = ${tomlValue(v)}`);
     }
   }
-  return `${lines.join('\n')}\n`;
+  // The closing newline as one more (empty) line: appended to the joined text it made a rope whose
+  // first read flattened it, a second copy of the document (9 MB at 10,000 tools) per whole parse.
+  lines.push('');
+  return lines.join('\n');
 }
 
 // ---- reading back ----
