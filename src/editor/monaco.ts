@@ -16,9 +16,7 @@ import 'monaco-editor/editor/contrib/bracketMatching/browser/bracketMatching';
 import 'monaco-editor/editor/contrib/wordOperations/browser/wordOperations'; // Ctrl+←/→, Ctrl+Backspace
 import 'monaco-editor/editor/contrib/linesOperations/browser/linesOperations'; // Alt+↑/↓, Shift+Alt+↓, Ctrl+Shift+K
 import 'monaco-editor/editor/contrib/multicursor/browser/multicursor'; // Ctrl+D, Alt+click
-import { TokenizationRegistry } from 'monaco-editor/editor/common/languages';
-import type { BackgroundTokenizer } from 'monaco-editor/editor/common/languages';
-import { BACKGROUND_TOKENIZE_MAX_CHARS, TOML_LANGUAGE_ID, tomlLanguageConfiguration, tomlMonarch, tomlThemeRules } from './toml-language';
+import { TOML_LANGUAGE_ID, tomlLanguageConfiguration, tomlMonarch, tomlThemeRules } from './toml-language';
 
 self.MonacoEnvironment = {
   getWorker: () => new EditorWorker(),
@@ -28,37 +26,12 @@ export const THEMES = { light: 'workbench-light', dark: 'workbench-dark' } as co
 
 let ready = false;
 
-/** The lines a catalogue-sized model has tokenized as it is made: the screen a newly shown layer opens at. */
-const FIRST_SCREEN_LINES = 200;
-
-/**
- * The background tokenizer of a catalogue-sized model (see BACKGROUND_TOKENIZE_MAX_CHARS): none, but for
- * the first screen. Monaco tokenizes the lines a view shows as it scrolls to them, but the screen a model
- * is first attached at was left plain (its visible lines are reported before they can be refreshed), so
- * those lines are tokenized once here, through the model's tokenization part (internal, untyped).
- */
-function viewportOnly(model: monaco.editor.ITextModel): BackgroundTokenizer {
-  let disposed = false;
-  setTimeout(() => {
-    if (disposed || model.isDisposed()) return;
-    (model as unknown as { tokenization?: { forceTokenization?(line: number): void } }).tokenization?.forceTokenization?.(Math.min(model.getLineCount(), FIRST_SCREEN_LINES));
-  }, 0);
-  return {
-    dispose: () => {
-      disposed = true;
-    },
-    requestTokens: () => undefined,
-  };
-}
-
 /** Registers the TOML language and the themes once, and makes Monaco's theme follow the system's. */
 export function setUpMonaco(): void {
   if (ready) return;
   ready = true;
   monaco.languages.register({ id: TOML_LANGUAGE_ID, extensions: ['.toml'], aliases: ['TOML'] });
   monaco.languages.setMonarchTokensProvider(TOML_LANGUAGE_ID, tomlMonarch);
-  const monarch = TokenizationRegistry.get(TOML_LANGUAGE_ID);
-  if (monarch) monarch.createBackgroundTokenizer = (model) => (model.getValueLength() > BACKGROUND_TOKENIZE_MAX_CHARS ? viewportOnly(model) : undefined);
   monaco.languages.setLanguageConfiguration(TOML_LANGUAGE_ID, tomlLanguageConfiguration);
   monaco.editor.defineTheme(THEMES.light, {
     base: 'vs',

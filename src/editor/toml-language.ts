@@ -6,18 +6,6 @@ import type { languages } from 'monaco-editor/editor/editor.api';
 
 export const TOML_LANGUAGE_ID = 'toml';
 
-/**
- * A TOML model longer than this (a catalogue: 1,000 tools are ~0.9 MB, 22,000 lines) is tokenized only
- * where it is shown (monaco.ts), never whole in the background. Monaco's default background tokenizer ran Monarch
- * over every line after an open (225,000 lines at 10,000 tools: ~400 MB of short-lived strings and match
- * arrays on the main thread, which V8 grew its heap for, and ~12 MB of kept line tokens), all for lines
- * nobody looks at. Shown lines are tokenized as they are drawn (Monaco's viewport tokenization, which
- * guesses the start state from the lines above; TOML's tables are unindented, so it starts a table from
- * the initial state), and Monaco's typing features skip language-aware indentation and auto-closing on
- * a line whose state is not cheap to compute rather than tokenizing up to it.
- */
-export const BACKGROUND_TOKENIZE_MAX_CHARS = 256 * 1024;
-
 export const tomlLanguageConfiguration: languages.LanguageConfiguration = {
   comments: { lineComment: '#' },
   brackets: [
