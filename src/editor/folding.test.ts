@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { foldingRanges } from './folding';
+import { FoldingScan, foldingRanges } from './folding';
 import type { FoldRange } from './folding';
 
 /** The provider as it was (a string per line), as the reference for the one-pass scan. */
@@ -97,6 +97,24 @@ describe('foldingRanges', () => {
       fc.property(fc.array(line, { maxLength: 40 }), (lines) => {
         const text = lines.join('\n');
         expect(sorted(foldingRanges(text))).toEqual(sorted(reference(text)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('fed in runs of whole lines, finds what one pass over the text finds', () => {
+    const line = fc.constantFrom('[a]', '[a.b]', ' [ a . b . c ]', '[[a.b]]', '[b]', 'k = 1', 'k = """', '"""', "k = '''x'''", "'''", '# c', '  # c', '', '   ', 'x = "[y]"');
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 60 }), fc.array(fc.nat(), { maxLength: 8 }), fc.integer({ min: 1, max: 1600 }), (lines, cuts, max) => {
+        const text = lines.join('\n');
+        const at = [...new Set(cuts.map((c) => c % lines.length))].sort((x, y) => x - y).filter((c) => c > 0);
+        const scan = new FoldingScan();
+        let from = 0;
+        for (const to of [...at, lines.length]) {
+          scan.feed(lines.slice(from, to).join('\n'));
+          from = to;
+        }
+        expect(scan.finish(max)).toEqual(foldingRanges(text, max));
       }),
       { numRuns: 500 },
     );
