@@ -87,15 +87,9 @@ export class ChunkedText implements TextReader {
     const starts = this.starts;
     const h = this.hint;
     if (h < starts.length && (starts[h] as number) <= index && (h + 1 >= starts.length || (starts[h + 1] as number) > index)) return h;
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] as number) <= index) lo = mid;
-      else hi = mid - 1;
-    }
-    this.hint = lo;
-    return lo;
+    const found = chunkHolding(starts, index);
+    this.hint = found;
+    return found;
   }
 
   charCodeAt(index: number): number {
@@ -193,6 +187,18 @@ export class ChunkedText implements TextReader {
   }
 }
 
+/** The chunk holding `index`: the last whose start is at or before it (binary search over the starts). */
+function chunkHolding(starts: readonly number[], index: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 function clampIndex(i: number, n: number): number {
   if (Number.isNaN(i)) return 0;
   const t = Math.trunc(i);
@@ -213,16 +219,7 @@ function replaced(chunks: readonly string[], starts: readonly number[], length: 
     const made = split(text, size);
     return { chunks: made, starts: startsOf(made, 0), length: text.length };
   }
-  const find = (index: number): number => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] as number) <= index) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
+  const find = (index: number): number => chunkHolding(starts, index);
   // The chunks the range touches: the one holding `from` (at the very end, the last one) to the one holding its last character.
   const a = find(Math.min(from, length - 1));
   let b = to > from ? find(to - 1) : a;

@@ -246,6 +246,11 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
   /** Scans a document's fields, recording field lengths as MiniSearch's addFieldLength does. */
   #scan<D>(document: D, texts: FieldTexts<D>, shortId: number, scanner: Scanner): void {
     const count = documentCount(this) - 1;
+    this.#scanFields(document, texts, scanner, (fieldId, distinct) => addFieldLength(this, shortId, fieldId, count, distinct));
+  }
+
+  /** Each field of a document through the scanner, then `length` with the field's count of distinct terms. */
+  #scanFields<D>(document: D, texts: FieldTexts<D>, scanner: Scanner, length: (fieldId: number, distinct: number) => void): void {
     for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
       const value = texts(document, fieldId);
       if (value == null) continue;
@@ -253,7 +258,7 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
       scanner.field();
       if (typeof value === 'string') this.#processing.scanTokens(value, scanner);
       else for (const part of value) this.#processing.scanTokens(part, scanner);
-      addFieldLength(this, shortId, fieldId, count, scanner.distinct);
+      length(fieldId, scanner.distinct);
     }
   }
 
@@ -424,15 +429,7 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
   /** Indexes a document at a short id whose postings were taken out, its field lengths set, its terms counted as touched. */
   #index<D>(document: D, shortId: number, texts: FieldTexts<D>, scanner: PostingScanner, touched: Set<string>): void {
     scanner.shortId = shortId;
-    for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
-      const value = texts(document, fieldId);
-      if (value == null) continue;
-      scanner.fieldId = fieldId;
-      scanner.field();
-      if (typeof value === 'string') this.#processing.scanTokens(value, scanner);
-      else for (const part of value) this.#processing.scanTokens(part, scanner);
-      setFieldLength(this, shortId, fieldId, scanner.distinct);
-    }
+    this.#scanFields(document, texts, scanner, (fieldId, distinct) => setFieldLength(this, shortId, fieldId, distinct));
     for (const terms of this.#fieldTerms(document, texts)) for (const term of terms) touched.add(term);
   }
 
