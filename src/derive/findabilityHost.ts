@@ -26,7 +26,7 @@ export class FindabilityHost {
   private async report(t: Timeline, tasksText: string, slicer: Slicer): Promise<{ report: FindabilityReport; taskErrors: string[]; millis: number }> {
     const started = now();
     const input = findabilityInputAt(t);
-    const key = [this.indexes.fingerprint(input.docs), input.discoverable.join('\u0001'), input.ranking, input.substringMatch, tasksText].join('\u0000');
+    const key = [this.indexes.catalogueId(input.docs), input.discoverable.join('\u0001'), input.ranking, input.substringMatch, tasksText].join('\u0000');
     if (this.cache?.key === key) return { ...this.cache, millis: 0 };
     const parsed = tasksText.trim() === '' ? { queries: [], errors: [] } : parseEvalQueries(tasksText);
     const rankers = FINDABILITY_RANKERS.map((r) => ({ ...r, build: (docs: Parameters<typeof r.build>[0]) => this.indexes.index(r, docs) }));
