@@ -17,6 +17,7 @@ import 'monaco-editor/editor/contrib/wordOperations/browser/wordOperations'; // 
 import 'monaco-editor/editor/contrib/linesOperations/browser/linesOperations'; // Alt+↑/↓, Shift+Alt+↓, Ctrl+Shift+K
 import 'monaco-editor/editor/contrib/multicursor/browser/multicursor'; // Ctrl+D, Alt+click
 import { TOML_LANGUAGE_ID, tomlLanguageConfiguration, tomlMonarch, tomlThemeRules } from './toml-language';
+import { tokenizeLargeModelsInView } from './viewport-tokens';
 
 self.MonacoEnvironment = {
   getWorker: () => new EditorWorker(),
@@ -32,6 +33,7 @@ export function setUpMonaco(): void {
   ready = true;
   monaco.languages.register({ id: TOML_LANGUAGE_ID, extensions: ['.toml'], aliases: ['TOML'] });
   monaco.languages.setMonarchTokensProvider(TOML_LANGUAGE_ID, tomlMonarch);
+  tokenizeLargeModelsInView(TOML_LANGUAGE_ID);
   monaco.languages.setLanguageConfiguration(TOML_LANGUAGE_ID, tomlLanguageConfiguration);
   monaco.editor.defineTheme(THEMES.light, {
     base: 'vs',

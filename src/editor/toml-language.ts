@@ -6,6 +6,9 @@ import type { languages } from 'monaco-editor/editor/editor.api';
 
 export const TOML_LANGUAGE_ID = 'toml';
 
+/** A model longer than this is tokenized only where shown (viewport-tokens.ts; 1,000 tools are ~0.9 MB, 22,000 lines). */
+export const BACKGROUND_TOKENIZE_MAX_CHARS = 256 * 1024;
+
 export const tomlLanguageConfiguration: languages.LanguageConfiguration = {
   comments: { lineComment: '#' },
   brackets: [
