@@ -10,7 +10,7 @@ import { compile } from 'monaco-editor/editor/standalone/common/monarch/monarchC
 import { MonarchTokenizer } from 'monaco-editor/editor/standalone/common/monarch/monarchLexer';
 import { describe, expect, it } from 'vitest';
 import { TOML_ROOT_STATE, TomlTokenizer, isInternedTomlState, tomlStateOf } from './toml-tokens';
-import type { TomlStateName , TomlState} from './toml-tokens';
+import type { TomlState, TomlStateName } from './toml-tokens';
 
 type Expected = [text: string, token: string][];
 
