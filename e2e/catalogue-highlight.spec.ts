@@ -1,0 +1,46 @@
+// A catalogue-sized layer is tokenized whole in the background by the TOML tokenizer
+// (editor/toml-tokens.ts, registered in editor/monaco.ts): its lines are highlighted at its end as at
+// its start, and a line typed at its end is highlighted as it is typed.
+import { expect, test } from './fixtures';
+import { generateScenario } from '../bench/check-scale';
+import type { Page } from '@playwright/test';
+
+const TOOLS = 1_000;
+
+/** The distinct token classes Monaco drew on the shown line whose text starts with `start`. */
+function tokenClassesOf(page: Page, start: string): Promise<number> {
+  return page.evaluate((s) => {
+    const line = [...document.querySelectorAll('.monaco-editor .view-line')].find((l) => (l.textContent ?? '').replace(/\u00a0/gu, ' ').startsWith(s));
+    if (!line) return 0;
+    return new Set([...line.querySelectorAll('span[class^="mtk"], span[class*=" mtk"]')].map((e) => [...e.classList].filter((c) => c.startsWith('mtk')).join(' '))).size;
+  }, start);
+}
+
+test('a catalogue-sized layer is highlighted at its end as at its start, and as it is typed', async ({ workbench, page }) => {
+  test.setTimeout(120_000);
+  const text = generateScenario(TOOLS, 2, 'local');
+  const begin = text.indexOf("text = '''\n") + "text = '''\n".length;
+  const catalogue = text.slice(begin, text.indexOf("'''", begin));
+  const lines = catalogue.split('\n');
+  expect(lines.length).toBeGreaterThan(20_000);
+  const lastHeader = lines.findLastIndex((l) => /^\[conversation\.tools\.[^.\]]+\]$/u.test(l));
+  const header = lines[lastHeader] ?? '';
+  expect(lastHeader).toBeGreaterThan(lines.length - 100);
+  const { layers, sets } = workbench;
+  await workbench.open();
+  await workbench.openScenarioFile('catalogue.toml', new TextEncoder().encode(text));
+  await expect(sets.counts()).toContainText('configured', { timeout: 60_000 });
+  await layers.waitForEditor();
+  await layers.select('workspace');
+  await layers.focusEditor();
+  // The first table's header: `[`, the table's keys, `.`, `'*'`, `]` in their own colours.
+  await expect.poll(() => tokenClassesOf(page, "[conversation.tools.'*']")).toBeGreaterThanOrEqual(3);
+  // The last tool's header, 20,000 lines on.
+  await layers.setCursor(lastHeader + 1, 1);
+  await expect.poll(() => tokenClassesOf(page, header)).toBeGreaterThanOrEqual(3);
+  // Typing there: a new key with its value, highlighted as it is typed.
+  await layers.setCursor(lastHeader + 1, header.length + 1);
+  await page.keyboard.type('\nsummary = "typed at the end"');
+  await expect.poll(() => tokenClassesOf(page, 'summary = "typed at the end"')).toBeGreaterThanOrEqual(3);
+  expect(await page.evaluate(() => window.__layerEditor?.value())).toContain(`${header}\nsummary = "typed at the end"\n`);
+});
