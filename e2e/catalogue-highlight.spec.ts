@@ -44,3 +44,17 @@ test('a catalogue-sized layer is highlighted at its end as at its start, and as 
   await expect.poll(() => tokenClassesOf(page, 'summary = "typed at the end"')).toBeGreaterThanOrEqual(3);
   expect(await page.evaluate(() => window.__layerEditor?.value())).toContain(`${header}\nsummary = "typed at the end"\n`);
 });
+
+test('a } inside an array is read as invalid and the editor goes on (Monarch looped forever there)', async ({ workbench, page }) => {
+  const { layers } = workbench;
+  await workbench.open();
+  await layers.waitForEditor();
+  await layers.cursorToEnd();
+  await layers.insert('\nbroken = [1, }, 2]\nafter = "still read"');
+  await expect.poll(() => layers.value()).toContain('broken = [1, }, 2]\nafter = "still read"');
+  await expect.poll(() => tokenClassesOf(page, 'broken = [1, }, 2]')).toBeGreaterThanOrEqual(3);
+  await expect.poll(() => tokenClassesOf(page, 'after = "still read"')).toBeGreaterThanOrEqual(3);
+  // The page still answers: typing goes on after the line that hung it.
+  await page.keyboard.type('\nlast = 1');
+  await expect.poll(() => layers.value()).toContain('after = "still read"\nlast = 1');
+});
