@@ -9,7 +9,7 @@ import type { languages } from 'monaco-editor/editor/editor.api';
 import { compile } from 'monaco-editor/editor/standalone/common/monarch/monarchCompile';
 import { MonarchTokenizer } from 'monaco-editor/editor/standalone/common/monarch/monarchLexer';
 import { describe, expect, it } from 'vitest';
-import { TOML_ROOT_STATE, TomlTokenizer, isInternedTomlState, tomlStateOf } from './toml-tokens';
+import { MAX_TOKENIZED_LINE_LENGTH, TOML_ROOT_STATE, TomlTokenizer, isInternedTomlState, tomlStateOf } from './toml-tokens';
 import type { TomlState, TomlStateName } from './toml-tokens';
 
 type Expected = [text: string, token: string][];
@@ -410,6 +410,22 @@ describe('the TOML tokenizer, for any line from any state a line can start in', 
     const third = tokenizer.tokenize('c', TOML_ROOT_STATE);
     expect(third.tokens).toHaveLength(1);
     expect(third.tokens[0]).toBe(firstToken);
+  });
+
+  it('leaves a line of 20,000 characters or more as plain text, its state carried, as Monarch did', () => {
+    const oracle = monarch();
+    const tokenizer = new TomlTokenizer();
+    const open = read(tokenizer, 'xs = [', TOML_ROOT_STATE).end;
+    let theirs = oracle.tokenize('xs = [', oracle.initial).end;
+    for (const length of [MAX_TOKENIZED_LINE_LENGTH - 1, MAX_TOKENIZED_LINE_LENGTH, MAX_TOKENIZED_LINE_LENGTH + 1]) {
+      const text = '1, '.repeat(length).slice(0, length);
+      const expected = oracle.tokenize(text, theirs);
+      const actual = read(tokenizer, text, open);
+      expect(actual.tokens).toEqual(expected.tokens);
+      expect(actual.end.names()).toEqual(expected.names);
+      expect(actual.tokens.length === 1).toBe(length >= MAX_TOKENIZED_LINE_LENGTH);
+      theirs = expected.end;
+    }
   });
 
   it('gives a line of more tokens than the shared arrays hold all its tokens', () => {

@@ -169,6 +169,10 @@ const CHAR_CLOSE_SQUARE = 0x5d;
 // array already of its length (shortening one array would trim its store, and growing it again allocate).
 const SHARED_LENGTHS = 64;
 
+// Monarch left a line this long as plain text, its state carried over (Monaco's default
+// `editor.maxTokenizationLineLength`): so does this tokenizer, which also bounds its pool of tokens.
+export const MAX_TOKENIZED_LINE_LENGTH = 20_000;
+
 /**
  * The TOML tokens provider: `tokenize` returns the same result object, its tokens the same objects,
  * rewritten by the next call; Monaco copies them before it calls again.
@@ -189,10 +193,16 @@ export class TomlTokenizer implements languages.TokensProvider {
 
   tokenize(line: string, state: languages.IState): languages.ILineTokens {
     let stack = state instanceof TomlState ? state : TOML_ROOT_STATE;
-    this.#line = line;
     this.#pos = 0;
     this.#count = 0;
     this.#last = null;
+    if (line.length >= MAX_TOKENIZED_LINE_LENGTH) {
+      this.#emit(0, PLAIN);
+      this.#result.tokens = this.#tokens();
+      this.#result.endState = stack;
+      return this.#result;
+    }
+    this.#line = line;
     const length = line.length;
     while (this.#pos < length) stack = this.#step(stack);
     // The newline: a header, a value and a single-line string end with their line.
