@@ -16,7 +16,8 @@ import 'monaco-editor/editor/contrib/bracketMatching/browser/bracketMatching';
 import 'monaco-editor/editor/contrib/wordOperations/browser/wordOperations'; // Ctrl+←/→, Ctrl+Backspace
 import 'monaco-editor/editor/contrib/linesOperations/browser/linesOperations'; // Alt+↑/↓, Shift+Alt+↓, Ctrl+Shift+K
 import 'monaco-editor/editor/contrib/multicursor/browser/multicursor'; // Ctrl+D, Alt+click
-import { TOML_LANGUAGE_ID, tomlLanguageConfiguration, tomlMonarch, tomlThemeRules } from './toml-language';
+import { TOML_LANGUAGE_ID, tomlLanguageConfiguration, tomlThemeRules } from './toml-language';
+import { TomlTokenizer } from './toml-tokens';
 import { tokenizeLargeModelsInView } from './viewport-tokens';
 
 self.MonacoEnvironment = {
@@ -32,7 +33,9 @@ export function setUpMonaco(): void {
   if (ready) return;
   ready = true;
   monaco.languages.register({ id: TOML_LANGUAGE_ID, extensions: ['.toml'], aliases: ['TOML'] });
-  monaco.languages.setMonarchTokensProvider(TOML_LANGUAGE_ID, tomlMonarch);
+  // Not Monarch: Monaco tokenizes every line of a small layer in the background, and Monarch allocates
+  // per line and per token; a catalogue-sized layer is tokenized only where shown (viewport-tokens.ts).
+  monaco.languages.setTokensProvider(TOML_LANGUAGE_ID, new TomlTokenizer());
   tokenizeLargeModelsInView(TOML_LANGUAGE_ID);
   monaco.languages.setLanguageConfiguration(TOML_LANGUAGE_ID, tomlLanguageConfiguration);
   monaco.editor.defineTheme(THEMES.light, {

@@ -1,7 +1,7 @@
-// TOML for Monaco: a Monarch tokenizer and the language configuration
-// (comments, brackets, auto-closing pairs, word pattern). Folding by tables is
-// a folding-range provider in providers.ts (TOML tables are not indented).
-// Data only: the types come from Monaco, nothing runs at import.
+// TOML for Monaco: the language configuration (comments, brackets, auto-closing
+// pairs, word pattern) and the token colours. The tokens come from toml-tokens.ts;
+// folding by tables is a folding-range provider in providers.ts (TOML tables are
+// not indented). Data only: the types come from Monaco, nothing runs at import.
 import type { languages } from 'monaco-editor/editor/editor.api';
 
 export const TOML_LANGUAGE_ID = 'toml';
@@ -35,138 +35,12 @@ export const tomlLanguageConfiguration: languages.LanguageConfiguration = {
   },
 };
 
-const escapes = /\\(?:[btnfr"\\e]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})/;
-
 /**
- * Token names (with the `.toml` postfix): `comment`, `type.table` (header keys), `type.table.defaults`
- * (`'*'`), `delimiter.table` (`[`, `]]`), `key` (bare and quoted), `string`, `string.escape`,
- * `string.invalid`, `number`, `number.date`, `keyword` (booleans), `delimiter`, `invalid`.
+ * Token colours for the TOML tokens (toml-tokens.ts), over Monaco's `vs` / `vs-dark`. Token names
+ * (with the `.toml` postfix): `comment`, `type.table` (header keys), `type.table.defaults` (`'*'`),
+ * `delimiter.table` (`[`, `]]`), `key` (bare and quoted), `string`, `string.escape`, `string.invalid`,
+ * `number`, `number.date`, `keyword` (booleans), `delimiter`, `invalid`.
  */
-export const tomlMonarch: languages.IMonarchLanguage = {
-  defaultToken: '',
-  tokenPostfix: '.toml',
-  // Newlines reach the rules, so a single-line string ends at the end of its line.
-  includeLF: true,
-  brackets: [
-    { open: '{', close: '}', token: 'delimiter.curly' },
-    { open: '[', close: ']', token: 'delimiter.square' },
-  ],
-  escapes,
-  tokenizer: {
-    root: [
-      // A table header at the start of a line: [a.b] or [[a.b]].
-      [/^\s*\[\[/, { token: 'delimiter.table', next: '@header' }],
-      [/^\s*\[/, { token: 'delimiter.table', next: '@header' }],
-      { include: '@whitespace' },
-      { include: '@keys' },
-      [/=/, { token: 'delimiter', next: '@value' }],
-      [/[^\s#]/, 'invalid'],
-    ],
-
-    header: [
-      [/[ \t]+/, ''],
-      [/'\*'/, 'type.table.defaults'],
-      [/[A-Za-z0-9_-]+/, 'type.table'],
-      [/"(?:[^"\\\n]|\\.)*"/, 'type.table'],
-      [/'[^'\n]*'/, 'type.table'],
-      [/\./, 'delimiter'],
-      [/\]\]?/, { token: 'delimiter.table', next: '@pop' }],
-      [/\n/, { token: '', next: '@pop' }],
-      [/[^\s\]]/, 'invalid'],
-    ],
-
-    whitespace: [
-      [/[ \t\r\n]+/, ''],
-      [/#.*/, 'comment'],
-    ],
-
-    keys: [
-      [/'\*'/, 'key.defaults'],
-      [/[A-Za-z0-9_-]+/, 'key'],
-      [/"(?:[^"\\\n]|\\.)*"/, 'key'],
-      [/'[^'\n]*'/, 'key'],
-      [/\./, 'delimiter'],
-    ],
-
-    // One value after `=`, then back to where the key was.
-    value: [
-      [/[ \t]+/, ''],
-      [/\n/, { token: '', next: '@pop' }],
-      [/(?=#)/, { token: '', next: '@pop' }],
-      [/"""/, { token: 'string', switchTo: '@mlBasic' }],
-      [/'''/, { token: 'string', switchTo: '@mlLiteral' }],
-      [/"/, { token: 'string', switchTo: '@basic' }],
-      [/'/, { token: 'string', switchTo: '@literal' }],
-      [/\{/, { token: '@brackets', switchTo: '@inline' }],
-      [/\[/, { token: '@brackets', switchTo: '@array' }],
-      { include: '@scalars' },
-      [/[^\s,\]}#]+/, { token: 'invalid', next: '@pop' }],
-      [/(?=[,\]}])/, { token: '', next: '@pop' }],
-    ],
-
-    scalars: [
-      [/\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:\d{2})?)?/, { token: 'number.date', next: '@pop' }],
-      [/\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?/, { token: 'number.date', next: '@pop' }],
-      [/(?:true|false)(?![A-Za-z0-9_-])/, { token: 'keyword', next: '@pop' }],
-      [/[+-]?(?:inf|nan)(?![A-Za-z0-9_-])/, { token: 'number', next: '@pop' }],
-      [/0x[0-9A-Fa-f](?:_?[0-9A-Fa-f])*/, { token: 'number.hex', next: '@pop' }],
-      [/0o[0-7](?:_?[0-7])*/, { token: 'number.octal', next: '@pop' }],
-      [/0b[01](?:_?[01])*/, { token: 'number.binary', next: '@pop' }],
-      [/[+-]?\d(?:_?\d)*(?:\.\d(?:_?\d)*)?(?:[eE][+-]?\d(?:_?\d)*)?/, { token: 'number', next: '@pop' }],
-    ],
-
-    inline: [
-      [/[ \t\r\n]+/, ''],
-      [/#.*/, 'comment'],
-      [/\}/, { token: '@brackets', next: '@pop' }],
-      [/,/, 'delimiter'],
-      { include: '@keys' },
-      [/=/, { token: 'delimiter', next: '@value' }],
-      [/[^\s}]/, 'invalid'],
-    ],
-
-    array: [
-      [/[ \t\r\n]+/, ''],
-      [/#.*/, 'comment'],
-      [/\]/, { token: '@brackets', next: '@pop' }],
-      [/,/, 'delimiter'],
-      // Anything else starts an item: read it as a value.
-      [/(?=[^\s,\]#])/, { token: '', next: '@value' }],
-    ],
-
-    basic: [
-      [/[^"\\\n]+/, 'string'],
-      [/@escapes/, 'string.escape'],
-      [/\\./, 'string.invalid'],
-      [/"/, { token: 'string', next: '@pop' }],
-      [/\n/, { token: 'string.invalid', next: '@pop' }],
-    ],
-
-    literal: [
-      [/[^'\n]+/, 'string'],
-      [/'/, { token: 'string', next: '@pop' }],
-      [/\n/, { token: 'string.invalid', next: '@pop' }],
-    ],
-
-    mlBasic: [
-      [/[^"\\]+/, 'string'],
-      [/@escapes/, 'string.escape'],
-      [/\\[ \t]*\n/, 'string.escape'],
-      [/\\./, 'string.invalid'],
-      // Up to two quotes may end the content just before the closing three.
-      [/"{3,5}/, { token: 'string', next: '@pop' }],
-      [/"/, 'string'],
-    ],
-
-    mlLiteral: [
-      [/[^']+/, 'string'],
-      [/'{3,5}/, { token: 'string', next: '@pop' }],
-      [/'/, 'string'],
-    ],
-  },
-};
-
-/** Token colours for the TOML tokens, over Monaco's `vs` / `vs-dark`. */
 export const tomlThemeRules = {
   light: [
     { token: 'comment.toml', foreground: '6a737d', fontStyle: 'italic' },
