@@ -43,20 +43,19 @@ export interface DefinitionParts {
   readonly schemaJson: string;
 }
 
-const partsCache = new WeakMap<ToolDefinition, DefinitionParts>();
 const costCache = new WeakMap<ToolDefinition, number>();
 
+/**
+ * Written each time it is asked, never kept: what is kept is the figures measured from it (cost and
+ * tokens, memoized per definition). Kept, the schema texts were ~500 bytes a tool for the page's life
+ * (50 MB in the worker at 100,000 tools), each read once or twice.
+ */
 export function definitionParts(def: ToolDefinition): DefinitionParts {
-  let parts = partsCache.get(def);
-  if (parts === undefined) {
-    parts = {
-      name: def.name,
-      description: def.schemaDescription ?? '',
-      schemaJson: toJson(parametersSchema(def)),
-    };
-    partsCache.set(def, parts);
-  }
-  return parts;
+  return {
+    name: def.name,
+    description: def.schemaDescription ?? '',
+    schemaJson: toJson(parametersSchema(def)),
+  };
 }
 
 /** The text JP counts for one tool: name + description + compact parameters schema. */
