@@ -67,6 +67,23 @@ describe('sets at a position', () => {
   });
 });
 
+describe('provenance at a position', () => {
+  const demo = doc(demoText);
+
+  it('answers the last position for one past the end, and position 0 for a negative one', () => {
+    const host = new DeriveHost();
+    const view = host.derive({ doc: demo, revision: 1 });
+    const last = view.positionCount - 1;
+    const name = host.sets({ revision: 1, position: 0 }).rows.find((r) => r.kind !== 'builtin')?.name ?? '';
+    expect(name).not.toBe('');
+    const atFirst = host.provenance({ revision: 1, position: 0, name });
+    expect(atFirst.text).not.toBe('not configured');
+    for (const before of [-1, -50]) expect(host.provenance({ revision: 1, position: before, name })).toEqual(atFirst);
+    const atLast = host.provenance({ revision: 1, position: last, name });
+    for (const past of [last + 1, last + 1000]) expect(host.provenance({ revision: 1, position: past, name })).toEqual(atLast);
+  });
+});
+
 describe('the derivations the host keeps', () => {
   const demo = doc(demoText);
 

@@ -348,7 +348,9 @@ export class DeriveHost {
 
   provenance({ revision, position, name }: { revision: number; position: number; name: string }): ProvenanceView {
     const t = this.timeline(revision);
-    const p = provenance(t.engine, name, position);
+    // As sets() reads a position: past the end the last one, before the start the first (a negative one
+    // read as none, "not configured").
+    const p = provenance(t.engine, name, Math.max(0, position));
     return {
       text: p.text,
       steps: p.steps.map((s) => ({
