@@ -3,7 +3,7 @@
 // through SAME_FIELD), and no fingerprint text of the catalogue is kept.
 import { describe, expect, it } from 'vitest';
 import { SAME_FIELD } from '../core/search/fingerprint';
-import { doc } from '../core/search/test-docs';
+import { CHANGE_ONE, doc } from '../core/search/test-docs';
 import type { Ranker, SearchDocument } from '../core/search/types';
 import { SharedIndexes } from './searchIndexes';
 
@@ -26,15 +26,6 @@ const catalogue = (): SearchDocument[] => [
   doc('rollback', 1, { summary: 'Rolls back a deploy' }),
 ];
 
-/** For every field, the catalogue with that field of its first document changed. */
-const CHANGE_ONE: { readonly [K in keyof SearchDocument]-?: (d: SearchDocument) => SearchDocument } = {
-  name: (d) => ({ ...d, name: `${d.name}x` }),
-  order: (d) => ({ ...d, order: d.order + 5 }),
-  parameterNames: (d) => ({ ...d, parameterNames: [...d.parameterNames, 'extra'] }),
-  summary: (d) => ({ ...d, summary: `${d.summary} more` }),
-  description: (d) => ({ ...d, description: `${d.description} more` }),
-  parameterDescriptions: (d) => ({ ...d, parameterDescriptions: ['Where it goes, and when'] }),
-};
 
 describe('SharedIndexes', () => {
   it('keeps one index for a new array of the same documents', () => {

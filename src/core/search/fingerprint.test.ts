@@ -5,18 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { searchDocument } from '../catalogue/search-document';
 import type { ToolDefinition } from '../catalogue/types';
 import { catalogueFingerprint, FINGERPRINT_FIELDS } from './fingerprint';
-import { doc } from './test-docs';
+import { CHANGE_ONE, doc } from './test-docs';
 import type { SearchDocument } from './types';
 
-/** For every field, the document with that field alone changed. */
-const CHANGE_ONE: { readonly [K in keyof SearchDocument]-?: (d: SearchDocument) => SearchDocument } = {
-  name: (d) => ({ ...d, name: `${d.name}x` }),
-  order: (d) => ({ ...d, order: d.order + 1 }),
-  parameterNames: (d) => ({ ...d, parameterNames: [...d.parameterNames, 'extra'] }),
-  summary: (d) => ({ ...d, summary: `${d.summary} more` }),
-  description: (d) => ({ ...d, description: `${d.description} more` }),
-  parameterDescriptions: (d) => ({ ...d, parameterDescriptions: d.parameterDescriptions.map((p, i) => (i === 0 ? `${p} more` : p)) }),
-};
 
 const base = doc('deploy', 3, { parameterNames: ['target', 'force'], summary: 'Deploys an app', description: 'Deploys an app to a target', parameterDescriptions: ['Where it goes', 'Skip the checks'] });
 

@@ -13,3 +13,13 @@ export function doc(name: string, order: number, parts: Partial<Omit<SearchDocum
 }
 
 export const all = (): boolean => true;
+
+/** For every field, the document with that field alone changed. */
+export const CHANGE_ONE: { readonly [K in keyof SearchDocument]-?: (d: SearchDocument) => SearchDocument } = {
+  name: (d) => ({ ...d, name: `${d.name}x` }),
+  order: (d) => ({ ...d, order: d.order + 1 }),
+  parameterNames: (d) => ({ ...d, parameterNames: [...d.parameterNames, 'extra'] }),
+  summary: (d) => ({ ...d, summary: `${d.summary} more` }),
+  description: (d) => ({ ...d, description: `${d.description} more` }),
+  parameterDescriptions: (d) => ({ ...d, parameterDescriptions: d.parameterDescriptions.map((p, i) => (i === 0 ? `${p} more` : p)) }),
+};
