@@ -112,6 +112,21 @@ function prepare(index: MiniSearch<MiniSearchDocument>, mini: ScoringState): Pre
   return p;
 }
 
+/** The query terms, as MiniSearch's executeQuery makes them: processed, empty ones dropped. */
+function queryTerms(tokens: readonly string[]): string[] {
+  const terms: string[] = [];
+  for (const token of tokens) {
+    const term = processTerm(token);
+    if (term) terms.push(term);
+  }
+  return terms;
+}
+
+/** Whether the `i`th query term is matched as a prefix too (SEARCH_OPTIONS.prefix). */
+function matchesPrefix(term: string, i: number, terms: string[]): boolean {
+  return typeof isPrefix === 'function' ? isPrefix(term, i, terms) : isPrefix === true;
+}
+
 /**
  * Whether scoreQuery's answer for `tokens` may change when the terms `touched` change (their postings,
  * or where a document holding them meets them) and nothing else does (document count, field-length
@@ -119,15 +134,10 @@ function prepare(index: MiniSearch<MiniSearchDocument>, mini: ScoringState): Pre
  * term extends it. Otherwise every score it gives is the same, bit for bit.
  */
 export function queryReaches(tokens: readonly string[], touched: ReadonlySet<string>): boolean {
-  const terms: string[] = [];
-  for (const token of tokens) {
-    const term = processTerm(token);
-    if (term) terms.push(term);
-  }
+  const terms = queryTerms(tokens);
   return terms.some((term, i) => {
     if (touched.has(term)) return true;
-    const prefix = typeof isPrefix === 'function' ? isPrefix(term, i, terms) : isPrefix === true;
-    if (!prefix) return false;
+    if (!matchesPrefix(term, i, terms)) return false;
     for (const t of touched) if (t.startsWith(term)) return true;
     return false;
   });
@@ -168,20 +178,21 @@ export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readon
   const mini = scoringState(index);
   if (mini.documentCount !== mini.nextId || SEARCH_OPTIONS.fuzzy || SEARCH_OPTIONS.combineWith !== 'OR') return undefined;
   const p = prepare(index, mini);
-  const fieldIds = p.fieldIds;
-  const N = mini.documentCount;
+  const specs = querySpecs(index, mini, p, queryTerms(tokens));
+  const hits = scoreSpecs(p, specs, options, mini.documentCount);
+  const ids = hits.map((shortId) => p.externalIds[shortId] as number);
+  const termCounts = hits.map((shortId) => p.quality[shortId] as number);
+  const scores = hits.map((shortId, i) => (p.total[shortId] as number) * ((termCounts[i] as number) || 1));
+  return { ids, scores, termCounts, matchOf: (id) => matchOf(mini, p, specs, id) };
+}
 
-  // The query terms, as MiniSearch's executeQuery makes them: processed, empty ones dropped.
-  const terms: string[] = [];
-  for (const token of tokens) {
-    const term = processTerm(token);
-    if (term) terms.push(term);
-  }
+/** Each query term with the index terms it matches: itself at weight 1, then its prefix extensions (memoized per index). */
+function querySpecs(index: MiniSearch<MiniSearchDocument>, mini: ScoringState, p: Prepared, terms: string[]): Spec[] {
   const sourceOf = new Map<string, number>();
-  const specs: Spec[] = terms.map((term, i) => {
+  return terms.map((term, i) => {
     let source = sourceOf.get(term);
     if (source === undefined) sourceOf.set(term, (source = sourceOf.size));
-    const prefix = typeof isPrefix === 'function' ? isPrefix(term, i, terms) : isPrefix === true;
+    const prefix = matchesPrefix(term, i, terms);
     const key = prefix ? `+${term}` : term;
     let derived = p.derived.get(key);
     if (derived === undefined) {
@@ -200,18 +211,27 @@ export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readon
     }
     return { term, source, derived };
   });
-  // A term the query repeats (two tokens processed alike) counts once toward the terms a hit matched.
-  const repeated = new Map<number, Uint8Array>();
-  {
-    const seen = new Set<number>();
-    for (const spec of specs) {
-      if (seen.has(spec.source)) repeated.set(spec.source, new Uint8Array(N));
-      seen.add(spec.source);
-    }
-  }
+}
 
-  const admitted = new Int8Array(N);
-  const { norms, termScore, total, quality, termStamp, totalStamp, externalIds } = p;
+/** A term the query repeats (two tokens processed alike) counts once toward the terms a hit matched: a mark per document for each. */
+function repeatedSources(specs: readonly Spec[], n: number): Map<number, Uint8Array> {
+  const repeated = new Map<number, Uint8Array>();
+  const seen = new Set<number>();
+  for (const spec of specs) {
+    if (seen.has(spec.source)) repeated.set(spec.source, new Uint8Array(n));
+    seen.add(spec.source);
+  }
+  return repeated;
+}
+
+/**
+ * Scores every admitted document a query term reaches, term by term in MiniSearch's order, into p's
+ * scratch arrays (`total` and `quality` by short id, read where stamped): the short ids hit.
+ */
+function scoreSpecs(p: Prepared, specs: readonly Spec[], options: ScoreOptions, n: number): number[] {
+  const repeated = repeatedSources(specs, n);
+  const admitted = new Int8Array(n);
+  const { fieldIds, norms, termScore, total, quality, termStamp, totalStamp, externalIds } = p;
   const totalMark = ++p.stamp;
   const hits: number[] = [];
   const touched: number[] = [];
@@ -225,7 +245,7 @@ export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readon
         const postings = data.get(fieldIds[f] as number);
         if (postings === undefined) continue;
         const matching = postings.size;
-        const invDocFreq = Math.log(1 + (N - matching + 0.5) / (matching + 0.5));
+        const invDocFreq = Math.log(1 + (n - matching + 0.5) / (matching + 0.5));
         // termWeight * termBoost * fieldBoost * docBoost * rawScore, with docBoost 1.
         const w = weight * termBoost * (BOOSTS[f] as number);
         // Postings in a Map (an index MiniSearch built or loaded itself) are read into arrays first.
@@ -283,26 +303,20 @@ export function scoreQuery(index: MiniSearch<MiniSearchDocument>, tokens: readon
     totalStamp.fill(0);
     p.stamp = 0;
   }
+  return hits;
+}
 
-  const ids = hits.map((shortId) => p.externalIds[shortId] as number);
-  const termCounts = hits.map((shortId) => quality[shortId] as number);
-  const scores = hits.map((shortId, i) => (total[shortId] as number) * ((termCounts[i] as number) || 1));
-  return {
-    ids,
-    scores,
-    termCounts,
-    matchOf(id: number): Record<string, SearchField[]> {
-      const shortId = mini.idToShortId.get(id);
-      const match: Record<string, SearchField[]> = {};
-      if (shortId === undefined) return match;
-      for (const spec of specs) {
-        for (const { term, data } of spec.derived) {
-          const fields: SearchField[] = [];
-          for (let f = 0; f < FIELD_COUNT; f++) if (data.get(fieldIds[f] as number)?.has(shortId)) fields.push(FIELDS[f] as SearchField);
-          if (fields.length > 0) match[term] = fields;
-        }
-      }
-      return match;
-    },
-  };
+/** MiniSearch's `match` of one hit: each index term it matched and the fields it matched in. */
+function matchOf(mini: ScoringState, p: Prepared, specs: readonly Spec[], id: number): Record<string, SearchField[]> {
+  const shortId = mini.idToShortId.get(id);
+  const match: Record<string, SearchField[]> = {};
+  if (shortId === undefined) return match;
+  for (const spec of specs) {
+    for (const { term, data } of spec.derived) {
+      const fields: SearchField[] = [];
+      for (let f = 0; f < FIELD_COUNT; f++) if (data.get(p.fieldIds[f] as number)?.has(shortId)) fields.push(FIELDS[f] as SearchField);
+      if (fields.length > 0) match[term] = fields;
+    }
+  }
+  return match;
 }
