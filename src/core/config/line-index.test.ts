@@ -57,3 +57,22 @@ describe('LineIndex.edited', () => {
     expect(built.position(4)).toEqual({ line: 3, column: 1 });
   });
 });
+
+describe('LineIndex.position', () => {
+  it('answers as counting the newlines before the offset, on texts of one block and of many', () => {
+    fc.assert(
+      fc.property(fc.oneof(textArb, fc.array(lineArb, { maxLength: 40 }).map((ls) => ls.join('\n'))), fc.array(fc.noBias(fc.nat()), { minLength: 20, maxLength: 20 }), (text, probes) => {
+        const index = new LineIndex(text);
+        const offsets = [0, text.length, ...probes.map((p) => p % (text.length + 1))];
+        for (let i = text.indexOf('\n'), n = 0; i !== -1 && n < 2100; i = text.indexOf('\n', i + 1), n++) if (n % 1023 <= 1) offsets.push(i, i + 1);
+        for (const offset of offsets) {
+          const before = text.slice(0, offset);
+          const line = before.split('\n').length;
+          const column = offset - (before.lastIndexOf('\n') + 1) + 1;
+          expect(index.position(offset)).toEqual({ line, column });
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

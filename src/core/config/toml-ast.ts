@@ -153,12 +153,7 @@ export class LineIndex {
   }
 
   private get index(): Blocks {
-    if (!this.built) {
-      const starts = [0];
-      const text = this.text;
-      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-      this.built = blocksOf(starts);
-    }
+    this.built ??= blocksOfText(this.text);
     return this.built;
   }
 
@@ -237,6 +232,30 @@ export class LineIndex {
     }
     return new LineIndex(text, { blocks: outBlocks, bases: outBases, lines: outLines });
   }
+}
+
+/**
+ * blocksOf(every line start of `text`), read straight into the blocks: at 100,000 tools (2.25 million
+ * lines) the array of all the starts, grown by push and then copied into blocks, was ~140 MB of
+ * allocation at each open.
+ */
+function blocksOfText(text: string): Blocks {
+  let block = [0];
+  let base = 0;
+  const blocks = [block];
+  const bases = [0];
+  const lines = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    if (block.length === BLOCK) {
+      base = i + 1;
+      block = [];
+      blocks.push(block);
+      bases.push(base);
+      lines.push(lines.length * BLOCK);
+    }
+    block.push(i + 1 - base);
+  }
+  return { blocks, bases, lines };
 }
 
 /** Absolute line starts (ascending, the first 0 or the start of the first line of a block) in blocks of BLOCK lines. */
