@@ -239,7 +239,7 @@ export class LineIndex {
  * lines) the array of all the starts, grown by push and then copied into blocks, was ~140 MB of
  * allocation at each open.
  */
-function blocksOfText(text: string): Blocks {
+function blocksOfText(text: TextReader): Blocks {
   let block = [0];
   let base = 0;
   const blocks = [block];
