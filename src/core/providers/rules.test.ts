@@ -1,7 +1,8 @@
 // The provider rules, one table row per case (issue 18): tool names per provider, a forced tool
 // absent from the array, empty content, schema keywords, and JP's Ollama parameters.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkToolName, checkToolSchema, nameRule } from './rules';
+import { checkToolName, checkToolSchema, nameFindings, nameRule } from './rules';
 import { checkRequest } from './request-rules';
 import { renderRequest } from './render';
 import { makeTool } from './test-helpers';
@@ -143,5 +144,23 @@ describe("JP's Ollama parameters", () => {
     expect(verdict(found)).toBe(provider === 'ollama' ? 'warning' : 'ok');
     if (provider === 'ollama') expect(found[0]?.message).toContain('1 tool (`alpha`)');
     expect(checkRequest({ provider, tools: [b], toolChoice: { kind: 'auto' }, messages: [] })).toEqual([]);
+  });
+});
+
+describe('a clean tool name', () => {
+  // checkToolName answers a name without findings by one test of the whole name; nameFindings reads
+  // it character by character and is what a name with findings gets.
+  const nameArb = fc.oneof(
+    fc.string({ maxLength: 80, unit: fc.constantFrom('a', 'Z', '0', '9', '_', '-', '.', ':', ' ', 'é', '検', '\u{1F600}') }),
+    fc.string({ minLength: 55, maxLength: 140, unit: fc.constantFrom('a', 'b', '_') }),
+    fc.string({ maxLength: 30 }),
+  );
+  it.each(PROVIDER_IDS)('%s: checkToolName finds what nameFindings finds, for any name', (provider) => {
+    fc.assert(
+      fc.property(nameArb, (name) => {
+        expect(checkToolName(provider, name)).toEqual(nameFindings(provider, name));
+      }),
+      { numRuns: 400 },
+    );
   });
 });
