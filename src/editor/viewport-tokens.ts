@@ -19,7 +19,6 @@ import { TokenizationRegistry } from 'monaco-editor/editor/common/languages';
 import type { BackgroundTokenizer } from 'monaco-editor/editor/common/languages';
 import { BACKGROUND_TOKENIZE_MAX_CHARS } from './toml-language';
 
-
 /** After the view is attached, its lines are reported after a 50 ms debounce: refresh after it too. */
 const AFTER_ATTACH_MS = 120;
 
@@ -36,9 +35,12 @@ function backendOf(model: editor.ITextModel): TokenBackend | undefined {
   return (model as unknown as { tokenization?: { tokens?: { get?(): TokenBackend } } }).tokenization?.tokens?.get?.();
 }
 
+/** A background tokenizer that tokenizes nothing but, soon after each edit or attachment, the lines the model's editors show. */
 function viewportOnly(model: editor.ITextModel): BackgroundTokenizer {
   const timers = new Set<ReturnType<typeof setTimeout>>();
+  let pending = false;
   const refresh = (): void => {
+    pending = false;
     if (model.isDisposed()) return;
     const backend = backendOf(model);
     if (!backend?.refreshRange) return;
@@ -55,16 +57,11 @@ function viewportOnly(model: editor.ITextModel): BackgroundTokenizer {
     }, ms);
     timers.add(t);
   };
-  let pending = false;
+  // Edits come a keystroke at a time: one refresh for those of a task.
   const soon = (): void => {
     if (pending) return;
     pending = true;
-    const t = setTimeout(() => {
-      timers.delete(t);
-      pending = false;
-      refresh();
-    }, 0);
-    timers.add(t);
+    after(0);
   };
   const subscriptions = [
     model.onDidChangeContent(soon),
