@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cloneJson, ensureStrictSchema, makeSchemaNullable, parametersMap, parametersSchema, strictParameters } from './schema';
+import fc from 'fast-check';
+import { JsonFloat, toJson } from '../json/serde';
+import { cloneJson, ensureStrictSchema, makeSchemaNullable, parametersMap, parametersSchema, parametersSchemaJson, strictParameters } from './schema';
 import { makeTool } from '../providers/test-helpers';
 
 const json = (v: unknown): string => JSON.stringify(v);
@@ -45,6 +47,31 @@ describe('parametersSchema', () => {
     const map = parametersMap(def) as Record<string, unknown>;
     expect(map.o).not.toBe(inner);
   });
+});
+
+describe('parametersSchemaJson (what a definition\'s cost measures)', () => {
+  const key = fc.constantFrom('type', 'description', 'enum', 'items', 'properties', '__proto__', 'constructor', '0', '10', 'x');
+  const leaf = fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true }).map((v) => new JsonFloat(v)));
+  const schema = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('value'), { maxLength: 3 }), tie('object')),
+    // Built key by key on a null prototype, as the resolver builds them (so __proto__ is an own key).
+    object: fc.array(fc.tuple(key, tie('value')), { maxLength: 4 }).map((entries) => {
+      const o = Object.create(null) as Record<string, unknown>;
+      for (const [k, v] of entries) o[k] = v;
+      return o;
+    }),
+  })).object;
+  const params = fc.uniqueArray(fc.record({ name: fc.oneof(key, fc.string({ maxLength: 5 })), schema, required: fc.boolean() }), { selector: (p) => p.name, maxLength: 5 });
+
+  it('writes the text parametersSchema writes, for any parameters', () => {
+    fc.assert(
+      fc.property(params, (ps) => {
+        const def = makeTool('t', 'd', ps);
+        expect(parametersSchemaJson(def)).toBe(toJson(parametersSchema(def)));
+      }),
+    );
+  });
+
 });
 
 describe('strictParameters (parameters_with_strict_mode)', () => {

@@ -12,10 +12,26 @@ import {
 } from './cost';
 import type { TokenCounter } from './cost';
 import { makeTool } from './test-helpers';
+import { parametersSchema } from '../catalogue/schema';
+import { toJson } from '../json/serde';
 
 const EMPTY_SCHEMA = '{"type":"object","properties":{},"additionalProperties":false,"required":[]}';
 
 describe('definitionCost', () => {
+  it('is the UTF-8 bytes of the text JP measures, for any name, description and parameters', () => {
+    const text = fc.string({ unit: fc.oneof(fc.constantFrom('a', '"', '\\', '\n', 'é', '😀', '\ud800', '\udc00'), fc.string({ minLength: 1, maxLength: 1 })), maxLength: 8 });
+    const schema = fc.dictionary(fc.oneof(text, fc.constantFrom('type', '0', '7', '__proto__')), fc.oneof(text, fc.integer(), fc.boolean()), { maxKeys: 3 });
+    const params = fc.uniqueArray(fc.record({ name: fc.oneof(text, fc.constantFrom('0', '12', 'type')), schema, required: fc.boolean() }), { selector: (p) => p.name, maxLength: 4 });
+    fc.assert(
+      fc.property(text, fc.option(text, { nil: undefined }), params, (name, description, ps) => {
+        const def = makeTool(name, description, ps);
+        // Three texts measured apart (JP's three `len`s): a surrogate pair split across two is two lone ones.
+        const bytes = (t: string): number => new TextEncoder().encode(t).length;
+        expect(definitionCost(def)).toBe(bytes(name) + bytes(description ?? '') + bytes(toJson(parametersSchema(def))));
+      }),
+    );
+  });
+
   it('describe_tools costs 262 bytes (14 + 67 + 181)', () => {
     expect(definitionCost(describeToolsDefinition)).toBe(262);
   });

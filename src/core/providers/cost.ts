@@ -1,8 +1,7 @@
 // Definition cost as JP estimates it (`estimate_fixed_overhead_chars`, inquiry.rs):
 //   len(name) + len(schema_description() or "") + len(compact_json(to_parameters_schema()))
 // where `len` is UTF-8 bytes (Rust `str::len`) and the JSON is serde_json's (a whole float keeps `.0`).
-import { parametersSchema } from '../catalogue/schema';
-import { toJson } from '../json/serde';
+import { parametersSchemaJson, parametersSchemaPieces } from '../catalogue/schema';
 import type { ToolDefinition } from '../catalogue/types';
 
 /** Counts tokens of a text. Implementations: o200k_base (tokens.ts) or the bytes/4 fallback. */
@@ -54,7 +53,7 @@ export function definitionParts(def: ToolDefinition): DefinitionParts {
   return {
     name: def.name,
     description: def.schemaDescription ?? '',
-    schemaJson: toJson(parametersSchema(def)),
+    schemaJson: parametersSchemaJson(def),
   };
 }
 
@@ -68,11 +67,19 @@ export function definitionText(def: ToolDefinition): string {
 export function definitionCost(def: ToolDefinition): number {
   let cost = costCache.get(def);
   if (cost === undefined) {
-    const p = definitionParts(def);
-    cost = utf8ByteLength(p.name) + utf8ByteLength(p.description) + utf8ByteLength(p.schemaJson);
+    cost = utf8ByteLength(def.name) + utf8ByteLength(def.schemaDescription ?? '') + schemaBytes(def);
     costCache.set(def, cost);
   }
   return cost;
+}
+
+/** UTF-8 bytes of the definition's parameters schema JSON, measured piece by piece (never joined). */
+function schemaBytes(def: ToolDefinition): number {
+  const pieces = parametersSchemaPieces(def);
+  if (!pieces) return utf8ByteLength(parametersSchemaJson(def));
+  let bytes = 0;
+  for (const piece of pieces) bytes += utf8ByteLength(piece);
+  return bytes;
 }
 
 /** Sum of `definitionCost` over a set of definitions, in bytes. */
