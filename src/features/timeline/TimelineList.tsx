@@ -9,6 +9,7 @@ import type { EntryView, ExpectationView, RequestView, TimelineRow as RowData, T
 import type { CacheStatus } from '../../core';
 import { useCacheStatuses } from '../../derive/costHooks';
 import { useTimelineWindow } from '../../derive/hooks';
+import { samePlain } from '../../derive/same';
 import { spineEntry } from '../../derive/spine';
 import { FIRST_QUERY } from './CommandField';
 import { KIND_ICON, expectationMarks, rowText, sourceMarks } from './rows';
@@ -30,6 +31,37 @@ interface RowProps {
   readonly statuses: readonly (CacheStatus | undefined)[] | undefined;
   readonly top: number;
   readonly measure: (el: HTMLElement | null) => void;
+}
+
+/**
+ * How memo compares each prop: each derivation sends new objects for rows that read the same, and the
+ * statuses array is new whenever one request's status comes (a row reads its own request's). Typed by
+ * RowProps' keys, so a new prop must say how it compares.
+ */
+const COMPARE: { readonly [K in keyof RowProps]-?: 'identity' | 'data' | 'own status' } = {
+  entry: 'data',
+  request: 'data',
+  expectations: 'data',
+  selected: 'identity',
+  editing: 'identity',
+  onSelect: 'identity',
+  onEdit: 'identity',
+  statuses: 'own status',
+  top: 'identity',
+  measure: 'identity',
+};
+
+function sameRowProps(a: RowProps, b: RowProps): boolean {
+  for (const [key, how] of Object.entries(COMPARE) as [keyof RowProps, (typeof COMPARE)[keyof RowProps]][]) {
+    const same =
+      how === 'identity'
+        ? a[key] === b[key]
+        : how === 'data'
+          ? samePlain(a[key], b[key])
+          : a.statuses === b.statuses || (a.request === undefined && b.request === undefined) || samePlain(a.statuses?.[a.request?.id ?? -1], b.statuses?.[b.request?.id ?? -1]);
+    if (!same) return false;
+  }
+  return true;
 }
 
 const TimelineRow = memo(function TimelineRow({ entry: e, request, expectations, selected, editing, onSelect, onEdit, statuses, top, measure }: RowProps) {
@@ -82,7 +114,7 @@ const TimelineRow = memo(function TimelineRow({ entry: e, request, expectations,
       {e.kind === 'step' && e.error && <div className="tl-error">{e.error}</div>}
     </div>
   );
-});
+}, sameRowProps);
 
 /** A row whose words have not come yet: its place, kind and selection, from the spine. */
 function PendingRow({ view, index, selected, top, measure }: { readonly view: TimelineView; readonly index: number; readonly selected: boolean; readonly top: number; readonly measure: (el: HTMLElement | null) => void }) {
