@@ -6,7 +6,7 @@
 import { isJsonObject } from '../catalogue/schema';
 import type { ToolDefinition } from '../catalogue/types';
 import { providerOf } from './registry';
-import { checkToolName, checkToolSchema } from './rules';
+import { NONE, checkToolName, checkToolSchema } from './rules';
 import type { ProviderDiagnostic } from './rules';
 import type { ConversationMessage, ProviderId, ToolChoice } from './types';
 
@@ -31,6 +31,36 @@ function forcedAbsent(input: RequestCheckInput): ProviderDiagnostic[] {
   return [{ rule: 'forced-absent', severity: 'error', provider, tool: forced, source: rule.source, message: `${words} refuses the request: tool_choice names \`${forced}\`, which is not in the tools array (${names.length} tools)` }];
 }
 
+/** What empty-content reads of one rendered message: its role, and whether its content is empty or holds an empty text block. */
+interface Emptiness {
+  readonly role: unknown;
+  readonly empty: boolean;
+  readonly emptyText: boolean;
+}
+
+function emptinessOf(m: unknown, content: string): Emptiness | undefined {
+  if (!isJsonObject(m)) return undefined;
+  const c = m[content];
+  const empty = (Array.isArray(c) && c.length === 0) || c === '';
+  const emptyText = Array.isArray(c) && c.some((b: unknown) => isJsonObject(b) && b.type === 'text' && b.text === '');
+  return empty || emptyText ? { role: m.role, empty, emptyText } : undefined;
+}
+
+/**
+ * The previous request's rendered message list per provider, and the messages in it that are empty
+ * (index and what is empty). A conversation's next request renders the same message objects for what
+ * it shares with the one before (wire.ts resumes the render; a rendered message is never changed), so
+ * only the messages past the shared ones are read: over a conversation each rendered message's content
+ * is read once, not once per request (a 50-turn conversation's requests read it ~150 times each). The
+ * shared ones are found by identity alone, as the render itself finds them.
+ */
+interface SeenList {
+  readonly list: readonly unknown[];
+  readonly empties: readonly (readonly [number, Emptiness])[];
+}
+
+const seenLists = new Map<ProviderId, SeenList>();
+
 function emptyContent(input: RequestCheckInput): ProviderDiagnostic[] {
   const { provider } = input;
   const { words, emptyContent: rule } = providerOf(provider);
@@ -40,17 +70,28 @@ function emptyContent(input: RequestCheckInput): ProviderDiagnostic[] {
   const body = providerOf(provider).render({ tools: [], toolChoice: { kind: 'auto' }, system: '', messages: input.messages }).body;
   const list = isJsonObject(body) ? body[rule.list] : undefined;
   if (!Array.isArray(list)) return [];
+  const prev = seenLists.get(provider);
+  let shared = 0;
+  if (prev) {
+    const n = Math.min(prev.list.length, list.length);
+    while (shared < n && prev.list[shared] === list[shared]) shared++;
+  }
+  const empties: (readonly [number, Emptiness])[] = [];
+  if (prev) for (const e of prev.empties) if (e[0] < shared) empties.push(e);
+  for (let i = shared; i < list.length; i++) {
+    const e = emptinessOf(list[i], rule.content);
+    if (e) empties.push([i, e]);
+  }
+  // Kept as it is, not copied: the list is this check's own render's, which no one else holds or changes.
+  seenLists.set(provider, { list, empties });
   const out: ProviderDiagnostic[] = [];
-  list.forEach((m: unknown, i) => {
-    if (!isJsonObject(m)) return;
-    const content = m[rule.content];
-    const last = i === list.length - 1 && m.role === 'assistant';
-    const empty = (Array.isArray(content) && content.length === 0) || content === '';
-    const emptyText = Array.isArray(content) && content.some((b: unknown) => isJsonObject(b) && b.type === 'text' && b.text === '');
-    if ((empty && !last) || emptyText) {
-      out.push({ rule: 'empty-content', severity: 'error', provider, source: rule.source, message: `${words} refuses the request: ${rule.list}[${i}] (role ${String(m.role)}) has ${emptyText ? 'an empty text block' : 'no content'}` });
+  for (const [i, e] of empties) {
+    // An empty final assistant message is allowed (its content is what the model continues).
+    const last = i === list.length - 1 && e.role === 'assistant';
+    if ((e.empty && !last) || e.emptyText) {
+      out.push({ rule: 'empty-content', severity: 'error', provider, source: rule.source, message: `${words} refuses the request: ${rule.list}[${i}] (role ${String(e.role)}) has ${e.emptyText ? 'an empty text block' : 'no content'}` });
     }
-  });
+  }
   return out;
 }
 
@@ -58,7 +99,11 @@ function emptyContent(input: RequestCheckInput): ProviderDiagnostic[] {
 export function checkRequest(input: RequestCheckInput): ProviderDiagnostic[] {
   const out: ProviderDiagnostic[] = [];
   for (const def of input.tools) {
-    out.push(...checkToolName(input.provider, def.name), ...checkToolSchema(input.provider, def));
+    // Nearly every tool draws none (NONE): no spread of two empty arrays per tool per request.
+    const named = checkToolName(input.provider, def.name);
+    const keywords = checkToolSchema(input.provider, def);
+    if (named !== NONE) out.push(...named);
+    if (keywords !== NONE) out.push(...keywords);
   }
   out.push(...forcedAbsent(input), ...emptyContent(input));
   for (const check of providerOf(input.provider).checks) out.push(...check(input).map(({ rule, severity, ...rest }) => ({ rule, severity, provider: input.provider, ...rest })));
