@@ -7,9 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { isJsonObject } from '../catalogue/schema';
 import { providerOf } from './registry';
 import { checkRequest } from './request-rules';
+import { checkToolName, checkToolSchema } from './rules';
+import { makeTool } from './test-helpers';
 import type { RequestCheckInput } from './request-rules';
 import type { ProviderDiagnostic } from './rules';
 import { PROVIDER_IDS } from './types';
+import type { ToolDefinition } from '../catalogue/types';
 import type { ConversationMessage, ProviderId } from './types';
 
 /** The finding as it was computed before it was made incremental: the whole rendered list, every request. */
@@ -96,5 +99,53 @@ describe('empty content, read incrementally', () => {
     }
     // Anthropic refuses the empty user text of the third message once it is sent.
     expect(checkRequest({ provider: 'anthropic', tools: [], toolChoice: { kind: 'auto' }, messages: conv }).some((d) => d.rule === 'empty-content')).toBe(true);
+  });
+});
+
+describe('tool findings, read incrementally', () => {
+  // A pool of definitions: clean ones, names some provider refuses, and a schema keyword some refuse.
+  const POOL: readonly ToolDefinition[] = [
+    makeTool('read_file', 'Read.'),
+    makeTool('write_file', 'Write.'),
+    makeTool('git.status', 'Status.'),
+    makeTool('has space', 'Spaced.'),
+    makeTool('x'.repeat(70), 'Long.'),
+    makeTool('pick', 'Pick.', [{ name: 'choice', schema: { oneOf: [{ type: 'string' }, { type: 'integer' }] } }]),
+    makeTool('9lives', 'Starts with a digit.'),
+    makeTool('search', 'Search.'),
+  ];
+  /** The tool findings as they were computed before: every definition of the array, every request. */
+  const fromScratch = (provider: ProviderId, tools: readonly ToolDefinition[]): ProviderDiagnostic[] => tools.flatMap((d) => [...checkToolName(provider, d.name), ...checkToolSchema(provider, d)]);
+  const edit = fc.oneof(
+    fc.record({ kind: fc.constant('append' as const), tool: fc.nat() }),
+    fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), tool: fc.nat() }),
+    fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
+    fc.record({ kind: fc.constant('same' as const) }),
+    fc.record({ kind: fc.constant('in-place' as const), at: fc.nat(), tool: fc.nat() }),
+    fc.record({ kind: fc.constant('other' as const), tools: fc.array(fc.nat(), { maxLength: 6 }) }),
+  );
+  it.each(PROVIDER_IDS)('%s: each request of any run finds what a check of every tool finds', (provider: ProviderId) => {
+    let found = 0;
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 10 }), fc.array(edit, { minLength: 1, maxLength: 25 }), (start, edits) => {
+        const pick = (i: number): ToolDefinition => POOL[i % POOL.length] as ToolDefinition;
+        let tools: ToolDefinition[] = start.map(pick);
+        for (const e of edits) {
+          // A new array for each request, as a timeline makes them; 'same' and 'in-place' keep the object.
+          if (e.kind === 'append') tools = [...tools, pick(e.tool)];
+          else if (e.kind === 'insert') tools = [...tools.slice(0, e.at % (tools.length + 1)), pick(e.tool), ...tools.slice(e.at % (tools.length + 1))];
+          else if (e.kind === 'remove') tools = tools.filter((_, i) => i !== e.at % Math.max(1, tools.length));
+          else if (e.kind === 'in-place' && tools.length > 0) tools[e.at % tools.length] = pick(e.tool);
+          else if (e.kind === 'other') tools = e.tools.map(pick);
+          const expected = fromScratch(provider, tools);
+          found += expected.length;
+          const got = checkRequest({ provider, tools, toolChoice: { kind: 'auto' }, messages: [] }).filter((d) => d.rule !== 'ollama-parameters');
+          expect(got).toEqual(expected);
+        }
+      }),
+      { numRuns: 150 },
+    );
+    // The pool's names and keywords draw findings wherever the provider publishes a rule.
+    if (providerOf(provider).schemaKeywords !== undefined || 'allowed' in providerOf(provider).names) expect(found).toBeGreaterThan(0);
   });
 });

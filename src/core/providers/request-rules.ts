@@ -95,16 +95,46 @@ function emptyContent(input: RequestCheckInput): ProviderDiagnostic[] {
   return out;
 }
 
+/**
+ * The previous request's tools array per provider, and its tools that draw findings (index, findings).
+ * A conversation's next request offers mostly the same definitions in the same order (promotions are
+ * appended, or inserted in config order), so the definitions both arrays share from the start, found by
+ * identity, keep their findings and only the rest are checked: at 100,000 tools, testing each name of
+ * each request's array again was most of the findings' time.
+ */
+interface SeenTools {
+  readonly tools: readonly ToolDefinition[];
+  readonly found: readonly (readonly [number, readonly ProviderDiagnostic[]])[];
+}
+
+const seenTools = new Map<ProviderId, SeenTools>();
+
+function toolFindings(provider: ProviderId, tools: readonly ToolDefinition[]): ProviderDiagnostic[] {
+  const prev = seenTools.get(provider);
+  let shared = 0;
+  if (prev) {
+    const n = Math.min(prev.tools.length, tools.length);
+    while (shared < n && prev.tools[shared] === tools[shared]) shared++;
+  }
+  const found: (readonly [number, readonly ProviderDiagnostic[]])[] = [];
+  if (prev) for (const f of prev.found) if (f[0] < shared) found.push(f);
+  for (let i = shared; i < tools.length; i++) {
+    const def = tools[i] as ToolDefinition;
+    const named = checkToolName(provider, def.name);
+    const keywords = checkToolSchema(provider, def);
+    if (named !== NONE || keywords !== NONE) found.push([i, named === NONE ? keywords : keywords === NONE ? named : [...named, ...keywords]]);
+  }
+  // Copied (a pointer copy, as cheap as the comparison): a caller changing its array in place must not
+  // change what the next request is compared with.
+  seenTools.set(provider, { tools: tools.slice(), found });
+  const out: ProviderDiagnostic[] = [];
+  for (const [, f] of found) out.push(...f);
+  return out;
+}
+
 /** Every provider finding for one request, tool findings first, in array order. */
 export function checkRequest(input: RequestCheckInput): ProviderDiagnostic[] {
-  const out: ProviderDiagnostic[] = [];
-  for (const def of input.tools) {
-    // Nearly every tool draws none (NONE): no spread of two empty arrays per tool per request.
-    const named = checkToolName(input.provider, def.name);
-    const keywords = checkToolSchema(input.provider, def);
-    if (named !== NONE) out.push(...named);
-    if (keywords !== NONE) out.push(...keywords);
-  }
+  const out = toolFindings(input.provider, input.tools);
   out.push(...forcedAbsent(input), ...emptyContent(input));
   for (const check of providerOf(input.provider).checks) out.push(...check(input).map(({ rule, severity, ...rest }) => ({ rule, severity, provider: input.provider, ...rest })));
   return out;
