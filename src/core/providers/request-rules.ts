@@ -23,8 +23,9 @@ function forcedAbsent(input: RequestCheckInput): ProviderDiagnostic[] {
   if (choice.kind !== 'function') return [];
   const { provider } = input;
   const forced = choice.name;
+  // The forced tool is nearly always offered: the array's names are listed only when it is not.
+  if (input.tools.some((d) => d.name === forced)) return [];
   const names = input.tools.map((d) => d.name);
-  if (names.includes(forced)) return [];
   const { words, forced: rule } = providerOf(provider);
   const warning = rule.absent?.(forced, names);
   if (warning) return [{ rule: 'forced-absent', severity: 'warning', provider, tool: forced, source: warning.source ?? rule.source, message: warning.message }];
