@@ -12,14 +12,14 @@
 //   npx tsx bench/check-scale.ts [--tools N] [--runs N] [--shape local|mcp] [--instructions] [--cli FILE]
 //
 // Defaults: 10,000 and then 100,000 tools, both shapes, 5 interleaved runs at 10,000 and 3 at 100,000
-// (a 100,000-tool round of the three processes is ~15 s; `npm run bench` runs these defaults, about
-// 3 minutes with the scenarios' generation). `--tools N` runs one size, `--runs N` sets the runs of
-// every size. `--instructions` also counts instructions under valgrind's callgrind, which hold steady on
-// a busy machine (slow: minutes). The CLI timed is this checkout's (cli-bin/, rebuilt when stale; not
-// node_modules/.bin, which in a git worktree sharing another checkout's node_modules runs that
-// checkout's CLI). `--cli FILE` times another build of the CLI (a bundle copied from an earlier commit's
-// dist-cli/ into this checkout's dist-cli/, so it finds node_modules): the before and after of a change
-// on one loaded machine.
+// (a 100,000-tool round of the three processes is ~15 s; `npm run bench` runs these defaults, 3 to 4
+// minutes with the scenarios' generation on a shared machine). `--tools N` runs one size, `--runs N`
+// sets the runs of every size. `--instructions` also counts instructions under valgrind's callgrind,
+// which hold steady on a busy machine (slow: minutes). The CLI timed is this checkout's (cli-bin/,
+// rebuilt when stale; not node_modules/.bin, which in a git worktree sharing another checkout's
+// node_modules runs that checkout's CLI). `--cli FILE` times another build of the CLI (a bundle copied
+// from an earlier commit's dist-cli/ into this checkout's dist-cli/, so it finds node_modules): the
+// before and after of a change on one loaded machine.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
