@@ -2,6 +2,8 @@
 // (199 tools; whole user requests; target for bm25: recall@10 >= 0.70 on
 // queries.jsonl), plus sanity queries of our own, short and model-style, on the
 // LiveMCPBench catalogue (510 real MCP tools).
+// queries.jsonl is also reported in two halves split by the relevant tool (metatoolHalves): a change
+// to the ranking is tuned on the first and must hold on the second, whose tools it was not tuned on.
 //   npx tsx bench/search-eval.ts [--misses]   (or through `npm run bench`)
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -62,12 +64,32 @@ function report(title: string, docs: readonly SearchDocument[], queries: readonl
   console.log(showMisses ? text : (text.split('\n\n')[0] ?? ''));
 }
 
+/**
+ * MetaTool's queries in two halves by their relevant tool's name (a fixed hash, so the halves never
+ * move): the tuning half, and the held-out half, whose tools' queries a change was not tuned on.
+ */
+export function metatoolHalves(queries: readonly EvalQuery[]): { tuning: EvalQuery[]; heldOut: EvalQuery[] } {
+  const half = (name: string): number => {
+    let h = 0;
+    for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
+    return h % 2;
+  };
+  return {
+    tuning: queries.filter((q) => half(q.relevant[0] ?? '') === 0),
+    heldOut: queries.filter((q) => half(q.relevant[0] ?? '') === 1),
+  };
+}
+
 export function run(showMisses = false): void {
   const metatool = catalogue('search-eval/metatool/catalogue.tools-list.json');
   for (const file of ['queries.jsonl', 'multi-queries.jsonl']) {
     const { queries, errors } = parseEvalQueries(readFileSync(resolve(data, 'search-eval/metatool', file), 'utf8'));
     if (errors.length > 0) console.warn(errors.join('\n'));
     report(`metatool/${file}`, metatool, queries, showMisses);
+    if (file !== 'queries.jsonl') continue;
+    const { tuning, heldOut } = metatoolHalves(queries);
+    report(`metatool/${file}, tuning half (by relevant tool)`, metatool, tuning, showMisses);
+    report(`metatool/${file}, held-out half (by relevant tool)`, metatool, heldOut, showMisses);
   }
   report('livemcpbench, sanity queries of our own', catalogue('catalogues/livemcpbench.tools-list.json'), SANITY, showMisses);
 }
