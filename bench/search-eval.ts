@@ -2,7 +2,7 @@
 // (199 tools; whole user requests; target for bm25: recall@10 >= 0.70 on
 // queries.jsonl), plus sanity queries of our own, short and model-style, on the
 // LiveMCPBench catalogue (510 real MCP tools).
-// queries.jsonl is also reported in two halves split by the relevant tool (metatoolHalves): a change
+// queries.jsonl is also reported in two halves split by the relevant tool (halvesByRelevantTool): a change
 // to the ranking is tuned on the first and must hold on the second, whose tools it was not tuned on.
 //   npx tsx bench/search-eval.ts [--misses]   (or through `npm run bench`)
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { parseToolsList, mcpToolToSearchDocument } from '../src/core/catalogue/t
 import { bm25 } from '../src/core/search/bm25';
 import { substring } from '../src/core/search/substring';
 import type { EvalQuery } from '../src/core/search/metrics';
-import { formatEvalReport, parseEvalQueries, runEval } from '../src/core/search/metrics';
+import { formatEvalReport, halvesByRelevantTool, parseEvalQueries, runEval } from '../src/core/search/metrics';
 import type { SearchDocument } from '../src/core/search/types';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -64,22 +64,6 @@ function report(title: string, docs: readonly SearchDocument[], queries: readonl
   console.log(showMisses ? text : (text.split('\n\n')[0] ?? ''));
 }
 
-/**
- * MetaTool's queries in two halves by their relevant tool's name (a fixed hash, so the halves never
- * move): the tuning half, and the held-out half, whose tools' queries a change was not tuned on.
- */
-export function metatoolHalves(queries: readonly EvalQuery[]): { tuning: EvalQuery[]; heldOut: EvalQuery[] } {
-  const half = (name: string): number => {
-    let h = 0;
-    for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
-    return h % 2;
-  };
-  return {
-    tuning: queries.filter((q) => half(q.relevant[0] ?? '') === 0),
-    heldOut: queries.filter((q) => half(q.relevant[0] ?? '') === 1),
-  };
-}
-
 export function run(showMisses = false): void {
   const metatool = catalogue('search-eval/metatool/catalogue.tools-list.json');
   for (const file of ['queries.jsonl', 'multi-queries.jsonl']) {
@@ -87,7 +71,7 @@ export function run(showMisses = false): void {
     if (errors.length > 0) console.warn(errors.join('\n'));
     report(`metatool/${file}`, metatool, queries, showMisses);
     if (file !== 'queries.jsonl') continue;
-    const { tuning, heldOut } = metatoolHalves(queries);
+    const { tuning, heldOut } = halvesByRelevantTool(queries);
     report(`metatool/${file}, tuning half (by relevant tool)`, metatool, tuning, showMisses);
     report(`metatool/${file}, held-out half (by relevant tool)`, metatool, heldOut, showMisses);
   }
