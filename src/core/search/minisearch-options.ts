@@ -14,9 +14,9 @@
 // Scoring (see bm25.ts for the parts applied to MiniSearch's results): BM25 per
 // field with boosts; each query term is weighted by its catalogue-wide IDF, which
 // corrects MiniSearch's per-field IDF (a common verb that occurs in one tool's name
-// otherwise outweighs everything); prefix matching ("crypto" finds "cryptocurrency",
-// "repo" "repository", "info" "information") for terms of 4+ letters at a lower
-// weight; no fuzzy matching (it cost time and found nothing the stemmer missed).
+// otherwise outweighs everything); prefix matching ("crypto" finds "cryptocurrency")
+// for terms of 5+ letters at a lower weight; no fuzzy matching (it cost time and
+// found nothing the stemmer missed).
 import MiniSearch from 'minisearch';
 import type { AsPlainObject, Options, SearchOptions } from 'minisearch';
 import type { DocumentChanges, SearchDocument, SearchField } from './types';
@@ -266,10 +266,12 @@ export function processTerm(term: string): string | null {
 export const BM25_PARAMS = { k: 1.2, b: 0.4, d: 0.5 } as const;
 
 /**
- * Prefix matching applies to query terms of this length and up (and at most 24). 4, not 5: the
- * abbreviations people and tools write ("repo", "info", "auth", "temp", "docs") are 4 letters.
+ * Prefix matching applies to query terms of this length and up (and at most 24). Not 4, though the
+ * abbreviations people write ("repo", "info", "auth") are 4 letters: a 4-letter word is the head of
+ * many camelCase parameter names, whose whole forms are indexed ("pull" reached "pullnumber"), and
+ * on GitHub's server 2 tools fell from first (MetaTool moved by under 0.005).
  */
-export const PREFIX_MIN_LENGTH = 4;
+export const PREFIX_MIN_LENGTH = 5;
 
 /** Search-time options; bm25.ts adds the IDF term weights, the tokens and the filter. */
 export const SEARCH_OPTIONS: SearchOptions = {

