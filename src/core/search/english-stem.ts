@@ -35,7 +35,7 @@ const R1_PREFIXES = ['gener', 'commun', 'arsen', 'past', 'univers', 'later', 'em
 const DOUBLES: ReadonlySet<string> = new Set(['bb', 'dd', 'ff', 'gg', 'mm', 'nn', 'pp', 'rr', 'tt']);
 const LI_ENDING = 'cdeghkmnrt';
 
-/** Step 2's suffixes, longest first among those sharing an ending; the replacement, or a condition's code. */
+/** Step 2's suffixes, longest first, and their replacements ('ogi' and 'li' have conditions of their own). */
 const STEP2: readonly (readonly [string, string])[] = [
   ['ization', 'ize'], ['ational', 'ate'], ['fulness', 'ful'], ['ousness', 'ous'], ['iveness', 'ive'],
   ['tional', 'tion'], ['biliti', 'ble'], ['lessli', 'less'], ['entli', 'ent'], ['ation', 'ate'], ['alism', 'al'],
@@ -51,11 +51,33 @@ const STEP4: readonly string[] = [
   'ement', 'ance', 'ence', 'able', 'ible', 'ment', 'ant', 'ent', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize', 'ion', 'al', 'er', 'ic',
 ];
 
-/** The longest of `suffixes` (ordered longest first) that `w` ends with. */
-function longest<T extends readonly [string, string] | string>(w: string, suffixes: readonly T[]): T | undefined {
-  for (const s of suffixes) if (w.endsWith(typeof s === 'string' ? s : s[0])) return s;
+/**
+ * A suffix list (ordered longest first) by its entries' last letter, so finding a word's longest
+ * suffix tests only the few that end as the word does.
+ */
+function byLastLetter<T extends readonly [string, string] | string>(suffixes: readonly T[]): ReadonlyMap<string, readonly T[]> {
+  const map = new Map<string, T[]>();
+  for (const s of suffixes) {
+    const text = typeof s === 'string' ? s : s[0];
+    const last = text[text.length - 1] as string;
+    const list = map.get(last);
+    if (list) list.push(s);
+    else map.set(last, [s]);
+  }
+  return map;
+}
+
+/** The longest suffix of `suffixes` (byLastLetter of a list ordered longest first) that `w` ends with. */
+function longest<T extends readonly [string, string] | string>(w: string, suffixes: ReadonlyMap<string, readonly T[]>): T | undefined {
+  const candidates = suffixes.get(w[w.length - 1] ?? '');
+  if (candidates) for (const s of candidates) if (w.endsWith(typeof s === 'string' ? s : s[0])) return s;
   return undefined;
 }
+
+const STEP1B = byLastLetter(['eedly', 'ingly', 'edly', 'eed', 'ing', 'ed']);
+const STEP2_BY_LAST = byLastLetter(STEP2);
+const STEP3_BY_LAST = byLastLetter(STEP3);
+const STEP4_BY_LAST = byLastLetter(STEP4);
 
 /** Where R1 or R2 starts: after the first non-vowel that follows a vowel, from `from`. */
 function regionAfter(w: string, from: number): number {
@@ -86,7 +108,7 @@ function hasVowel(w: string, end: number): boolean {
 
 /** -eed, -ed, -ing (and -ly after them), with what the stem then needs ("hoping" gives "hope", "hopping" "hop"). */
 function step1b(w: string, r1: number): string {
-  const suffix = longest(w, ['eedly', 'ingly', 'edly', 'eed', 'ing', 'ed']);
+  const suffix = longest(w, STEP1B);
   if (suffix === undefined) return w;
   const stem = w.slice(0, -suffix.length);
   if (suffix === 'eed' || suffix === 'eedly') return stem.length >= r1 && !EED_WORDS.has(stem) ? `${stem}ee` : w;
@@ -148,7 +170,7 @@ export function englishStem(word: string): string {
   if ((last === 'y' || last === 'Y') && w.length > 2 && !isVowel(w[w.length - 2] as string)) w = `${w.slice(0, -1)}i`;
 
   // Step 2, in R1.
-  const s2 = longest(w, STEP2);
+  const s2 = longest(w, STEP2_BY_LAST);
   if (s2 !== undefined && w.length - s2[0].length >= r1) {
     const stem = w.slice(0, -s2[0].length);
     if (s2[0] === 'ogi') {
@@ -159,11 +181,11 @@ export function englishStem(word: string): string {
   }
 
   // Step 3, in R1 (ative in R2).
-  const s3 = longest(w, STEP3);
+  const s3 = longest(w, STEP3_BY_LAST);
   if (s3 !== undefined && w.length - s3[0].length >= (s3[0] === 'ative' ? r2 : r1)) w = w.slice(0, -s3[0].length) + s3[1];
 
   // Step 4, in R2.
-  const s4 = longest(w, STEP4);
+  const s4 = longest(w, STEP4_BY_LAST);
   if (s4 !== undefined && w.length - s4.length >= r2) {
     const stem = w.slice(0, -s4.length);
     if (s4 !== 'ion' || stem.endsWith('s') || stem.endsWith('t')) w = stem;
