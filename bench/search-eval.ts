@@ -2,6 +2,8 @@
 // (199 tools; whole user requests; target for bm25: recall@10 >= 0.70 on
 // queries.jsonl), plus sanity queries of our own, short and model-style, on the
 // LiveMCPBench catalogue (510 real MCP tools).
+// queries.jsonl is also reported in two halves split by the relevant tool (halvesByRelevantTool): a change
+// to the ranking is tuned on the first and must hold on the second, whose tools it was not tuned on.
 //   npx tsx bench/search-eval.ts [--misses]   (or through `npm run bench`)
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +12,7 @@ import { parseToolsList, mcpToolToSearchDocument } from '../src/core/catalogue/t
 import { bm25 } from '../src/core/search/bm25';
 import { substring } from '../src/core/search/substring';
 import type { EvalQuery } from '../src/core/search/metrics';
-import { formatEvalReport, parseEvalQueries, runEval } from '../src/core/search/metrics';
+import { formatEvalReport, halvesByRelevantTool, parseEvalQueries, runEval } from '../src/core/search/metrics';
 import type { SearchDocument } from '../src/core/search/types';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -68,6 +70,10 @@ export function run(showMisses = false): void {
     const { queries, errors } = parseEvalQueries(readFileSync(resolve(data, 'search-eval/metatool', file), 'utf8'));
     if (errors.length > 0) console.warn(errors.join('\n'));
     report(`metatool/${file}`, metatool, queries, showMisses);
+    if (file !== 'queries.jsonl') continue;
+    const { tuning, heldOut } = halvesByRelevantTool(queries);
+    report(`metatool/${file}, tuning half (by relevant tool)`, metatool, tuning, showMisses);
+    report(`metatool/${file}, held-out half (by relevant tool)`, metatool, heldOut, showMisses);
   }
   report('livemcpbench, sanity queries of our own', catalogue('catalogues/livemcpbench.tools-list.json'), SANITY, showMisses);
 }

@@ -53,6 +53,22 @@ export function reciprocalRank(ranked: readonly string[], relevant: readonly str
   return at < 0 ? 0 : 1 / (at + 1);
 }
 
+/**
+ * Queries in two halves by their first relevant tool's name (a fixed hash, so the halves never move):
+ * a ranking change is tuned on `tuning` and checked on `heldOut`, whose tools it was not tuned on.
+ */
+export function halvesByRelevantTool(queries: readonly EvalQuery[]): { tuning: EvalQuery[]; heldOut: EvalQuery[] } {
+  const half = (name: string): number => {
+    let h = 0;
+    for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
+    return h % 2;
+  };
+  const tuning: EvalQuery[] = [];
+  const heldOut: EvalQuery[] = [];
+  for (const q of queries) (half(q.relevant[0] ?? '') === 0 ? tuning : heldOut).push(q);
+  return { tuning, heldOut };
+}
+
 export const DEFAULT_KS: readonly number[] = [1, 5, 10];
 
 export function runEval(

@@ -8,7 +8,8 @@
 // whole form ("getWeather" gives "getweather", "get", "weather"), so typing a
 // tool's exact name still matches it best. Runs of CJK characters, which have no
 // spaces, become overlapping bigrams. Terms are lowercased, English stop words
-// dropped, and ASCII words Porter-stemmed.
+// dropped, and ASCII words stemmed by Snowball's English stemmer (english-stem.ts:
+// Porter's 1980 stemmer conflated "generate" with "general" and "news" with "new").
 //
 // Scoring (see bm25.ts for the parts applied to MiniSearch's results): BM25 per
 // field with boosts; each query term is weighted by its catalogue-wide IDF, which
@@ -20,7 +21,7 @@ import MiniSearch from 'minisearch';
 import type { AsPlainObject, Options, SearchOptions } from 'minisearch';
 import type { DocumentChanges, SearchDocument, SearchField } from './types';
 import { SEARCH_FIELDS } from './types';
-import { porterStem } from './stemmer';
+import { englishStem } from './english-stem';
 import { ToolMiniSearch } from './index-build';
 import type { ReplacedTexts } from './index-build';
 import { fastPathProblem, INSTALLED_MINISEARCH } from './minisearch-internals';
@@ -245,7 +246,7 @@ function processTermUncached(term: string): string | null {
   const lower = term.toLowerCase();
   if (lower.length === 1 && !/\p{N}|[\p{Script=Han}]/u.test(lower)) return null;
   if (STOP_WORDS.has(lower)) return null;
-  return porterStem(lower);
+  return englishStem(lower);
 }
 
 /** Distinct tokens a catalogue holds are few; remembered so each is stemmed once (a pure cache). */
@@ -264,7 +265,12 @@ export function processTerm(term: string): string | null {
 /** BM25 parameters: k1 as usual; b lowered, as tool descriptions are short and vary little in length. */
 export const BM25_PARAMS = { k: 1.2, b: 0.4, d: 0.5 } as const;
 
-/** Prefix matching applies to query terms of this length and up (and at most 24). */
+/**
+ * Prefix matching applies to query terms of this length and up (and at most 24). Not 4, though the
+ * abbreviations people write ("repo", "info", "auth") are 4 letters: a 4-letter word is the head of
+ * many camelCase parameter names, whose whole forms are indexed ("pull" reached "pullnumber"), and
+ * on GitHub's server 2 tools fell from first (MetaTool moved by under 0.005).
+ */
 export const PREFIX_MIN_LENGTH = 5;
 
 /** Search-time options; bm25.ts adds the IDF term weights, the tokens and the filter. */

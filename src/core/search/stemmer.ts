@@ -1,5 +1,6 @@
-// Martin Porter's 1980 stemming algorithm, for lowercase ASCII words. Used by the
-// MiniSearch options so "searches", "searching" and "searched" meet at "search".
+// Martin Porter's 1980 stemming algorithm, for lowercase ASCII words. The auto model's
+// reading of words (core/model/words.ts) stems with it; the bm25 ranking stems with
+// its 2001 revision, english-stem.ts.
 // Only [a-z] words of 3..30 letters are stemmed; anything else comes back as is,
 // which also bounds the regular expressions' work on hostile input.
 
