@@ -17,7 +17,8 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function withPreview(fn: (browser: Browser, baseURL: string) => Promise<void>): Promise<void> {
+/** `chromiumArgs`: more switches for Chromium (ui-churn.ts passes V8 flags). */
+export async function withPreview(fn: (browser: Browser, baseURL: string) => Promise<void>, chromiumArgs: readonly string[] = []): Promise<void> {
   const port = await freePort();
   // Its own process group, so stopping it stops the vite that npx starts too (not only npx).
   const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
@@ -34,7 +35,7 @@ export async function withPreview(fn: (browser: Browser, baseURL: string) => Pro
     }
     const browser = await chromium.launch({
       executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...chromiumArgs],
     });
     try {
       await fn(browser, baseURL);

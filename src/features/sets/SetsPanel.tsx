@@ -276,7 +276,10 @@ function ToolList({ filter, position, expanded, onToggle, follow, menuTool, onMe
     count: total,
     getScrollElement: () => scrollRef.current,
     estimateSize,
-    overscan: 8,
+    // Three rows (138 px) either side cover a wheel notch ahead; each row a scroll brings in is ~60 KB
+    // of Blink garbage (layout objects, fragments, shaped text), collected only with the page's rare
+    // major GCs, so rows mounted past that are memory (8 a side: ~35 % more rows per 900 px flick).
+    overscan: 3,
   });
   useEffect(() => {
     virtualizer.measure();

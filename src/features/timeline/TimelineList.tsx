@@ -67,6 +67,11 @@ function sameRowProps(a: RowProps, b: RowProps): boolean {
 const TimelineRow = memo(function TimelineRow({ entry: e, request, expectations, selected, editing, onSelect, onEdit, statuses, top, measure }: RowProps) {
   const t = rowText(e, request, statuses);
   const fails = expectations.some((x) => !x.pass);
+  // The same handler while the row shows the same entry: React sets a fresh `onclick` on the element
+  // (its click trap) whenever the onClick prop changes, a handler object in Blink's heap per row per
+  // derivation.
+  const index = e.index;
+  const select = useCallback(() => onSelect(index), [onSelect, index]);
   return (
     <div
       ref={measure}
@@ -80,7 +85,7 @@ const TimelineRow = memo(function TimelineRow({ entry: e, request, expectations,
       className={`tl-row kind-${e.kind} ${e.error ? 'has-error' : ''} ${fails ? 'has-fail' : ''} ${editing ? 'is-editing' : ''}`}
       style={{ paddingLeft: 4 + e.depth * 12, transform: `translateY(${top}px)` }}
       title={t.title}
-      onClick={() => onSelect(e.index)}
+      onClick={select}
       onDoubleClick={() => onEdit(e)}
     >
       <div className="tl-line">
