@@ -6,14 +6,16 @@
 // serialized index equal to stock MiniSearch's, through add, remove, discard and vacuum).
 //
 // addAll into an empty index, which is how every catalogue is indexed, works in passes: scan every
-// field once, interning each token by its range of the text (TokenTable) and recording one
-// (term, field) key per occurrence; count each key's documents; then lay every posting list out as a
-// slice of two shared typed arrays. At 10,000 tools that is a few allocations for 320,000 postings,
-// where growing one list per term and field took thousands, and garbage for the collector to copy.
+// field once, interning each token by its range of the text (TokenTable), recording one (term, field)
+// key per occurrence in chunks and counting each key's occurrences; then fill every posting list, in
+// one pass over the record, into a slice of two shared typed arrays sized by those counts, and close
+// the slices up. At 10,000 tools that is a few allocations for 320,000 postings, where growing one
+// list per term and field took thousands, and garbage for the collector to copy. Field lengths and
+// their running averages are kept aside and handed to MiniSearch once, in the arrays it would hold.
 import MiniSearch from 'minisearch';
 import type { Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { addDocumentId, addFieldLength, averageFieldLengths, documentCount, fieldLengths, spliceDocuments, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
+import { addDocumentId, addFieldLength, setFieldLengths, averageFieldLengths, documentCount, fieldLengths, spliceDocuments, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
 import type { FieldTermData } from './minisearch-internals';
 import type { MiniSearchDocument, TokenSink } from './minisearch-options';
 import { PostingList } from './postings';
@@ -181,18 +183,43 @@ class PostingScanner extends Scanner {
   }
 }
 
-/** Records each occurrence as a (term, field) key, for the passes of a bulk build. */
+/** Occurrences a chunk of KeyScanner's record holds: chunks are never copied to grow (it reaches millions). */
+const CHUNK = 1 << 16;
+
+/**
+ * Records each occurrence as a (term, field) key, for the bulk build, counting each key's occurrences
+ * and noting the order keys were first met (the order MiniSearch adds fields to a term).
+ */
 class KeyScanner extends Scanner {
-  keys = new Int32Array(1 << 16);
+  readonly chunks: Int32Array[] = [];
+  #chunk = new Int32Array(CHUNK);
+  #at = 0;
   count = 0;
+  occurrences = new Int32Array(1024);
+  readonly firstMet: number[] = [];
 
   protected occurrence(term: number): void {
-    if (this.count === this.keys.length) {
-      const grown = new Int32Array(this.keys.length * 2);
-      grown.set(this.keys);
-      this.keys = grown;
+    const key = term * FIELD_COUNT + this.fieldId;
+    if (this.#at === CHUNK) {
+      this.chunks.push(this.#chunk);
+      this.#chunk = new Int32Array(CHUNK);
+      this.#at = 0;
     }
-    this.keys[this.count++] = term * FIELD_COUNT + this.fieldId;
+    this.#chunk[this.#at++] = key;
+    this.count++;
+    if (key >= this.occurrences.length) {
+      const grown = new Int32Array(Math.max(key + 1, this.occurrences.length * 2));
+      grown.set(this.occurrences);
+      this.occurrences = grown;
+    }
+    const seen = this.occurrences[key] as number;
+    if (seen === 0) this.firstMet.push(key);
+    this.occurrences[key] = seen + 1;
+  }
+
+  /** The record, in chunks (the last one cut to what it holds). */
+  record(): Int32Array[] {
+    return [...this.chunks, this.#chunk.subarray(0, this.#at)];
   }
 }
 
@@ -279,58 +306,91 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
 
   #addAllAtOnce<D>(documents: readonly D[], texts: FieldTexts<D>, idOf: (document: D, i: number) => number = (_, i) => i): void {
     const scanner = new KeyScanner(this.#terms, this.#processing.processTerm);
-    const ends = new Int32Array(documents.length);
-    documents.forEach((document, i) => {
-      this.#scan(document, texts, addDocumentId(this, idOf(document, i)), scanner);
-      ends[i] = scanner.count;
-    });
-    const { keys, terms } = scanner;
+    const n = documents.length;
+    const ends = new Int32Array(n);
+    // Field lengths and their running averages as addFieldLength makes them (the same operations, so
+    // the same bits), kept here and handed over at the end.
+    const averages = new Array<number | undefined>(FIELD_COUNT).fill(undefined);
+    const lengths = new Array<number[] | undefined>(n);
+    const scratch = new Int32Array(FIELD_COUNT);
+    const { scanTokens } = this.#processing;
+    for (let doc = 0; doc < n; doc++) {
+      const document = documents[doc] as D;
+      const shortId = addDocumentId(this, idOf(document, doc));
+      let last = -1;
+      for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
+        const value = texts(document, fieldId);
+        scratch[fieldId] = -1;
+        if (value == null) continue;
+        scanner.fieldId = fieldId;
+        scanner.field();
+        if (typeof value === 'string') scanTokens(value, scanner);
+        else for (let p = 0; p < value.length; p++) scanTokens(value[p] as string, scanner);
+        const length = scanner.distinct;
+        scratch[fieldId] = length;
+        last = fieldId;
+        averages[fieldId] = ((averages[fieldId] || 0) * doc + length) / (doc + 1);
+      }
+      if (last >= 0) {
+        // Sized to the fields set, as MiniSearch's array grows (a field absent is a hole).
+        const own = new Array<number>(last + 1);
+        for (let fieldId = 0; fieldId <= last; fieldId++) if ((scratch[fieldId] as number) >= 0) own[fieldId] = scratch[fieldId] as number;
+        lengths[shortId] = own;
+      }
+      ends[doc] = scanner.count;
+    }
+    setFieldLengths(this, lengths, averages);
+    const { occurrences, firstMet, terms } = scanner;
     const keyCount = terms.length * FIELD_COUNT;
-    // Documents per key, and the order keys were first met (the order MiniSearch adds fields to a term).
-    const docs = new Int32Array(keyCount);
-    const lastDoc = new Int32Array(keyCount).fill(-1);
-    const firstMet: number[] = [];
+    // Each key gets a slice as long as its occurrences (as many as its documents or more), filled in
+    // one pass in document order: an occurrence in the document its key's last posting names adds to
+    // that posting's frequency.
+    const offsets = new Int32Array(keyCount + 1);
+    let room = 0;
+    for (let key = 0; key < keyCount; key++) {
+      offsets[key] = room;
+      room += occurrences[key] ?? 0;
+    }
+    offsets[keyCount] = room;
+    const ids = new Int32Array(room);
+    const freqs = new Int32Array(room);
+    const next = offsets.slice(0, keyCount);
+    let doc = 0;
     let at = 0;
-    for (let doc = 0; doc < documents.length; doc++) {
-      for (const end = ends[doc] as number; at < end; at++) {
-        const key = keys[at] as number;
-        if (lastDoc[key] === doc) continue;
-        if (lastDoc[key] === -1) firstMet.push(key);
-        lastDoc[key] = doc;
-        docs[key] = (docs[key] as number) + 1;
+    let end = ends[0] ?? 0;
+    for (const chunk of scanner.record()) {
+      for (let i = 0; i < chunk.length; i++, at++) {
+        while (at === end) end = ends[++doc] as number;
+        const key = chunk[i] as number;
+        const slot = next[key] as number;
+        if (slot > (offsets[key] as number) && ids[slot - 1] === doc) freqs[slot - 1] = (freqs[slot - 1] as number) + 1;
+        else {
+          ids[slot] = doc;
+          freqs[slot] = 1;
+          next[key] = slot + 1;
+        }
       }
     }
-    // Each key's slice of the shared arrays, then the postings in document order.
-    const offsets = new Int32Array(keyCount);
+    // Slices closed up, in key order, into arrays as long as the postings.
     let total = 0;
     for (let key = 0; key < keyCount; key++) {
+      const from = offsets[key] as number;
+      const length = (next[key] as number) - from;
       offsets[key] = total;
-      total += docs[key] as number;
-    }
-    const ids = new Int32Array(total);
-    const freqs = new Int32Array(total);
-    const next = offsets.slice();
-    lastDoc.fill(-1);
-    at = 0;
-    for (let doc = 0; doc < documents.length; doc++) {
-      for (const end = ends[doc] as number; at < end; at++) {
-        const key = keys[at] as number;
-        if (lastDoc[key] === doc) {
-          const slot = (next[key] as number) - 1;
-          freqs[slot] = (freqs[slot] as number) + 1;
-          continue;
+      if (total !== from) {
+        for (let j = 0; j < length; j++) {
+          ids[total + j] = ids[from + j] as number;
+          freqs[total + j] = freqs[from + j] as number;
         }
-        lastDoc[key] = doc;
-        const slot = next[key] as number;
-        ids[slot] = doc;
-        freqs[slot] = 1;
-        next[key] = slot + 1;
       }
+      next[key] = length;
+      total += length;
     }
+    const postingIds = total === room ? ids : ids.slice(0, total);
+    const postingFreqs = total === room ? freqs : freqs.slice(0, total);
     for (const key of firstMet) {
       const term = terms[Math.floor(key / FIELD_COUNT)] as TermEntry;
-      const fieldId = key % FIELD_COUNT;
-      term.data.set(fieldId, PostingList.view(ids, freqs, offsets[key] as number, docs[key] as number));
+      term.data.set(key % FIELD_COUNT, PostingList.view(postingIds, postingFreqs, offsets[key] as number, next[key] as number));
     }
   }
 

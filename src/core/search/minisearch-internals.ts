@@ -108,6 +108,21 @@ export function addFieldLength<T>(mini: MiniSearch<T>, shortId: number, fieldId:
   m._avgFieldLength[fieldId] = (average * count + length) / (count + 1);
 }
 
+/**
+ * What addFieldLength leaves after a run of documents added to an empty index: `lengths` by short id
+ * (a document with none, no entry), and the running averages by field id (undefined: a field no
+ * document had, left unset as MiniSearch leaves it).
+ */
+export function setFieldLengths<T>(mini: MiniSearch<T>, lengths: readonly (number[] | undefined)[], averages: readonly (number | undefined)[]): void {
+  const m = internals(mini);
+  lengths.forEach((own, shortId) => {
+    if (own !== undefined) m._fieldLength.set(shortId, own);
+  });
+  averages.forEach((average, fieldId) => {
+    if (average !== undefined) m._avgFieldLength[fieldId] = average;
+  });
+}
+
 /** A document's field lengths by field id (a copy; empty for a document not indexed). */
 export function fieldLengths<T>(mini: MiniSearch<T>, shortId: number): number[] {
   return [...(internals(mini)._fieldLength.get(shortId) ?? [])];
