@@ -7,9 +7,8 @@
 //
 // addAll into an empty index, which is how every catalogue is indexed, works in passes: scan every
 // field once, interning each token by its range of the text (TokenTable), recording one (term, field)
-// key per occurrence in chunks and counting each key's occurrences; then fill every posting list, in
-// one pass over the record, into a slice of two shared typed arrays sized by those counts, and close
-// the slices up. At 10,000 tools that is a few allocations for 320,000 postings, where growing one
+// key per occurrence in chunks and counting each key's documents; then fill every posting list, in
+// one pass over the record, into its slice of two shared typed arrays. At 10,000 tools that is a few allocations for 320,000 postings, where growing one
 // list per term and field took thousands, and garbage for the collector to copy. Field lengths and
 // their running averages are kept aside and handed to MiniSearch once, in the arrays it would hold.
 import MiniSearch from 'minisearch';
@@ -187,7 +186,7 @@ class PostingScanner extends Scanner {
 const CHUNK = 1 << 16;
 
 /**
- * Records each occurrence as a (term, field) key, for the bulk build, counting each key's occurrences
+ * Records each occurrence as a (term, field) key, for the bulk build, counting each key's documents
  * and noting the order keys were first met (the order MiniSearch adds fields to a term).
  */
 class KeyScanner extends Scanner {
@@ -195,7 +194,10 @@ class KeyScanner extends Scanner {
   #chunk = new Int32Array(CHUNK);
   #at = 0;
   count = 0;
-  occurrences = new Int32Array(1024);
+  /** The document being scanned. */
+  doc = 0;
+  /** Per key, two ints: one more than the last document holding it (0: none yet), and its documents. */
+  keys = new Int32Array(2048);
   readonly firstMet: number[] = [];
 
   protected occurrence(term: number): void {
@@ -207,14 +209,16 @@ class KeyScanner extends Scanner {
     }
     this.#chunk[this.#at++] = key;
     this.count++;
-    if (key >= this.occurrences.length) {
-      const grown = new Int32Array(Math.max(key + 1, this.occurrences.length * 2));
-      grown.set(this.occurrences);
-      this.occurrences = grown;
+    if (2 * key >= this.keys.length) {
+      const grown = new Int32Array(Math.max(2 * key + 2, this.keys.length * 2));
+      grown.set(this.keys);
+      this.keys = grown;
     }
-    const seen = this.occurrences[key] as number;
-    if (seen === 0) this.firstMet.push(key);
-    this.occurrences[key] = seen + 1;
+    const last = this.keys[2 * key] as number;
+    if (last === this.doc + 1) return;
+    if (last === 0) this.firstMet.push(key);
+    this.keys[2 * key] = this.doc + 1;
+    this.keys[2 * key + 1] = (this.keys[2 * key + 1] as number) + 1;
   }
 
   /** The record, in chunks (the last one cut to what it holds). */
@@ -317,6 +321,7 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
     for (let doc = 0; doc < n; doc++) {
       const document = documents[doc] as D;
       const shortId = addDocumentId(this, idOf(document, doc));
+      scanner.doc = doc;
       let last = -1;
       for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
         const value = texts(document, fieldId);
@@ -340,21 +345,19 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
       ends[doc] = scanner.count;
     }
     setFieldLengths(this, lengths, averages);
-    const { occurrences, firstMet, terms } = scanner;
+    const { keys, firstMet, terms } = scanner;
     const keyCount = terms.length * FIELD_COUNT;
-    // Each key gets a slice as long as its occurrences (as many as its documents or more), filled in
-    // one pass in document order: an occurrence in the document its key's last posting names adds to
-    // that posting's frequency.
-    const offsets = new Int32Array(keyCount + 1);
-    let room = 0;
+    // Each key's slice of the shared arrays, filled in one pass in document order: an occurrence in
+    // the document its key's last posting names adds to that posting's frequency.
+    const offsets = new Int32Array(keyCount);
+    let total = 0;
     for (let key = 0; key < keyCount; key++) {
-      offsets[key] = room;
-      room += occurrences[key] ?? 0;
+      offsets[key] = total;
+      total += keys[2 * key + 1] ?? 0;
     }
-    offsets[keyCount] = room;
-    const ids = new Int32Array(room);
-    const freqs = new Int32Array(room);
-    const next = offsets.slice(0, keyCount);
+    const ids = new Int32Array(total);
+    const freqs = new Int32Array(total);
+    const next = offsets.slice();
     let doc = 0;
     let at = 0;
     let end = ends[0] ?? 0;
@@ -371,26 +374,9 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
         }
       }
     }
-    // Slices closed up, in key order, into arrays as long as the postings.
-    let total = 0;
-    for (let key = 0; key < keyCount; key++) {
-      const from = offsets[key] as number;
-      const length = (next[key] as number) - from;
-      offsets[key] = total;
-      if (total !== from) {
-        for (let j = 0; j < length; j++) {
-          ids[total + j] = ids[from + j] as number;
-          freqs[total + j] = freqs[from + j] as number;
-        }
-      }
-      next[key] = length;
-      total += length;
-    }
-    const postingIds = total === room ? ids : ids.slice(0, total);
-    const postingFreqs = total === room ? freqs : freqs.slice(0, total);
     for (const key of firstMet) {
       const term = terms[Math.floor(key / FIELD_COUNT)] as TermEntry;
-      term.data.set(key % FIELD_COUNT, PostingList.view(postingIds, postingFreqs, offsets[key] as number, next[key] as number));
+      term.data.set(key % FIELD_COUNT, PostingList.view(ids, freqs, offsets[key] as number, keys[2 * key + 1] as number));
     }
   }
 
