@@ -14,7 +14,7 @@
 import MiniSearch from 'minisearch';
 import type { Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { addDocumentId, addFieldLength, setFieldLengths, averageFieldLengths, documentCount, fieldLengths, spliceDocuments, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
+import { addDocumentId, addDocumentIds, addFieldLength, setFieldLengths, averageFieldLengths, documentCount, fieldLengths, spliceDocuments, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
 import type { FieldTermData } from './minisearch-internals';
 import type { MiniSearchDocument, TokenSink } from './minisearch-options';
 import { PostingList } from './postings';
@@ -318,9 +318,11 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
     const lengths = new Array<number[] | undefined>(n);
     const scratch = new Int32Array(FIELD_COUNT);
     const { scanTokens } = this.#processing;
+    // Ids are distinct and present: addAll checked them, addAllTexts numbers the documents.
+    addDocumentIds(this, n, (shortId) => idOf(documents[shortId] as D, shortId));
     for (let doc = 0; doc < n; doc++) {
       const document = documents[doc] as D;
-      const shortId = addDocumentId(this, idOf(document, doc));
+      const shortId = doc;
       scanner.doc = doc;
       let last = -1;
       for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {

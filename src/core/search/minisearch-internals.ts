@@ -96,6 +96,22 @@ export function addDocumentId<T>(mini: MiniSearch<T>, id: unknown): number {
 }
 
 /**
+ * addDocumentId for `count` documents added to an empty index, whose ids (`idOf(shortId)`) the
+ * caller vouches are distinct and present: the same maps, in the same order, without a check each.
+ */
+export function addDocumentIds<T>(mini: MiniSearch<T>, count: number, idOf: (shortId: number) => unknown): void {
+  const m = internals(mini);
+  if (m._nextId !== 0) throw new Error('addDocumentIds needs an empty index');
+  for (let shortId = 0; shortId < count; shortId++) {
+    const id = idOf(shortId);
+    m._idToShortId.set(id, shortId);
+    m._documentIds.set(shortId, id);
+  }
+  m._documentCount += count;
+  m._nextId += count;
+}
+
+/**
  * MiniSearch's addFieldLength, operation for operation (the average is a running one over `count`
  * documents before this one): `lengths` is the document's array, made on its first field.
  */
