@@ -93,12 +93,10 @@ export function measure(ranker: Ranker, toolCount: number, quiet = false, docs: 
   const builds: number[] = [];
   const buildCpu: number[] = [];
   let index: RankerIndex | undefined;
-  const gc = collector();
   for (let i = 0; i < 3; i++) {
-    // Each build from a collected heap: the previous build's index (or ranker's) is garbage the
-    // build's collections would otherwise walk and be billed for.
+    // A full collection before each build was tried: its sweeping, on helper threads, then ran into
+    // the build's CPU time (process-wide), 150 -> 240 ms at 10,000 tools.
     index = undefined;
-    gc();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     index = ranker.build(docs);
