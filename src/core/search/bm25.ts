@@ -120,7 +120,10 @@ export class Bm25Index implements RankerIndex {
   constructor(built: BuiltIndex, docs: readonly SearchDocument[], headMin = HEAD_MIN) {
     this.#headMin = headMin;
     this.#docs = docs;
-    this.#orders = Int32Array.from(docs, (d) => d.order);
+    // A loop, not Int32Array.from(docs, mapper): that went through an iterator and an array of its own (~60 ms at 100,000 tools).
+    const orders = new Int32Array(docs.length);
+    for (let i = 0; i < docs.length; i++) orders[i] = (docs[i] as SearchDocument).order;
+    this.#orders = orders;
     this.#summaryTerms = new Array<ReadonlySet<string> | null | undefined>(docs.length);
     this.#use(built);
   }

@@ -6,14 +6,15 @@
 // serialized index equal to stock MiniSearch's, through add, remove, discard and vacuum).
 //
 // addAll into an empty index, which is how every catalogue is indexed, works in passes: scan every
-// field once, interning each token by its range of the text (TokenTable) and recording one
-// (term, field) key per occurrence; count each key's documents; then lay every posting list out as a
-// slice of two shared typed arrays. At 10,000 tools that is a few allocations for 320,000 postings,
-// where growing one list per term and field took thousands, and garbage for the collector to copy.
+// field once, interning each token by its range of the text (TokenTable), recording one (term, field)
+// key per occurrence in chunks and counting each key's documents; then fill every posting list, in
+// one pass over the record, into its slice of two shared typed arrays. At 10,000 tools that is a few allocations for 320,000 postings, where growing one
+// list per term and field took thousands, and garbage for the collector to copy. Field lengths and
+// their running averages are kept aside and handed to MiniSearch once, in the arrays it would hold.
 import MiniSearch from 'minisearch';
 import type { Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { addDocumentId, addFieldLength, averageFieldLengths, documentCount, fieldLengths, spliceDocuments, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
+import { addDocumentId, addDocumentIds, addFieldLength, setFieldLengths, averageFieldLengths, documentCount, fieldLengths, spliceDocuments, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
 import type { FieldTermData } from './minisearch-internals';
 import type { MiniSearchDocument, TokenSink } from './minisearch-options';
 import { PostingList } from './postings';
@@ -181,18 +182,48 @@ class PostingScanner extends Scanner {
   }
 }
 
-/** Records each occurrence as a (term, field) key, for the passes of a bulk build. */
+/** Occurrences a chunk of KeyScanner's record holds: chunks are never copied to grow (it reaches millions). */
+const CHUNK = 1 << 16;
+
+/**
+ * Records each occurrence as a (term, field) key, for the bulk build, counting each key's documents
+ * and noting the order keys were first met (the order MiniSearch adds fields to a term).
+ */
 class KeyScanner extends Scanner {
-  keys = new Int32Array(1 << 16);
+  readonly chunks: Int32Array[] = [];
+  #chunk = new Int32Array(CHUNK);
+  #at = 0;
   count = 0;
+  /** The document being scanned. */
+  doc = 0;
+  /** Per key, two ints: one more than the last document holding it (0: none yet), and its documents. */
+  keys = new Int32Array(2048);
+  readonly firstMet: number[] = [];
 
   protected occurrence(term: number): void {
-    if (this.count === this.keys.length) {
-      const grown = new Int32Array(this.keys.length * 2);
+    const key = term * FIELD_COUNT + this.fieldId;
+    if (this.#at === CHUNK) {
+      this.chunks.push(this.#chunk);
+      this.#chunk = new Int32Array(CHUNK);
+      this.#at = 0;
+    }
+    this.#chunk[this.#at++] = key;
+    this.count++;
+    if (2 * key >= this.keys.length) {
+      const grown = new Int32Array(Math.max(2 * key + 2, this.keys.length * 2));
       grown.set(this.keys);
       this.keys = grown;
     }
-    this.keys[this.count++] = term * FIELD_COUNT + this.fieldId;
+    const last = this.keys[2 * key] as number;
+    if (last === this.doc + 1) return;
+    if (last === 0) this.firstMet.push(key);
+    this.keys[2 * key] = this.doc + 1;
+    this.keys[2 * key + 1] = (this.keys[2 * key + 1] as number) + 1;
+  }
+
+  /** The record, in chunks (the last one cut to what it holds). */
+  record(): Int32Array[] {
+    return [...this.chunks, this.#chunk.subarray(0, this.#at)];
   }
 }
 
@@ -279,58 +310,75 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
 
   #addAllAtOnce<D>(documents: readonly D[], texts: FieldTexts<D>, idOf: (document: D, i: number) => number = (_, i) => i): void {
     const scanner = new KeyScanner(this.#terms, this.#processing.processTerm);
-    const ends = new Int32Array(documents.length);
-    documents.forEach((document, i) => {
-      this.#scan(document, texts, addDocumentId(this, idOf(document, i)), scanner);
-      ends[i] = scanner.count;
-    });
-    const { keys, terms } = scanner;
-    const keyCount = terms.length * FIELD_COUNT;
-    // Documents per key, and the order keys were first met (the order MiniSearch adds fields to a term).
-    const docs = new Int32Array(keyCount);
-    const lastDoc = new Int32Array(keyCount).fill(-1);
-    const firstMet: number[] = [];
-    let at = 0;
-    for (let doc = 0; doc < documents.length; doc++) {
-      for (const end = ends[doc] as number; at < end; at++) {
-        const key = keys[at] as number;
-        if (lastDoc[key] === doc) continue;
-        if (lastDoc[key] === -1) firstMet.push(key);
-        lastDoc[key] = doc;
-        docs[key] = (docs[key] as number) + 1;
+    const n = documents.length;
+    const ends = new Int32Array(n);
+    // Field lengths and their running averages as addFieldLength makes them (the same operations, so
+    // the same bits), kept here and handed over at the end.
+    const averages = new Array<number | undefined>(FIELD_COUNT).fill(undefined);
+    const lengths = new Array<number[] | undefined>(n);
+    const scratch = new Int32Array(FIELD_COUNT);
+    const { scanTokens } = this.#processing;
+    // Ids are distinct and present: addAll checked them, addAllTexts numbers the documents.
+    addDocumentIds(this, n, (shortId) => idOf(documents[shortId] as D, shortId));
+    for (let doc = 0; doc < n; doc++) {
+      const document = documents[doc] as D;
+      const shortId = doc;
+      scanner.doc = doc;
+      let last = -1;
+      for (let fieldId = 0; fieldId < FIELD_COUNT; fieldId++) {
+        const value = texts(document, fieldId);
+        scratch[fieldId] = -1;
+        if (value == null) continue;
+        scanner.fieldId = fieldId;
+        scanner.field();
+        if (typeof value === 'string') scanTokens(value, scanner);
+        else for (let p = 0; p < value.length; p++) scanTokens(value[p] as string, scanner);
+        const length = scanner.distinct;
+        scratch[fieldId] = length;
+        last = fieldId;
+        averages[fieldId] = ((averages[fieldId] || 0) * doc + length) / (doc + 1);
       }
+      if (last >= 0) {
+        // Sized to the fields set, as MiniSearch's array grows (a field absent is a hole).
+        const own = new Array<number>(last + 1);
+        for (let fieldId = 0; fieldId <= last; fieldId++) if ((scratch[fieldId] as number) >= 0) own[fieldId] = scratch[fieldId] as number;
+        lengths[shortId] = own;
+      }
+      ends[doc] = scanner.count;
     }
-    // Each key's slice of the shared arrays, then the postings in document order.
+    setFieldLengths(this, lengths, averages);
+    const { keys, firstMet, terms } = scanner;
+    const keyCount = terms.length * FIELD_COUNT;
+    // Each key's slice of the shared arrays, filled in one pass in document order: an occurrence in
+    // the document its key's last posting names adds to that posting's frequency.
     const offsets = new Int32Array(keyCount);
     let total = 0;
     for (let key = 0; key < keyCount; key++) {
       offsets[key] = total;
-      total += docs[key] as number;
+      total += keys[2 * key + 1] ?? 0;
     }
     const ids = new Int32Array(total);
     const freqs = new Int32Array(total);
     const next = offsets.slice();
-    lastDoc.fill(-1);
-    at = 0;
-    for (let doc = 0; doc < documents.length; doc++) {
-      for (const end = ends[doc] as number; at < end; at++) {
-        const key = keys[at] as number;
-        if (lastDoc[key] === doc) {
-          const slot = (next[key] as number) - 1;
-          freqs[slot] = (freqs[slot] as number) + 1;
-          continue;
-        }
-        lastDoc[key] = doc;
+    let doc = 0;
+    let at = 0;
+    let end = ends[0] ?? 0;
+    for (const chunk of scanner.record()) {
+      for (let i = 0; i < chunk.length; i++, at++) {
+        while (at === end) end = ends[++doc] as number;
+        const key = chunk[i] as number;
         const slot = next[key] as number;
-        ids[slot] = doc;
-        freqs[slot] = 1;
-        next[key] = slot + 1;
+        if (slot > (offsets[key] as number) && ids[slot - 1] === doc) freqs[slot - 1] = (freqs[slot - 1] as number) + 1;
+        else {
+          ids[slot] = doc;
+          freqs[slot] = 1;
+          next[key] = slot + 1;
+        }
       }
     }
     for (const key of firstMet) {
       const term = terms[Math.floor(key / FIELD_COUNT)] as TermEntry;
-      const fieldId = key % FIELD_COUNT;
-      term.data.set(fieldId, PostingList.view(ids, freqs, offsets[key] as number, docs[key] as number));
+      term.data.set(key % FIELD_COUNT, PostingList.view(ids, freqs, offsets[key] as number, keys[2 * key + 1] as number));
     }
   }
 

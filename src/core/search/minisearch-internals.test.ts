@@ -144,3 +144,53 @@ describe('the fast path keeps a query unfiltered', () => {
     );
   });
 });
+
+describe("the one-pass build ranks as MiniSearch's own build", () => {
+  // Hits as a search returns them, in order (ties keep config order, then catalogue position).
+  const hits = (docs: SearchDocument[], q: string, version?: string): [string, number, readonly string[]][] =>
+    buildBm25Index(docs, version)
+      .search(q, { filter: (name) => name.length % 4 !== 1 })
+      .map((h) => [h.name, h.score, h.fields]);
+
+  it('on catalogues whose texts repeat across tools and parts (equal documents tie), for random queries', () => {
+    // Few distinct texts: tools share parameter names and descriptions, and some tools are the same
+    // but for their name, so their scores tie.
+    const pool = fc.constantFrom('', 'the page number', 'owner of the repository', 'getWeather', 'run_deploy', 'list runs', 'Forecast é 搜索', 'deploy deployment deployer');
+    const repeated = fc
+      .array(fc.record({ parameterNames: fc.array(pool, { maxLength: 3 }), summary: pool, description: pool, parameterDescriptions: fc.array(pool, { maxLength: 3 }), copies: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 12 })
+      .map((tools): SearchDocument[] => tools.flatMap(({ copies, ...t }, i) => Array.from({ length: copies }, (_, c) => ({ ...t, name: `tool${i}_${c}`, order: (i * 3 + c) % 4 }))));
+    fc.assert(
+      fc.property(repeated, query, (docs, q) => {
+        expect(JSON.stringify(buildCatalogueIndex(docs).mini)).toBe(JSON.stringify(buildCatalogueIndex(docs, OTHER).mini));
+        expect(hits(docs, q)).toEqual(hits(docs, q, OTHER));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('on a catalogue of more occurrences than one chunk of the build’s record holds', () => {
+    // ~4,000 tools of ~40 tokens: the record of occurrences runs over several chunks (65,536 each).
+    const words = ['deploy', 'deployment', 'weather', 'forecast', 'getWeather', 'run', 'running', 'list', 'issue', 'pull_request', 'the', 'of', 'x1', 'é', 'repository', 'owner'];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const sentence = (length: number): string => Array.from({ length }, () => words[next(words.length)]).join(' ');
+    const docs: SearchDocument[] = Array.from({ length: 4_000 }, (_, i) => ({
+      name: `${words[next(words.length)]}_${i}`,
+      order: i % 7,
+      parameterNames: Array.from({ length: next(4) }, () => words[next(words.length)] as string),
+      summary: sentence(next(6)),
+      description: sentence(10 + next(30)),
+      parameterDescriptions: Array.from({ length: next(3) }, () => sentence(next(8))),
+    }));
+    expect(JSON.stringify(buildCatalogueIndex(docs).mini)).toBe(JSON.stringify(buildCatalogueIndex(docs, OTHER).mini));
+    fc.assert(
+      fc.property(query, (q) => {
+        expect(hits(docs, q)).toEqual(hits(docs, q, OTHER));
+      }),
+      { numRuns: 25 },
+    );
+  });
+});

@@ -96,6 +96,22 @@ export function addDocumentId<T>(mini: MiniSearch<T>, id: unknown): number {
 }
 
 /**
+ * addDocumentId for `count` documents added to an empty index, whose ids (`idOf(shortId)`) the
+ * caller vouches are distinct and present: the same maps, in the same order, without a check each.
+ */
+export function addDocumentIds<T>(mini: MiniSearch<T>, count: number, idOf: (shortId: number) => unknown): void {
+  const m = internals(mini);
+  if (m._nextId !== 0) throw new Error('addDocumentIds needs an empty index');
+  for (let shortId = 0; shortId < count; shortId++) {
+    const id = idOf(shortId);
+    m._idToShortId.set(id, shortId);
+    m._documentIds.set(shortId, id);
+  }
+  m._documentCount += count;
+  m._nextId += count;
+}
+
+/**
  * MiniSearch's addFieldLength, operation for operation (the average is a running one over `count`
  * documents before this one): `lengths` is the document's array, made on its first field.
  */
@@ -106,6 +122,21 @@ export function addFieldLength<T>(mini: MiniSearch<T>, shortId: number, fieldId:
   lengths[fieldId] = length;
   const average = m._avgFieldLength[fieldId] || 0;
   m._avgFieldLength[fieldId] = (average * count + length) / (count + 1);
+}
+
+/**
+ * What addFieldLength leaves after a run of documents added to an empty index: `lengths` by short id
+ * (a document with none, no entry), and the running averages by field id (undefined: a field no
+ * document had, left unset as MiniSearch leaves it).
+ */
+export function setFieldLengths<T>(mini: MiniSearch<T>, lengths: readonly (number[] | undefined)[], averages: readonly (number | undefined)[]): void {
+  const m = internals(mini);
+  lengths.forEach((own, shortId) => {
+    if (own !== undefined) m._fieldLength.set(shortId, own);
+  });
+  averages.forEach((average, fieldId) => {
+    if (average !== undefined) m._avgFieldLength[fieldId] = average;
+  });
 }
 
 /** A document's field lengths by field id (a copy; empty for a document not indexed). */

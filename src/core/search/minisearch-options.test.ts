@@ -136,6 +136,21 @@ describe('buildIndex', () => {
     );
   });
 
+  it("builds MiniSearch's own index when documents lack fields (their field lengths have holes, or none)", () => {
+    const maybe = fc.option(text, { nil: undefined, freq: 2 });
+    const sparse = fc
+      .array(fc.record({ name: maybe, parameter_name: maybe, summary: maybe, description: maybe, parameter_description: maybe }), { maxLength: 12 })
+      .map((ds) => ds.map((d, id) => ({ id, ...d }) as unknown as MiniSearchDocument));
+    fc.assert(
+      fc.property(sparse, (ds) => {
+        const plain = new MiniSearch<MiniSearchDocument>(MINISEARCH_OPTIONS);
+        plain.addAll(ds);
+        expect(JSON.stringify(buildIndex(ds).mini)).toBe(JSON.stringify(plain));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("keeps MiniSearch's index through add, remove, discard and vacuum (postings are PostingLists)", async () => {
     await fc.assert(
       fc.asyncProperty(docs, fc.array(fc.nat(), { maxLength: 6 }), async (ds, picks) => {

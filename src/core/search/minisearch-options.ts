@@ -43,7 +43,8 @@ export interface MiniSearchDocument {
  * every search. bm25.ts still reports `summary` for terms the summary holds.
  */
 export function summaryIsIndexed(doc: SearchDocument): boolean {
-  return doc.summary !== '' && !doc.description.includes(doc.summary);
+  // Most such summaries open the description: startsWith answers them without a substring search.
+  return doc.summary !== '' && !doc.description.startsWith(doc.summary) && !doc.description.includes(doc.summary);
 }
 
 export function toMiniSearchDocument(doc: SearchDocument, id: number): MiniSearchDocument {
