@@ -1,6 +1,8 @@
 // The worker's copy of the document (issue 32.1): typed changes applied equal the edited text, a
 // wrong base asks for a resync, and a layer-only edit derives the same view as the whole document.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseScenario, scenarioDocFromText, writeScenario } from '../core';
 import type { ScenarioDoc } from '../core';
@@ -217,9 +219,44 @@ describe('WorkerDocument', () => {
     d.doc.layers.slice(1).forEach((l, i) => expect(l).toBe(layers[i]));
     expect(d.parsed.ok).toBe(true);
     expect(d.parses).toBe(2);
+    expect(withoutPositions(d.parsed)).toEqual(withoutPositions(parseScenario(writeScenario(d.doc))));
+  });
+
+  const conformance = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../shared/conformance');
+  const scenarios: [string, ScenarioDoc][] = [
+    ['the demo', demo],
+    ...readdirSync(conformance).filter((f) => f.endsWith('.toml')).map((f): [string, ScenarioDoc] => [f, doc(readFileSync(resolve(conformance, f), 'utf8'))]),
+    ['lone surrogates, a triple quote and control characters in the layers', { ...demo, layers: [{ name: 'odd', text: "a = '''x\ud800'''\u0001\n\udc00" }, ...demo.layers, { name: 'ends', text: "x = 'y'" }] }],
+  ];
+
+  it.each(scenarios)('parses %s as a whole parse of the written document does, apart from positions', (_name, d0) => {
+    const d = new WorkerDocument();
+    d.replace(1, d0);
+    const whole = parseScenario(writeScenario(d0));
+    expect(withoutPositions(d.parsed)).toEqual(withoutPositions(whole));
+    expect(d.parsedWhole).toBe(!whole.ok);
+  });
+
+  it('a document that does not parse is parsed whole: its errors name the written document\'s lines', () => {
+    // An unknown expectation on the last step's cycle: an error after the layers, at a line they move.
+    const bad = { ...demo, steps: [...demo.steps, { ...demo.steps[0]!, cycles: [{ calls: [], expect: { nope: 1 } }] }] } as unknown as ScenarioDoc;
+    const whole = parseScenario(writeScenario(bad));
+    expect(whole.ok).toBe(false);
+    expect(!whole.ok && whole.errors[0]?.line).toBeGreaterThan(writeScenario({ ...bad, steps: [] }).split('\n').length);
+    const d = new WorkerDocument();
+    d.replace(1, bad);
+    expect(d.parsed).toEqual(whole);
     expect(d.parsedWhole).toBe(true);
   });
 });
+
+/** A parse without its spans, lines and columns (the skeleton's are not the written document's). */
+function withoutPositions(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutPositions);
+  if (typeof v !== 'object' || v === null) return v;
+  if (v instanceof Map) return new Map([...v].map(([k, x]) => [k, withoutPositions(x)]));
+  return Object.fromEntries(Object.entries(v).filter(([k]) => !/span$/iu.test(k) && k !== 'line' && k !== 'column').map(([k, x]) => [k, withoutPositions(x)]));
+}
 
 describe('a derivation from edits', () => {
   const demo = doc(demoText);
