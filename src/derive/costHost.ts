@@ -1,7 +1,8 @@
 // The worker side of costProtocol.ts: the core's cost model over the newest timelines. The
 // counterfactual and the variants run the scenario again with the host's own runner (its workspace
 // layers and shared indexes), in the worker, never on the main thread.
-import { DEFAULT_MESSAGE_TOKENS, TokenMemo, breakEven, cacheStatus, catalogueSizes, compareDiscoveryInSteps, costOfTimelineInSteps, modelsFor, parseScenario, writeScenario } from '../core';
+import { DEFAULT_MESSAGE_TOKENS, TokenMemo, breakEven, cacheStatus, catalogueSizes, compareDiscoveryInSteps, costOfTimelineInSteps, modelsFor } from '../core';
+import { parseDoc } from './document';
 import type { CacheStatus, ConversationCost, PriceTable, Scenario, ScenarioDoc, Timeline, TokenCounter } from '../core';
 import { createTokenCounter } from '../core/providers/tokens';
 import type { BreakEvenView, CostView } from './costProtocol';
@@ -42,7 +43,7 @@ export class CostHost {
   }
 
   private scenario(doc: ScenarioDoc): Scenario {
-    const parsed = parseScenario(writeScenario(doc));
+    const parsed = parseDoc(doc).parse;
     if (!parsed.ok) throw new Error(parsed.errors[0]?.message ?? 'the scenario does not parse');
     return parsed.scenario;
   }

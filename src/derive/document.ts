@@ -109,6 +109,23 @@ export function rangeOfChanges(before: string, after: string, changes: readonly 
   return { start, oldEnd, newEnd: oldEnd + after.length - before.length };
 }
 
+/**
+ * A document's scenario, parsed without its layers' texts, which are then put back as a whole parse of
+ * the written document reads them (parsedLayerText): writing a catalogue into the scenario's TOML and
+ * scanning it back out was a second of an open at 100,000 tools (~90 M characters written, flattened and
+ * read), and of every scratch run of the hosts (cost, tasks, the open questions). Its spans are then the
+ * skeleton's, not the written document's (`whole` false: the report parses the document whole); a
+ * skeleton that fails is parsed whole, so errors name the written document's lines. `clean` says, by
+ * layer, whether the parsed text is the document's (no lone surrogate).
+ */
+export function parseDoc(doc: ScenarioDoc): { readonly parse: ScenarioParse; readonly whole: boolean; readonly clean: readonly boolean[] } {
+  const skeleton = parseScenario(writeScenario({ ...doc, layers: doc.layers.map((l) => ({ name: l.name, text: '' })) }));
+  if (!skeleton.ok) return { parse: parseScenario(writeScenario(doc)), whole: true, clean: [] };
+  const clean = doc.layers.map((l) => !LONE_SURROGATE.test(l.text));
+  const layers = doc.layers.map((l, i) => ({ name: l.name, text: clean[i] ? l.text : parsedLayerText(l.text) }));
+  return { parse: { ...skeleton, scenario: { ...skeleton.scenario, layers } }, whole: false, clean };
+}
+
 /** The worker's copy of the document, its revision and its parsed scenario. */
 export class WorkerDocument {
   private current: { revision: number; doc: ScenarioDoc } | undefined;
@@ -125,7 +142,7 @@ export class WorkerDocument {
   /** Whole parses made (for tests: a layer edit makes none). */
   parses = 0;
 
-  /** Whether `parsed` is a whole parse of `doc` (its spans are the written document's), not one a layer edit swapped a text into. */
+  /** Whether `parsed` is a whole parse of the written `doc` (its spans are the written document's): only when the document failed to parse (parseDoc). */
   get parsedWhole(): boolean {
     return this.whole;
   }
@@ -143,25 +160,10 @@ export class WorkerDocument {
   get parsed(): ScenarioParse {
     if (!this.parse) {
       this.parses++;
-      const doc = this.doc;
-      // The document is parsed without its layers' texts, which are then put back as a whole parse
-      // reads them (parsedLayerText): writing a catalogue into the scenario's TOML and scanning it back
-      // out was a second of an open at 100,000 tools (~90 M characters written, flattened and read), and
-      // parseScenario takes a text as given. Its spans are then the skeleton's, not the written
-      // document's (`parsedWhole` false: the report parses the document whole); a skeleton that fails
-      // is parsed whole, so errors name the written document's lines.
-      const skeleton = parseScenario(writeScenario({ ...doc, layers: doc.layers.map((l) => ({ name: l.name, text: '' })) }));
-      if (skeleton.ok) {
-        const clean = doc.layers.map((l) => !LONE_SURROGATE.test(l.text));
-        const layers = doc.layers.map((l, i) => ({ name: l.name, text: clean[i] ? l.text : parsedLayerText(l.text) }));
-        this.parse = { ...skeleton, scenario: { ...skeleton.scenario, layers } };
-        this.whole = false;
-        this.clean = clean;
-      } else {
-        this.parse = parseScenario(writeScenario(doc));
-        this.whole = true;
-        this.clean = [];
-      }
+      const parsed = parseDoc(this.doc);
+      this.parse = parsed.parse;
+      this.whole = parsed.whole;
+      this.clean = parsed.clean;
     }
     return this.parse;
   }

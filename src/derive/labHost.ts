@@ -3,7 +3,8 @@
 // open-questions panel. Everything is read from what the core computed; the
 // search lab searches the indexes the runs use (SharedIndexes), never one built
 // per query.
-import { checkExpectations, parseEvalQueries, parseScenario, playAutoTurn, runEval, runScenario, searchTools, writeScenario } from '../core';
+import { checkExpectations, parseEvalQueries, playAutoTurn, runEval, runScenario, searchTools } from '../core';
+import { parseDoc } from './document';
 import type { ExpectationResult, Policy, PolicyKey, ScenarioDoc, Timeline, ToolState } from '../core';
 import { searchDocument } from '../core/catalogue/search-document';
 import type { ToolDefinition } from '../core/catalogue/types';
@@ -117,7 +118,7 @@ export class LabHost {
   /** Runs a document through the core with the shared indexes (for policyDiff). */
   run(doc: ScenarioDoc): LabRun {
     if (this.runner) return this.runner(doc);
-    const parsed = parseScenario(writeScenario(doc));
+    const parsed = parseDoc(doc).parse;
     if (!parsed.ok) return { error: parsed.errors[0]?.message ?? 'the scenario does not parse' };
     const timeline = runScenario({ scenario: parsed.scenario, rankers: this.indexes.rankerMap() });
     return { timeline, expectations: checkExpectations(parsed.scenario, timeline) };

@@ -1,7 +1,8 @@
 // The worker side of tasksProtocol.ts: a task set run against a recent revision's design, a chunk of
 // tasks per call. A run keeps its prepared base (the design's run, its categories section) so every
 // chunk, and a task's turn opened later, plays on the same scratch copy.
-import { DEFAULT_PRICE_TABLE, finishRun, parseEvalQueries, parseScenario, playTask, prepareTasks, runTask, taskStepDoc, writeScenario } from '../core';
+import { DEFAULT_PRICE_TABLE, finishRun, parseEvalQueries, playTask, prepareTasks, runTask, taskStepDoc } from '../core';
+import { parseDoc } from './document';
 import type { PreparedTasks, Scenario, ScenarioDoc, Task, TaskResult, Timeline } from '../core';
 import { createTokenCounter } from '../core/providers/tokens';
 import { entryView } from './entryView';
@@ -29,7 +30,7 @@ export class TasksHost {
 
   async tasksStart({ revision, tasks, settings }: { revision: number; tasks: string; settings: TaskRunSettings }): Promise<TasksStarted> {
     const { doc, run } = this.sourceOf(revision);
-    const parsed = parseScenario(writeScenario(doc));
+    const parsed = parseDoc(doc).parse;
     if (!parsed.ok) throw new Error(`the scenario does not parse: ${parsed.errors[0]?.message ?? ''}`);
     const set = parseEvalQueries(tasks);
     // Awaited, not read if loaded: a run started before the worker's early load finished had no token figures.

@@ -2,7 +2,8 @@
 // core's loader (cached while the files and the persona stay the same), describes the load for the
 // workspace panel, and plans "make discoverable" with its saving per request. It only reads what
 // the core computed.
-import { approximateTokenCounter, toolCount, checkExpectations, DefinitionCache, definitionCost, LayerCache, loadWorkspace, parseScenario, runScenario, WORKSPACE_CONFIG, writeScenario } from '../core';
+import { approximateTokenCounter, toolCount, checkExpectations, DefinitionCache, definitionCost, LayerCache, loadWorkspace, runScenario, WORKSPACE_CONFIG } from '../core';
+import { parseDoc } from './document';
 import type { ExpectationResult, Scenario, ScenarioDoc, Timeline, TokenCounter, WorkspaceLoad } from '../core';
 import type { ToolDefinition } from '../core/catalogue/types';
 import type { Ranker } from '../core/search/types';
@@ -56,7 +57,7 @@ export class WorkspaceHost {
 
   /** Runs a document over a loaded workspace (as `derive` does). */
   run(doc: ScenarioDoc, ws: LoadedWorkspace | undefined): { timeline?: Timeline; expectations?: readonly ExpectationResult[]; errors: string[] } {
-    const parsed = parseScenario(writeScenario(doc));
+    const parsed = parseDoc(doc).parse;
     if (!parsed.ok) return { errors: parsed.errors.map((e) => e.message) };
     const timeline = this.runParsed(parsed.scenario, ws);
     return { timeline, expectations: checkExpectations(parsed.scenario, timeline), errors: [] };
