@@ -11,7 +11,7 @@ import { toJson } from '../json/serde';
 import { checkExpectations } from '../scenario/expectations';
 import { parseScenario } from '../scenario/parse';
 import type { Scenario, ScenarioStep } from '../scenario/types';
-import { Derivation, unchangedSteps } from './derivation';
+import { Derivation, REHEARSALS, unchangedSteps } from './derivation';
 import { runScenario } from './run';
 import { timelineToJson } from './serialize';
 import type { Timeline } from './timeline';
@@ -342,6 +342,7 @@ describe('the incremental derivation equals a derivation from scratch', () => {
     // The load diagnostics, then one step per search call of the scenario.
     const searches = s.steps.reduce((n, st) => n + st.cycles.reduce((m, c) => m + c.calls.filter((call) => call.tool === 'search_tools').length, 0), 0);
     expect(searches).toBeGreaterThan(0);
+    // No rehearsal of a keystroke: the one layer names every tool (a table appended would be a second one).
     expect(prepareAll(derivation)).toBe(1 + searches);
     // Done: the diagnostics are kept, the searches ranked again (a walk, no step for the diagnostics).
     expect(prepareAll(derivation)).toBe(searches);
@@ -352,6 +353,39 @@ describe('the incremental derivation equals a derivation from scratch', () => {
       prepareAll(fresh);
       sameDigest(digest(edited.scenario, fresh.run(edited)), digest(edited.scenario, runScenario(edited)), `${kind} after prepare`);
     }
+  });
+
+  it('prepare rehearses a keystroke (one tool re-resolved, the conversation replayed) and undoes it, and stops when a run comes between', () => {
+    const base = generated(120);
+    // The catalogue and a small layer of overrides, as a page's document often is.
+    const s: Scenario = { ...base, layers: [...base.layers, { name: 'overrides', text: '[conversation.tools.tool_2]\nsummary = "typed"\n' }] };
+    const searches = s.steps.reduce((n, st) => n + st.cycles.reduce((m, c) => m + c.calls.filter((call) => call.tool === 'search_tools').length, 0), 0);
+    const derivation = new Derivation();
+    derivation.run({ scenario: s });
+    // The load diagnostics, the searches, then a run and its undoing a step each, REHEARSALS times.
+    expect(prepareAll(derivation)).toBe(1 + searches + 2 * REHEARSALS);
+    // The last run was the undoing: tool by tool, not from scratch.
+    expect(derivation.last).toMatchObject({ restarted: false, toolsReresolved: 1 });
+    expect(derivation.last?.stepsPlayed).toBeGreaterThan(0);
+    sameDigest(digest(s, derivation.run({ scenario: s })), digest(s, runScenario({ scenario: s })), 'the same input after the rehearsal');
+    expect(derivation.last).toMatchObject({ stepsPlayed: 0, toolsReresolved: 0 });
+
+    // Typing during the rehearsal: the rehearsal is left where it was, the typed edit derived from it.
+    const typed = new Derivation();
+    typed.run({ scenario: s });
+    const steps = typed.prepare();
+    // Up to the rehearsal's first run (not its undoing).
+    let rehearsed = false;
+    while (!rehearsed && steps.next().done !== true) rehearsed = typed.last?.toolsReresolved === 1;
+    expect(rehearsed).toBe(true);
+    const edited = applyEdit({ scenario: s }, { kind: 'overrides', at: 5, line: 1 }, [s]);
+    const got = typed.run(edited);
+    const after = typed.last;
+    for (let r = steps.next(); !r.done; r = steps.next()) {
+      // nothing more runs
+    }
+    expect(typed.last).toBe(after);
+    sameDigest(digest(edited.scenario, got), digest(edited.scenario, runScenario(edited)), 'an edit typed during the rehearsal');
   });
 
   it('an earlier timeline is not changed by a later run', () => {
