@@ -81,6 +81,10 @@ export default function LayerEditor({ index, labelledBy }: LayerEditorProps) {
       folding: true,
       showFoldingControls: 'mouseover',
       quickSuggestions: { other: true, strings: true, comments: false },
+      // The suggest list waits for a pause in typing, not 10 ms (Monaco's default): asked on every
+      // character, its work (the widget built the first time, ~13 ms) ran before the keystroke's new
+      // counts could render, and typing on past it is not slowed by lists nobody reads.
+      quickSuggestionsDelay: 120,
       suggestOnTriggerCharacters: true,
       suggest: { showWords: false, preview: false },
       lightbulb: { enabled: monaco.editor.ShowLightbulbIconMode.OnCode },
