@@ -25,10 +25,16 @@ export function useTimeline(): { data: TimelineView | undefined } {
   return { data: useSyncExternalStore(source.subscribe, source.view) };
 }
 
+/** The newest derivation at once, before the other panels render it (timelineSource.ts): for the set counts only. */
+function useTimelineNow(): TimelineView | undefined {
+  const source = useSource();
+  return useSyncExternalStore(source.subscribeNow, source.viewNow);
+}
+
 /** The derivation and whether a newer one is being asked: for the markers that say so (re-renders twice a keystroke). */
 export function useTimelineStatus(): { data: TimelineView | undefined; isFetching: boolean } {
   const source = useSource();
-  const r = useSyncExternalStore(source.subscribe, source.result);
+  const r = useSyncExternalStore(source.subscribeNow, source.result);
   return { data: r.data, isFetching: r.isFetching };
 }
 
@@ -53,7 +59,10 @@ export function useSelectedEntry(view: TimelineView | undefined): number | undef
 
 export function useSelectedPosition(): { view: TimelineView | undefined; entry: number | undefined; position: number; row: SpineEntry | undefined } {
   const { data: view } = useTimeline();
-  const entry = useSelectedEntry(view);
+  return selectedPositionIn(view, useSelectedEntry(view));
+}
+
+function selectedPositionIn(view: TimelineView | undefined, entry: number | undefined): { view: TimelineView | undefined; entry: number | undefined; position: number; row: SpineEntry | undefined } {
   const row = spineEntry(view, entry);
   return { view, entry, position: row?.position ?? 0, row };
 }
@@ -66,7 +75,9 @@ const NO_FILTER: SetsQuery = {};
  */
 export function useSetCounts(): { data: SetsSummary | undefined; isFetching: boolean; isPlaceholderData: boolean } {
   const client = useDeriveClient();
-  const { view, position } = useSelectedPosition();
+  // At once: the counts are what a keystroke is waited on for (the rest of the page follows a frame later).
+  const now = useTimelineNow();
+  const { view, position } = selectedPositionIn(now, useSelectedEntry(now));
   const revision = view?.revision ?? 0;
   const inline = view?.sets !== undefined && view.sets.revision === revision && view.sets.position === position ? view.sets : undefined;
   const q = useQuery(setsWindowQuery(client, revision, position, 0, 0, NO_FILTER, view !== undefined && view.scenarioErrors.length === 0 && inline === undefined));

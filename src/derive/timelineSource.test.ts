@@ -20,7 +20,12 @@ function fakeClient(): { client: DeriveClient; asked: Asked[] } {
 }
 
 const viewOf = (revision: number) => ({ revision }) as unknown as TimelineView;
-const settle = () => new Promise((r) => setTimeout(r, 0));
+const tick = () => new Promise((r) => setTimeout(r, 0));
+/** React Query's notification, then the panels' publish after it (no frames in a test's DOM: a task each). */
+const settle = async () => {
+  await tick();
+  await tick();
+};
 
 describe('timelineSource: one observer of the derivation, moved by the store', () => {
   it('asks for each new revision from the store change itself, and keeps the answer on screen until the next one comes', async () => {
@@ -49,6 +54,32 @@ describe('timelineSource: one observer of the derivation, moved by the store', (
     expect(source.result().isFetching).toBe(false);
     expect(notified).toBeGreaterThan(beforeAnswer);
     off();
+  });
+
+  it('tells the set counts of an answer at once and the other panels a task later, each once', async () => {
+    const store = createWorkbenchStore(EMPTY_DOC);
+    const { client, asked } = fakeClient();
+    const source = timelineSource(new QueryClient(), store, client);
+    const told: string[] = [];
+    const offNow = source.subscribeNow(() => told.push(`now ${source.viewNow()?.revision ?? '-'}`));
+    const offPanels = source.subscribe(() => told.push(`panels ${source.view()?.revision ?? '-'}`));
+    asked[0]?.resolve(viewOf(1));
+    await settle();
+    store.getState().setName('typed');
+    await settle();
+    told.length = 0;
+
+    asked[1]?.resolve(viewOf(2));
+    await tick();
+    // The counts' listener has the new answer; the panels still show the previous one.
+    expect(source.viewNow()?.revision).toBe(2);
+    expect(source.view()?.revision).toBe(1);
+    expect(told).toEqual(['now 2']);
+    await tick();
+    expect(source.view()?.revision).toBe(2);
+    expect(told).toEqual(['now 2', 'panels 2']);
+    offNow();
+    offPanels();
   });
 
   it('follows the store only while someone listens, and catches up on the revision it missed', async () => {
