@@ -17,8 +17,8 @@ import { AnchoredSpan } from './anchors';
 import { ChunkedText } from './chunked-text';
 import { applyTextChanges, changedRange, composeRanges, editLayer, layerChange, layerTool, layerToolCount, loadLayerIncremental, loadLayerState, noteTextEdit } from './incremental';
 import type { Layer, LoadedLayer } from './layer';
-import { loadLayer } from './layer';
-import { parseToml } from './toml';
+import { loadLayer, readLayer } from './layer';
+import { parseToml, RunReopened } from './toml';
 
 const shared = resolve(import.meta.dirname, '../../../../shared');
 
@@ -237,6 +237,62 @@ describe('incremental layer parse equals a whole parse', () => {
     // Inside the string every keystroke re-reads the one table.
     const inside = type(anchor + 'examples = "'.length, 'an example, # not a comment, [not a header]');
     expect(inside.every((h) => h === 'table')).toBe(true);
+  });
+});
+
+describe('a layer read tool by tool as its runs of headers end (releaseRun) equals its tree read whole', () => {
+  const same = (layer: Layer, label: string): void => {
+    const a = canon(readLayer(layer).loaded);
+    const b = canon(readLayer(layer, undefined, false).loaded);
+    if (a === b) return;
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    expect(a.slice(Math.max(0, i - 300), i + 200), `${label}: parts at ${i}`).toBe(b.slice(Math.max(0, i - 300), i + 200));
+  };
+
+  it('on every layer of the corpus and after random edits of them (config, spans, diagnostics in order)', () => {
+    for (const layer of corpus) same(layer, layer.name);
+    let released = 0;
+    let reopened = 0;
+    fc.assert(
+      fc.property(fc.nat({ max: corpus.length - 1 }), fc.array(editArb, { minLength: 1, maxLength: 3 }), (k, edits) => {
+        const layer = corpus[k] as Layer;
+        let text = layer.text;
+        for (const e of edits) {
+          const c = change(text, e);
+          text = text.slice(0, c.rangeOffset) + c.text + text.slice(c.rangeOffset + c.rangeLength);
+        }
+        try {
+          parseToml(text, { releaseRun: () => released++ });
+        } catch (e) {
+          if (!(e instanceof RunReopened)) throw e;
+          reopened++;
+        }
+        same({ name: layer.name, text }, `${layer.name} edited`);
+      }),
+      { numRuns: 300, seed: 32 },
+    );
+    // Both ways are taken: tools read as their runs end, and layers whose runs come back read whole.
+    expect(released).toBeGreaterThan(300);
+    expect(reopened).toBeGreaterThan(5);
+  });
+
+  it('reads a released tool once, empties its table in the tree, and refuses a header that reaches it again', () => {
+    const text = '[conversation.tools.a]\nsummary = "A"\n[conversation.tools.a.parameters.p]\ntype = "string"\n\n[conversation.tools.b]\nsummary = "B"\n';
+    const seen: string[] = [];
+    const doc = parseToml(text, { releaseRun: (entry) => seen.push(`${entry.key}:${[...(entry.value.kind === 'table' ? entry.value.entries.keys() : [])].join(',')}`) });
+    // a's run ended at b's header, with its whole subtree; b's is still open at the end (read by readConfig).
+    expect(seen).toEqual(['a:summary,parameters']);
+    const tools = doc.root.entries.get('conversation')?.value;
+    const a = tools?.kind === 'table' ? tools.entries.get('tools')?.value : undefined;
+    expect(a?.kind === 'table' ? [...a.entries.keys()] : []).toEqual(['a', 'b']);
+    const aTable = a?.kind === 'table' ? a.entries.get('a')?.value : undefined;
+    expect(aTable?.kind === 'table' ? aTable.entries.size : -1).toBe(0);
+    for (const again of ['[conversation.tools.a.parameters.q]\ntype = "string"\n', '[conversation]\ntools.a.summary = "x"\n', '[conversation.tools]\na.enable = "on"\n']) {
+      expect(() => parseToml(`${text}${again}`, { releaseRun: () => undefined })).toThrow(RunReopened);
+      // The layer still reads as its tree whole does: the duplicate, the dotted key into a, their diagnostics.
+      same({ name: 'again', text: `${text}${again}` }, again);
+    }
   });
 });
 

@@ -2,12 +2,12 @@
 // diagnostics. Loading never throws.
 import type { Anchor } from './anchors';
 import { anchorer, anchorsOf, plainSpan } from './anchors';
-import type { ToolsEntryRead } from './read';
-import { readConfig, EMPTY_CONFIG } from './read';
-import { parseToml } from './toml';
-import type { Span, TomlEntry, TomlSection, TomlTable, TomlValue } from './toml-ast';
+import type { EarlyRead, ReadContext, ToolsEntryRead } from './read';
+import { readConfig, readToolsEntry, EMPTY_CONFIG } from './read';
+import { parseToml, RunReopened } from './toml';
+import type { Span, TomlDocument, TomlEntry, TomlSection, TomlTable, TomlValue } from './toml-ast';
 import { LineIndex } from './toml-ast';
-import type { Diagnostic, PartialConfig } from './types';
+import type { Diagnostic, Origin, PartialConfig } from './types';
 
 export interface Layer {
   readonly name: string;
@@ -68,28 +68,52 @@ export interface LayerHooks {
   toolsEntry?(entry: TomlEntry, read: ToolsEntryRead, diagnostics: number): void;
 }
 
-/** loadLayer, calling `hooks` and keeping the headers (for the incremental parse, incremental.ts). */
-export function readLayer(layer: Layer, hooks?: LayerHooks): ReadLayer {
+/** loadLayer, calling `hooks` and keeping the headers (for the incremental parse, incremental.ts). `release`: false reads the tree whole (the reference the tests compare with). */
+export function readLayer(layer: Layer, hooks?: LayerHooks, release = true): ReadLayer {
   const diagnostics: Diagnostic[] = [];
   const index = new LineIndex(layer.text);
   const lines = (): LineIndex => index;
   try {
     // Every origin's span is kept relative to its header section (anchors.ts), whichever way the layer
-    // is loaded, so a whole parse and an incremental one give the same values.
-    const doc = parseToml(layer.text, { sections: true });
-    const anchors = anchorsOf((doc.sections ?? []).map((s) => s.start));
+    // is loaded, so a whole parse and an incremental one give the same values. The anchors grow as the
+    // headers are read: a tool is read as its run of headers ends (`releaseRun`), its tree then let go.
+    const anchors = anchorsOf([]);
     const anchored = anchorer(anchors);
+    const origin = (node: TomlValue | Span): Origin => ({ kind: 'layer', layer: layer.name, span: anchored('kind' in node ? node.span : node) });
+    const early = new Map<TomlEntry, EarlyRead>();
+    const section = (start: number): void => {
+      anchors.push({ base: start });
+    };
+    let doc: TomlDocument;
+    try {
+      if (!release) throw new RunReopened();
+      doc = parseToml(layer.text, {
+        sections: true,
+        section,
+        releaseRun: (entry) => {
+          const reports: Parameters<ReadContext['report']>[] = [];
+          early.set(entry, { read: readToolsEntry(entry, { origin, report: (...r) => reports.push(r) }), reports });
+        },
+      });
+    } catch (e) {
+      if (!(e instanceof RunReopened)) throw e;
+      // A tool's headers come back after another's: read the tree whole.
+      anchors.length = 1;
+      early.clear();
+      doc = parseToml(layer.text, { sections: true, section });
+    }
     for (const e of doc.errors) diagnostics.push(positioned(layer.name, lines(), 'error', e.message, e.span, 'syntax'));
     const config = readConfig(
       doc.root,
       {
-        origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: layer.name, span: anchored('kind' in node ? node.span : node) }),
+        origin,
         report: (severity, message, at, code) => diagnostics.push(positioned(layer.name, lines(), severity, message, at, code)),
       },
       hooks && {
         beforeTools: () => hooks.beforeTools?.(diagnostics.length),
         toolsEntry: (entry, read) => hooks.toolsEntry?.(entry, read, diagnostics.length),
       },
+      early,
     );
     const loaded = { name: layer.name, config, diagnostics };
     return hooks && doc.errors.length === 0 && doc.sections ? { loaded, sections: doc.sections, root: doc.root, diagnostics, anchors, lines: index } : { loaded, diagnostics, lines: index };

@@ -360,6 +360,13 @@ export function readToolsEntry(entry: TomlEntry, ctx: ReadContext): ToolsEntryRe
 }
 
 /** Where readConfig is in `conversation.tools`, for a caller that keeps each entry's part (incremental.ts). */
+/** An entry of `conversation.tools` read while the layer was still being parsed (TomlParseOptions.releaseRun). */
+export interface EarlyRead {
+  readonly read: ToolsEntryRead;
+  /** Its ctx.report calls, in order: made again where the entry's turn comes, so the diagnostics keep the layer's order. */
+  readonly reports: readonly Parameters<ReadContext['report']>[];
+}
+
 export interface ReadHooks {
   /** Just before the first entry of `conversation.tools` is read (not called when it is not a table). */
   beforeTools?(): void;
@@ -368,7 +375,7 @@ export interface ReadHooks {
 }
 
 /** Reads a whole config document. Keys the workbench does not simulate are kept out silently. */
-export function readConfig(root: TomlTable, ctx: ReadContext, hooks?: ReadHooks): PartialConfig {
+export function readConfig(root: TomlTable, ctx: ReadContext, hooks?: ReadHooks, early?: ReadonlyMap<TomlEntry, EarlyRead>): PartialConfig {
   let defaults: ToolDefaults = EMPTY_DEFAULTS;
   const tools = new Map<string, ToolConfig>();
   const mcpServers = new Map<string, McpServerConfig>();
@@ -395,7 +402,9 @@ export function readConfig(root: TomlTable, ctx: ReadContext, hooks?: ReadHooks)
     } else {
       hooks?.beforeTools?.();
       for (const entry of toolsNode.value.entries.values()) {
-        const read = readToolsEntry(entry, ctx);
+        const done = early?.get(entry);
+        if (done) for (const r of done.reports) ctx.report(...r);
+        const read = done ? done.read : readToolsEntry(entry, ctx);
         if (read.kind === 'defaults') defaults = read.defaults ?? defaults;
         else if (read.kind === 'tool' && read.tool) tools.set(entry.key, read.tool);
         hooks?.toolsEntry?.(entry, read);

@@ -150,6 +150,32 @@ export interface TomlParseOptions {
   readonly plainArrays?: ReadonlySet<string>;
   /** Record every `[...]` / `[[...]]` header in document order (TomlDocument.sections); for the incremental layer parse. */
   readonly sections?: boolean;
+  /** Told where each `[...]` / `[[...]]` header starts, as it is read (before any `releaseRun` it ends). */
+  readonly section?: (start: number) => void;
+  /**
+   * A tool's run of headers is read as it ends (readLayer): when a header leaves the headers of one
+   * `conversation.tools.X`, X's entry is handed to this function and its table emptied, so its syntax
+   * tree is garbage while still young instead of living to the end of the parse (at 100,000 tools the
+   * tree was ~430 MB, copied twice by the young-generation collections and then swept). The tree
+   * returned has those tables empty. A header that opens a released tool again, or `[conversation]` /
+   * `[conversation.tools]` after a release (their keys could reach one), throws RunReopened from
+   * parseToml: parse again without releasing.
+   */
+  readonly releaseRun?: (entry: TomlEntry) => void;
+}
+
+/** parseToml with `releaseRun` met a header reaching a tool already released: parse again without. */
+export class RunReopened extends Error {
+  constructor() {
+    super('a released conversation.tools run was opened again');
+  }
+}
+
+/** An error thrown by `releaseRun` itself, carried out of the parse's own error handling. */
+class ReleaseFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super('releaseRun failed');
+  }
 }
 
 /** Thrown by the plain-value parse where only the tree can tell (dotted or repeated keys); never escapes. */
@@ -202,6 +228,11 @@ class Parser {
   readonly plainValues = new Map<TomlValue, unknown>();
   /** The headers read, when TomlParseOptions.sections asks for them. */
   readonly sections: TomlSection[] | undefined;
+  private readonly onSection: ((start: number) => void) | undefined;
+  private readonly release: ((entry: TomlEntry) => void) | undefined;
+  /** The tool whose run of headers the current section belongs to (with `release`). */
+  private runOwner: string | undefined;
+  private released: Set<string> | undefined;
 
   constructor(src: string, options?: TomlParseOptions) {
     this.src = src;
@@ -210,6 +241,8 @@ class Parser {
     this.section = this.root;
     this.plainArrays = options?.plainArrays;
     this.sections = options?.sections ? [] : undefined;
+    this.onSection = options?.section;
+    this.release = options?.releaseRun;
     this.keyCache = this.plainArrays ? new Array<string | undefined>(KEY_CACHE_SIZE).fill(undefined) : [];
   }
 
@@ -361,6 +394,33 @@ class Parser {
 
   // ---- headers --------------------------------------------------------------------------------
 
+  /** At a header (with `release`): releases the tool whose run it ends; see TomlParseOptions.releaseRun. */
+  runBoundary(names: readonly string[], n: number): void {
+    const conversation = n >= 1 && names[0] === 'conversation';
+    const owner = conversation && n >= 3 && names[1] === 'tools' ? names[2] : undefined;
+    if (this.released && conversation && (n === 1 || (n === 2 && names[1] === 'tools') || (owner !== undefined && this.released.has(owner)))) throw new RunReopened();
+    if (this.runOwner !== undefined && owner !== this.runOwner) {
+      // The run's last section ends here: its extent set as it will be (parseHeader sets it again, the same).
+      this.finishSection();
+      this.releaseTool(this.runOwner);
+    }
+    this.runOwner = owner;
+  }
+
+  releaseTool(name: string): void {
+    const conversation = this.root.entries.get('conversation')?.value;
+    const tools = conversation?.kind === 'table' ? conversation.entries.get('tools')?.value : undefined;
+    const entry = tools?.kind === 'table' ? tools.entries.get(name) : undefined;
+    if (!entry || entry.value.kind !== 'table' || !this.release) return;
+    (this.released ??= new Set()).add(name);
+    try {
+      this.release(entry);
+    } catch (e) {
+      throw new ReleaseFailure(e);
+    }
+    (entry.value as Writable<TomlTable>).entries = new Map();
+  }
+
   parseHeader(): void {
     const src = this.src;
     const start = this.pos;
@@ -382,7 +442,9 @@ class Parser {
     const headerSpan: Span = { start, end: headerEnd };
     const n = this.kCount;
     const names = this.kNames;
+    if (this.release) this.runBoundary(names, n);
     this.sections?.push({ start, path: names.slice(0, n), array: isArray });
+    this.onSection?.(start);
 
     // Walk to the parent of the last segment, creating implicit tables.
     let t = this.root;
@@ -1271,6 +1333,8 @@ export function parseToml(text: string, options?: TomlParseOptions): TomlDocumen
     if (sections) doc.sections = sections;
     return doc;
   } catch (e) {
+    if (e instanceof RunReopened) throw e;
+    if (e instanceof ReleaseFailure) throw e.failure;
     let error: TomlSyntaxError;
     if (e instanceof TomlParseFailure) {
       error = { message: e.message, span: { start: e.start, end: e.end } };
