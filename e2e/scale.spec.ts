@@ -40,8 +40,13 @@ test('10,000 tools: the file opens, edits in either layer show, both lists scrol
   try {
     await workbench.open();
     await test.step('the file opens with Ctrl+O and the counts show every tool', async () => {
+      await page.evaluate(() => window.__workbench?.meter());
       await workbench.openScenarioFile('scale-10000.toml', readFileSync(file));
       await expect(sets.counts()).toContainText(`configured ${TOOLS + 2}`, { timeout: 120_000 });
+      // The worker read the opened file itself: the document (megabytes of catalogue) did not cross.
+      const opened = await page.evaluate(() => window.__workbench?.traffic());
+      expect(opened?.sent ?? Infinity).toBeLessThan(64 * 1024);
+      expect(text.length).toBeGreaterThan(1024 * 1024);
       // The base config: its counts do not depend on which searches promoted what.
       await expect(timeline.row(0)).toBeVisible();
       await timeline.press('Home');

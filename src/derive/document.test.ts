@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseScenario, scenarioDocFromText, writeScenario } from '../core';
 import type { ScenarioDoc } from '../core';
-import { applyChanges, DocumentSender, editsBetween, isResync, keepsSurrogatesPaired, parsedLayerText, WorkerDocument } from './document';
+import { applyChanges, docFromSource, DocumentSender, editsBetween, isResync, keepsSurrogatesPaired, NO_SOURCE, openedFrom, parsedLayerText, WorkerDocument } from './document';
 import type { DocOrigin, LayerChange } from './document';
 import { DeriveHost } from './host';
 
@@ -326,6 +326,54 @@ describe('a derivation from edits', () => {
       error = e;
     }
     expect(isResync(error)).toBe(true);
+  });
+});
+
+describe('a document opened from a file crosses as the file', () => {
+  const bytes = new TextEncoder().encode(demoText);
+  const file = new Blob([bytes]);
+  const reader = (b: Blob) => (b === file ? bytes : new Uint8Array(0));
+
+  it('is sent as its file when whole, as itself when the worker could not read it, and as edits after', () => {
+    const opened = doc(demoText);
+    openedFrom(opened, file);
+    const origins = new WeakMap<ScenarioDoc, DocOrigin>();
+    const sender = new DocumentSender((d) => origins.get(d));
+    expect(sender.update(opened, 1)).toEqual({ source: file });
+    expect(sender.update(opened, 1, true)).toEqual({ source: file });
+    expect(sender.update(opened, 1, 'doc')).toEqual({ doc: opened });
+    const renamed: ScenarioDoc = { ...opened, name: 'renamed' };
+    origins.set(renamed, { parent: opened });
+    expect('edits' in sender.update(renamed, 2)).toBe(true);
+    // A document not opened from a file is sent itself.
+    expect(new DocumentSender(() => undefined).update(doc(demoText), 1)).toEqual({ doc: doc(demoText) });
+  });
+
+  it('the worker reads the document the page parsed; a file it cannot read, a changed one or one that does not parse is a resync for the document itself', () => {
+    expect(docFromSource(file, reader)).toEqual(doc(demoText));
+    const refused = (f: Blob, read: (b: Blob) => Uint8Array): string => {
+      try {
+        docFromSource(f, read);
+      } catch (e) {
+        expect(isResync(e)).toBe(true);
+        return e instanceof Error ? e.message : '';
+      }
+      return 'read';
+    };
+    // No FileReaderSync outside a worker: the default reader refuses.
+    expect(refused(file, undefined as unknown as (b: Blob) => Uint8Array)).toMatch(/no FileReaderSync/u);
+    expect(refused(file, () => bytes.subarray(1))).toMatch(/the file changed/u);
+    const notUtf8 = new Uint8Array([0x6e, 0xff]);
+    expect(refused(new Blob([notUtf8]), () => notUtf8)).toMatch(/not UTF-8/u);
+    const broken = new TextEncoder().encode('name = ');
+    expect(refused(new Blob([broken]), () => broken)).toMatch(/does not parse/u);
+    for (const m of [refused(file, () => bytes.subarray(1)), refused(new Blob([broken]), () => broken)]) expect(m.startsWith(NO_SOURCE)).toBe(true);
+  });
+
+  it('derives from the file as from the document', () => {
+    const fromFile = new DeriveHost(reader).derive({ source: file, revision: 1, entry: null });
+    const fromDoc = new DeriveHost().derive({ doc: doc(demoText), revision: 1, entry: null });
+    expect({ ...fromFile, millis: 0 }).toEqual({ ...fromDoc, millis: 0 });
   });
 });
 

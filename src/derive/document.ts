@@ -9,7 +9,7 @@
 // (state/lineage.ts); `WorkerDocument` (worker side) applies it and keeps the parsed scenario, parsed
 // once per non-layer change: a layer-text edit swaps the layer's text in the parsed scenario, which
 // holds layers as plain name and text (the scenario text around them is never written or re-parsed).
-import { parseScenario, writeScenario } from '../core';
+import { decodeUtf8, parseScenario, scenarioDocFromText, writeScenario } from '../core';
 import type { LayerDoc, ScenarioDoc } from '../core';
 import type { TextReader } from '../core/config/chunked-text';
 import { ChunkedText } from '../core/config/chunked-text';
@@ -39,7 +39,49 @@ export interface DocumentEdits {
 export const RESYNC = 'resync: the worker does not hold revision';
 
 export function isResync(e: unknown): boolean {
-  return e instanceof Error && e.message.startsWith(RESYNC);
+  return e instanceof Error && (e.message.startsWith(RESYNC) || e.message.startsWith(NO_SOURCE));
+}
+
+/**
+ * The file a document was opened from, by the document (page side, set by the open). Its whole
+ * document crosses as the file, a handle, and the worker reads and parses it: the document itself is
+ * cloned and sent (at 100,000 tools a 91 MB string: 0.1-1.3 s of the page's thread, then ~0.5 s of
+ * the worker's to take it in), where reading and parsing the file takes the worker ~0.25 s.
+ */
+const SOURCES = new WeakMap<ScenarioDoc, Blob>();
+
+/** Says `doc` is scenarioDocFromText of `file`'s text (decoded as UTF-8): the worker may take it from the file. */
+export function openedFrom(doc: ScenarioDoc, file: Blob): void {
+  SOURCES.set(doc, file);
+}
+
+/** The worker could not read its document from the file: the page sends the document itself. */
+export const NO_SOURCE = 'resync: the worker could not take the document from its file';
+
+/** The bytes of a Blob, read synchronously (a worker's FileReaderSync). */
+export type ReadBlob = (file: Blob) => Uint8Array;
+
+const readBlobSync: ReadBlob = (file) => {
+  const FRS = (globalThis as { FileReaderSync?: new () => { readAsArrayBuffer(b: Blob): ArrayBuffer } }).FileReaderSync;
+  if (!FRS) throw new Error(`${NO_SOURCE} (no FileReaderSync here)`);
+  return new Uint8Array(new FRS().readAsArrayBuffer(file));
+};
+
+/** The document a file holds, as the page parsed it; a NO_SOURCE error when it cannot be read so. */
+export function docFromSource(file: Blob, read: ReadBlob = readBlobSync): ScenarioDoc {
+  let bytes: Uint8Array;
+  try {
+    bytes = read(file);
+  } catch (e) {
+    throw new Error(`${NO_SOURCE} (${e instanceof Error ? e.message : String(e)})`);
+  }
+  // A file changed since the page read it is not read at all (a File is a snapshot); its size says so too.
+  if (bytes.length !== file.size) throw new Error(`${NO_SOURCE} (the file changed)`);
+  const text = decodeUtf8(bytes);
+  if (!text.ok) throw new Error(`${NO_SOURCE} (not UTF-8)`);
+  const parsed = scenarioDocFromText(text.text);
+  if (!parsed.ok) throw new Error(`${NO_SOURCE} (it does not parse)`);
+  return parsed.doc;
 }
 
 /**
@@ -298,15 +340,19 @@ export class DocumentSender {
 
   constructor(private readonly originOf: (doc: ScenarioDoc) => DocOrigin | undefined) {}
 
-  /** The document's update; `whole` forces the whole document (a resync). */
-  update(doc: ScenarioDoc, revision: number, whole = false): { doc: ScenarioDoc } | { edits: DocumentEdits } {
+  /**
+   * The document's update; `whole` forces the whole document (a resync), `'doc'` the document itself
+   * rather than the file it was opened from (the worker could not read the file).
+   */
+  update(doc: ScenarioDoc, revision: number, whole: boolean | 'doc' = false): { doc: ScenarioDoc } | { source: Blob } | { edits: DocumentEdits } {
     const sent = this.sent;
     this.sent = { doc, revision };
     if (!whole && sent) {
       const edits = editsBetween(sent.doc, doc, this.originOf);
       if (edits) return { edits: { base: sent.revision, edits } };
     }
-    return { doc };
+    const source = whole === 'doc' ? undefined : SOURCES.get(doc);
+    return source ? { source } : { doc };
   }
 
   /** Forgets what was sent (a send failed): the next update is the whole document. */

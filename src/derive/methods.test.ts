@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { createWorkerClient } from './client';
 import type { DeriveClient } from './client';
+import { NO_SOURCE, openedFrom } from './document';
 import { DeriveHost } from './host';
 import { deriveKey, isMethod, methods } from './methods';
 import type { Answers, HostName, MethodName, Methods, Params, Result } from './methods';
@@ -121,6 +122,24 @@ describe('the client', () => {
     expect(await a).toBe('one');
     expect(await b).toBe('three');
     expect(await d).toBe('three');
+  });
+
+  it('sends a document opened from a file as the file, and the document itself when the worker cannot read the file', async () => {
+    const { c, w } = client();
+    const doc = { name: 'opened', policy: {}, layers: [], servers: [], steps: [] } as unknown as NonNullable<Params<'derive'>['doc']>;
+    const file = new Blob(['name = "opened"']);
+    openedFrom(doc, file);
+    const answered = c.derive({ doc, revision: 1 });
+    expect(w.posted).toHaveLength(1);
+    expect(w.posted[0]?.params).toMatchObject({ revision: 1, source: file });
+    expect(w.posted[0]?.params).not.toHaveProperty('doc');
+    w.onmessage?.({ data: { id: w.posted[0]!.id, ok: false, error: `${NO_SOURCE} (no FileReaderSync here)` } });
+    await settle();
+    expect(w.posted).toHaveLength(2);
+    expect(w.posted[1]?.params).toMatchObject({ revision: 1, doc });
+    expect(w.posted[1]?.params).not.toHaveProperty('source');
+    w.answer(w.posted[1]!.id, 'derived');
+    expect(await answered).toBe('derived');
   });
 
   it('sends every call of the other rows, none coalesced, at the end of the task that made them', async () => {

@@ -50,7 +50,8 @@ describe('typing in a layer', () => {
       if ('edits' in u) JSON.stringify(u);
       senderReads += models.reduce((n, m) => n + m.reads, 0) - before;
       if ('doc' in u) worker.replace(revision, structuredClone(plainDoc(u.doc)));
-      else worker.apply(revision, structuredClone(u.edits));
+      else if ('edits' in u) worker.apply(revision, structuredClone(u.edits));
+      else throw new Error('no document here was opened from a file');
       expect(worker.doc).toEqual(plainDoc(doc));
       return u;
     };
@@ -88,7 +89,8 @@ describe('typing in a layer', () => {
       const u = sender.update(doc, revision);
       lineageFloor('worker', doc);
       if ('doc' in u) worker.replace(revision, structuredClone(plainDoc(u.doc)));
-      else worker.apply(revision, structuredClone(u.edits));
+      else if ('edits' in u) worker.apply(revision, structuredClone(u.edits));
+      else throw new Error('no document here was opened from a file');
       expect(worker.doc).toEqual(plainDoc(doc));
       expect(originOf(doc)).toBeUndefined();
       return u;
