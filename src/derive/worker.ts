@@ -56,7 +56,7 @@ const dispatcher = new Dispatcher({
     // An opened (replaced, restored) document: what its first keystroke would build lazily is built
     // now, as long work queued behind the page's calls and given up for a newer derivation.
     const p = params as DeriveParams;
-    if (p.doc) dispatcher.receive({ id: --ownId, method: 'prepare', params: { revision: p.revision } });
+    if (p.doc || p.source) dispatcher.receive({ id: --ownId, method: 'prepare', params: { revision: p.revision } });
   },
 });
 
