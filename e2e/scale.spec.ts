@@ -47,6 +47,9 @@ test('10,000 tools: the file opens, edits in either layer show, both lists scrol
       const opened = await page.evaluate(() => window.__workbench?.traffic());
       expect(opened?.sent ?? Infinity).toBeLessThan(64 * 1024);
       expect(text.length).toBeGreaterThan(1024 * 1024);
+      // And prepared the opened revision for its first keystroke, as for a document sent whole.
+      const revision = (await page.evaluate(() => window.__workbench?.stats()))?.revision;
+      await expect.poll(async () => (await page.evaluate(() => window.__workbench?.stats()))?.prepared ?? [], { timeout: 60_000 }).toContain(revision);
       // The base config: its counts do not depend on which searches promoted what.
       await expect(timeline.row(0)).toBeVisible();
       await timeline.press('Home');

@@ -296,7 +296,11 @@ export class DeriveHost {
     if (this.document.revision === revision) this.current.doc = this.document.doc;
     await slicer();
     await inSlices(this.derivation.prepare(), slicer);
+    if (this.current?.revision === revision) this.prepared = [...this.prepared.slice(-7), revision];
   }
+
+  /** The revisions whose prepare ran to its end (stats). */
+  private prepared: readonly number[] = [];
 
   setsWindow({ revision, position, offset, limit, ...q }: { revision: number; position: number; offset: number; limit: number } & SetsQuery): SetsWindow {
     return this.views(revision).setsWindow(position, offset, limit, q);
@@ -321,7 +325,7 @@ export class DeriveHost {
 
   stats(): DeriveStats {
     const views = this.current?.views;
-    return { requestFacts: this.requestFacts, ...(this.current ? { revision: this.current.revision } : {}), builtRequests: views?.builtRequests() ?? [], setsRowsBuilt: views?.setsRowsBuilt ?? 0 };
+    return { requestFacts: this.requestFacts, ...(this.current ? { revision: this.current.revision } : {}), builtRequests: views?.builtRequests() ?? [], setsRowsBuilt: views?.setsRowsBuilt ?? 0, prepared: this.prepared };
   }
 
   private timeline(revision: number): Timeline {

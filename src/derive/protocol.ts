@@ -268,6 +268,8 @@ export interface DeriveStats {
   readonly revision?: number;
   readonly builtRequests: readonly number[];
   readonly setsRowsBuilt: number;
+  /** The revisions whose `prepare` ran to its end (an opened document's first keystroke done ahead), newest last. */
+  readonly prepared: readonly number[];
 }
 
 export interface RequestDetail {
