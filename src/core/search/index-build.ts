@@ -18,7 +18,7 @@ import { addDocumentId, addDocumentIds, addFieldLength, setFieldLengths, average
 import type { FieldTermData } from './minisearch-internals';
 import type { MiniSearchDocument, TokenSink } from './minisearch-options';
 import { PostingList } from './postings';
-import { TokenTable } from './token-table';
+import { hashRange, TokenTable } from './token-table';
 import type { SearchField } from './types';
 import { SEARCH_FIELDS } from './types';
 
@@ -84,12 +84,6 @@ class TermIndex extends SearchableMap<FieldTermData> {
 const FIELD_COUNT = SEARCH_FIELDS.length;
 const createFieldData = (): FieldTermData => new Map();
 
-/** A token met while adding: its term's number (-1 if processTerm drops it) and the last field that held it. */
-interface TokenEntry {
-  readonly term: number;
-  stamp: number;
-}
-
 /** A processed term met while adding: its entry in the term index, and its postings by field id. */
 interface TermEntry {
   readonly data: FieldTermData;
@@ -98,15 +92,22 @@ interface TermEntry {
 
 /**
  * What scanTokens feeds while documents are added: interns each token, counts the distinct tokens of
- * the field being scanned, and hands each occurrence of a kept term to `occurrence`.
+ * the field being scanned, and hands each occurrence of a kept term to `occurrence`. What it knows of
+ * a token (its term, the last field that met it) is in arrays by the token's number in the table: a
+ * token is met ~7 million times at 100,000 tools, and an object per token was one more load from
+ * somewhere else on the heap each time.
  */
 abstract class Scanner implements TokenSink {
-  readonly #tokens = new TokenTable<TokenEntry>();
-  readonly #entryOf: (token: string) => TokenEntry;
+  readonly #tokens = new TokenTable<number>();
+  readonly #entryOf: (token: string) => number;
+  /** By token number: its term's number, -1 if processTerm drops it. */
+  #termOf = new Int32Array(1024);
+  /** By token number: the stamp of the last field that met it (0: none yet). */
+  #stampOf = new Int32Array(1024);
   /** Terms in the order they were first met (which is the order they entered the term index). */
   readonly terms: TermEntry[] = [];
   readonly #termNumber = new Map<FieldTermData, number>();
-  /** Counts the fields scanned, so a token entry can tell whether this field met it already. */
+  /** Counts the fields scanned, so a token can tell whether this field met it already. */
   #stamp = 0;
   distinct = 0;
   /** The field being scanned. */
@@ -115,7 +116,18 @@ abstract class Scanner implements TokenSink {
   constructor(index: SearchableMap<FieldTermData>, processTerm: (token: string) => string | null) {
     this.#entryOf = (token) => {
       const term = processTerm(token);
-      return { term: term ? this.#number(index.fetch(term, createFieldData)) : -1, stamp: 0 };
+      const number = term ? this.#number(index.fetch(term, createFieldData)) : -1;
+      const at = this.#tokens.size;
+      if (at === this.#termOf.length) {
+        const termOf = new Int32Array(2 * at);
+        termOf.set(this.#termOf);
+        this.#termOf = termOf;
+        const stampOf = new Int32Array(2 * at);
+        stampOf.set(this.#stampOf);
+        this.#stampOf = stampOf;
+      }
+      this.#termOf[at] = number;
+      return number;
     };
   }
 
@@ -132,6 +144,7 @@ abstract class Scanner implements TokenSink {
       n = this.terms.length;
       this.terms.push({ data, postings });
       this.#termNumber.set(data, n);
+      this.termAdded(n);
     }
     return n;
   }
@@ -143,23 +156,30 @@ abstract class Scanner implements TokenSink {
   }
 
   range(text: string, start: number, end: number): void {
-    this.#met(this.#tokens.range(text, start, end, this.#entryOf));
+    this.#met(this.#tokens.hashedIndex(text, start, end, hashRange(text, start, end), this.#entryOf));
   }
 
   hashedRange(text: string, start: number, end: number, hash: number): void {
-    this.#met(this.#tokens.hashedRange(text, start, end, hash, this.#entryOf));
+    this.#met(this.#tokens.hashedIndex(text, start, end, hash, this.#entryOf));
   }
 
   token(token: string): void {
-    this.#met(this.#tokens.get(token, this.#entryOf));
+    this.#met(this.#tokens.hashedIndex(token, 0, token.length, hashRange(token, 0, token.length), this.#entryOf));
   }
 
-  #met(entry: TokenEntry): void {
-    if (entry.stamp !== this.#stamp) {
-      entry.stamp = this.#stamp;
+  #met(token: number): void {
+    const stampOf = this.#stampOf;
+    if (stampOf[token] !== this.#stamp) {
+      stampOf[token] = this.#stamp;
       this.distinct++;
     }
-    if (entry.term >= 0) this.occurrence(entry.term);
+    const term = this.#termOf[token] as number;
+    if (term >= 0) this.occurrence(term);
+  }
+
+  /** A term was numbered `term` (numbers are given 0, 1, … as terms are first met). */
+  protected termAdded(term: number): void {
+    void term;
   }
 
   protected abstract occurrence(term: number): void;
@@ -200,6 +220,16 @@ class KeyScanner extends Scanner {
   keys = new Int32Array(2048);
   readonly firstMet: number[] = [];
 
+  /** Room in `keys` for every key of the term, so an occurrence never checks. */
+  protected override termAdded(term: number): void {
+    const needed = 2 * (term + 1) * FIELD_COUNT;
+    if (needed > this.keys.length) {
+      const grown = new Int32Array(Math.max(needed, this.keys.length * 2));
+      grown.set(this.keys);
+      this.keys = grown;
+    }
+  }
+
   protected occurrence(term: number): void {
     const key = term * FIELD_COUNT + this.fieldId;
     if (this.#at === CHUNK) {
@@ -209,11 +239,6 @@ class KeyScanner extends Scanner {
     }
     this.#chunk[this.#at++] = key;
     this.count++;
-    if (2 * key >= this.keys.length) {
-      const grown = new Int32Array(Math.max(2 * key + 2, this.keys.length * 2));
-      grown.set(this.keys);
-      this.keys = grown;
-    }
     const last = this.keys[2 * key] as number;
     if (last === this.doc + 1) return;
     if (last === 0) this.firstMet.push(key);
