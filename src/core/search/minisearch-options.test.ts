@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MiniSearch from 'minisearch';
 import type { MiniSearchDocument } from './minisearch-options';
-import { buildCatalogueIndex, buildIndex, loadBuiltIndex, toMiniSearchDocument, MAX_TOKEN_LENGTH, MINISEARCH_OPTIONS, processTerm, tokenize, tokenizeByRegex } from './minisearch-options';
+import { buildCatalogueIndex, buildIndex, loadBuiltIndex, toMiniSearchDocument, MAX_TOKEN_LENGTH, MINISEARCH_OPTIONS, processTerm, scanTokens, tokenize, tokenizeByRegex } from './minisearch-options';
+import { hashRange } from './token-table';
 import { porterStem } from './stemmer';
 
 describe('tokenize', () => {
@@ -56,6 +57,27 @@ describe('tokenize, scanning ASCII by character code, gives the tokens of the re
     fc.assert(
       fc.property(texts, (text) => {
         expect(tokenize(text)).toEqual(tokenizeByRegex(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('hands each hashed range the hash of its text (the token table finds a token by it)', () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        const hashed: string[] = [];
+        scanTokens(text, {
+          range: () => undefined,
+          token: () => undefined,
+          hashedRange: (t, start, end, hash) => {
+            expect(hash).toBe(hashRange(t, start, end));
+            hashed.push(t.slice(start, end));
+          },
+        });
+        // In ASCII text, every single-part word of up to MAX_TOKEN_LENGTH characters comes hashed.
+        if (![...text].some((c) => c.charCodeAt(0) >= 128)) {
+          expect(hashed).toEqual(text.split(/[^A-Za-z0-9]+/).filter((w) => /^([a-z]+|[A-Z][a-z]*|[A-Z]+|[0-9]+)$/.test(w) && w.length <= MAX_TOKEN_LENGTH));
+        }
       }),
       { numRuns: 3000 },
     );
