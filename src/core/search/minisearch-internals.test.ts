@@ -7,7 +7,7 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it, vi } from 'vitest';
 import { buildBm25Index } from './bm25';
 import * as score from './bm25-score';
-import { fastPathProblem, INSTALLED_MINISEARCH, WRITTEN_AGAINST } from './minisearch-internals';
+import { fastPathProblem, IdentityIds, INSTALLED_MINISEARCH, WRITTEN_AGAINST } from './minisearch-internals';
 import { buildCatalogueIndex, buildIndex, toMiniSearchDocument } from './minisearch-options';
 import type { SearchDocument } from './types';
 
@@ -191,6 +191,60 @@ describe("the one-pass build ranks as MiniSearch's own build", () => {
         expect(hits(docs, q)).toEqual(hits(docs, q, OTHER));
       }),
       { numRuns: 25 },
+    );
+  });
+});
+
+describe('IdentityIds (a catalogue index’s ids both ways)', () => {
+  type Op = { kind: 'set'; key: number; value: number } | { kind: 'delete'; key: number } | { kind: 'resize'; count: number } | { kind: 'clear' };
+  const key = fc.oneof(fc.integer({ min: -2, max: 12 }), fc.constant(-0), fc.constant(0.5));
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('set' as const), key, value: fc.integer({ min: 0, max: 20 }) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), key }) },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant('resize' as const), count: fc.integer({ min: 0, max: 10 }) }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const) }) },
+  );
+
+  it('answers as a Map of i → i would, through sets, deletes, resizes (while still i → i) and clears', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 }), fc.array(op, { maxLength: 12 }), (count, ops) => {
+        const ids = new IdentityIds(count);
+        const model = new Map<number, number>(Array.from({ length: count }, (_, i) => [i, i]));
+        const same = (): void => {
+          expect(ids.size).toBe(model.size);
+          expect([...ids]).toEqual([...model]);
+          expect([...ids.keys()]).toEqual([...model.keys()]);
+          expect([...ids.values()]).toEqual([...model.values()]);
+          expect(Object.fromEntries(ids)).toEqual(Object.fromEntries(model));
+          const seen: [number, number][] = [];
+          ids.forEach((value, k, map) => {
+            expect(map).toBe(ids);
+            seen.push([k, value]);
+          });
+          expect(seen).toEqual([...model]);
+          for (const k of [-1, -0, 0, 0.5, 1, 3, 9, 10, 11, Number.NaN]) {
+            expect(ids.has(k)).toBe(model.has(k));
+            expect(Object.is(ids.get(k), model.get(k))).toBe(true);
+          }
+        };
+        same();
+        for (const o of ops) {
+          if (o.kind === 'set') {
+            expect(ids.set(o.key, o.value)).toBe(ids);
+            model.set(o.key, o.value);
+          } else if (o.kind === 'delete') expect(ids.delete(o.key)).toBe(model.delete(o.key));
+          else if (o.kind === 'clear') {
+            ids.clear();
+            model.clear();
+          } else if (ids.identity) {
+            ids.resize(o.count);
+            model.clear();
+            for (let i = 0; i < o.count; i++) model.set(i, i);
+          } else expect(() => ids.resize(o.count)).toThrow('after a change');
+          same();
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 });
