@@ -4,6 +4,8 @@ import MiniSearch from 'minisearch';
 import type { MiniSearchDocument } from './minisearch-options';
 import { buildCatalogueIndex, buildIndex, loadBuiltIndex, toMiniSearchDocument, MAX_TOKEN_LENGTH, MINISEARCH_OPTIONS, processTerm, scanTokens, tokenize, tokenizeByRegex } from './minisearch-options';
 import { hashRange } from './token-table';
+import { termIndex } from './minisearch-internals';
+import { PostingList } from './postings';
 import { porterStem } from './stemmer';
 
 describe('tokenize', () => {
@@ -209,6 +211,22 @@ describe('buildIndex', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('builds the same index when a term occurs more often in one field than a byte counts (frequencies kept in Int32 then)', () => {
+    for (const times of [254, 255, 256, 300]) {
+      const docs = [
+        { name: 'deploy_app', order: 0, parameterNames: ['env'], summary: '', description: `${'deploy '.repeat(times)}now`, parameterDescriptions: ['where'] },
+        { name: 'list_apps', order: 1, parameterNames: [], summary: 'Lists apps.', description: 'deploy list', parameterDescriptions: [] },
+      ];
+      const plain = new MiniSearch<MiniSearchDocument>(MINISEARCH_OPTIONS);
+      plain.addAll(docs.map(toMiniSearchDocument));
+      const built = buildCatalogueIndex(docs).mini;
+      expect(JSON.stringify(built)).toBe(JSON.stringify(plain));
+      const postings = termIndex(built).get('deploy')?.get(3);
+      expect(postings).toBeInstanceOf(PostingList);
+      expect((postings as PostingList).freqs).toBeInstanceOf(times < 256 ? Uint8Array : Int32Array);
+    }
   });
 
   it('builds the same index from catalogue documents in place (list fields scanned part by part)', () => {

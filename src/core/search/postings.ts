@@ -22,8 +22,11 @@
 export class PostingList implements Map<number, number> {
   /** Document short ids, ascending, at [start, start + length). */
   ids: Int32Array;
-  /** Term frequency of each id, at the same index. */
-  freqs: Int32Array;
+  /**
+   * Term frequency of each id, at the same index. A view made by a bulk build may hold them in bytes
+   * (every frequency of the build under 256): a list's own arrays, made at its first change, are Int32.
+   */
+  freqs: Int32Array | Uint8Array;
   start = 0;
   length = 0;
   /** False while the arrays are shared with other lists (a view). */
@@ -35,7 +38,7 @@ export class PostingList implements Map<number, number> {
   }
 
   /** A list over ids[start, start + length) and the same slice of freqs, shared until it changes. */
-  static view(ids: Int32Array, freqs: Int32Array, start: number, length: number): PostingList {
+  static view(ids: Int32Array, freqs: Int32Array | Uint8Array, start: number, length: number): PostingList {
     const list = new PostingList();
     list.ids = ids;
     list.freqs = freqs;
