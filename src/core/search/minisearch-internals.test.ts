@@ -7,7 +7,7 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it, vi } from 'vitest';
 import { buildBm25Index } from './bm25';
 import * as score from './bm25-score';
-import { fastPathProblem, IdentityIds, INSTALLED_MINISEARCH, WRITTEN_AGAINST } from './minisearch-internals';
+import { fastPathProblem, IdentityIds, INSTALLED_MINISEARCH, termIndex, WRITTEN_AGAINST } from './minisearch-internals';
 import { buildCatalogueIndex, buildIndex, toMiniSearchDocument } from './minisearch-options';
 import type { SearchDocument } from './types';
 
@@ -192,6 +192,26 @@ describe("the one-pass build ranks as MiniSearch's own build", () => {
       }),
       { numRuns: 25 },
     );
+  });
+
+  it('past 65,536 (term, field) keys, where the build’s record widens from 16 to 32 bits', () => {
+    // Letters only, so each word is a token and a term of its own (the stemmer leaves "q…z" words be).
+    const word = (i: number): string => `q${Array.from({ length: 4 }, (_, k) => String.fromCharCode(97 + (Math.floor(i / 26 ** k) % 26))).join('')}z`;
+    let w = 0;
+    const words = (count: number): string => Array.from({ length: count }, () => word(w++)).join(' ');
+    const docs: SearchDocument[] = Array.from({ length: 3_000 }, (_, i) => ({
+      name: `tool_${i} ${words(4)}`,
+      order: i,
+      parameterNames: [words(5)],
+      summary: words(5),
+      description: `${words(5)} ${word(i % 50)} ${word(i % 7)}`,
+      parameterDescriptions: [words(5)],
+    }));
+    const fast = buildCatalogueIndex(docs).mini;
+    const keys = [...termIndex(fast).values()].reduce((sum, byField) => sum + byField.size, 0);
+    expect(keys).toBeGreaterThan(0x10000);
+    expect(JSON.stringify(fast)).toBe(JSON.stringify(buildCatalogueIndex(docs, OTHER).mini));
+    for (const q of [word(3), `${word(70_000)} ${word(5)}`, word(12_345)]) expect(hits(docs, q)).toEqual(hits(docs, q, OTHER));
   });
 });
 
