@@ -207,11 +207,14 @@ describe("the one-pass build ranks as MiniSearch's own build", () => {
       description: `${words(5)} ${word(i % 50)} ${word(i % 7)}`,
       parameterDescriptions: [words(5)],
     }));
-    const fast = buildCatalogueIndex(docs).mini;
-    const keys = [...termIndex(fast).values()].reduce((sum, byField) => sum + byField.size, 0);
+    // Each index built once (stock MiniSearch's build of 72,000 keys takes seconds).
+    const fast = buildBm25Index(docs);
+    const other = buildBm25Index(docs, OTHER);
+    const keys = [...termIndex(fast.miniSearch).values()].reduce((sum, byField) => sum + byField.size, 0);
     expect(keys).toBeGreaterThan(0x10000);
-    expect(JSON.stringify(fast)).toBe(JSON.stringify(buildCatalogueIndex(docs, OTHER).mini));
-    for (const q of [word(3), `${word(70_000)} ${word(5)}`, word(12_345)]) expect(hits(docs, q)).toEqual(hits(docs, q, OTHER));
+    expect(JSON.stringify(fast.miniSearch)).toBe(JSON.stringify(other.miniSearch));
+    const ranked = (index: typeof fast, q: string): [string, number, readonly string[]][] => index.search(q, { filter: (name) => name.length % 4 !== 1 }).map((h) => [h.name, h.score, h.fields]);
+    for (const q of [word(3), `${word(70_000)} ${word(5)}`, word(12_345)]) expect(ranked(fast, q)).toEqual(ranked(other, q));
   });
 });
 
