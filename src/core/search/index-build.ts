@@ -14,11 +14,11 @@
 import MiniSearch from 'minisearch';
 import type { Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { addDocumentId, addDocumentIds, addFieldLength, setFieldLengths, averageFieldLengths, documentCount, fieldLengths, spliceDocuments, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
+import { addDocumentId, addDocumentIds, addFieldLength, addIdentityIds, setFieldLengths, averageFieldLengths, documentCount, fieldLengths, spliceDocuments, documentsGeneration, isPristine, nextShortId, recomputeAverageFieldLengths, replaceTermIndex, setFieldLength, termIndex } from './minisearch-internals';
 import type { FieldTermData } from './minisearch-internals';
 import type { MiniSearchDocument, TokenSink } from './minisearch-options';
 import { PostingList } from './postings';
-import { TokenTable } from './token-table';
+import { hashRange, TokenTable } from './token-table';
 import type { SearchField } from './types';
 import { SEARCH_FIELDS } from './types';
 
@@ -84,12 +84,6 @@ class TermIndex extends SearchableMap<FieldTermData> {
 const FIELD_COUNT = SEARCH_FIELDS.length;
 const createFieldData = (): FieldTermData => new Map();
 
-/** A token met while adding: its term's number (-1 if processTerm drops it) and the last field that held it. */
-interface TokenEntry {
-  readonly term: number;
-  stamp: number;
-}
-
 /** A processed term met while adding: its entry in the term index, and its postings by field id. */
 interface TermEntry {
   readonly data: FieldTermData;
@@ -98,15 +92,22 @@ interface TermEntry {
 
 /**
  * What scanTokens feeds while documents are added: interns each token, counts the distinct tokens of
- * the field being scanned, and hands each occurrence of a kept term to `occurrence`.
+ * the field being scanned, and hands each occurrence of a kept term to `occurrence`. What it knows of
+ * a token (its term, the last field that met it) is in arrays by the token's number in the table: a
+ * token is met ~7 million times at 100,000 tools, and an object per token was one more load from
+ * somewhere else on the heap each time.
  */
 abstract class Scanner implements TokenSink {
-  readonly #tokens = new TokenTable<TokenEntry>();
-  readonly #entryOf: (token: string) => TokenEntry;
+  readonly #tokens = new TokenTable<number>();
+  readonly #entryOf: (token: string) => number;
+  /** By token number: its term's number, -1 if processTerm drops it. */
+  #termOf = new Int32Array(1024);
+  /** By token number: the stamp of the last field that met it (0: none yet). */
+  #stampOf = new Int32Array(1024);
   /** Terms in the order they were first met (which is the order they entered the term index). */
   readonly terms: TermEntry[] = [];
   readonly #termNumber = new Map<FieldTermData, number>();
-  /** Counts the fields scanned, so a token entry can tell whether this field met it already. */
+  /** Counts the fields scanned, so a token can tell whether this field met it already. */
   #stamp = 0;
   distinct = 0;
   /** The field being scanned. */
@@ -115,7 +116,18 @@ abstract class Scanner implements TokenSink {
   constructor(index: SearchableMap<FieldTermData>, processTerm: (token: string) => string | null) {
     this.#entryOf = (token) => {
       const term = processTerm(token);
-      return { term: term ? this.#number(index.fetch(term, createFieldData)) : -1, stamp: 0 };
+      const number = term ? this.#number(index.fetch(term, createFieldData)) : -1;
+      const at = this.#tokens.size;
+      if (at === this.#termOf.length) {
+        const termOf = new Int32Array(2 * at);
+        termOf.set(this.#termOf);
+        this.#termOf = termOf;
+        const stampOf = new Int32Array(2 * at);
+        stampOf.set(this.#stampOf);
+        this.#stampOf = stampOf;
+      }
+      this.#termOf[at] = number;
+      return number;
     };
   }
 
@@ -132,6 +144,7 @@ abstract class Scanner implements TokenSink {
       n = this.terms.length;
       this.terms.push({ data, postings });
       this.#termNumber.set(data, n);
+      this.termAdded(n);
     }
     return n;
   }
@@ -143,23 +156,30 @@ abstract class Scanner implements TokenSink {
   }
 
   range(text: string, start: number, end: number): void {
-    this.#met(this.#tokens.range(text, start, end, this.#entryOf));
+    this.#met(this.#tokens.hashedIndex(text, start, end, hashRange(text, start, end), this.#entryOf));
   }
 
   hashedRange(text: string, start: number, end: number, hash: number): void {
-    this.#met(this.#tokens.hashedRange(text, start, end, hash, this.#entryOf));
+    this.#met(this.#tokens.hashedIndex(text, start, end, hash, this.#entryOf));
   }
 
   token(token: string): void {
-    this.#met(this.#tokens.get(token, this.#entryOf));
+    this.#met(this.#tokens.hashedIndex(token, 0, token.length, hashRange(token, 0, token.length), this.#entryOf));
   }
 
-  #met(entry: TokenEntry): void {
-    if (entry.stamp !== this.#stamp) {
-      entry.stamp = this.#stamp;
+  #met(token: number): void {
+    const stampOf = this.#stampOf;
+    if (stampOf[token] !== this.#stamp) {
+      stampOf[token] = this.#stamp;
       this.distinct++;
     }
-    if (entry.term >= 0) this.occurrence(entry.term);
+    const term = this.#termOf[token] as number;
+    if (term >= 0) this.occurrence(term);
+  }
+
+  /** A term was numbered `term` (numbers are given 0, 1, … as terms are first met). */
+  protected termAdded(term: number): void {
+    void term;
   }
 
   protected abstract occurrence(term: number): void;
@@ -190,41 +210,108 @@ const CHUNK = 1 << 16;
  * and noting the order keys were first met (the order MiniSearch adds fields to a term).
  */
 class KeyScanner extends Scanner {
-  readonly chunks: Int32Array[] = [];
-  #chunk = new Int32Array(CHUNK);
+  readonly chunks: (Uint16Array | Int32Array)[] = [];
+  /**
+   * Keys are numbered in the order they are first met, so they fit in 16 bits while fewer than 65,536
+   * (a (term, field) key numbered by term would not: 26,000 terms at 100,000 tools make 130,000 of
+   * them, 50,000 met): the record then takes 2 bytes an occurrence, 10 MB less at 100,000 tools. From
+   * the 65,536th key on, chunks are Int32.
+   */
+  #chunk: Uint16Array | Int32Array = new Uint16Array(CHUNK);
   #at = 0;
   count = 0;
   /** The document being scanned. */
   doc = 0;
+  /** By term * FIELD_COUNT + field id: one more than the key's number (0: not met yet). */
+  #keyOf = new Int32Array(1024 * FIELD_COUNT);
+  /** Keys met so far. */
+  keyCount = 0;
+  /** By key: its term * FIELD_COUNT + field id. */
+  termFieldOf = new Int32Array(1024);
   /** Per key, two ints: one more than the last document holding it (0: none yet), and its documents. */
   keys = new Int32Array(2048);
-  readonly firstMet: number[] = [];
+
+  /** Room in #keyOf for every key of the term, so an occurrence never checks. */
+  protected override termAdded(term: number): void {
+    const needed = (term + 1) * FIELD_COUNT;
+    if (needed > this.#keyOf.length) {
+      const grown = new Int32Array(Math.max(needed, this.#keyOf.length * 2));
+      grown.set(this.#keyOf);
+      this.#keyOf = grown;
+    }
+  }
+
+  #newKey(termField: number): number {
+    const key = this.keyCount++;
+    this.#keyOf[termField] = key + 1;
+    if (key === this.termFieldOf.length) {
+      const termFieldOf = new Int32Array(2 * key);
+      termFieldOf.set(this.termFieldOf);
+      this.termFieldOf = termFieldOf;
+      const keys = new Int32Array(4 * key);
+      keys.set(this.keys);
+      this.keys = keys;
+    }
+    this.termFieldOf[key] = termField;
+    if (key === 0x10000) {
+      this.chunks.push(this.#chunk.subarray(0, this.#at));
+      this.#chunk = new Int32Array(CHUNK);
+      this.#at = 0;
+    }
+    return key;
+  }
 
   protected occurrence(term: number): void {
-    const key = term * FIELD_COUNT + this.fieldId;
+    const termField = term * FIELD_COUNT + this.fieldId;
+    let key = (this.#keyOf[termField] as number) - 1;
+    if (key < 0) key = this.#newKey(termField);
     if (this.#at === CHUNK) {
       this.chunks.push(this.#chunk);
-      this.#chunk = new Int32Array(CHUNK);
+      this.#chunk = this.keyCount > 0x10000 ? new Int32Array(CHUNK) : new Uint16Array(CHUNK);
       this.#at = 0;
     }
     this.#chunk[this.#at++] = key;
     this.count++;
-    if (2 * key >= this.keys.length) {
-      const grown = new Int32Array(Math.max(2 * key + 2, this.keys.length * 2));
-      grown.set(this.keys);
-      this.keys = grown;
-    }
     const last = this.keys[2 * key] as number;
     if (last === this.doc + 1) return;
-    if (last === 0) this.firstMet.push(key);
     this.keys[2 * key] = this.doc + 1;
     this.keys[2 * key + 1] = (this.keys[2 * key + 1] as number) + 1;
   }
 
   /** The record, in chunks (the last one cut to what it holds). */
-  record(): Int32Array[] {
+  record(): (Uint16Array | Int32Array)[] {
     return [...this.chunks, this.#chunk.subarray(0, this.#at)];
   }
+}
+
+/**
+ * Fills each key's slice of `ids` and `freqs` (from `offsets`), in one pass over the record of
+ * occurrences in document order (`ends[doc]`: where the record's occurrences of documents after `doc`
+ * start): an occurrence in the document its key's last posting names adds to that posting's
+ * frequency. False, part way, if a frequency would pass `max`.
+ */
+function fillPostings(record: readonly (Uint16Array | Int32Array)[], ends: Int32Array, offsets: Int32Array, ids: Int32Array, freqs: Int32Array | Uint8Array, max: number): boolean {
+  const next = offsets.slice();
+  let doc = 0;
+  let at = 0;
+  let end = ends[0] ?? 0;
+  for (const chunk of record) {
+    for (let i = 0; i < chunk.length; i++, at++) {
+      while (at === end) end = ends[++doc] as number;
+      const key = chunk[i] as number;
+      const slot = next[key] as number;
+      if (slot > (offsets[key] as number) && ids[slot - 1] === doc) {
+        const freq = freqs[slot - 1] as number;
+        if (freq === max) return false;
+        freqs[slot - 1] = freq + 1;
+      } else {
+        ids[slot] = doc;
+        freqs[slot] = 1;
+        next[key] = slot + 1;
+      }
+    }
+  }
+  return true;
 }
 
 /** What replaceTexts changed, for telling which searches of the previous documents still hold. */
@@ -266,7 +353,8 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
     const ids = new Set<unknown>();
     const valid = documents.every((d) => d.id != null && !ids.has(d.id) && (ids.add(d.id), true));
     if (empty && valid) {
-      this.#addAllAtOnce(documents, miniSearchTexts, (document) => document.id);
+      // Ids are distinct and present: checked above.
+      this.#addAllAtOnce(documents, miniSearchTexts, () => addDocumentIds(this, documents.length, (shortId) => (documents[shortId] as MiniSearchDocument).id));
       return;
     }
     // The scanner's caches live for one call: a later remove may drop postings or terms.
@@ -305,21 +393,24 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
    */
   addAllTexts<D>(documents: readonly D[], texts: FieldTexts<D>): void {
     if (!isPristine(this)) throw new Error('addAllTexts needs an empty index');
-    this.#addAllAtOnce(documents, texts);
+    this.#addAllAtOnce(documents, texts, () => addIdentityIds(this, documents.length));
   }
 
-  #addAllAtOnce<D>(documents: readonly D[], texts: FieldTexts<D>, idOf: (document: D, i: number) => number = (_, i) => i): void {
+  /** `addIds`: hands MiniSearch the documents' ids, as addDocumentId would one by one. */
+  #addAllAtOnce<D>(documents: readonly D[], texts: FieldTexts<D>, addIds: () => void): void {
     const scanner = new KeyScanner(this.#terms, this.#processing.processTerm);
     const n = documents.length;
     const ends = new Int32Array(n);
     // Field lengths and their running averages as addFieldLength makes them (the same operations, so
     // the same bits), kept here and handed over at the end.
-    const averages = new Array<number | undefined>(FIELD_COUNT).fill(undefined);
+    // In a Float64Array: a double stored in an array of `number | undefined` is a heap number of its
+    // own, five a document (8 MB of garbage at 100,000 tools). `seen`: the fields some document had.
+    const averages = new Float64Array(FIELD_COUNT);
+    const seen = new Uint8Array(FIELD_COUNT);
     const lengths = new Array<number[] | undefined>(n);
     const scratch = new Int32Array(FIELD_COUNT);
     const { scanTokens } = this.#processing;
-    // Ids are distinct and present: addAll checked them, addAllTexts numbers the documents.
-    addDocumentIds(this, n, (shortId) => idOf(documents[shortId] as D, shortId));
+    addIds();
     for (let doc = 0; doc < n; doc++) {
       const document = documents[doc] as D;
       const shortId = doc;
@@ -336,7 +427,8 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
         const length = scanner.distinct;
         scratch[fieldId] = length;
         last = fieldId;
-        averages[fieldId] = ((averages[fieldId] || 0) * doc + length) / (doc + 1);
+        averages[fieldId] = ((averages[fieldId] as number) * doc + length) / (doc + 1);
+        seen[fieldId] = 1;
       }
       if (last >= 0) {
         // Sized to the fields set, as MiniSearch's array grows (a field absent is a hole).
@@ -346,39 +438,28 @@ export class ToolMiniSearch extends MiniSearch<MiniSearchDocument> {
       }
       ends[doc] = scanner.count;
     }
-    setFieldLengths(this, lengths, averages);
-    const { keys, firstMet, terms } = scanner;
-    const keyCount = terms.length * FIELD_COUNT;
-    // Each key's slice of the shared arrays, filled in one pass in document order: an occurrence in
-    // the document its key's last posting names adds to that posting's frequency.
+    setFieldLengths(this, lengths, Array.from(averages, (average, fieldId) => (seen[fieldId] === 1 ? average : undefined)));
+    const { keys, keyCount, termFieldOf, terms } = scanner;
+    // Each key's slice of the shared arrays (see fillPostings).
     const offsets = new Int32Array(keyCount);
     let total = 0;
     for (let key = 0; key < keyCount; key++) {
       offsets[key] = total;
-      total += keys[2 * key + 1] ?? 0;
+      total += keys[2 * key + 1] as number;
     }
     const ids = new Int32Array(total);
-    const freqs = new Int32Array(total);
-    const next = offsets.slice();
-    let doc = 0;
-    let at = 0;
-    let end = ends[0] ?? 0;
-    for (const chunk of scanner.record()) {
-      for (let i = 0; i < chunk.length; i++, at++) {
-        while (at === end) end = ends[++doc] as number;
-        const key = chunk[i] as number;
-        const slot = next[key] as number;
-        if (slot > (offsets[key] as number) && ids[slot - 1] === doc) freqs[slot - 1] = (freqs[slot - 1] as number) + 1;
-        else {
-          ids[slot] = doc;
-          freqs[slot] = 1;
-          next[key] = slot + 1;
-        }
-      }
+    // Frequencies in bytes while every one fits (they do in tool catalogues: 13 MB less at 100,000
+    // tools, which the collector also counts against the next full collection); else in Int32.
+    let freqs: Int32Array | Uint8Array = new Uint8Array(total);
+    if (!fillPostings(scanner.record(), ends, offsets, ids, freqs, 255)) {
+      freqs = new Int32Array(total);
+      fillPostings(scanner.record(), ends, offsets, ids, freqs, Infinity);
     }
-    for (const key of firstMet) {
-      const term = terms[Math.floor(key / FIELD_COUNT)] as TermEntry;
-      term.data.set(key % FIELD_COUNT, PostingList.view(ids, freqs, offsets[key] as number, keys[2 * key + 1] as number));
+    // In the order keys were first met: the order MiniSearch adds fields to a term.
+    for (let key = 0; key < keyCount; key++) {
+      const termField = termFieldOf[key] as number;
+      const term = terms[Math.floor(termField / FIELD_COUNT)] as TermEntry;
+      term.data.set(termField % FIELD_COUNT, PostingList.view(ids, freqs, offsets[key] as number, keys[2 * key + 1] as number));
     }
   }
 

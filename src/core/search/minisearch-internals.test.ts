@@ -7,7 +7,7 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it, vi } from 'vitest';
 import { buildBm25Index } from './bm25';
 import * as score from './bm25-score';
-import { fastPathProblem, INSTALLED_MINISEARCH, WRITTEN_AGAINST } from './minisearch-internals';
+import { fastPathProblem, IdentityIds, INSTALLED_MINISEARCH, termIndex, WRITTEN_AGAINST } from './minisearch-internals';
 import { buildCatalogueIndex, buildIndex, toMiniSearchDocument } from './minisearch-options';
 import type { SearchDocument } from './types';
 
@@ -191,6 +191,76 @@ describe("the one-pass build ranks as MiniSearch's own build", () => {
         expect(hits(docs, q)).toEqual(hits(docs, q, OTHER));
       }),
       { numRuns: 25 },
+    );
+  });
+
+  it('past 65,536 (term, field) keys, where the build’s record widens from 16 to 32 bits', () => {
+    // Letters only, so each word is a token and a term of its own (the stemmer leaves "q…z" words be).
+    const word = (i: number): string => `q${Array.from({ length: 4 }, (_, k) => String.fromCharCode(97 + (Math.floor(i / 26 ** k) % 26))).join('')}z`;
+    let w = 0;
+    const words = (count: number): string => Array.from({ length: count }, () => word(w++)).join(' ');
+    const docs: SearchDocument[] = Array.from({ length: 3_000 }, (_, i) => ({
+      name: `tool_${i} ${words(4)}`,
+      order: i,
+      parameterNames: [words(5)],
+      summary: words(5),
+      description: `${words(5)} ${word(i % 50)} ${word(i % 7)}`,
+      parameterDescriptions: [words(5)],
+    }));
+    // Each index built once (stock MiniSearch's build of 72,000 keys takes seconds).
+    const fast = buildBm25Index(docs);
+    const other = buildBm25Index(docs, OTHER);
+    const keys = [...termIndex(fast.miniSearch).values()].reduce((sum, byField) => sum + byField.size, 0);
+    expect(keys).toBeGreaterThan(0x10000);
+    expect(JSON.stringify(fast.miniSearch)).toBe(JSON.stringify(other.miniSearch));
+    const ranked = (index: typeof fast, q: string): [string, number, readonly string[]][] => index.search(q, { filter: (name) => name.length % 4 !== 1 }).map((h) => [h.name, h.score, h.fields]);
+    for (const q of [word(3), `${word(70_000)} ${word(5)}`, word(12_345)]) expect(ranked(fast, q)).toEqual(ranked(other, q));
+  });
+});
+
+describe('IdentityIds (a catalogue index’s ids both ways)', () => {
+  type Op = { kind: 'set'; key: number; value: number } | { kind: 'delete'; key: number } | { kind: 'resize'; count: number } | { kind: 'clear' };
+  const key = fc.oneof(fc.integer({ min: -2, max: 12 }), fc.constant(-0), fc.constant(0.5));
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('set' as const), key, value: fc.integer({ min: 0, max: 20 }) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), key }) },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant('resize' as const), count: fc.integer({ min: 0, max: 10 }) }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const) }) },
+  );
+
+  it('answers as a Map of i → i would, through sets, deletes, resizes (while still i → i) and clears', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 }), fc.array(op, { maxLength: 12 }), (count, ops) => {
+        const ids = new IdentityIds(count);
+        const model = new Map<number, number>(Array.from({ length: count }, (_, i) => [i, i]));
+        // Everything a Map answers, in one value (one comparison: expect is the cost of this test).
+        const answers = (map: Map<number, number>): unknown => {
+          const seen: [number, number, boolean][] = [];
+          map.forEach((value, k, m) => seen.push([k, value, m === map]));
+          const lookups = [-1, -0, 0, 0.5, 1, 3, 9, 10, 11, Number.NaN].map((k) => [map.has(k), map.get(k)]);
+          return { size: map.size, entries: [...map], keys: [...map.keys()], values: [...map.values()], object: Object.fromEntries(map), seen, lookups };
+        };
+        const same = (): void => {
+          expect(answers(ids)).toEqual(answers(model));
+        };
+        same();
+        for (const o of ops) {
+          if (o.kind === 'set') {
+            expect(ids.set(o.key, o.value)).toBe(ids);
+            model.set(o.key, o.value);
+          } else if (o.kind === 'delete') expect(ids.delete(o.key)).toBe(model.delete(o.key));
+          else if (o.kind === 'clear') {
+            ids.clear();
+            model.clear();
+          } else if (ids.identity) {
+            ids.resize(o.count);
+            model.clear();
+            for (let i = 0; i < o.count; i++) model.set(i, i);
+          } else expect(() => ids.resize(o.count)).toThrow('after a change');
+          same();
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MiniSearch from 'minisearch';
 import type { MiniSearchDocument } from './minisearch-options';
-import { buildCatalogueIndex, buildIndex, loadBuiltIndex, toMiniSearchDocument, MAX_TOKEN_LENGTH, MINISEARCH_OPTIONS, processTerm, tokenize, tokenizeByRegex } from './minisearch-options';
+import { buildCatalogueIndex, buildIndex, loadBuiltIndex, toMiniSearchDocument, MAX_TOKEN_LENGTH, MINISEARCH_OPTIONS, processTerm, scanTokens, tokenize, tokenizeByRegex } from './minisearch-options';
+import { hashRange } from './token-table';
+import { termIndex } from './minisearch-internals';
+import { PostingList } from './postings';
 import { porterStem } from './stemmer';
 
 describe('tokenize', () => {
@@ -56,6 +59,27 @@ describe('tokenize, scanning ASCII by character code, gives the tokens of the re
     fc.assert(
       fc.property(texts, (text) => {
         expect(tokenize(text)).toEqual(tokenizeByRegex(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('hands each hashed range the hash of its text (the token table finds a token by it)', () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        const hashed: string[] = [];
+        scanTokens(text, {
+          range: () => undefined,
+          token: () => undefined,
+          hashedRange: (t, start, end, hash) => {
+            expect(hash).toBe(hashRange(t, start, end));
+            hashed.push(t.slice(start, end));
+          },
+        });
+        // In ASCII text, every single-part word of up to MAX_TOKEN_LENGTH characters comes hashed.
+        if (![...text].some((c) => c.charCodeAt(0) >= 128)) {
+          expect(hashed).toEqual(text.split(/[^A-Za-z0-9]+/).filter((w) => /^([a-z]+|[A-Z][a-z]*|[A-Z]+|[0-9]+)$/.test(w) && w.length <= MAX_TOKEN_LENGTH));
+        }
       }),
       { numRuns: 3000 },
     );
@@ -187,6 +211,22 @@ describe('buildIndex', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('builds the same index when a term occurs more often in one field than a byte counts (frequencies kept in Int32 then)', () => {
+    for (const times of [254, 255, 256, 300]) {
+      const docs = [
+        { name: 'deploy_app', order: 0, parameterNames: ['env'], summary: '', description: `${'deploy '.repeat(times)}now`, parameterDescriptions: ['where'] },
+        { name: 'list_apps', order: 1, parameterNames: [], summary: 'Lists apps.', description: 'deploy list', parameterDescriptions: [] },
+      ];
+      const plain = new MiniSearch<MiniSearchDocument>(MINISEARCH_OPTIONS);
+      plain.addAll(docs.map(toMiniSearchDocument));
+      const built = buildCatalogueIndex(docs).mini;
+      expect(JSON.stringify(built)).toBe(JSON.stringify(plain));
+      const postings = termIndex(built).get('deploy')?.get(3);
+      expect(postings).toBeInstanceOf(PostingList);
+      expect((postings as PostingList).freqs).toBeInstanceOf(times < 256 ? Uint8Array : Int32Array);
+    }
   });
 
   it('builds the same index from catalogue documents in place (list fields scanned part by part)', () => {

@@ -19,23 +19,34 @@
 // Iteration walks a snapshot, so deleting during a loop (as MiniSearch's vacuum
 // and search do for discarded documents) never skips an entry.
 
+const NO_IDS = new Int32Array(0);
+const NO_FREQS = new Int32Array(0);
+
 export class PostingList implements Map<number, number> {
   /** Document short ids, ascending, at [start, start + length). */
   ids: Int32Array;
-  /** Term frequency of each id, at the same index. */
-  freqs: Int32Array;
+  /**
+   * Term frequency of each id, at the same index. A view made by a bulk build may hold them in bytes
+   * (every frequency of the build under 256): a list's own arrays, made at its first change, are Int32.
+   */
+  freqs: Int32Array | Uint8Array;
   start = 0;
   length = 0;
-  /** False while the arrays are shared with other lists (a view). */
-  #owned = true;
+  /** False while the arrays are shared with other lists (a view, or a new list's empty arrays). */
+  #owned = false;
 
+  /**
+   * An empty list, over shared empty arrays until its first entry: a bulk build makes every list a
+   * view (50,000 of them at 100,000 tools), and arrays made here only to be replaced were 100,000
+   * typed arrays of garbage a build.
+   */
   constructor() {
-    this.ids = new Int32Array(4);
-    this.freqs = new Int32Array(4);
+    this.ids = NO_IDS;
+    this.freqs = NO_FREQS;
   }
 
   /** A list over ids[start, start + length) and the same slice of freqs, shared until it changes. */
-  static view(ids: Int32Array, freqs: Int32Array, start: number, length: number): PostingList {
+  static view(ids: Int32Array, freqs: Int32Array | Uint8Array, start: number, length: number): PostingList {
     const list = new PostingList();
     list.ids = ids;
     list.freqs = freqs;

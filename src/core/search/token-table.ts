@@ -43,6 +43,15 @@ export class TokenTable<T> {
 
   /** `range`, given hashRange(text, start, end) by a caller that worked it out while scanning. */
   hashedRange(text: string, start: number, end: number, h: number, create: (token: string) => T): T {
+    return this.#values[this.hashedIndex(text, start, end, h, create)] as T;
+  }
+
+  /**
+   * The number of text[start, end)'s entry (entries are numbered 0, 1, … as they are made, by
+   * `create(token)` the first time a token is met), given hashRange(text, start, end): for a caller
+   * that keeps what it knows of each token in arrays by that number, not in an object per token.
+   */
+  hashedIndex(text: string, start: number, end: number, h: number, create: (token: string) => T): number {
     const length = end - start;
     const mask = this.#mask;
     const slots = this.#slots;
@@ -55,7 +64,7 @@ export class TokenTable<T> {
       const from = (slots[s + 2] as number) - start;
       let i = start;
       while (i < end && chars[from + i] === text.charCodeAt(i)) i++;
-      if (i === end) return this.#values[at - 1] as T;
+      if (i === end) return at - 1;
     }
   }
 
@@ -64,7 +73,7 @@ export class TokenTable<T> {
     return this.range(token, 0, token.length, create);
   }
 
-  #insert(slot: number, h: number, text: string, start: number, end: number, create: (token: string) => T): T {
+  #insert(slot: number, h: number, text: string, start: number, end: number, create: (token: string) => T): number {
     const value = create(text.slice(start, end));
     this.#values.push(value);
     const length = end - start;
@@ -82,7 +91,7 @@ export class TokenTable<T> {
     this.#slots[s + 2] = from;
     this.#slots[s + 3] = length;
     if (this.#values.length * 2 > this.#mask) this.#grow();
-    return value;
+    return this.#values.length - 1;
   }
 
   #grow(): void {
