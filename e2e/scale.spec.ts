@@ -43,9 +43,11 @@ test('10,000 tools: the file opens, edits in either layer show, both lists scrol
       await page.evaluate(() => window.__workbench?.meter());
       await workbench.openScenarioFile('scale-10000.toml', readFileSync(file));
       await expect(sets.counts()).toContainText(`configured ${TOOLS + 2}`, { timeout: 120_000 });
-      // The worker read the opened file itself: the document (megabytes of catalogue) did not cross.
+      // The opened file's bytes were moved to the worker, which parsed them: the document (megabytes of
+      // catalogue) was not cloned across.
       const opened = await page.evaluate(() => window.__workbench?.traffic());
       expect(opened?.sent ?? Infinity).toBeLessThan(64 * 1024);
+      expect(opened?.transferred).toBe(Buffer.byteLength(text));
       expect(text.length).toBeGreaterThan(1024 * 1024);
       // And prepared the opened revision for its first keystroke, as for a document sent whole.
       const revision = (await page.evaluate(() => window.__workbench?.stats()))?.revision;

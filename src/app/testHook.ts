@@ -95,7 +95,7 @@ export function installTestHook(deps: { store: WorkbenchStore; client: DeriveCli
     },
     flushAutosave: () => deps.flush(),
     meter: () => client.meter?.(true),
-    traffic: () => client.traffic?.() ?? { sent: 0, received: 0, messages: 0, byMethod: {} },
+    traffic: () => client.traffic?.() ?? { sent: 0, transferred: 0, received: 0, messages: 0, byMethod: {} },
     stats: () => client.call('stats', {}),
     liveConnections: (urls: readonly string[]) =>
       urls.flatMap((url) => {

@@ -16,7 +16,10 @@ export interface DeriveRequest extends Omit<DeriveParams, 'doc' | 'edits'> {
 
 /** What crossed the worker boundary since metering began: bytes as JSON text, each way. */
 export interface Traffic {
+  /** Cloned to the worker (as JSON text); buffers transferred, not cloned, are `transferred`. */
   readonly sent: number;
+  /** Bytes of buffers moved to the worker without a copy (an opened file's, document.ts). */
+  readonly transferred: number;
   readonly received: number;
   readonly messages: number;
   /** Received bytes by method. */
@@ -69,25 +72,33 @@ export function createWorkerClient(): DeriveClient {
   // at once, after what waits (the worker reads them in order), so it starts while the keystroke's task
   // is still running.
   let outbox: (RpcRequest | RpcCancel)[] = [];
+  let moving: ArrayBuffer[] = [];
   const flush = (): void => {
     if (outbox.length === 0) return;
     const out = outbox;
+    const transfer = moving;
     outbox = [];
-    worker.postMessage(out.length === 1 ? out[0] : ({ batch: out } satisfies RpcBatch));
+    moving = [];
+    worker.postMessage(out.length === 1 ? out[0] : ({ batch: out } satisfies RpcBatch), transfer);
   };
-  const post = (m: RpcRequest | RpcCancel, now: boolean): void => {
+  const post = (m: RpcRequest | RpcCancel, now: boolean, transfer: readonly ArrayBuffer[] = []): void => {
     outbox.push(m);
+    moving.push(...transfer);
     if (now) flush();
     else if (outbox.length === 1) queueMicrotask(flush);
   };
   let metering = false;
-  let traffic = { sent: 0, received: 0, messages: 0, byMethod: {} as Record<string, number> };
+  let traffic = { sent: 0, transferred: 0, received: 0, messages: 0, byMethod: {} as Record<string, number> };
   const bytes = (v: unknown): number => (v === undefined ? 0 : (JSON.stringify(v)?.length ?? 0));
   const send = (method: MethodName, params: unknown, signal?: AbortSignal): Promise<unknown> => {
     const id = next++;
     const message = { id, method, params };
+    // An opened file's bytes (document.ts) are moved to the worker, not copied.
+    const source = method === 'derive' ? (params as { source?: unknown }).source : undefined;
+    const transfer = source instanceof Uint8Array ? [source.buffer as ArrayBuffer] : [];
     if (metering) {
-      traffic.sent += bytes(message);
+      traffic.sent += source instanceof Uint8Array ? bytes({ ...message, params: { ...(params as object), source: null } }) : bytes(message);
+      traffic.transferred += source instanceof Uint8Array ? source.byteLength : 0;
       traffic.messages++;
     }
     return new Promise((resolve, reject) => {
@@ -120,7 +131,7 @@ export function createWorkerClient(): DeriveClient {
         },
       });
       if (signal?.aborted) onAbort();
-      else post(message, method === 'derive');
+      else post(message, method === 'derive', transfer);
     });
   };
   const sender = new DocumentSender(originOf);
@@ -184,7 +195,7 @@ export function createWorkerClient(): DeriveClient {
     },
     meter(on) {
       metering = on;
-      traffic = { sent: 0, received: 0, messages: 0, byMethod: {} };
+      traffic = { sent: 0, transferred: 0, received: 0, messages: 0, byMethod: {} };
     },
     traffic: () => ({ ...traffic, byMethod: { ...traffic.byMethod } }),
   };

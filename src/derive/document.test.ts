@@ -329,19 +329,19 @@ describe('a derivation from edits', () => {
   });
 });
 
-describe('a document opened from a file crosses as the file', () => {
-  const bytes = new TextEncoder().encode(demoText);
-  const file = new Blob([bytes]);
-  const reader = (b: Blob) => (b === file ? bytes : new Uint8Array(0));
+describe("a document opened from a file crosses as the file's bytes", () => {
+  const bytesOf = () => new TextEncoder().encode(demoText);
 
-  it('is sent as its file when whole, as itself when the worker could not read it, and as edits after', () => {
+  it('is sent as its bytes once when whole, then as itself; as itself when the worker could not take the bytes; as edits after', () => {
     const opened = doc(demoText);
-    openedFrom(opened, file);
+    const bytes = bytesOf();
+    openedFrom(opened, bytes);
     const origins = new WeakMap<ScenarioDoc, DocOrigin>();
+    expect(new DocumentSender((d) => origins.get(d)).update(opened, 1, 'doc')).toEqual({ doc: opened });
     const sender = new DocumentSender((d) => origins.get(d));
-    expect(sender.update(opened, 1)).toEqual({ source: file });
-    expect(sender.update(opened, 1, true)).toEqual({ source: file });
-    expect(sender.update(opened, 1, 'doc')).toEqual({ doc: opened });
+    expect(sender.update(opened, 1)).toEqual({ source: bytes });
+    // The bytes went (transferred away): a resync sends the document itself.
+    expect(sender.update(opened, 1, true)).toEqual({ doc: opened });
     const renamed: ScenarioDoc = { ...opened, name: 'renamed' };
     origins.set(renamed, { parent: opened });
     expect('edits' in sender.update(renamed, 2)).toBe(true);
@@ -349,29 +349,27 @@ describe('a document opened from a file crosses as the file', () => {
     expect(new DocumentSender(() => undefined).update(doc(demoText), 1)).toEqual({ doc: doc(demoText) });
   });
 
-  it('the worker reads the document the page parsed; a file it cannot read, a changed one or one that does not parse is a resync for the document itself', () => {
-    expect(docFromSource(file, reader)).toEqual(doc(demoText));
-    const refused = (f: Blob, read: (b: Blob) => Uint8Array): string => {
+  it('the worker takes the document the page parsed; detached, not UTF-8 or unparsable bytes are a resync for the document itself', () => {
+    expect(docFromSource(bytesOf())).toEqual(doc(demoText));
+    const refused = (bytes: Uint8Array): string => {
       try {
-        docFromSource(f, read);
+        docFromSource(bytes);
       } catch (e) {
         expect(isResync(e)).toBe(true);
+        expect(e instanceof Error && e.message.startsWith(NO_SOURCE)).toBe(true);
         return e instanceof Error ? e.message : '';
       }
       return 'read';
     };
-    // No FileReaderSync outside a worker: the default reader refuses.
-    expect(refused(file, undefined as unknown as (b: Blob) => Uint8Array)).toMatch(/no FileReaderSync/u);
-    expect(refused(file, () => bytes.subarray(1))).toMatch(/the file changed/u);
-    const notUtf8 = new Uint8Array([0x6e, 0xff]);
-    expect(refused(new Blob([notUtf8]), () => notUtf8)).toMatch(/not UTF-8/u);
-    const broken = new TextEncoder().encode('name = ');
-    expect(refused(new Blob([broken]), () => broken)).toMatch(/does not parse/u);
-    for (const m of [refused(file, () => bytes.subarray(1)), refused(new Blob([broken]), () => broken)]) expect(m.startsWith(NO_SOURCE)).toBe(true);
+    const detached = bytesOf();
+    structuredClone(detached.buffer, { transfer: [detached.buffer] });
+    expect(refused(detached)).toMatch(/no bytes/u);
+    expect(refused(new Uint8Array([0x6e, 0xff]))).toMatch(/not UTF-8/u);
+    expect(refused(new TextEncoder().encode('name = '))).toMatch(/does not parse/u);
   });
 
-  it('derives from the file as from the document', () => {
-    const fromFile = new DeriveHost(reader).derive({ source: file, revision: 1, entry: null });
+  it('derives from the bytes as from the document', () => {
+    const fromFile = new DeriveHost().derive({ source: bytesOf(), revision: 1, entry: null });
     const fromDoc = new DeriveHost().derive({ doc: doc(demoText), revision: 1, entry: null });
     expect({ ...fromFile, millis: 0 }).toEqual({ ...fromDoc, millis: 0 });
   });

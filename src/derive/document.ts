@@ -43,40 +43,27 @@ export function isResync(e: unknown): boolean {
 }
 
 /**
- * The file a document was opened from, by the document (page side, set by the open). Its whole
- * document crosses as the file, a handle, and the worker reads and parses it: the document itself is
- * cloned and sent (at 100,000 tools a 91 MB string: 0.1-1.3 s of the page's thread, then ~0.5 s of
- * the worker's to take it in), where reading and parsing the file takes the worker ~0.25 s.
+ * The bytes of the file a document was opened from, by the document (page side, set by the open). Its
+ * whole document crosses as those bytes, transferred (not copied), and the worker decodes and parses
+ * them: the document itself is cloned (at 100,000 tools a 91 MB string: 0.1-1.3 s of the page's thread,
+ * then ~0.5 s of the worker's to take it in; the file itself, read again by the worker, ~0.9 s of
+ * waiting on the browser), where decoding and parsing take the worker ~0.2 s. Used once: the bytes go
+ * with the first send (a later resync sends the document itself).
  */
-const SOURCES = new WeakMap<ScenarioDoc, Blob>();
+const SOURCES = new WeakMap<ScenarioDoc, Uint8Array>();
 
-/** Says `doc` is scenarioDocFromText of `file`'s text (decoded as UTF-8): the worker may take it from the file. */
-export function openedFrom(doc: ScenarioDoc, file: Blob): void {
-  SOURCES.set(doc, file);
+/** Says `doc` is scenarioDocFromText of `bytes` decoded as UTF-8: the worker may take it from them (they are then transferred away). */
+export function openedFrom(doc: ScenarioDoc, bytes: Uint8Array): void {
+  SOURCES.set(doc, bytes);
 }
 
-/** The worker could not read its document from the file: the page sends the document itself. */
+/** The worker could not take the document from its file's bytes: the page sends the document itself. */
 export const NO_SOURCE = 'resync: the worker could not take the document from its file';
 
-/** The bytes of a Blob, read synchronously (a worker's FileReaderSync). */
-export type ReadBlob = (file: Blob) => Uint8Array;
-
-const readBlobSync: ReadBlob = (file) => {
-  const FRS = (globalThis as { FileReaderSync?: new () => { readAsArrayBuffer(b: Blob): ArrayBuffer } }).FileReaderSync;
-  if (!FRS) throw new Error(`${NO_SOURCE} (no FileReaderSync here)`);
-  return new Uint8Array(new FRS().readAsArrayBuffer(file));
-};
-
-/** The document a file holds, as the page parsed it; a NO_SOURCE error when it cannot be read so. */
-export function docFromSource(file: Blob, read: ReadBlob = readBlobSync): ScenarioDoc {
-  let bytes: Uint8Array;
-  try {
-    bytes = read(file);
-  } catch (e) {
-    throw new Error(`${NO_SOURCE} (${e instanceof Error ? e.message : String(e)})`);
-  }
-  // A file changed since the page read it is not read at all (a File is a snapshot); its size says so too.
-  if (bytes.length !== file.size) throw new Error(`${NO_SOURCE} (the file changed)`);
+/** The document a file's bytes hold, as the page parsed it; a NO_SOURCE error when they do not give one. */
+export function docFromSource(bytes: Uint8Array): ScenarioDoc {
+  // Bytes detached on the way (sent twice) or not bytes at all.
+  if (!(bytes instanceof Uint8Array) || bytes.byteLength === 0) throw new Error(`${NO_SOURCE} (no bytes)`);
   const text = decodeUtf8(bytes);
   if (!text.ok) throw new Error(`${NO_SOURCE} (not UTF-8)`);
   const parsed = scenarioDocFromText(text.text);
@@ -344,7 +331,7 @@ export class DocumentSender {
    * The document's update; `whole` forces the whole document (a resync), `'doc'` the document itself
    * rather than the file it was opened from (the worker could not read the file).
    */
-  update(doc: ScenarioDoc, revision: number, whole: boolean | 'doc' = false): { doc: ScenarioDoc } | { source: Blob } | { edits: DocumentEdits } {
+  update(doc: ScenarioDoc, revision: number, whole: boolean | 'doc' = false): { doc: ScenarioDoc } | { source: Uint8Array } | { edits: DocumentEdits } {
     const sent = this.sent;
     this.sent = { doc, revision };
     if (!whole && sent) {
@@ -352,7 +339,9 @@ export class DocumentSender {
       if (edits) return { edits: { base: sent.revision, edits } };
     }
     const source = whole === 'doc' ? undefined : SOURCES.get(doc);
-    return source ? { source } : { doc };
+    if (!source) return { doc };
+    SOURCES.delete(doc);
+    return { source };
   }
 
   /** Forgets what was sent (a send failed): the next update is the whole document. */

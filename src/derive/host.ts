@@ -25,7 +25,6 @@ import { DerivationViews, MAX_WINDOW } from './views';
 /** The timeline rows built between two pauses of a window (`timelineWindow`). */
 const WINDOW_CHUNK = 8;
 import { WorkerDocument, docFromSource } from './document';
-import type { ReadBlob } from './document';
 import { isMethod, methods } from './methods';
 import { inSlices, noSlices, Superseded } from './dispatch';
 import type { Slicer } from './dispatch';
@@ -85,9 +84,6 @@ interface Current {
 const KEPT_DERIVATIONS = 2;
 
 export class DeriveHost {
-  /** `readBlob`: how a file sent in place of a document is read (a worker's FileReaderSync; tests give their own). */
-  constructor(private readonly readBlob?: ReadBlob) {}
-
   private current: Current | undefined;
   /** The newest KEPT_DERIVATIONS derivations, so a call asked for just before a newer derivation still answers. */
   private readonly recent = new Map<number, Current>();
@@ -162,7 +158,7 @@ export class DeriveHost {
     // The worker owns the document: typing sends only what changed (document.ts).
     if (params.edits) this.document.apply(revision, params.edits);
     else if (params.doc) this.document.replace(revision, params.doc);
-    else if (params.source) this.document.replace(revision, docFromSource(params.source, this.readBlob));
+    else if (params.source) this.document.replace(revision, docFromSource(params.source));
     else this.document.apply(revision, { base: revision, edits: [] });
     const doc = this.document.doc;
     const parsed = this.document.parsed;

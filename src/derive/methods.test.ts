@@ -78,12 +78,14 @@ describe('query keys', () => {
 class FakeWorker {
   static last: FakeWorker | undefined;
   readonly posted: { id: number; method: string; params: unknown }[] = [];
+  readonly transfers: unknown[][] = [];
   onmessage: ((e: { data: unknown }) => void) | null = null;
   onerror: ((e: { message: string }) => void) | null = null;
   constructor() {
     FakeWorker.last = this;
   }
-  postMessage(m: { id: number; method: string; params: unknown } | { batch: { id: number; method: string; params: unknown }[] }): void {
+  postMessage(m: { id: number; method: string; params: unknown } | { batch: { id: number; method: string; params: unknown }[] }, transfer: unknown[] = []): void {
+    this.transfers.push(transfer);
     // Calls made in one task come as one message (client.ts): each is one call here.
     if ('batch' in m) this.posted.push(...m.batch);
     else this.posted.push(m);
@@ -124,16 +126,21 @@ describe('the client', () => {
     expect(await d).toBe('three');
   });
 
-  it('sends a document opened from a file as the file, and the document itself when the worker cannot read the file', async () => {
+  it("sends a document opened from a file as the file's bytes, moved not copied, and the document itself when the worker cannot take them", async () => {
     const { c, w } = client();
     const doc = { name: 'opened', policy: {}, layers: [], servers: [], steps: [] } as unknown as NonNullable<Params<'derive'>['doc']>;
-    const file = new Blob(['name = "opened"']);
-    openedFrom(doc, file);
+    const bytes = new TextEncoder().encode('name = "opened"');
+    openedFrom(doc, bytes);
+    c.meter?.(true);
     const answered = c.derive({ doc, revision: 1 });
     expect(w.posted).toHaveLength(1);
-    expect(w.posted[0]?.params).toMatchObject({ revision: 1, source: file });
+    expect(w.posted[0]?.params).toMatchObject({ revision: 1, source: bytes });
     expect(w.posted[0]?.params).not.toHaveProperty('doc');
-    w.onmessage?.({ data: { id: w.posted[0]!.id, ok: false, error: `${NO_SOURCE} (no FileReaderSync here)` } });
+    // Its buffer was in the transfer list.
+    expect(w.transfers[0]).toEqual([bytes.buffer]);
+    expect(c.traffic?.()).toMatchObject({ transferred: bytes.byteLength });
+    expect(c.traffic?.().sent).toBeLessThan(100);
+    w.onmessage?.({ data: { id: w.posted[0]!.id, ok: false, error: `${NO_SOURCE} (no bytes)` } });
     await settle();
     expect(w.posted).toHaveLength(2);
     expect(w.posted[1]?.params).toMatchObject({ revision: 1, doc });

@@ -66,8 +66,8 @@ function method<P, A>() {
 export interface DeriveParams {
   readonly revision: number;
   readonly doc?: ScenarioDoc;
-  /** The file the document was opened from, in place of `doc` (document.ts `openedFrom`): the worker reads and parses it. */
-  readonly source?: Blob;
+  /** The bytes of the file the document was opened from, in place of `doc` (document.ts `openedFrom`), transferred: the worker decodes and parses them. */
+  readonly source?: Uint8Array;
   readonly edits?: DocumentEdits;
   /** The files of the folder the scenario's `[workspace]` names, when the UI opened one. */
   readonly workspace?: WorkspaceInput;

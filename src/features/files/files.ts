@@ -3,10 +3,10 @@
 import { scenarioDocFromText, writeScenario } from '../../core';
 import type { WorkbenchStore } from '../../state/store';
 import { downloadBlob } from '../../components/download';
-import { readFileText } from '../../components/readText';
+import { decodeFileBytes } from '../../components/readText';
 import { openedFrom } from '../../derive/document';
 
-export function openScenarioText(store: WorkbenchStore, fileName: string, text: string, file?: Blob): boolean {
+export function openScenarioText(store: WorkbenchStore, fileName: string, text: string, bytes?: Uint8Array): boolean {
   const parsed = scenarioDocFromText(text);
   if (!parsed.ok) {
     const e = parsed.errors[0];
@@ -14,8 +14,8 @@ export function openScenarioText(store: WorkbenchStore, fileName: string, text: 
     store.getState().showBanner('error', `Could not open ${fileName}: ${e ? `${e.line}:${e.column}: ${e.message}` : 'unknown error'}${more}. Your current work is unchanged.`);
     return false;
   }
-  // The worker takes the document from the file (a handle), not as a clone of its text.
-  if (file) openedFrom(parsed.doc, file);
+  // The worker takes the document from the file's bytes (moved to it), not as a clone of its text.
+  if (bytes) openedFrom(parsed.doc, bytes);
   store.getState().replaceDoc(parsed.doc, { kind: 'file', name: fileName });
   store.getState().showBanner('info', `Opened ${fileName}.`);
   return true;
@@ -23,8 +23,9 @@ export function openScenarioText(store: WorkbenchStore, fileName: string, text: 
 
 /** Opens a picked or dropped scenario file; one that is not UTF-8 is refused with the place of its first bad byte. */
 export async function openScenarioFile(store: WorkbenchStore, file: File): Promise<boolean> {
-  const read = await readFileText(file);
-  if (read.ok) return openScenarioText(store, file.name, read.text, file);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const read = decodeFileBytes(bytes);
+  if (read.ok) return openScenarioText(store, file.name, read.text, bytes);
   store.getState().showBanner('error', `Could not open ${file.name}: ${read.error}. Your current work is unchanged.`);
   return false;
 }
