@@ -121,6 +121,8 @@ test('scrubbing the timeline changes the sets', async ({ workbench }) => {
 test('the keyboard moves along the timeline', async ({ workbench }) => {
   await workbench.open();
   const tl = workbench.timeline;
+  // The rows come with their window's answer, after the derivation's (the counts first, then the panels).
+  await expect(tl.row(0)).toBeVisible();
   const count = await tl.rows().count();
   await test.step('Home selects the base config', async () => {
     await tl.press('Home');
