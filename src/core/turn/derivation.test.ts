@@ -493,6 +493,11 @@ describe('edits the generator once missed', () => {
   const s = generated(30);
   const pool = [s];
 
+  it("a '*' edit after a step's delta configured a tool no layer names (it inherits from '*' from that step on)", () => {
+    // fast-check's counterexample (seed -51138569): `deploy`, configured by a step's --cfg alone, kept the allow_toggle of the '*' before the edit.
+    holdsAfterEdits(generated(30), [{ kind: 'layer', from: 548403709 }, { kind: 'insert', at: 0, from: 94340814 }, { kind: 'star', line: 0 }], [], [generated(30), ...conformance.slice(0, 3)]);
+  });
+
   it('a server-only edit (status, a tool description, a parameter description, a tool dropped)', () => {
     for (let what = 0; what < 4; what++) for (let at = 0; at < 2; at++) holds([{ scenario: s }, applyEdit({ scenario: s }, { kind: 'server', at, what }, pool)]);
   }, SLOW);

@@ -475,6 +475,8 @@ interface ToolChangeSet {
   readonly changed: ReadonlySet<string>;
   /** Whether a definition changed (so the search index did). */
   readonly definitions: boolean;
+  /** With '*' changed: the tools only steps' deltas configure, which inherit it from where they appear. */
+  readonly deltaOnly?: ReadonlySet<string>;
 }
 
 /**
@@ -487,6 +489,10 @@ function toolChanges(engine: StreamEngine, base: PartialConfig, only?: ReadonlyS
   if (!only && (!sameOrder(old.tools, base.tools) || !sameApartFromSpans(old.mcpServers, base.mcpServers))) return undefined;
   // '*' moved or changed: any tool may inherit from it. Else only the tools whose merged table is a new object.
   const all = !only && !sameValue(old.defaults, base.defaults);
+  // A tool a step's delta configured (no layer names it) inherits from '*' too, from the position it
+  // first appears: the replay must start before that step (rebase), as its states are the deltas'.
+  let deltaOnly: Set<string> | undefined;
+  if (all) for (const s of engine.currentStates()) if (!base.tools.has(s.name)) (deltaOnly ??= new Set()).add(s.name);
   const candidates: string[] = [];
   const states0 = engine.statesAt(0);
   const patched = new Map<string, ToolState>();
@@ -513,7 +519,18 @@ function toolChanges(engine: StreamEngine, base: PartialConfig, only?: ReadonlyS
     changed.add(name);
     if (before.resolution !== after.resolution) definitions = true;
   }
-  return { base, patched, changed, definitions };
+  return { base, patched, changed, definitions, ...(deltaOnly ? { deltaOnly } : {}) };
+}
+
+/** The last checkpoint before the first position where one of `names` changed (at its step's start), or `keep` if earlier. */
+function beforeFirstChange(prev: Previous, names: ReadonlySet<string>, keep: number): number {
+  const positions = prev.conv.engine.positions;
+  let first = -1;
+  for (let p = 0; p < positions.length && first < 0; p++) if ((positions[p]?.changes ?? []).some((c) => names.has(c.name))) first = p;
+  if (first < 0) return keep;
+  let k = Math.min(keep, prev.checkpoints.length - 1);
+  while (k > 0 && (prev.checkpoints[k]?.position ?? 0) >= first) k--;
+  return k;
 }
 
 /**
@@ -864,7 +881,8 @@ export class Derivation {
         return !r.ok || r.hits.length > 0 || (r.total ?? 0) > 0;
       };
     };
-    const keep = reachOf(prev, input.scenario.steps, set, limit, probe);
+    const reached = reachOf(prev, input.scenario.steps, set, limit, probe);
+    const keep = set.deltaOnly ? beforeFirstChange(prev, set.deltaOnly, reached) : reached;
     const at = prev.checkpoints[keep];
     if (keep < 0 || !at) return undefined;
     const engine = old.rebaseAt(at.position, base, set.patched);
