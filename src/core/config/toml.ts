@@ -421,32 +421,10 @@ class Parser {
     (entry.value as Writable<TomlTable>).entries = new Map();
   }
 
-  parseHeader(): void {
-    const src = this.src;
-    const start = this.pos;
-    const isArray = src.charCodeAt(start + 1) === LBRACKET;
-    this.pos = start + (isArray ? 2 : 1);
-    this.parseKey();
-    this.skipWs();
-    if (src.charCodeAt(this.pos) !== RBRACKET) {
-      this.failAt(`expected \`${isArray ? ']]' : ']'}\` after table name \`${this.keyText(0, this.kCount)}\``, this.pos);
-    }
-    this.pos++;
-    if (isArray) {
-      if (src.charCodeAt(this.pos) !== RBRACKET) {
-        this.failAt(`expected \`]]\` to close array-of-tables header \`${this.keyText(0, this.kCount)}\``, this.pos);
-      }
-      this.pos++;
-    }
-    const headerEnd = this.pos;
-    const headerSpan: Span = { start, end: headerEnd };
+  /** The table a header's last key goes into: its keys but the last walked from the root, implicit tables made. */
+  headerParent(start: number, headerEnd: number): TomlTable {
     const n = this.kCount;
     const names = this.kNames;
-    if (this.release) this.runBoundary(names, n);
-    this.sections?.push({ start, path: names.slice(0, n), array: isArray });
-    this.onSection?.(start);
-
-    // Walk to the parent of the last segment, creating implicit tables.
     let t = this.root;
     for (let k = 0; k < n - 1; k++) {
       const name = names[k] ?? '';
@@ -476,6 +454,35 @@ class Parser {
         );
       }
     }
+    return t;
+  }
+
+  parseHeader(): void {
+    const src = this.src;
+    const start = this.pos;
+    const isArray = src.charCodeAt(start + 1) === LBRACKET;
+    this.pos = start + (isArray ? 2 : 1);
+    this.parseKey();
+    this.skipWs();
+    if (src.charCodeAt(this.pos) !== RBRACKET) {
+      this.failAt(`expected \`${isArray ? ']]' : ']'}\` after table name \`${this.keyText(0, this.kCount)}\``, this.pos);
+    }
+    this.pos++;
+    if (isArray) {
+      if (src.charCodeAt(this.pos) !== RBRACKET) {
+        this.failAt(`expected \`]]\` to close array-of-tables header \`${this.keyText(0, this.kCount)}\``, this.pos);
+      }
+      this.pos++;
+    }
+    const headerEnd = this.pos;
+    const headerSpan: Span = { start, end: headerEnd };
+    const n = this.kCount;
+    const names = this.kNames;
+    if (this.release) this.runBoundary(names, n);
+    this.sections?.push({ start, path: names.slice(0, n), array: isArray });
+    this.onSection?.(start);
+
+    const t = this.headerParent(start, headerEnd);
 
     const name = names[n - 1] ?? '';
     const keySpan: Span = { start: this.kStarts[n - 1] ?? 0, end: this.kEnds[n - 1] ?? 0 };
