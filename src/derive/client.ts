@@ -3,7 +3,7 @@
 // of them coalesce are methods.ts's table.
 import type { ScenarioDoc } from '../core';
 import { lineageFloor, originOf } from '../state/lineage';
-import { DocumentSender, NO_SOURCE, isResync } from './document';
+import { DocumentSender, isResync } from './document';
 import { methods } from './methods';
 import { Superseded } from './dispatch';
 import type { DeriveParams, MethodName, Params, Result } from './methods';
@@ -150,9 +150,8 @@ export function createWorkerClient(): DeriveClient {
     lineageFloor('worker', doc);
     return send('derive', { ...rest, ...update }).catch((e: unknown) => {
       if (!isResync(e)) throw e;
-      // Sent as its file and the worker could not take it so: the document itself.
-      const noSource = e instanceof Error && e.message.startsWith(NO_SOURCE);
-      return send('derive', { ...rest, ...sender.update(doc, p.revision, noSource ? 'doc' : true) });
+      // Whole, and as itself when it went as its file's bytes first (they were used up).
+      return send('derive', { ...rest, ...sender.update(doc, p.revision, true) });
     }).catch((e: unknown) => {
       sender.reset();
       throw e;

@@ -328,17 +328,17 @@ export class DocumentSender {
   constructor(private readonly originOf: (doc: ScenarioDoc) => DocOrigin | undefined) {}
 
   /**
-   * The document's update; `whole` forces the whole document (a resync), `'doc'` the document itself
-   * rather than the file it was opened from (the worker could not read the file).
+   * The document's update; `whole` forces the whole document (a resync). A document opened from a file
+   * goes as the file's bytes the first time it goes whole, and as itself after (the bytes were moved).
    */
-  update(doc: ScenarioDoc, revision: number, whole: boolean | 'doc' = false): { doc: ScenarioDoc } | { source: Uint8Array } | { edits: DocumentEdits } {
+  update(doc: ScenarioDoc, revision: number, whole = false): { doc: ScenarioDoc } | { source: Uint8Array } | { edits: DocumentEdits } {
     const sent = this.sent;
     this.sent = { doc, revision };
     if (!whole && sent) {
       const edits = editsBetween(sent.doc, doc, this.originOf);
       if (edits) return { edits: { base: sent.revision, edits } };
     }
-    const source = whole === 'doc' ? undefined : SOURCES.get(doc);
+    const source = SOURCES.get(doc);
     if (!source) return { doc };
     SOURCES.delete(doc);
     return { source };
