@@ -216,10 +216,14 @@ function mcpSearchDocument(tool: ToolConfig, entry: McpToolEntry, order: number)
  * A successful resolution whose definition is built on first use and kept: whether a tool resolves
  * is cheap and decides the sets at every position, while building its schema and docs is needed only
  * by a request, a search index or describe_tools (and at 10,000 tools would dominate the stream).
+ * What is read from every tool once (its cost, its search document) is taken without keeping the
+ * definition: at 100,000 tools the kept definitions were ~170 MB of the worker's heap, built at the
+ * open for figures a number or a document holds.
  */
 class Resolved {
   readonly ok = true as const;
   private built: ToolDefinition | undefined;
+  private document: SearchDocument | undefined;
   constructor(
     private readonly tool: ToolConfig,
     private readonly run: RunMode,
@@ -229,23 +233,34 @@ class Resolved {
     private readonly server?: string,
   ) {}
   get definition(): ToolDefinition {
-    if (!this.built) {
-      this.built =
-        this.kind === 'mcp' && this.entry && this.server !== undefined
-          ? mcpDefinition(this.tool, this.entry, this.server, this.run)
-          : localDefinition(this.tool, this.run, this.kind === 'builtin' ? 'builtin' : 'local', this.backendName);
-    }
-    return this.built;
+    return (this.built ??= this.build());
+  }
+  /** The definition, kept if it was built, else built for the caller alone (not kept). */
+  unkept(): ToolDefinition {
+    return this.built ?? this.build();
+  }
+  private build(): ToolDefinition {
+    return this.kind === 'mcp' && this.entry && this.server !== undefined
+      ? mcpDefinition(this.tool, this.entry, this.server, this.run)
+      : localDefinition(this.tool, this.run, this.kind === 'builtin' ? 'builtin' : 'local', this.backendName);
   }
   searchDocument(order: number): SearchDocument {
-    if (this.built) return searchDocument(this.built, order);
-    return this.kind === 'mcp' && this.entry && this.server !== undefined ? mcpSearchDocument(this.tool, this.entry, order) : localSearchDocument(this.tool, order);
+    // Kept: a catalogue's index is rebuilt from every tool's document when one definition changes.
+    if (this.document?.order === order) return this.document;
+    if (this.built) return (this.document = searchDocument(this.built, order));
+    return (this.document =
+      this.kind === 'mcp' && this.entry && this.server !== undefined ? mcpSearchDocument(this.tool, this.entry, order) : localSearchDocument(this.tool, order));
   }
 }
 
 /** searchDocument(resolution.definition, order), without building the definition when it is not built yet. */
 export function resolvedSearchDocument(resolution: Extract<Resolution, { ok: true }>, order: number): SearchDocument {
   return resolution instanceof Resolved ? resolution.searchDocument(order) : searchDocument(resolution.definition, order);
+}
+
+/** resolution.definition, without keeping it when it was not built yet: for a figure read from it once. */
+export function unkeptDefinition(resolution: Extract<Resolution, { ok: true }>): ToolDefinition {
+  return resolution instanceof Resolved ? resolution.unkept() : resolution.definition;
 }
 
 const LOCAL: ToolSource = { kind: 'local' };

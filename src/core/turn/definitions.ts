@@ -73,6 +73,18 @@ export class DefinitionCache {
   definition(state: ToolState): ToolDefinition | undefined {
     const resolution = state.resolution;
     if (!resolution.ok) return undefined;
+    const kept = this.kept(state);
+    if (kept) return kept;
+    const definition = resolution.definition;
+    this.built++;
+    this.entries.set(state.name, { config: state.config, run: state.run, resolution, definition });
+    return definition;
+  }
+
+  /** What `definition` answers when it needs to build nothing; undefined when it would build one. */
+  kept(state: ToolState): ToolDefinition | undefined {
+    const resolution = state.resolution;
+    if (!resolution.ok) return undefined;
     this.used.add(state.name);
     const hit = this.entries.get(state.name);
     if (hit && hit.resolution === resolution) return hit.definition;
@@ -80,10 +92,7 @@ export class DefinitionCache {
       this.entries.set(state.name, { config: state.config, run: state.run, resolution, definition: hit.definition });
       return hit.definition;
     }
-    const definition = resolution.definition;
-    this.built++;
-    this.entries.set(state.name, { config: state.config, run: state.run, resolution, definition });
-    return definition;
+    return undefined;
   }
 
   /** Call once per run, before it: forgets the tools the previous run did not read (removed or renamed), once they pile up. */

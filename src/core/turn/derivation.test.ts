@@ -433,14 +433,30 @@ describe('nothing re-done that did not change', () => {
     expect(edited.layers[0]?.text).not.toBe(text);
     derivation.run({ scenario: edited });
     // The tools below it only moved in the text: read table by table, the edit moved their spans'
-    // anchors (config/anchors.ts) and left them the same objects, so none is even patched.
-    expect(derivation.last).toMatchObject({ restarted: false, toolsReresolved: 1, toolsMoved: 0, layersParsed: 1, indexBuilds: 0, definitionsBuilt: 0 });
+    // anchors (config/anchors.ts) and left them the same objects, so none is even patched. The one
+    // definition built is tool_4's, offered now: no tool's definition is built before a request needs
+    // it (its cost and search document are read without keeping one, catalogue/resolve.ts).
+    expect(derivation.last).toMatchObject({ restarted: false, toolsReresolved: 1, toolsMoved: 0, layersParsed: 1, indexBuilds: 0, definitionsBuilt: 1 });
     // A definition's text changes: the index is made again (from the previous one, re-indexing that
     // tool's document alone), and the first search is played again.
     const described: Scenario = { ...s, layers: [{ name: 'workspace', text: text.replace('Tool 4 ', 'Tool four ') }] };
     derivation.run({ scenario: described });
     expect(derivation.last).toMatchObject({ indexBuilds: 0, indexesReindexed: 1 });
     expect(derivation.last).toMatchObject({ restarted: false, replayedFromStep: 1 });
+  });
+
+  it("builds no definition but of a tool a request offers, never every tool's (every tool's cost and search document are read without one)", () => {
+    const derivation = new Derivation();
+    const s = generated(60);
+    const t = derivation.run({ scenario: s });
+    const offered = new Set<string>();
+    for (const r of t.requests) for (const name of r.array) if (name.startsWith('tool_')) offered.add(name);
+    // Every tool was priced (the permitted cost) and indexed for search_tools, yet only the offered were built.
+    expect(t.requests.at(-1)?.cost.permitted).toBeGreaterThan(t.requests.at(-1)?.cost.offered ?? Infinity);
+    expect(derivation.last?.indexBuilds).toBe(1);
+    expect(offered.size).toBeGreaterThan(0);
+    expect(offered.size).toBeLessThan(60);
+    expect(derivation.last?.definitionsBuilt).toBeLessThanOrEqual(offered.size);
   });
 
   it('a layer edit replays only from the first step it can reach', () => {

@@ -1,7 +1,7 @@
 // The catalogue as one run reads it: each tool's definition (the previous run's when its config is
 // unchanged, see definitions.ts) and the search index of the catalogue at the newest position.
 import { describeToolsDefinition, DESCRIBE_TOOLS, SEARCH_TOOLS, searchToolsDefinition } from '../catalogue/builtins';
-import { resolvedSearchDocument } from '../catalogue/resolve';
+import { resolvedSearchDocument, unkeptDefinition } from '../catalogue/resolve';
 import { searchDocument } from '../catalogue/search-document';
 import type { ToolDefinition } from '../catalogue/types';
 import { bm25 } from '../search/bm25';
@@ -61,6 +61,15 @@ export class RunCatalogue {
     return this.definitionCache ? this.definitionCache.definition(s) : s.resolution.definition;
   }
 
+  /**
+   * A resolved tool's definition for a figure read from it once (its cost): the one kept, else built
+   * and let go, so pricing every permitted tool of a large catalogue keeps no definitions.
+   */
+  unkeptDefinitionOfState(s: ToolState | undefined): ToolDefinition | undefined {
+    if (s === undefined || !s.resolution.ok) return undefined;
+    return this.definitionCache?.kept(s) ?? unkeptDefinition(s.resolution);
+  }
+
   /** A tool's definition at the newest position, the builtins' included. */
   definitionOf(name: string): ToolDefinition | undefined {
     if (name === DESCRIBE_TOOLS) return describeToolsDefinition;
@@ -90,11 +99,9 @@ export class RunCatalogue {
       const docs: SearchDocument[] = [];
       for (const s of this.engine.currentStates()) {
         if (!s.resolution.ok) continue;
-        if (!this.definitionCache) docs.push(resolvedSearchDocument(s.resolution, s.order));
-        else {
-          const d = this.definitionCache.definition(s);
-          if (d) docs.push(documentOf(d, s.order));
-        }
+        // A definition kept gives its document; otherwise none is built for it (resolve.ts).
+        const d = this.definitionCache?.kept(s);
+        docs.push(d ? documentOf(d, s.order) : resolvedSearchDocument(s.resolution, s.order));
       }
       this.docs = docs;
       this.docsVersion = version;
