@@ -3,7 +3,7 @@
 // of them coalesce are methods.ts's table.
 import type { ScenarioDoc } from '../core';
 import { lineageFloor, originOf } from '../state/lineage';
-import { DocumentSender, isResync } from './document';
+import { DocumentSender, isResync, takeFileOffers } from './document';
 import { methods } from './methods';
 import { Superseded } from './dispatch';
 import type { DeriveParams, MethodName, Params, Result } from './methods';
@@ -18,7 +18,7 @@ export interface DeriveRequest extends Omit<DeriveParams, 'doc' | 'edits'> {
 export interface Traffic {
   /** Cloned to the worker (as JSON text); buffers transferred, not cloned, are `transferred`. */
   readonly sent: number;
-  /** Bytes of buffers moved to the worker without a copy (an opened file's, document.ts). */
+  /** Bytes moved to the worker without a copy: an opened file's bytes, or the file handed to it to read (document.ts). */
   readonly transferred: number;
   readonly received: number;
   readonly messages: number;
@@ -135,6 +135,13 @@ export function createWorkerClient(): DeriveClient {
     });
   };
   const sender = new DocumentSender(originOf);
+  // An opened file goes to the worker before the page reads it (document.ts offerFile), after what waits
+  // to be sent (the worker reads messages in order).
+  takeFileOffers((m) => {
+    flush();
+    if (metering) traffic.transferred += m.file.size;
+    worker.postMessage(m);
+  });
   /**
    * The wire parameters of a request, worked out as it is sent (sends are in order, so the sender
    * knows what the worker holds); a worker that lacks the base revision is sent the document whole.

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseScenario, scenarioDocFromText, writeScenario } from '../core';
 import type { ScenarioDoc } from '../core';
-import { applyChanges, docFromSource, DocumentSender, editsBetween, isResync, keepsSurrogatesPaired, NO_SOURCE, openedFrom, parsedLayerText, WorkerDocument } from './document';
+import { applyChanges, docFromSource, DocumentSender, editsBetween, isFileOfferMessage, isResync, keepsSurrogatesPaired, NO_SOURCE, offerFile, openedFrom, parsedLayerText, takeFileOffers, WorkerDocument } from './document';
+import type { FileOfferMessage } from './document';
 import type { DocOrigin, LayerChange } from './document';
 import { DeriveHost } from './host';
 
@@ -371,6 +372,73 @@ describe("a document opened from a file crosses as the file's bytes", () => {
     const fromFile = new DeriveHost().derive({ source: bytesOf(), revision: 1, entry: null });
     const fromDoc = new DeriveHost().derive({ doc: doc(demoText), revision: 1, entry: null });
     expect({ ...fromFile, millis: 0 }).toEqual({ ...fromDoc, millis: 0 });
+  });
+});
+
+describe('a file offered to the worker ahead of its document', () => {
+  const bytesOf = (text = demoText) => new TextEncoder().encode(text);
+  const thrown = (f: () => unknown): unknown => {
+    try {
+      f();
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  };
+
+  it('is handed to the worker client taking offers, numbered; without one the bytes go with the derivation', () => {
+    const file = new Blob([demoText]);
+    expect(offerFile(file)).toBeUndefined();
+    const posted: FileOfferMessage[] = [];
+    const stop = takeFileOffers((m) => posted.push(m));
+    const a = offerFile(file);
+    const b = offerFile(file);
+    expect(posted.map((m) => m.file)).toEqual([file, file]);
+    expect(posted.every(isFileOfferMessage)).toBe(true);
+    expect(isFileOfferMessage({ id: 1, method: 'derive', params: {} })).toBe(false);
+    expect(a && b && b.offer > a.offer).toBe(true);
+    // The document opened from it crosses as the offer, once; a resync sends the document itself.
+    const opened = doc(demoText);
+    openedFrom(opened, b ?? { offer: -1 });
+    const sender = new DocumentSender(() => undefined);
+    expect(sender.update(opened, 1)).toEqual({ offer: b?.offer });
+    expect(sender.update(opened, 1, true)).toEqual({ doc: opened });
+    stop();
+    expect(offerFile(file)).toBeUndefined();
+  });
+
+  it('is derived as it arrives: the derivation naming it answers as for the document, playing no step itself', () => {
+    const host = new DeriveHost();
+    host.offered(1, bytesOf());
+    const ahead = host.derive({ offer: 1, revision: 1, entry: null });
+    expect(host.stats().stepsPlayed).toBe(0);
+    const fromDoc = new DeriveHost().derive({ doc: doc(demoText), revision: 1, entry: null });
+    expect({ ...ahead, millis: 0 }).toEqual({ ...fromDoc, millis: 0 });
+    // Used up: asked again, the page is to send the document.
+    expect(isResync(thrown(() => host.derive({ offer: 1, revision: 2 })))).toBe(true);
+  });
+
+  it('leaves the document the worker holds alone until a derivation names it (a keystroke sent meanwhile still applies)', () => {
+    const host = new DeriveHost();
+    const before = doc(demoText);
+    host.derive({ doc: before, revision: 1 });
+    host.offered(1, bytesOf(demoText.replace(/^name = .*$/mu, 'name = "offered"')));
+    const typed = host.derive({ revision: 2, edits: { base: 1, edits: [{ kind: 'doc', doc: { ...before, layers: undefined } as never, layers: before.layers.map((l, keep) => ({ name: l.name, keep })) }] } });
+    expect(typed.name).toBe(before.name);
+    expect(host.derive({ offer: 1, revision: 3 }).name).toBe('offered');
+  });
+
+  it('a file the worker could not read or parse, an older offer than the one held, or another offer is a resync', () => {
+    const host = new DeriveHost();
+    host.offered(1, undefined);
+    expect(isResync(thrown(() => host.derive({ offer: 1, revision: 1 })))).toBe(true);
+    host.offered(2, new Uint8Array([0x6e, 0xff]));
+    expect(thrown(() => host.derive({ offer: 2, revision: 1 }))).toSatisfy((e: unknown) => e instanceof Error && e.message.startsWith(NO_SOURCE));
+    host.offered(4, bytesOf());
+    host.offered(3, bytesOf());
+    expect(isResync(thrown(() => host.derive({ offer: 3, revision: 1 })))).toBe(true);
+    host.offered(5, bytesOf());
+    expect(isResync(thrown(() => host.derive({ offer: 6, revision: 1 })))).toBe(true);
   });
 });
 

@@ -46,15 +46,55 @@ export function isResync(e: unknown): boolean {
  * The bytes of the file a document was opened from, by the document (page side, set by the open). Its
  * whole document crosses as those bytes, transferred (not copied), and the worker decodes and parses
  * them: the document itself is cloned (at 100,000 tools a 91 MB string: 0.1-1.3 s of the page's thread,
- * then ~0.5 s of the worker's to take it in; the file itself, read again by the worker, ~0.9 s of
- * waiting on the browser), where decoding and parsing take the worker ~0.2 s. Used once: the bytes go
- * with the first send (a later resync sends the document itself).
+ * then ~0.5 s of the worker's to take it in), where decoding and parsing take the worker ~0.2 s. Used
+ * once: the bytes go with the first send (a later resync sends the document itself). Where a worker
+ * takes file offers (`offerFile`), the file itself went ahead and the document crosses as its offer.
  */
-const SOURCES = new WeakMap<ScenarioDoc, Uint8Array>();
+const SOURCES = new WeakMap<ScenarioDoc, Uint8Array | FileOffer>();
 
-/** Says `doc` is scenarioDocFromText of `bytes` decoded as UTF-8: the worker may take it from them (they are then transferred away). */
-export function openedFrom(doc: ScenarioDoc, bytes: Uint8Array): void {
-  SOURCES.set(doc, bytes);
+/**
+ * An opened file handed to the worker before the page has read it: the worker reads, parses and
+ * derives its own copy while the page reads, decodes and parses this one (at 100,000 tools 0.3-2.2 s of
+ * the page's before it could send anything). The derivation of the opened revision then names the
+ * offer, and finds its work done. A File is a snapshot: both reads give the same bytes, or the later
+ * one fails (the worker then holds nothing for the offer, and the page sends the document).
+ */
+export interface FileOffer {
+  readonly offer: number;
+}
+
+/** The message that hands a file to the worker (outside the method table: the worker reads it before anything after it). */
+export interface FileOfferMessage {
+  readonly offer: number;
+  readonly file: Blob;
+}
+
+export function isFileOfferMessage(m: unknown): m is FileOfferMessage {
+  return typeof m === 'object' && m !== null && typeof (m as { offer?: unknown }).offer === 'number' && (m as { file?: unknown }).file instanceof Blob;
+}
+
+let offerTo: ((m: FileOfferMessage) => void) | undefined;
+let offers = 0;
+
+/** The worker client takes the page's file offers (one worker per page); the function given back stops it. */
+export function takeFileOffers(post: (m: FileOfferMessage) => void): () => void {
+  offerTo = post;
+  return () => {
+    if (offerTo === post) offerTo = undefined;
+  };
+}
+
+/** Hands an opened file to the worker now; undefined when no worker takes offers (the bytes then go with the derivation). */
+export function offerFile(file: Blob): FileOffer | undefined {
+  if (!offerTo) return undefined;
+  const offer = ++offers;
+  offerTo({ offer, file });
+  return { offer };
+}
+
+/** Says `doc` is scenarioDocFromText of the file's text: bytes (then transferred away) or the file offered ahead. */
+export function openedFrom(doc: ScenarioDoc, from: Uint8Array | FileOffer): void {
+  SOURCES.set(doc, from);
 }
 
 /** The worker could not take the document from its file's bytes: the page sends the document itself. */
@@ -227,11 +267,12 @@ export class WorkerDocument {
     if (!same) this.current = { revision, doc: { ...doc, layers } };
   }
 
-  /** Takes a whole document (opened, replaced, restored, or a resync). */
-  replace(revision: number, doc: ScenarioDoc): void {
+  /** Takes a whole document (opened, replaced, restored, or a resync); `parsed`: parseDoc(doc), when already made. */
+  replace(revision: number, doc: ScenarioDoc, parsed?: ReturnType<typeof parseDoc>): void {
     this.current = { revision, doc };
-    this.parse = undefined;
-    this.clean = [];
+    this.parse = parsed?.parse;
+    this.whole = parsed?.whole ?? false;
+    this.clean = parsed?.clean ?? [];
   }
 
   /**
@@ -331,7 +372,7 @@ export class DocumentSender {
    * The document's update; `whole` forces the whole document (a resync). A document opened from a file
    * goes as the file's bytes the first time it goes whole, and as itself after (the bytes were moved).
    */
-  update(doc: ScenarioDoc, revision: number, whole = false): { doc: ScenarioDoc } | { source: Uint8Array } | { edits: DocumentEdits } {
+  update(doc: ScenarioDoc, revision: number, whole = false): { doc: ScenarioDoc } | { source: Uint8Array } | { offer: number } | { edits: DocumentEdits } {
     const sent = this.sent;
     this.sent = { doc, revision };
     if (!whole && sent) {
@@ -341,7 +382,7 @@ export class DocumentSender {
     const source = SOURCES.get(doc);
     if (!source) return { doc };
     SOURCES.delete(doc);
-    return { source };
+    return source instanceof Uint8Array ? { source } : { offer: source.offer };
   }
 
   /** Forgets what was sent (a send failed): the next update is the whole document. */

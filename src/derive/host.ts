@@ -24,7 +24,7 @@ import { DerivationViews, MAX_WINDOW } from './views';
 
 /** The timeline rows built between two pauses of a window (`timelineWindow`). */
 const WINDOW_CHUNK = 8;
-import { WorkerDocument, docFromSource } from './document';
+import { NO_SOURCE, WorkerDocument, docFromSource, parseDoc } from './document';
 import { isMethod, methods } from './methods';
 import { inSlices, noSlices, Superseded } from './dispatch';
 import type { Slicer } from './dispatch';
@@ -152,13 +152,58 @@ export class DeriveHost {
     return (host[method] as (p: unknown, s: Slicer) => unknown).call(host, params, slicer) as Answer<M>;
   }
 
+  /** The file offered ahead (document.ts offerFile), as read, parsed and derived when it came; the newest offer only. */
+  private offer: { readonly id: number; readonly doc?: ScenarioDoc; readonly parsed?: ReturnType<typeof parseDoc> } | undefined;
+  /** The workspace files of the last derivation: an offered file is derived ahead over them. */
+  private lastFiles: DeriveParams['workspace'];
+
+  /**
+   * Takes an offered file's bytes (undefined: the worker could not read them): its document is parsed
+   * and derived now, before the page has read its own copy, so the derivation naming the offer finds
+   * the Derivation's work done (Derivation.run resumes an unchanged input at its last step). The
+   * worker's current document and revision are left alone: a derivation of the document before the
+   * open (a keystroke sent meanwhile) still applies.
+   */
+  offered(id: number, bytes: Uint8Array | undefined): void {
+    if (this.offer && this.offer.id > id) return;
+    let doc: ScenarioDoc | undefined;
+    try {
+      doc = bytes ? docFromSource(bytes) : undefined;
+    } catch {
+      doc = undefined;
+    }
+    if (!doc) {
+      this.offer = { id };
+      return;
+    }
+    const parsed = parseDoc(doc);
+    this.offer = { id, doc, parsed };
+    if (!parsed.parse.ok) return;
+    const ws = this.workspace.load(doc, this.lastFiles);
+    this.derivation.run({
+      scenario: parsed.parse.scenario,
+      rankers: this.rankers,
+      ...(ws ? { workspaceLayers: ws.load.layers, workspaceDiagnostics: ws.load.loadDiagnostics } : {}),
+    });
+  }
+
+  /** The offered document a derivation names, used up; a NO_SOURCE error (the page sends the document) when not held. */
+  private takeOffer(id: number): [ScenarioDoc, ReturnType<typeof parseDoc>] {
+    const o = this.offer;
+    this.offer = undefined;
+    if (!o || o.id !== id || !o.doc || !o.parsed) throw new Error(`${NO_SOURCE} (file offer ${id} not held)`);
+    return [o.doc, o.parsed];
+  }
+
   derive(params: DeriveParams): TimelineView {
     const { revision, workspace: files, entry } = params;
+    this.lastFiles = files;
     const started = Date.now();
     // The worker owns the document: typing sends only what changed (document.ts).
     if (params.edits) this.document.apply(revision, params.edits);
     else if (params.doc) this.document.replace(revision, params.doc);
     else if (params.source) this.document.replace(revision, docFromSource(params.source));
+    else if (params.offer !== undefined) this.document.replace(revision, ...this.takeOffer(params.offer));
     else this.document.apply(revision, { base: revision, edits: [] });
     const doc = this.document.doc;
     const parsed = this.document.parsed;
@@ -321,7 +366,7 @@ export class DeriveHost {
 
   stats(): DeriveStats {
     const views = this.current?.views;
-    return { requestFacts: this.requestFacts, ...(this.current ? { revision: this.current.revision } : {}), builtRequests: views?.builtRequests() ?? [], setsRowsBuilt: views?.setsRowsBuilt ?? 0, prepared: this.prepared };
+    return { requestFacts: this.requestFacts, ...(this.current ? { revision: this.current.revision } : {}), builtRequests: views?.builtRequests() ?? [], setsRowsBuilt: views?.setsRowsBuilt ?? 0, prepared: this.prepared, ...(this.derivation.last ? { stepsPlayed: this.derivation.last.stepsPlayed } : {}) };
   }
 
   private timeline(revision: number): Timeline {

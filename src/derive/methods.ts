@@ -68,6 +68,8 @@ export interface DeriveParams {
   readonly doc?: ScenarioDoc;
   /** The bytes of the file the document was opened from, in place of `doc` (document.ts `openedFrom`), transferred: the worker decodes and parses them. */
   readonly source?: Uint8Array;
+  /** The file offered to the worker ahead, in place of `doc` (document.ts `offerFile`): the worker read, parsed and derived it as it came. */
+  readonly offer?: number;
   readonly edits?: DocumentEdits;
   /** The files of the folder the scenario's `[workspace]` names, when the UI opened one. */
   readonly workspace?: WorkspaceInput;

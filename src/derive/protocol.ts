@@ -270,6 +270,8 @@ export interface DeriveStats {
   readonly setsRowsBuilt: number;
   /** The revisions whose `prepare` ran to its end (an opened document's first keystroke done ahead), newest last. */
   readonly prepared: readonly number[];
+  /** The steps the newest derivation played itself (those before were done: a previous run's, or an offered file's derived ahead). */
+  readonly stepsPlayed?: number;
 }
 
 export interface RequestDetail {

@@ -5,6 +5,7 @@ import { createTokenCounter } from '../core/providers/tokens';
 import type { DeriveParams } from './methods';
 import type { RpcMessage, RpcResponse } from './protocol';
 import { channelDefer, Dispatcher } from './dispatch';
+import { isFileOfferMessage } from './document';
 
 const host = new DeriveHost();
 
@@ -56,8 +57,37 @@ const dispatcher = new Dispatcher({
     // An opened (replaced, restored) document: what its first keystroke would build lazily is built
     // now, as long work queued behind the page's calls and given up for a newer derivation.
     const p = params as DeriveParams;
-    if (p.doc || p.source) dispatcher.receive({ id: --ownId, method: 'prepare', params: { revision: p.revision } });
+    if (p.doc || p.source || p.offer !== undefined) dispatcher.receive({ id: --ownId, method: 'prepare', params: { revision: p.revision } });
   },
 });
 
-self.onmessage = (event: MessageEvent<RpcMessage>) => dispatcher.receive(event.data);
+// A file offered ahead of its document (document.ts offerFile) is read before anything sent after it:
+// those messages wait (in order) until its bytes are in and derived, so the derivation naming it finds
+// it; the worker has nothing else to do meanwhile that would not be redone for the opened document.
+let held: RpcMessage[] | undefined;
+let reading = 0;
+const release = (): void => {
+  if (--reading > 0) return;
+  const waiting = held ?? [];
+  held = undefined;
+  for (const m of waiting) dispatcher.receive(m);
+};
+
+self.onmessage = (event: MessageEvent<unknown>) => {
+  const m = event.data;
+  if (isFileOfferMessage(m)) {
+    reading++;
+    held ??= [];
+    m.file
+      .arrayBuffer()
+      .then(
+        (b) => host.offered(m.offer, new Uint8Array(b)),
+        () => host.offered(m.offer, undefined),
+      )
+      .catch(() => undefined)
+      .finally(release);
+    return;
+  }
+  if (held) held.push(m as RpcMessage);
+  else dispatcher.receive(m as RpcMessage);
+};

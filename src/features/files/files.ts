@@ -4,9 +4,10 @@ import { scenarioDocFromText, writeScenario } from '../../core';
 import type { WorkbenchStore } from '../../state/store';
 import { downloadBlob } from '../../components/download';
 import { decodeFileBytes } from '../../components/readText';
-import { openedFrom } from '../../derive/document';
+import { offerFile, openedFrom } from '../../derive/document';
+import type { FileOffer } from '../../derive/document';
 
-export function openScenarioText(store: WorkbenchStore, fileName: string, text: string, bytes?: Uint8Array): boolean {
+export function openScenarioText(store: WorkbenchStore, fileName: string, text: string, from?: Uint8Array | FileOffer): boolean {
   const parsed = scenarioDocFromText(text);
   if (!parsed.ok) {
     const e = parsed.errors[0];
@@ -14,8 +15,8 @@ export function openScenarioText(store: WorkbenchStore, fileName: string, text: 
     store.getState().showBanner('error', `Could not open ${fileName}: ${e ? `${e.line}:${e.column}: ${e.message}` : 'unknown error'}${more}. Your current work is unchanged.`);
     return false;
   }
-  // The worker takes the document from the file's bytes (moved to it), not as a clone of its text.
-  if (bytes) openedFrom(parsed.doc, bytes);
+  // The worker takes the document from the file (offered ahead) or its bytes (moved to it), not as a clone of its text.
+  if (from) openedFrom(parsed.doc, from);
   store.getState().replaceDoc(parsed.doc, { kind: 'file', name: fileName });
   store.getState().showBanner('info', `Opened ${fileName}.`);
   return true;
@@ -23,9 +24,11 @@ export function openScenarioText(store: WorkbenchStore, fileName: string, text: 
 
 /** Opens a picked or dropped scenario file; one that is not UTF-8 is refused with the place of its first bad byte. */
 export async function openScenarioFile(store: WorkbenchStore, file: File): Promise<boolean> {
+  // The worker reads, parses and derives its own copy while this one is read (derive/document.ts offerFile).
+  const offer = offerFile(file);
   const bytes = new Uint8Array(await file.arrayBuffer());
   const read = decodeFileBytes(bytes);
-  if (read.ok) return openScenarioText(store, file.name, read.text, bytes);
+  if (read.ok) return openScenarioText(store, file.name, read.text, offer ?? bytes);
   store.getState().showBanner('error', `Could not open ${file.name}: ${read.error}. Your current work is unchanged.`);
   return false;
 }
