@@ -239,6 +239,10 @@ class Resolved {
   unkept(): ToolDefinition {
     return this.built ?? this.build();
   }
+  /** The config of a local or builtin tool whose definition is not built (its cost is counted from it). */
+  unbuiltLocal(): ToolConfig | undefined {
+    return this.built || this.kind === 'mcp' ? undefined : this.tool;
+  }
   private build(): ToolDefinition {
     return this.kind === 'mcp' && this.entry && this.server !== undefined
       ? mcpDefinition(this.tool, this.entry, this.server, this.run)
@@ -256,6 +260,11 @@ class Resolved {
 /** searchDocument(resolution.definition, order), without building the definition when it is not built yet. */
 export function resolvedSearchDocument(resolution: Extract<Resolution, { ok: true }>, order: number): SearchDocument {
   return resolution instanceof Resolved ? resolution.searchDocument(order) : searchDocument(resolution.definition, order);
+}
+
+/** The config a resolution's definition would be built from, when it is a local or builtin tool's not built yet. */
+export function unbuiltLocalTool(resolution: Extract<Resolution, { ok: true }>): ToolConfig | undefined {
+  return resolution instanceof Resolved ? resolution.unbuiltLocal() : undefined;
 }
 
 /** resolution.definition, without keeping it when it was not built yet: for a figure read from it once. */

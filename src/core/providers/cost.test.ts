@@ -7,6 +7,7 @@ import {
   definitionCost,
   definitionText,
   definitionTokens,
+  localDefinitionCost,
   setCost,
   utf8ByteLength,
 } from './cost';
@@ -14,6 +15,14 @@ import type { TokenCounter } from './cost';
 import { makeTool } from './test-helpers';
 import { parametersSchema } from '../catalogue/schema';
 import { toJson } from '../json/serde';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadLayer } from '../config/layer';
+import { resolveTool } from '../catalogue/resolve';
+import { parseScenario } from '../scenario/parse';
+import { tomlKey, tomlString } from '../scenario/doc';
+import { generateScenario } from '../../../bench/check-scale';
 
 const EMPTY_SCHEMA = '{"type":"object","properties":{},"additionalProperties":false,"required":[]}';
 
@@ -107,6 +116,90 @@ describe('utf8ByteLength', () => {
         expect(utf8ByteLength(s)).toBe(new TextEncoder().encode(s).length);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('localDefinitionCost: a local tool priced from its config, as its built definition is', () => {
+  const costs = (text: string): [number, number][] => {
+    const layer = loadLayer({ name: 'l', text });
+    const out: [number, number][] = [];
+    for (const tool of layer.config.tools.values()) {
+      const r = resolveTool(tool, 'ask', new Map());
+      if (r.ok && tool.source?.value.kind !== 'mcp') out.push([localDefinitionCost(tool), definitionCost(r.definition)]);
+    }
+    return out;
+  };
+
+  it('on the conformance scenarios and a generated catalogue, tool by tool', () => {
+    const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/conformance');
+    const texts = readdirSync(dir)
+      .filter((f) => f.endsWith('.toml'))
+      .flatMap((f) => {
+        const p = parseScenario(readFileSync(join(dir, f), 'utf8'));
+        return p.ok ? p.scenario.layers.map((l) => l.text) : [];
+      });
+    const generated = parseScenario(generateScenario(500, 2, 'local'));
+    if (generated.ok) texts.push(...generated.scenario.layers.map((l) => l.text));
+    const pairs = texts.flatMap(costs);
+    expect(pairs.length).toBeGreaterThan(500);
+    for (const [counted, built] of pairs) expect(counted).toBe(built);
+  });
+
+  // Keys, strings and values of every kind TOML writes: quotes, backslashes, controls, non-ASCII,
+  // astral characters, integer-like names (which JSON puts first), floats, nested items and properties.
+  const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('"', '\\', 'a"b\\c', '\u0001\n\t', 'é✓𝄞', '\u2028', '0', '12', '4294967295'));
+  const scalar = fc.oneof(text.map(tomlString), fc.integer().map(String), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).map((d) => (Number.isInteger(d) ? `${d}.0` : String(d))), fc.boolean().map(String));
+  const value = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }).map((a) => `[${a.join(', ')}]`));
+  type P = { readonly type?: string; readonly required?: boolean; readonly summary?: string; readonly description?: string; readonly enumValues?: string; readonly defaultValue?: string; readonly items?: P; readonly properties?: readonly [string, P][] };
+  const parameter: fc.Memo<P> = fc.memo((depth) =>
+    fc.record(
+      {
+        type: fc.oneof(fc.constantFrom('"string"', '"integer"', '"array"', '"object"'), fc.constant('["string", "null"]')),
+        required: fc.boolean(),
+        summary: text,
+        description: text,
+        enumValues: fc.array(scalar, { maxLength: 3 }).map((a) => `[${a.join(', ')}]`),
+        defaultValue: value,
+        ...(depth > 1 ? { items: parameter(depth - 1), properties: fc.array(fc.tuple(text, parameter(depth - 1)), { maxLength: 2 }) } : {}),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+  const write = (path: string, p: P, out: string[]): void => {
+    out.push(`[${path}]`);
+    if (p.type !== undefined) out.push(`type = ${p.type}`);
+    if (p.required !== undefined) out.push(`required = ${p.required}`);
+    if (p.summary !== undefined) out.push(`summary = ${tomlString(p.summary)}`);
+    if (p.description !== undefined) out.push(`description = ${tomlString(p.description)}`);
+    if (p.enumValues !== undefined) out.push(`enum = ${p.enumValues}`);
+    if (p.defaultValue !== undefined) out.push(`default = ${p.defaultValue}`);
+    if (p.items) write(`${path}.items`, p.items, out);
+    const seen = new Set<string>();
+    for (const [name, child] of p.properties ?? []) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      write(`${path}.properties.${tomlKey(name)}`, child, out);
+    }
+  };
+
+  it('on random tools', () => {
+    fc.assert(
+      fc.property(text, fc.option(text), fc.option(text), fc.array(fc.tuple(text, parameter(3)), { maxLength: 3 }), (name, summary, description, parameters) => {
+        const head = `conversation.tools.${tomlKey(name)}`;
+        const out = [`[${head}]`, 'source = "local"'];
+        if (summary !== null) out.push(`summary = ${tomlString(summary)}`);
+        if (description !== null) out.push(`description = ${tomlString(description)}`);
+        const seen = new Set<string>();
+        for (const [p, spec] of parameters) {
+          if (seen.has(p)) continue;
+          seen.add(p);
+          write(`${head}.parameters.${tomlKey(p)}`, spec, out);
+        }
+        const pairs = costs(out.join('\n'));
+        for (const [counted, built] of pairs) expect(counted).toBe(built);
+      }),
+      { numRuns: 400 },
     );
   });
 });

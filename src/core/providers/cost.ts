@@ -3,6 +3,8 @@
 // where `len` is UTF-8 bytes (Rust `str::len`) and the JSON is serde_json's (a whole float keeps `.0`).
 import { parametersSchemaJson, parametersSchemaPieces } from '../catalogue/schema';
 import type { ToolDefinition } from '../catalogue/types';
+import type { ParameterConfig, ToolConfig } from '../config/types';
+import { toJson } from '../json/serde';
 
 /** Counts tokens of a text. Implementations: o200k_base (tokens.ts) or the bytes/4 fallback. */
 export interface TokenCounter {
@@ -71,6 +73,95 @@ export function definitionCost(def: ToolDefinition): number {
     costCache.set(def, cost);
   }
   return cost;
+}
+
+/**
+ * definitionCost of a local (or configured builtin) tool's definition, counted from its config: no
+ * definition, schema object or JSON text is made. Pricing every permitted tool of a 100,000-tool
+ * catalogue (a timeline row's permitted cost) built and measured 100,000 definitions: ~0.65 s of the
+ * worker's right after an open, which the first keystrokes waited for. A property test holds it equal
+ * to definitionCost(the built definition) (cost.test.ts).
+ */
+export function localDefinitionCost(tool: ToolConfig): number {
+  const schemaDescription = tool.summary?.value ?? tool.description?.value;
+  let bytes = utf8ByteLength(tool.name) + (schemaDescription === undefined ? 0 : utf8ByteLength(schemaDescription));
+  // parametersSchemaPieces: the head, `"name":schema` per parameter (comma-separated), the tail, the
+  // required names. The keys' order (which integer-like names change) never changes the length.
+  bytes += SCHEMA_HEAD + SCHEMA_TAIL;
+  const required: string[] = [];
+  let n = 0;
+  for (const [name, p] of tool.parameters) {
+    bytes += (n++ > 0 ? 1 : 0) + stringifiedBytes(name) + 1 + parameterSchemaBytes(p);
+    if (p.required?.value) required.push(name);
+  }
+  return bytes + utf8ByteLength(JSON.stringify(required));
+}
+
+const SCHEMA_HEAD = '{"type":"object","properties":{'.length;
+const SCHEMA_TAIL = '},"additionalProperties":false,"required":}'.length;
+// A string JSON writes as itself between quotes: printable ASCII but `"` and `\`.
+const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/u;
+
+/** UTF-8 bytes of JSON.stringify(s) (the pieces' names). */
+function stringifiedBytes(s: string): number {
+  return PLAIN_JSON.test(s) ? s.length + 2 : utf8ByteLength(JSON.stringify(s));
+}
+
+/** UTF-8 bytes of toJson(s) (inside a parameter's schema). */
+function jsonStringBytes(s: string): number {
+  return PLAIN_JSON.test(s) ? s.length + 2 : utf8ByteLength(toJson(s));
+}
+
+function jsonBytes(v: unknown): number {
+  return typeof v === 'string' ? jsonStringBytes(v) : utf8ByteLength(toJson(v));
+}
+
+// `"key":` of each key parameterSchema writes.
+const TYPE_KEY = '"type":'.length;
+const DESCRIPTION_KEY = '"description":'.length;
+const DEFAULT_KEY = '"default":'.length;
+const ENUM_KEY = '"enum":'.length;
+const ITEMS_KEY = '"items":'.length;
+const PROPERTIES_KEY = '"properties":'.length;
+const REQUIRED_KEY = '"required":'.length;
+
+/** UTF-8 bytes of toJson(parameterSchema(p)) (catalogue/resolve.ts): `{}`, each key and value, a comma between two. */
+function parameterSchemaBytes(p: ParameterConfig): number {
+  let bytes = 2;
+  let keys = 0;
+  if (p.type) {
+    bytes += TYPE_KEY + jsonBytes(p.type.value);
+    keys++;
+  }
+  const description = p.summary?.value ?? p.description?.value;
+  if (description !== undefined) {
+    bytes += DESCRIPTION_KEY + jsonStringBytes(description);
+    keys++;
+  }
+  if (p.default && p.default.value !== undefined) {
+    bytes += DEFAULT_KEY + jsonBytes(p.default.value);
+    keys++;
+  }
+  if (p.enum) {
+    bytes += ENUM_KEY + jsonBytes(p.enum.value);
+    keys++;
+  }
+  if (p.items) {
+    bytes += ITEMS_KEY + parameterSchemaBytes(p.items);
+    keys++;
+  }
+  if (p.properties && p.properties.size > 0) {
+    let props = 2;
+    let n = 0;
+    const required: string[] = [];
+    for (const [name, child] of p.properties) {
+      props += (n++ > 0 ? 1 : 0) + jsonStringBytes(name) + 1 + parameterSchemaBytes(child);
+      if (child.required?.value) required.push(name);
+    }
+    bytes += PROPERTIES_KEY + props + REQUIRED_KEY + jsonBytes(required);
+    keys += 2;
+  }
+  return keys > 1 ? bytes + keys - 1 : bytes;
 }
 
 /** UTF-8 bytes of the definition's parameters schema JSON, measured piece by piece (never joined). */

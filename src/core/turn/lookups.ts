@@ -1,7 +1,8 @@
 // The catalogue as one run reads it: each tool's definition (the previous run's when its config is
 // unchanged, see definitions.ts) and the search index of the catalogue at the newest position.
 import { describeToolsDefinition, DESCRIBE_TOOLS, SEARCH_TOOLS, searchToolsDefinition } from '../catalogue/builtins';
-import { resolvedSearchDocument, unkeptDefinition } from '../catalogue/resolve';
+import { resolvedSearchDocument, unbuiltLocalTool, unkeptDefinition } from '../catalogue/resolve';
+import { definitionCost, localDefinitionCost } from '../providers/cost';
 import { searchDocument } from '../catalogue/search-document';
 import type { ToolDefinition } from '../catalogue/types';
 import { bm25 } from '../search/bm25';
@@ -62,12 +63,16 @@ export class RunCatalogue {
   }
 
   /**
-   * A resolved tool's definition for a figure read from it once (its cost): the one kept, else built
-   * and let go, so pricing every permitted tool of a large catalogue keeps no definitions.
+   * A resolved tool's definition cost (0 when unresolved): the kept definition's, else counted from a
+   * local tool's config, else from a definition built and let go. Pricing every permitted tool of a
+   * large catalogue so keeps no definitions and builds none for local tools.
    */
-  unkeptDefinitionOfState(s: ToolState | undefined): ToolDefinition | undefined {
-    if (s === undefined || !s.resolution.ok) return undefined;
-    return this.definitionCache?.kept(s) ?? unkeptDefinition(s.resolution);
+  costOfState(s: ToolState | undefined): number {
+    if (s === undefined || !s.resolution.ok) return 0;
+    const kept = this.definitionCache?.kept(s);
+    if (kept) return definitionCost(kept);
+    const local = unbuiltLocalTool(s.resolution);
+    return local ? localDefinitionCost(local) : definitionCost(unkeptDefinition(s.resolution));
   }
 
   /** A tool's definition at the newest position, the builtins' included. */

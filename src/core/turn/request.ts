@@ -157,8 +157,7 @@ function stateCost(catalogue: RunCatalogue, s: ToolState): number {
   if (builtin) return s.resolution.ok ? definitionCost(builtin) : 0;
   let cost = resolutionCost.get(s.resolution);
   if (cost === undefined) {
-    const d = catalogue.unkeptDefinitionOfState(s);
-    cost = d ? definitionCost(d) : 0;
+    cost = catalogue.costOfState(s);
     resolutionCost.set(s.resolution, cost);
   }
   return cost;
