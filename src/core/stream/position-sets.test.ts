@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadLayer } from '../config/layer';
 import type { SimServer } from '../catalogue/resolve';
 import { StreamEngine } from './engine';
-import { Column } from './position-sets';
+import { Column, PositionSets } from './position-sets';
 import type { Move } from './position-sets';
 import { computeSets } from './sets';
 import type { Sets } from './sets';
@@ -102,6 +102,21 @@ function play(names: readonly string[], spec: { base: readonly ToolSpec[]; star?
   });
   return engine;
 }
+
+describe('the first sets asked of a stream', () => {
+  it('are position 0\'s, and a later position\'s come from them: every tool\'s state is read once, at position 0 (which a fork moves)', () => {
+    const names = Array.from({ length: 40 }, (_, i) => `tool_${i}`);
+    const engine = play(names, { base: names.map((name) => ({ name, source: '"local"', enable: '"discoverable"' })), ops: [1, 2, 3].map((k) => ({ kind: 'delta', tools: [{ name: `tool_${k}`, source: '"local"', enable: '"on"' }], bare: true, append: [] })) });
+    const read: number[] = [];
+    const sets = new PositionSets({ positions: engine.positions, orderedStatesAt: (i) => (read.push(i), engine.orderedStatesAt(i)) });
+    const last = engine.positions.length - 1;
+    expect(last).toBeGreaterThan(0);
+    expect(plain(sets.at(last))).toEqual(plain(engine.setsAt(last)));
+    expect(read).toEqual([0]);
+    expect(plain(sets.at(0))).toEqual(plain(engine.setsAt(0)));
+    expect(read).toEqual([0]);
+  });
+});
 
 describe('the sets at a position: one answer, computed incrementally', () => {
   const NAMES = ['a', 'b', 'c', 'deploy', '__proto__', 'x1', 'x2', 'ünï'];
