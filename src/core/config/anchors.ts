@@ -10,6 +10,7 @@
 // spans read the positions of the newest edit made from it (an older revision's spans read the newer
 // text's offsets). Values, names and Map order are never shared that way: only where in the text.
 import type { Span } from './toml-ast';
+import type { Origin, Sourced } from './types';
 
 /** Where one header section (or the text before the first header) starts in the newest text. */
 export interface Anchor {
@@ -64,19 +65,85 @@ export function anchorIndex(anchors: readonly Anchor[], offset: number, strict =
 }
 
 /**
- * A function giving a span (offsets of the text `anchors` describe) as an AnchoredSpan: its start
- * relative to the section holding it, its end to the section holding its last character (its start's,
- * when empty). Spans are mostly asked in the text's order, so the last section found is tried first
- * (a search per origin was a third of a whole parse's time at 20,000 tools).
+ * A value read from a layer, with where it was written kept as its anchors (one object where `{ value,
+ * origin }`, the Origin and its AnchoredSpan were three). A layer's config is mostly such values, and at
+ * 100,000 tools their objects were most of what an open made the collector copy. The origin is made
+ * when first asked (a provenance, a diagnostic, a likeness after an edit), then kept, so it is always
+ * the same object. Serialised (JSON) as a plain `{ value, origin }`.
  */
+export class LayerSourced<T> implements Sourced<T> {
+  #origin: Origin | undefined;
+  constructor(
+    readonly value: T,
+    private readonly layer: string,
+    private readonly a: Anchor,
+    private readonly s: number,
+    private readonly b: Anchor,
+    private readonly e: number,
+  ) {}
+  get origin(): Origin {
+    return (this.#origin ??= { kind: 'layer', layer: this.layer, span: new AnchoredSpan(this.a, this.s, this.b, this.e) });
+  }
+  /** The same place holding another value (a value read again from what was written there). */
+  with<U>(value: U): LayerSourced<U> {
+    return new LayerSourced(value, this.layer, this.a, this.s, this.b, this.e);
+  }
+  /** The layer and the place, for a likeness that leaves the place out (derivation.ts, definitions.ts). */
+  get layerName(): string {
+    return this.layer;
+  }
+  toJSON(): { value: T; origin: Origin } {
+    return { value: this.value, origin: this.origin };
+  }
+}
+
+/**
+ * Spans (offsets of the text `anchors` describe) read relative to the section holding their start, and
+ * their end to the section holding their last character (their start's, when empty). Spans are mostly
+ * asked in the text's order, so the last section found is tried first (a search per origin was a third
+ * of a whole parse's time at 20,000 tools).
+ */
+class Anchoring {
+  private at = 0;
+  private a!: Anchor;
+  private b!: Anchor;
+  constructor(private readonly anchors: readonly Anchor[]) {}
+
+  private holds(k: number, offset: number): boolean {
+    const anchors = this.anchors;
+    return (anchors[k] as Anchor).base <= offset && (k + 1 >= anchors.length || (anchors[k + 1] as Anchor).base > offset);
+  }
+
+  private find(span: Span): void {
+    const anchors = this.anchors;
+    if (!this.holds(this.at, span.start)) this.at = anchorIndex(anchors, span.start);
+    this.a = anchors[this.at] as Anchor;
+    this.b = this.a;
+    if (span.end > span.start && !this.holds(this.at, span.end - 1)) this.b = anchors[anchorIndex(anchors, span.end, true)] as Anchor;
+  }
+
+  span(span: Span): AnchoredSpan {
+    this.find(span);
+    return new AnchoredSpan(this.a, span.start - this.a.base, this.b, span.end - this.b.base);
+  }
+
+  sourced<T>(value: T, span: Span, layer: string): LayerSourced<T> {
+    this.find(span);
+    return new LayerSourced(value, layer, this.a, span.start - this.a.base, this.b, span.end - this.b.base);
+  }
+}
+
+/** A function giving a span (offsets of the text `anchors` describe) as an AnchoredSpan (Anchoring). */
 export function anchorer(anchors: readonly Anchor[]): (span: Span) => AnchoredSpan {
-  let at = 0;
-  const holds = (k: number, offset: number): boolean => (anchors[k] as Anchor).base <= offset && (k + 1 >= anchors.length || (anchors[k + 1] as Anchor).base > offset);
-  return (span) => {
-    if (!holds(at, span.start)) at = anchorIndex(anchors, span.start);
-    const a = anchors[at] as Anchor;
-    let b = a;
-    if (span.end > span.start && !holds(at, span.end - 1)) b = anchors[anchorIndex(anchors, span.end, true)] as Anchor;
-    return new AnchoredSpan(a, span.start - a.base, b, span.end - b.base);
+  const anchoring = new Anchoring(anchors);
+  return (span) => anchoring.span(span);
+}
+
+/** A layer's origins and sourced values, anchored (Anchoring): what a ReadContext gives for the layer `layer`. */
+export function layerOrigins(anchors: readonly Anchor[], layer: string): { origin(at: Span): Origin; sourced<T>(value: T, at: Span): LayerSourced<T> } {
+  const anchoring = new Anchoring(anchors);
+  return {
+    origin: (at) => ({ kind: 'layer', layer, span: anchoring.span(at) }),
+    sourced: (value, at) => anchoring.sourced(value, at, layer),
   };
 }

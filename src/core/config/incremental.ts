@@ -42,7 +42,7 @@
 // it was joined from them (chunked-text.ts). The line index is carried over the edit (toml-ast.ts
 // LineIndex.edited), so a diagnostic in the run does not find the whole text's lines again.
 import type { Anchor } from './anchors';
-import { anchorer, anchorIndex } from './anchors';
+import { anchorIndex, layerOrigins } from './anchors';
 import type { ChunkedText, TextReader } from './chunked-text';
 import type { Layer, LoadedLayer } from './layer';
 import { positioned, readLayer } from './layer';
@@ -398,13 +398,14 @@ function tableEdit(prev: LayerState, base: LayerIndex, text: string, r: ChangedR
   const runAnchors: Anchor[] = [unit.first];
   for (let k = 1; k < doc.sections.length; k++) runAnchors.push({ base: start + (doc.sections[k]?.start ?? 0) });
 
-  const anchored = anchorer(runAnchors);
   const name = prev.name;
+  const at = layerOrigins(runAnchors, name);
   // The line index carried over the edit: a diagnostic in the run needs no pass over the whole text.
   const lines = base.lines.edited(src, r);
   const own: Diagnostic[] = [];
   const read: ToolsEntryRead = readToolsEntry(entry, {
-    origin: (node: TomlValue | Span) => ({ kind: 'layer', layer: name, span: anchored('kind' in node ? node.span : node) }),
+    origin: (node: TomlValue | Span) => at.origin('kind' in node ? node.span : node),
+    sourced: (value, node) => at.sourced(value, node.span),
     report: (severity, message, at, code) => own.push(positioned(name, lines, severity, message, at, code)),
   });
 

@@ -1,13 +1,13 @@
 // A config layer file: its text parsed into a PartialConfig plus positioned
 // diagnostics. Loading never throws.
 import type { Anchor } from './anchors';
-import { anchorer, anchorsOf, plainSpan } from './anchors';
+import { anchorsOf, layerOrigins, plainSpan } from './anchors';
 import type { EarlyRead, ReadContext, ToolsEntryRead } from './read';
 import { readConfig, readToolsEntry, EMPTY_CONFIG } from './read';
 import { parseToml, RunReopened } from './toml';
 import type { Span, TomlDocument, TomlEntry, TomlSection, TomlTable, TomlValue } from './toml-ast';
 import { LineIndex } from './toml-ast';
-import type { Diagnostic, Origin, PartialConfig } from './types';
+import type { Diagnostic, Origin, PartialConfig, Sourced } from './types';
 
 export interface Layer {
   readonly name: string;
@@ -78,8 +78,9 @@ export function readLayer(layer: Layer, hooks?: LayerHooks, release = true): Rea
     // is loaded, so a whole parse and an incremental one give the same values. The anchors grow as the
     // headers are read: a tool is read as its run of headers ends (`releaseRun`), its tree then let go.
     const anchors = anchorsOf([]);
-    const anchored = anchorer(anchors);
-    const origin = (node: TomlValue | Span): Origin => ({ kind: 'layer', layer: layer.name, span: anchored('kind' in node ? node.span : node) });
+    const at = layerOrigins(anchors, layer.name);
+    const origin = (node: TomlValue | Span): Origin => at.origin('kind' in node ? node.span : node);
+    const sourced = <T>(value: T, node: TomlValue): Sourced<T> => at.sourced(value, node.span);
     const early = new Map<TomlEntry, EarlyRead>();
     const section = (start: number): void => {
       anchors.push({ base: start });
@@ -92,7 +93,7 @@ export function readLayer(layer: Layer, hooks?: LayerHooks, release = true): Rea
         section,
         releaseRun: (entry) => {
           const reports: Parameters<ReadContext['report']>[] = [];
-          early.set(entry, { read: readToolsEntry(entry, { origin, report: (...r) => reports.push(r) }), reports });
+          early.set(entry, { read: readToolsEntry(entry, { origin, sourced, report: (...r) => reports.push(r) }), reports });
         },
       });
     } catch (e) {
@@ -107,6 +108,7 @@ export function readLayer(layer: Layer, hooks?: LayerHooks, release = true): Rea
       doc.root,
       {
         origin,
+        sourced,
         report: (severity, message, at, code) => diagnostics.push(positioned(layer.name, lines(), severity, message, at, code)),
       },
       hooks && {

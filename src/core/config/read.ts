@@ -18,6 +18,7 @@ import type {
   ToolSource,
 } from './types';
 import { RUN_MODES } from './types';
+import { LayerSourced } from './anchors';
 
 export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set(['describe_tools', 'search_tools']);
 
@@ -33,6 +34,8 @@ export const RESULT_MODES = ['unattended', 'ask', 'edit', 'skip'] as const;
 export interface ReadContext {
   /** Origin of a value node. */
   origin(node: TomlValue | Span): Origin;
+  /** A value with the origin of the node it was read from (a layer's keep the origin compact: anchors.ts LayerSourced); `{ value, origin }` when absent. */
+  sourced?<T>(value: T, node: TomlValue): Sourced<T>;
   report(severity: 'error' | 'warning', message: string, at: Span, code?: string): void;
 }
 
@@ -43,7 +46,7 @@ function span(node: TomlValue): Span {
 }
 
 function sourced<T>(value: T, node: TomlValue, ctx: ReadContext): Sourced<T> {
-  return { value, origin: ctx.origin(node) };
+  return ctx.sourced ? ctx.sourced(value, node) : { value, origin: ctx.origin(node) };
 }
 
 function readString(entry: TomlEntry, ctx: ReadContext, what: string): Sourced<string> | undefined {
@@ -231,7 +234,7 @@ function readTool(name: string, entry: TomlEntry, ctx: ReadContext): ToolConfig 
         const s = readStringAt(e, ctx, path, key);
         if (!s) break;
         const parsed = parseSource(s.value);
-        if (parsed.ok) out.source = { value: parsed.source, origin: s.origin };
+        if (parsed.ok) out.source = s instanceof LayerSourced ? s.with(parsed.source) : { value: parsed.source, origin: s.origin };
         else ctx.report('error', parsed.message, span(v), 'source-value');
         break;
       }

@@ -13,6 +13,7 @@
 // definition never holds one. MCP tools, whose definition also depends on the
 // server's tool list, are always built anew.
 import type { ToolConfig } from '../config/types';
+import { LayerSourced } from '../config/anchors';
 import type { ToolDefinition } from '../catalogue/types';
 import type { ToolState } from '../stream/engine';
 
@@ -27,6 +28,7 @@ const ORIGIN_KINDS = new Set(['layer', 'delta', 'builtin', 'default']);
 
 /** A `Sourced` value: `{ value, origin }` with an origin's shape. */
 function isSourced(o: Record<string, unknown>): boolean {
+  if (o instanceof LayerSourced) return true;
   if (!('value' in o) || !('origin' in o)) return false;
   const origin = o.origin as { kind?: unknown } | null;
   if (typeof origin !== 'object' || origin === null || !ORIGIN_KINDS.has(origin.kind as string)) return false;
@@ -48,10 +50,11 @@ function same(a: unknown, b: unknown, top = false): boolean {
     for (const [k, v] of a) if (!b.has(k) || !same(v, b.get(k))) return false;
     return true;
   }
-  if (Array.isArray(b) || b instanceof Map || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
-  if (isSourced(x)) return isSourced(y) && same(x.value, y.value);
+  // Before the prototypes: a layer's value (LayerSourced) and a delta's (a plain pair) may be compared.
+  if (isSourced(x) || isSourced(y)) return isSourced(x) && isSourced(y) && same(x.value, y.value);
+  if (Array.isArray(b) || b instanceof Map || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
   let n = 0;
   for (const k in x) {
     if (x[k] === undefined || (top && (k === 'enable' || k === 'declared'))) continue;

@@ -43,7 +43,8 @@
 // position first and the rest after: the next run with the same input resumes where it stopped.
 import { DESCRIBE_TOOLS, SEARCH_TOOLS } from '../catalogue/builtins';
 import { parseCommand } from '../cli/parse';
-import type { Diagnostic, Origin, ParameterConfig, PartialConfig, ToolConfig } from '../config/types';
+import type { Diagnostic, Origin, ParameterConfig, PartialConfig, Sourced, ToolConfig } from '../config/types';
+import { LayerSourced } from '../config/anchors';
 import type { Layer, LoadedLayer } from '../config/layer';
 import { effectiveEnable } from '../config/effective';
 import { mergeConfigs, mergeTool } from '../config/merge';
@@ -212,6 +213,11 @@ function patchedLoadDiagnostics(
 export function sameValue(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (a instanceof LayerSourced || b instanceof LayerSourced) {
+    const x = pairOf(a);
+    const y = pairOf(b);
+    return x !== undefined && y !== undefined && sameValue(x.value, y.value) && sameValue(x.origin, y.origin);
+  }
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
@@ -317,10 +323,21 @@ export function unchangedSteps(prev: DerivationInput, next: DerivationInput): nu
   return c.restart || c.layers ? -1 : c.steps;
 }
 
+/** `o` as a `{ value, origin }` pair (plain, or a layer's compact LayerSourced), when it is one. */
+function pairOf(o: object): Sourced<unknown> | undefined {
+  return o instanceof LayerSourced || ('value' in o && 'origin' in o) ? (o as Sourced<unknown>) : undefined;
+}
+
 /** Deep equality apart from where things were written (`span`s and tools' `declared`). */
 function sameApartFromSpans(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  // A layer's compact `{ value, origin }` (its own keys are its anchors): compared as the pair it stands for.
+  if (a instanceof LayerSourced || b instanceof LayerSourced) {
+    const x = pairOf(a);
+    const y = pairOf(b);
+    return x !== undefined && y !== undefined && sameApartFromSpans(x.value, y.value) && sameApartFromSpans(x.origin, y.origin);
+  }
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!sameApartFromSpans(a[i], b[i])) return false;
