@@ -428,6 +428,14 @@ describe('a file offered to the worker ahead of its document', () => {
     expect(host.derive({ offer: 1, revision: 3 }).name).toBe('offered');
   });
 
+  it('a second file offered before the first one was asked for: each derivation takes its own (no resync sends the first document)', () => {
+    const host = new DeriveHost();
+    host.offered(1, bytesOf(demoText.replace(/^name = .*$/mu, 'name = "first"')));
+    host.offered(2, bytesOf(demoText.replace(/^name = .*$/mu, 'name = "second"')));
+    expect(host.derive({ offer: 1, revision: 1 }).name).toBe('first');
+    expect(host.derive({ offer: 2, revision: 2 }).name).toBe('second');
+  });
+
   it('a file the worker could not read or parse, an older offer than the one held, or another offer is a resync', () => {
     const host = new DeriveHost();
     host.offered(1, undefined);

@@ -83,6 +83,9 @@ interface Current {
  */
 const KEPT_DERIVATIONS = 2;
 
+/** File offers held at once (DeriveHost.offers). */
+const KEPT_OFFERS = 2;
+
 export class DeriveHost {
   private current: Current | undefined;
   /** The newest KEPT_DERIVATIONS derivations, so a call asked for just before a newer derivation still answers. */
@@ -152,8 +155,13 @@ export class DeriveHost {
     return (host[method] as (p: unknown, s: Slicer) => unknown).call(host, params, slicer) as Answer<M>;
   }
 
-  /** The file offered ahead (document.ts offerFile), as read, parsed and derived when it came; the newest offer only. */
-  private offer: { readonly id: number; readonly doc?: ScenarioDoc; readonly parsed?: ReturnType<typeof parseDoc> } | undefined;
+  /**
+   * The files offered ahead (document.ts offerFile), as read, parsed and derived when they came, by
+   * offer: the newest two. A second file opened before the first one's derivation was asked must not
+   * make that derivation a resync (the page would send the first document whole, and it would be
+   * derived again, before the second).
+   */
+  private readonly offers = new Map<number, { readonly doc?: ScenarioDoc; readonly parsed?: ReturnType<typeof parseDoc> }>();
   /** The workspace files of the last derivation: an offered file is derived ahead over them. */
   private lastFiles: DeriveParams['workspace'];
 
@@ -165,20 +173,18 @@ export class DeriveHost {
    * open (a keystroke sent meanwhile) still applies.
    */
   offered(id: number, bytes: Uint8Array | undefined): void {
-    if (this.offer && this.offer.id > id) return;
+    // An older offer read after a newer one (its read was slower) is not derived over the newer one's work.
+    if ([...this.offers.keys()].some((k) => k > id)) return;
     let doc: ScenarioDoc | undefined;
     try {
       doc = bytes ? docFromSource(bytes) : undefined;
     } catch {
       doc = undefined;
     }
-    if (!doc) {
-      this.offer = { id };
-      return;
-    }
-    const parsed = parseDoc(doc);
-    this.offer = { id, doc, parsed };
-    if (!parsed.parse.ok) return;
+    const parsed = doc ? parseDoc(doc) : undefined;
+    this.offers.set(id, doc && parsed ? { doc, parsed } : {});
+    for (const k of this.offers.keys()) if (this.offers.size > KEPT_OFFERS) this.offers.delete(k);
+    if (!doc || !parsed?.parse.ok) return;
     const ws = this.workspace.load(doc, this.lastFiles);
     this.derivation.run({
       scenario: parsed.parse.scenario,
@@ -187,11 +193,11 @@ export class DeriveHost {
     });
   }
 
-  /** The offered document a derivation names, used up; a NO_SOURCE error (the page sends the document) when not held. */
+  /** The offered document a derivation names, used up (with every older offer); a NO_SOURCE error (the page sends the document) when not held. */
   private takeOffer(id: number): [ScenarioDoc, ReturnType<typeof parseDoc>] {
-    const o = this.offer;
-    this.offer = undefined;
-    if (!o || o.id !== id || !o.doc || !o.parsed) throw new Error(`${NO_SOURCE} (file offer ${id} not held)`);
+    const o = this.offers.get(id);
+    for (const k of [...this.offers.keys()]) if (k <= id) this.offers.delete(k);
+    if (!o?.doc || !o.parsed) throw new Error(`${NO_SOURCE} (file offer ${id} not held)`);
     return [o.doc, o.parsed];
   }
 
