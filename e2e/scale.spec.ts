@@ -49,6 +49,8 @@ test('10,000 tools: the file opens, edits in either layer show, both lists scrol
       expect(opened?.sent ?? Infinity).toBeLessThan(64 * 1024);
       expect(opened?.transferred).toBe(Buffer.byteLength(text));
       expect(text.length).toBeGreaterThan(1024 * 1024);
+      // The file went to the worker ahead of the page's own read (document.ts offerFile), not as bytes after it.
+      expect((await page.evaluate(() => window.__workbench?.stats()))?.wholeFrom).toBe('offer');
       // And prepared the opened revision for its first keystroke, as for a document sent whole.
       const revision = (await page.evaluate(() => window.__workbench?.stats()))?.revision;
       await expect.poll(async () => (await page.evaluate(() => window.__workbench?.stats()))?.prepared ?? [], { timeout: 60_000 }).toContain(revision);

@@ -162,6 +162,8 @@ export class DeriveHost {
    * derived again, before the second).
    */
   private readonly offers = new Map<number, { readonly doc?: ScenarioDoc; readonly parsed?: ReturnType<typeof parseDoc> }>();
+  /** How the newest whole document came (stats). */
+  private wholeFrom: DeriveStats['wholeFrom'];
   /** The workspace files of the last derivation: an offered file is derived ahead over them. */
   private lastFiles: DeriveParams['workspace'];
 
@@ -210,6 +212,9 @@ export class DeriveHost {
     else if (params.doc) this.document.replace(revision, params.doc);
     else if (params.source) this.document.replace(revision, docFromSource(params.source));
     else if (params.offer !== undefined) this.document.replace(revision, ...this.takeOffer(params.offer));
+    if (params.doc) this.wholeFrom = 'doc';
+    else if (params.source) this.wholeFrom = 'source';
+    else if (params.offer !== undefined) this.wholeFrom = 'offer';
     else this.document.apply(revision, { base: revision, edits: [] });
     const doc = this.document.doc;
     const parsed = this.document.parsed;
@@ -372,7 +377,7 @@ export class DeriveHost {
 
   stats(): DeriveStats {
     const views = this.current?.views;
-    return { requestFacts: this.requestFacts, ...(this.current ? { revision: this.current.revision } : {}), builtRequests: views?.builtRequests() ?? [], setsRowsBuilt: views?.setsRowsBuilt ?? 0, prepared: this.prepared, ...(this.derivation.last ? { stepsPlayed: this.derivation.last.stepsPlayed } : {}) };
+    return { requestFacts: this.requestFacts, ...(this.current ? { revision: this.current.revision } : {}), builtRequests: views?.builtRequests() ?? [], setsRowsBuilt: views?.setsRowsBuilt ?? 0, prepared: this.prepared, ...(this.derivation.last ? { stepsPlayed: this.derivation.last.stepsPlayed } : {}), ...(this.wholeFrom ? { wholeFrom: this.wholeFrom } : {}) };
   }
 
   private timeline(revision: number): Timeline {

@@ -272,6 +272,8 @@ export interface DeriveStats {
   readonly prepared: readonly number[];
   /** The steps the newest derivation played itself (those before were done: a previous run's, or an offered file's derived ahead). */
   readonly stepsPlayed?: number;
+  /** How the newest whole document came: itself, its file's bytes, or its file offered ahead (document.ts). */
+  readonly wholeFrom?: 'doc' | 'source' | 'offer';
 }
 
 export interface RequestDetail {
