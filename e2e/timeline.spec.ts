@@ -87,6 +87,14 @@ test('on load at 1440×900 the timeline shows its start, the promotion still sel
   expect(await tl.scrollTop()).toBeGreaterThan(0);
   await tl.press('Home');
   await expect(tl.row(0)).toBeInViewport({ ratio: 1 });
+
+  // Scrolled down, then a document with no promotion to open on: it too shows its start.
+  await tl.press('End');
+  expect(await tl.scrollTop()).toBeGreaterThan(0);
+  expect(await workbench.loadScenario(demo.slice(0, at) + warmUps, 'plain.toml')).toBe(true);
+  await expect.poll(async () => (await workbench.snapshot()).timeline.entries.filter((e) => e.kind === 'step').length).toBe(12);
+  await expect(tl.row(0)).toBeInViewport({ ratio: 1 });
+  expect(await tl.scrollTop()).toBe(0);
 });
 
 test('rows show the core positions with their marks', async ({ workbench }) => {

@@ -31,9 +31,10 @@ export interface TimelineNavigation {
 
 /**
  * Opens a freshly loaded document (boot, file open, demo) on the first
- * promotion, so the idea is visible at a glance; edits never move the selection.
+ * promotion, so the idea is visible at a glance, with the list at its start;
+ * edits never move the selection.
  */
-function useSelectOnLoad(view: TimelineView | undefined, scroll: SelectionScroll) {
+function useSelectOnLoad(view: TimelineView | undefined, scroll: SelectionScroll, listRef: RefObject<HTMLDivElement | null>) {
   const store = useWorkbenchStore();
   const pending = useRef(true);
   useEffect(
@@ -50,10 +51,14 @@ function useSelectOnLoad(view: TimelineView | undefined, scroll: SelectionScroll
     pending.current = false;
     if (store.getState().selectedEntry !== undefined) return;
     const p = firstPromotionEntry(view);
-    if (p === undefined) return;
+    if (p === undefined) {
+      // Nothing to select: the list still shows the new document's start, not the old one's scroll.
+      listRef.current?.scrollTo({ top: 0 });
+      return;
+    }
     scroll.chosenOnLoad(p);
     store.getState().selectEntry(p);
-  }, [view, store, scroll]);
+  }, [view, store, scroll, listRef]);
 }
 
 export function useTimelineNavigation(view: TimelineView | undefined): TimelineNavigation {
@@ -61,7 +66,7 @@ export function useTimelineNavigation(view: TimelineView | undefined): TimelineN
   const select = useWorkbench((s) => s.selectEntry);
   const listRef = useRef<HTMLDivElement>(null);
   const [scroll] = useState(() => new SelectionScroll());
-  useSelectOnLoad(view, scroll);
+  useSelectOnLoad(view, scroll, listRef);
   const count = view?.entryCount ?? 0;
   // The row's kind, position and step come from the spine (its words from the list's window); the list
   // scrolls the selected row into view (TimelineList).
