@@ -93,7 +93,12 @@ test('why Ask the model is disabled is written beside it, and the model name sur
   await expect(sim.askWhy()).toBeVisible();
   await expect(sim.askWhy()).toHaveText('Type a model name to ask it.');
   const shots = process.env.MODEL_SCREENSHOTS;
-  if (shots) await page.getByTestId('sim-ask-why').locator('..').screenshot({ path: `${shots}/ask-why.png` });
+  if (shots) {
+    for (const [w, h] of [[1024, 768], [1440, 900]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: `${shots}/ask-why-${w}.png` });
+    }
+  }
   await sim.modelField().fill('claude-haiku-4-5');
   await expect(sim.askWhy()).toHaveCount(0);
   await expect(sim.askButton()).toBeEnabled();
