@@ -7,6 +7,7 @@
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
 import { BridgePage } from './pages/BridgePage';
+import { strToU8, zipSync } from 'fflate';
 import { hostileBin, jpWorkspace, serverBin, startServe } from './bridgeServe';
 import type { Serve } from './bridgeServe';
 import type { WorkbenchPage } from './pages/WorkbenchPage';
@@ -333,6 +334,28 @@ test('a recording replays as recorded: stopping the servers shows "stopped now" 
   } finally {
     // The page first: it would otherwise poll a bridge that is gone.
     await page.close();
+    await serve.stop();
+  }
+});
+
+test('after a .zip, a folder opened by its path is the one the banner and About name (issue 35)', async ({ workbench, page }) => {
+  test.setTimeout(120_000);
+  const serve = await startServe();
+  try {
+    const root = workspace();
+    await workbench.bridge.open(serve.url);
+    if ((await workbench.guide.welcome().count()) > 0) await workbench.guide.dismissWelcome();
+    await workbench.workspace.openZip('proj.zip', Buffer.from(zipSync({ 'proj/.jp/config.toml': strToU8('[conversation.tools.notify]\nsource = "local"\nsummary = "Send a note."\nenable = true\n') })));
+    await expect(workbench.banner()).toContainText('Opened the workspace proj.zip');
+    await expect(workbench.guide.description()).toContainText('proj.zip');
+
+    await workbench.bridge.openWorkspace(root);
+    await expect(workbench.banner()).toContainText(`Opened the workspace ${root}`);
+    await expect(workbench.banner()).not.toContainText('proj.zip');
+    await expect(workbench.guide.description()).toContainText(root);
+    await expect(workbench.guide.description()).not.toContainText('proj.zip');
+    if (shots) await page.screenshot({ path: `${shots}/opened-by-path.png` });
+  } finally {
     await serve.stop();
   }
 });

@@ -77,6 +77,18 @@ test('a guided tour steps through a position, a promotion, the request after it 
   });
 });
 
+test('the tour on a document with no steps describes only what it has: no promotion, no request (issue 35)', async ({ workbench, page }) => {
+  const guide = workbench.guide;
+  await workbench.open();
+  expect(await workbench.loadScenario('name = "Mine"\n\n[[layers]]\nname = "tools"\ntext = \'\'\'\n[conversation.tools.notify]\nsource = "local"\nsummary = "Send a note."\nenable = true\n\'\'\'\n', 'mine.toml')).toBe(true);
+  await expect(workbench.timeline.rows()).toHaveCount(1);
+  await guide.startTour();
+  await expect(guide.tour()).toContainText('A position');
+  await expect(guide.tour()).toContainText('of 3');
+  if (process.env.TOUR_SCREENSHOTS) await page.screenshot({ path: `${process.env.TOUR_SCREENSHOTS}/tour-no-steps.png` });
+  expect(await guide.tourTitles()).toEqual(['A position', 'The cost', 'Your turn']);
+});
+
 for (const size of [
   { width: 1024, height: 768 },
   { width: 1440, height: 900 },

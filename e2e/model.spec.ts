@@ -82,3 +82,29 @@ test.describe('Ask the model', () => {
     await expect(sim.following()).toContainText('cycle 1 awaits the model');
   });
 });
+
+test('why Ask the model is disabled is written beside it, and the model name survives a reload (issue 35)', async ({ workbench, page }) => {
+  await workbench.open();
+  const sim = workbench.simulator;
+  await sim.open();
+  await sim.addStep("jp q 'List the open pull requests'");
+  await expect(sim.following()).toContainText('awaits the model');
+  await expect(sim.askButton()).toBeDisabled();
+  await expect(sim.askWhy()).toBeVisible();
+  await expect(sim.askWhy()).toHaveText('Type a model name to ask it.');
+  const shots = process.env.MODEL_SCREENSHOTS;
+  if (shots) {
+    for (const [w, h] of [[1024, 768], [1440, 900]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: `${shots}/ask-why-${w}.png` });
+    }
+  }
+  await sim.modelField().fill('claude-haiku-4-5');
+  await expect(sim.askWhy()).toHaveCount(0);
+  await expect(sim.askButton()).toBeEnabled();
+
+  await page.reload();
+  await page.waitForFunction(() => window.__workbench !== undefined);
+  await sim.open();
+  await expect(sim.modelField()).toHaveValue('claude-haiku-4-5');
+});

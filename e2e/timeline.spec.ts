@@ -1,6 +1,7 @@
 // The conversation timeline: the spine of the screen. Selecting a row (click,
 // keys, scrubber) drives the sets; expectations sit on their rows; steps are
 // added, edited and deleted with the jp command checked as you type.
+import { readFileSync } from 'node:fs';
 import { test, expect } from './fixtures';
 
 const FAILING = `name = "A failing expectation"
@@ -52,6 +53,48 @@ test('the demo opens mid-story: right after the first promotion', async ({ workb
   const first = snap.timeline.entries.find((e) => e.kind === 'delta' && e.sources?.includes('promotion'));
   expect(snap.selectedEntry).toBe(first?.index);
   expect(snap.sets.rows.find((r) => r.name === 'github_get_job_logs')?.availability).toBe('on');
+});
+
+test('on load at 1440×900 the timeline shows its start, the promotion still selected; a user\'s selection scrolls (issue 35)', async ({ workbench, page }, info) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await workbench.open();
+  const tl = workbench.timeline;
+  await expect(tl.selectedRow()).toContainText('promotion');
+  await expect(tl.row(0)).toHaveAttribute('data-kind', 'base');
+  await expect(tl.row(0)).toBeInViewport({ ratio: 1 });
+  await expect(tl.rowsOfKind('step').first()).toBeInViewport({ ratio: 1 });
+  expect(await tl.scrollTop()).toBe(0);
+  await page.screenshot({ path: info.outputPath('timeline-on-load-1440x900.png') });
+
+  // A document whose first promotion is far below the fold opens on it, showing its start.
+  const demo = readFileSync(new URL('../src/app/demo-scenario.toml', import.meta.url), 'utf8');
+  const at = demo.indexOf('[[steps]]');
+  const warmUps = Array.from({ length: 12 }, (_, i) => `[[steps]]\ncommand = "jp q 'warm-up ${i + 1}'"\n\n`).join('');
+  expect(await workbench.loadScenario(demo.slice(0, at) + warmUps + demo.slice(at), 'long.toml')).toBe(true);
+  await expect.poll(async () => {
+    const snap = await workbench.snapshot();
+    const promotion = snap.timeline.entries.find((e) => e.kind === 'delta' && e.sources?.includes('promotion'));
+    return promotion !== undefined && promotion.index > 40 && snap.selectedEntry === promotion.index;
+  }).toBe(true);
+  await expect(tl.row(0)).toBeInViewport({ ratio: 1 });
+  await expect(tl.rowsOfKind('step').first()).toBeInViewport({ ratio: 1 });
+  expect(await tl.scrollTop()).toBe(0);
+  await page.screenshot({ path: info.outputPath('timeline-long-on-load-1440x900.png') });
+
+  // The user's own moves still bring the selected row into view.
+  await tl.press('End');
+  await expect(tl.selectedRow()).toBeInViewport({ ratio: 1 });
+  expect(await tl.scrollTop()).toBeGreaterThan(0);
+  await tl.press('Home');
+  await expect(tl.row(0)).toBeInViewport({ ratio: 1 });
+
+  // Scrolled down, then a document with no promotion to open on: it too shows its start.
+  await tl.press('End');
+  expect(await tl.scrollTop()).toBeGreaterThan(0);
+  expect(await workbench.loadScenario(demo.slice(0, at) + warmUps, 'plain.toml')).toBe(true);
+  await expect.poll(async () => (await workbench.snapshot()).timeline.entries.filter((e) => e.kind === 'step').length).toBe(12);
+  await expect(tl.row(0)).toBeInViewport({ ratio: 1 });
+  expect(await tl.scrollTop()).toBe(0);
 });
 
 test('rows show the core positions with their marks', async ({ workbench }) => {

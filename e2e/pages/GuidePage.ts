@@ -14,6 +14,22 @@ export class GuidePage {
     return this.page.getByTestId('tour');
   }
 
+  /** The title of the step the tour shows. */
+  tourTitle(): Locator {
+    return this.tour().locator('#tour-title');
+  }
+
+  /** Steps through the whole tour with Next, reading each step's title, until it ends. */
+  async tourTitles(): Promise<string[]> {
+    const titles: string[] = [];
+    for (let i = 0; i < 20 && (await this.tour().count()) > 0; i++) {
+      titles.push(await this.tourTitle().innerText());
+      await this.tour().getByTestId('tour-next').click();
+    }
+    await this.tour().waitFor({ state: 'detached' });
+    return titles;
+  }
+
   /** The 0-based step the tour shows. */
   async tourStep(): Promise<number> {
     return Number(await this.tour().getAttribute('data-step'));

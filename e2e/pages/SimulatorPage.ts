@@ -82,6 +82,20 @@ export class SimulatorPage {
     await this.askNote().waitFor({ timeout: 30_000 });
   }
 
+  /** The model name field of "Ask the model" (kept across a reload). */
+  modelField(): Locator {
+    return this.page.getByTestId('sim-model');
+  }
+
+  askButton(): Locator {
+    return this.page.getByTestId('sim-ask-model');
+  }
+
+  /** Why "Ask the model" cannot be pressed, as text beside it (absent when it can). */
+  askWhy(): Locator {
+    return this.page.getByTestId('sim-ask-why');
+  }
+
   askNote(): Locator {
     return this.page.getByTestId('sim-ask-note');
   }

@@ -28,6 +28,11 @@ export class TimelinePage {
     return this.list().locator('[aria-selected="true"]');
   }
 
+  /** How far the row list is scrolled, in pixels (0: its start is shown). */
+  scrollTop(): Promise<number> {
+    return this.list().evaluate((el) => el.scrollTop);
+  }
+
   async select(entry: number): Promise<void> {
     await this.row(entry).click();
   }

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { EMPTY_DOC } from '../core';
 import { createWorkbenchStore } from '../state/store';
 import { bridgeApi } from './bridge';
-import { bridgeSnapshot, parseHeaderLines, startConfirmed, stopWorkspaceServers } from './bridgeSession';
+import { bridgeSnapshot, openWorkspaceByPath, parseHeaderLines, startConfirmed, stopWorkspaceServers } from './bridgeSession';
 import type { BridgeServer } from './bridge';
 
 describe('parseHeaderLines', () => {
@@ -76,6 +76,25 @@ describe('one name per server', () => {
       servers.mockRestore();
       stopped.mockRestore();
       vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('a workspace opened by its path', () => {
+  it('is the one the banner and the About text name, also after a .zip was opened (issue 35)', async () => {
+    const opened = vi.spyOn(bridgeApi, 'openWorkspace').mockResolvedValue({ workspace: { id: 'w1', root: '/home/me/proj', jpDir: '/home/me/proj/.jp' }, files: { 'config.toml': '' } } as Awaited<ReturnType<typeof bridgeApi.openWorkspace>>);
+    try {
+      const store = createWorkbenchStore(EMPTY_DOC);
+      store.getState().openWorkspace({ source: 'proj.zip: proj/.jp', files: { 'config.toml': '' } });
+      store.getState().showBanner('info', 'Opened the workspace proj.zip: proj/.jp: 1 .toml file. Pick a persona in the Workspace tab.');
+      await openWorkspaceByPath(store, '/home/me/proj');
+      const s = store.getState();
+      expect(s.banner?.message).toContain('Opened the workspace /home/me/proj/.jp: 1 .toml file');
+      expect(s.banner?.message).not.toContain('proj.zip');
+      expect(s.doc.description).toContain('/home/me/proj/.jp');
+      expect(s.doc.description).not.toContain('proj.zip');
+    } finally {
+      opened.mockRestore();
     }
   });
 });

@@ -9,6 +9,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { snapshotCatalogue, snapshotServersToml } from '../core';
 import type { WorkbenchStore } from '../state/store';
+import { workspaceOpenedMessage } from '../state/workspaceSlice';
 import { bridgeApi, bridgeKeys, endpointUrl } from './bridge';
 import { disconnectLive } from './queries';
 import type { BridgeServer } from './bridge';
@@ -49,8 +50,11 @@ export function applyBridgeServer(store: WorkbenchStore, view: BridgeServer, opt
 /** Opens a `.jp` folder (or the project holding one) on this machine through the bridge. */
 export async function openWorkspaceByPath(store: WorkbenchStore, path: string): Promise<void> {
   const { workspace, files } = await bridgeApi.openWorkspace(path);
+  const kept = store.getState().doc.workspace !== undefined;
   store.getState().openWorkspace({ source: workspace.jpDir, files });
   store.getState().setBridgeWorkspace(workspace);
+  // As every other way of opening one says: the banner names this folder, not the one before it.
+  store.getState().showBanner('info', workspaceOpenedMessage(workspace.jpDir, Object.keys(files).length, kept));
 }
 
 /** Asks the bridge what "Start servers" would run (for the persona picked), and opens the confirmation. */

@@ -104,3 +104,18 @@ describe('a live tool list enters the document only when the user takes it (issu
     expect(names(store.getState().doc)).toEqual(['read', 'write']);
   });
 });
+
+describe('the About text of a workspace opened after another (issue 35)', () => {
+  it('names the folder opened last, while the text is the one the workbench wrote; an author\'s own text stays', () => {
+    const store = createWorkbenchStore(doc('a', []));
+    store.getState().openWorkspace({ source: 'proj.zip: proj/.jp', files: {} });
+    expect(store.getState().doc.description).toContain('proj.zip');
+    store.getState().openWorkspace({ source: '/home/me/proj/.jp', files: {} });
+    expect(store.getState().doc.description).toContain('Opened from /home/me/proj/.jp.');
+    expect(store.getState().doc.description).not.toContain('proj.zip');
+
+    const own = createWorkbenchStore({ ...doc('b', []), description: 'Our triage setup.', workspace: { path: '.jp' } });
+    own.getState().openWorkspace({ source: '/home/me/proj/.jp', files: {} });
+    expect(own.getState().doc.description).toBe('Our triage setup.');
+  });
+});

@@ -86,6 +86,14 @@ export function workspaceDoc(source: string, files: Readonly<Record<string, stri
   };
 }
 
+/**
+ * The banner after a folder opened, whichever way (picker, drop, .zip, or by its path through the
+ * bridge): each way shows it, so the banner never still names what was opened before.
+ */
+export function workspaceOpenedMessage(source: string, fileCount: number, kept: boolean): string {
+  return `Opened the workspace ${source}: ${fileCount} .toml file${fileCount === 1 ? '' : 's'}${kept ? ', for the scenario that names it' : ''}. Pick a persona in the Workspace tab.`;
+}
+
 const inputs = new WeakMap<WorkspaceFolder, WorkspaceInput>();
 
 /** What the derive worker gets: the files with the user's edits applied (stable per folder value). */
@@ -125,12 +133,16 @@ export function workspaceSlice<S extends State>(set: StoreApi<S>['setState'], ge
       put((s) => {
         const keepDoc = s.doc.workspace !== undefined;
         const tabs = ['config.toml'].filter((p) => Object.hasOwn(files, p));
+        // The kept document's About text names the folder it was written for: while it is still the
+        // text the workbench wrote (not the author's), it names the folder opened now.
+        const generated = s.workspace !== undefined && s.doc.description === workspaceDoc(s.workspace.source).description;
+        const renamed = keepDoc && generated && s.workspace?.source !== source ? { doc: edited(s.doc, { ...s.doc, description: workspaceDoc(source).description }) } : {};
         return {
           workspace: { source, files, edited: {}, editable: [], tabs, version: nextVersion() },
           workspaceFile: undefined,
           revision: s.revision + 1,
           // A new document: the undo entries of the one it replaces go with it.
-          ...(keepDoc ? {} : { doc: workspaceDoc(source, files), selectedEntry: undefined, selectedLayer: 0, stepUndo: undefined, lastImport: undefined, lastFlip: undefined }),
+          ...(keepDoc ? renamed : { doc: workspaceDoc(source, files), selectedEntry: undefined, selectedLayer: 0, stepUndo: undefined, lastImport: undefined, lastFlip: undefined }),
         };
       });
     },

@@ -3,7 +3,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTimeline } from '../../derive/hooks';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
-import { TOUR } from './steps';
+import { tourFor } from './steps';
 import './guide.css';
 
 interface Box {
@@ -47,7 +47,9 @@ function TourCard({ step }: { readonly step: number }) {
   const selected = useWorkbench((s) => s.selectedEntry);
   const { data: view } = useTimeline();
   const card = useRef<HTMLDivElement>(null);
-  const current = TOUR[step];
+  // The stops this document has: a user's own, with no promotion, has no promotion stop.
+  const tour = tourFor(view);
+  const current = tour[step];
 
   useEffect(() => {
     if (!current || !view) return;
@@ -63,8 +65,8 @@ function TourCard({ step }: { readonly step: number }) {
   const box = useTargetBox(current?.target, `${step}:${selected ?? -1}:${view?.revision ?? 0}`);
 
   if (!current) return null;
-  const last = step === TOUR.length - 1;
-  const go = (n: number) => setStep(n < 0 || n >= TOUR.length ? undefined : n);
+  const last = step === tour.length - 1;
+  const go = (n: number) => setStep(n < 0 || n >= tour.length ? undefined : n);
   return (
     <>
       {box && <div className="tour-outline" aria-hidden="true" style={{ top: box.top - 3, left: box.left - 3, width: box.width + 6, height: box.height + 6 }} />}
@@ -92,7 +94,7 @@ function TourCard({ step }: { readonly step: number }) {
         }}
       >
         <p className="tour-count">
-          Tour · step {step + 1} of {TOUR.length}
+          Tour · step {step + 1} of {tour.length}
         </p>
         <h2 id="tour-title">{current.title}</h2>
         <p id="tour-body">{current.body}</p>

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DeriveHost, scenarioDocFromText } from '../../derive/host';
 import { forReaders, section, runsOf, withoutSourcePaths } from './readme';
-import { requestAfterPromotion, TOUR } from './steps';
+import { requestAfterPromotion, TOUR, tourFor } from './steps';
 import { deriveWhole } from '../../derive/testing';
 
 const demo = scenarioDocFromText(readFileSync(new URL('../../app/demo-scenario.toml', import.meta.url), 'utf8'));
@@ -41,6 +41,23 @@ describe('the guided tour', () => {
   it('falls back to the first request when nothing was promoted', () => {
     const plain = deriveWhole(new DeriveHost(), { doc: { ...demo.doc, steps: [{ command: "jp q 'hello'", cycles: [] }] }, revision: 1 });
     expect(plain.entries[requestAfterPromotion(plain) ?? -1]?.kind).toBe('request');
+  });
+});
+
+describe('the tour of a document that has no promotion (issue 35)', () => {
+  it('the demo keeps every stop', () => {
+    expect(tourFor(view).map((s) => s.title)).toEqual(TOUR.map((s) => s.title));
+  });
+
+  it('a document with no steps has no promotion or request stop', () => {
+    const empty = deriveWhole(new DeriveHost(), { doc: { ...demo.doc, steps: [] }, revision: 1 });
+    expect(tourFor(empty).map((s) => s.title)).toEqual(['A position', 'The cost', 'Your turn']);
+  });
+
+  it('requests without a promotion have no promotion stop, and no stop about what a promotion adds', () => {
+    const plain = deriveWhole(new DeriveHost(), { doc: { ...demo.doc, steps: [{ command: "jp q 'hello'", cycles: [] }] }, revision: 1 });
+    expect(plain.firstPromotion).toBeUndefined();
+    expect(tourFor(plain).map((s) => s.title)).toEqual(['A position', 'The cost', 'Your turn']);
   });
 });
 

@@ -1,11 +1,14 @@
 // The guided tour's steps: what a position is, a promotion, the request that follows it, and its cost.
 // Each step picks the timeline row it is about from the derived view, and names the region to outline.
+// A document without a promotion (a user's own, often with no steps) skips the stops about one.
 // Pure (DOM-free), so the choice of rows is unit-tested.
 import type { TimelineView } from '../../derive/protocol';
 import type { DockTab } from '../../state/store';
 
 export interface TourStep {
   readonly title: string;
+  /** False when the document has nothing this stop can show (undefined: every document has it). */
+  readonly shows?: (view: TimelineView) => boolean;
   readonly body: string;
   /** The timeline row to select (undefined: leave the selection). */
   readonly entry?: (view: TimelineView) => number | undefined;
@@ -34,12 +37,15 @@ export const TOUR: readonly TourStep[] = [
     title: 'A promotion',
     body: 'The model called search_tools. What the search returned is promoted by a config delta (discoverable → on), durable in the conversation\'s stream like any other config. The sets on the right now offer those tools.',
     entry: firstPromotion,
+    shows: (v) => firstPromotion(v) !== undefined,
     target: '[aria-label="Timeline"] [aria-selected="true"]',
   },
   {
     title: 'The request that follows it',
     body: 'The very next request of the same turn already offers the promoted definitions ("+N new"): discovery costs one tool call, not one turn. Its "cached" figure is what the provider\'s prompt cache read; hover it for the status and its reason (here the tools array grew, so the prefix changed).',
     entry: requestAfterPromotion,
+    // About what a promotion adds to the request after it: only where there is both.
+    shows: (v) => firstPromotion(v) !== undefined && requestAfterPromotion(v) !== undefined,
     target: '[aria-label="Timeline"] [aria-selected="true"]',
   },
   {
@@ -55,3 +61,8 @@ export const TOUR: readonly TourStep[] = [
     dock: 'simulator',
   },
 ];
+
+/** The stops of the tour for this document: only those about what it has. */
+export function tourFor(view: TimelineView | undefined): readonly TourStep[] {
+  return view === undefined ? TOUR : TOUR.filter((s) => s.shows?.(view) ?? true);
+}

@@ -1,12 +1,13 @@
 // "Ask the model", beside acting as the model: the model's name, an optional key (sent once to the
 // bridge, which keeps it in memory only; the page keeps nothing), and what each cycle of the model did.
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { ProviderId } from '../../core/providers/types';
 import { useQueryClient } from '@tanstack/react-query';
 import { useDeriveClient } from '../../derive/queries';
 import { bridgeApi } from '../../live/bridge';
 import { useWorkbenchStore } from '../../state/context';
-import { askModelTurn } from './askModel';
+import { savedModelName, saveModelName } from '../../state/askModelName';
+import { askBlockedReason, askModelTurn } from './askModel';
 import type { AskedCycle, AskOutcome } from './askModel';
 
 function cycleText(c: AskedCycle): string {
@@ -47,9 +48,22 @@ export function AskModelBar({ stepIndex, provider, onOutcome }: { readonly stepI
   const store = useWorkbenchStore();
   const client = useDeriveClient();
   const queryClient = useQueryClient();
-  const [model, setModel] = useState('');
+  // The name typed last for this provider, kept across a reload (the key never is).
+  const [model, setModelState] = useState(() => savedModelName(provider));
+  const setModel = (name: string) => {
+    setModelState(name);
+    saveModelName(provider, name.trim());
+  };
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
+  const whyId = useId();
+  // Another provider picked in the header: its own name, as last typed for it.
+  const [nameFor, setNameFor] = useState(provider);
+  if (nameFor !== provider) {
+    setNameFor(provider);
+    setModelState(savedModelName(provider));
+  }
+  const why = askBlockedReason({ busy, stepIndex, model });
   const ask = async () => {
     if (stepIndex === undefined) return;
     setBusy(true);
@@ -83,9 +97,14 @@ export function AskModelBar({ stepIndex, provider, onOutcome }: { readonly stepI
         key
         <input type="password" autoComplete="off" data-testid="sim-model-key" value={key} onChange={(e) => setKey(e.target.value)} placeholder="optional" title="Optional: a key for this provider, sent once to the bridge and kept only in its memory; by default the bridge uses the key in npm start's environment" />
       </label>
-      <button type="submit" disabled={busy || stepIndex === undefined || model.trim() === ''} data-testid="sim-ask-model" title="Send this turn's rendered requests to your model through the local bridge; its tool calls become the turn's calls">
+      <button type="submit" disabled={busy || why !== undefined} aria-describedby={why !== undefined ? whyId : undefined} data-testid="sim-ask-model" title="Send this turn's rendered requests to your model through the local bridge; its tool calls become the turn's calls">
         {busy ? 'Asking…' : 'Ask the model'}
       </button>
+      {why !== undefined && (
+        <span id={whyId} className="sim-ask-why" data-testid="sim-ask-why">
+          {why}
+        </span>
+      )}
     </form>
   );
 }

@@ -38,6 +38,18 @@ export type AskApi = (request: ModelAskRequest) => Promise<ModelAnswerView>;
 
 export const ASK_MAX_CYCLES = 8;
 
+/**
+ * Why "Ask the model" cannot be pressed, in words shown beside the button (a tooltip alone is missed,
+ * and never reached by touch or keyboard); undefined when it can be, or while it asks (the button says
+ * "Asking…").
+ */
+export function askBlockedReason({ busy, stepIndex, model }: { readonly busy: boolean; readonly stepIndex: number | undefined; readonly model: string }): string | undefined {
+  if (busy) return undefined;
+  if (stepIndex === undefined) return 'Nothing to ask: no request awaits the model.';
+  if (model.trim() === '') return 'Type a model name to ask it.';
+  return undefined;
+}
+
 /** The open cycle answered with all of a reply's calls at once (parallel calls share a cycle); the next cycle opens. */
 function withCalls(store: WorkbenchStore, stepIndex: number, calls: readonly CallDoc[]): boolean {
   const open = openTurn(store.getState().doc, stepIndex);

@@ -2,7 +2,7 @@
 // replies, warnings), indented by depth, with the marks of the expectations that stand on them.
 // Virtualized: the list asks the worker for the rows in view (timelineWindow), each with its request's
 // facts, so a rows never shown is never computed nor sent (issue 32.4).
-import { memo, useCallback, useEffect, useRef } from 'react';
+import { memo, useCallback, useEffect } from 'react';
 import type { KeyboardEvent, RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { EntryView, ExpectationView, RequestView, TimelineRow as RowData, TimelineView } from '../../derive/protocol';
@@ -13,6 +13,7 @@ import { samePlain } from '../../derive/same';
 import { spineEntry } from '../../derive/spine';
 import { FIRST_QUERY } from './CommandField';
 import { KIND_ICON, expectationMarks, rowText, sourceMarks } from './rows';
+import type { SelectionScroll } from './rows';
 
 /** A row's height before it is measured (one line); a step's error line makes its row taller. */
 export const TIMELINE_ROW_HEIGHT = 24;
@@ -143,6 +144,8 @@ export interface TimelineListProps {
   readonly editing: number | undefined;
   readonly empty: boolean;
   readonly listRef: RefObject<HTMLDivElement | null>;
+  /** Where the list scrolls when the selection changes (useTimelineNavigation's). */
+  readonly scroll: SelectionScroll;
   readonly onSelect: (entry: number) => void;
   /** A step row asked to be edited (double click). */
   readonly onEditStep: (stepIndex: number) => void;
@@ -154,7 +157,7 @@ export interface TimelineListProps {
 const NO_MARKS: readonly ExpectationView[] = [];
 
 // Memoized: typing in the command field re-renders the panel, not its rows.
-export const TimelineList = memo(function TimelineList({ view, selected, editing, empty, listRef, onSelect, onEditStep, onKeyDown, onStartFirst }: TimelineListProps) {
+export const TimelineList = memo(function TimelineList({ view, selected, editing, empty, listRef, scroll, onSelect, onEditStep, onKeyDown, onStartFirst }: TimelineListProps) {
   const count = view.entryCount;
   const virtualizer = useVirtualizer({
     count,
@@ -183,13 +186,13 @@ export const TimelineList = memo(function TimelineList({ view, selected, editing
   // The cache statuses of the window's requests only.
   const statuses = useCacheStatuses(Number.isFinite(fromRequest) ? fromRequest : 0, Number.isFinite(toRequest) ? toRequest : 0);
 
-  // Keep the selected row in view when the selection moves (or the list first has it), not on every derivation.
-  const scrolledTo = useRef<number | undefined>(undefined);
+  // Keep the selected row in view when the user moves the selection, not on every derivation; the row
+  // a load chose leaves the list at its start (SelectionScroll).
   useEffect(() => {
-    if (selected === undefined || scrolledTo.current === selected || selected >= count) return;
-    scrolledTo.current = selected;
-    virtualizer.scrollToIndex(selected, { align: 'auto' });
-  }, [selected, count, virtualizer]);
+    const to = scroll.follow(selected, count);
+    if (to === 'row' && selected !== undefined) virtualizer.scrollToIndex(selected, { align: 'auto' });
+    else if (to === 'start') virtualizer.scrollToOffset(0);
+  }, [selected, count, virtualizer, scroll]);
 
   const select = useCallback(
     (entry: number): void => {

@@ -133,6 +133,7 @@ export function TimelinePanel() {
         editing={editor.editing}
         empty={steps.length === 0}
         listRef={nav.listRef}
+        scroll={nav.scroll}
         onSelect={nav.select}
         onEditStep={editor.startEdit}
         onKeyDown={onKeyDown}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { DeriveHost, scenarioDocFromText } from '../../derive/host';
-import { entryOfPosition, expectationMarks, findingsFact, firstPromotionEntry, formatBytes, moveSelection, nextProblem, rowText, sourceMarks } from './rows';
+import { entryOfPosition, expectationMarks, findingsFact, firstPromotionEntry, formatBytes, moveSelection, nextProblem, rowText, SelectionScroll, sourceMarks } from './rows';
 import type { EntryView, TimelineSnapshot } from '../../derive/protocol';
 import { deriveWhole } from '../../derive/testing';
 
@@ -133,5 +133,29 @@ describe('findingsFact: what the provider would refuse or lose, on a request row
     expect(f?.text).toBe(text);
     expect(f?.tone).toBe(tone);
     for (const x of findings) expect(f?.title).toContain(x.message);
+  });
+});
+
+describe('where the list scrolls when the selection changes (issue 35)', () => {
+  it("shows the start for the row a load chose, and the selected row for the user's own moves", () => {
+    const scroll = new SelectionScroll();
+    scroll.chosenOnLoad(7);
+    // The list has no rows yet: nothing to do, and the load's choice waits.
+    expect(scroll.follow(7, 0)).toBeUndefined();
+    expect(scroll.follow(7, 40)).toBe('start');
+    // The same selection again (a new derivation) moves nothing.
+    expect(scroll.follow(7, 40)).toBeUndefined();
+    expect(scroll.follow(30, 40)).toBe('row');
+    // Back on the row the load chose, by the user's hand: it is followed like any other.
+    expect(scroll.follow(7, 40)).toBe('row');
+    expect(scroll.follow(undefined, 40)).toBeUndefined();
+  });
+
+  it('follows every selection when no load chose one, and a load after a user move is quiet again', () => {
+    const scroll = new SelectionScroll();
+    expect(scroll.follow(3, 10)).toBe('row');
+    scroll.chosenOnLoad(5);
+    expect(scroll.follow(5, 10)).toBe('start');
+    expect(scroll.follow(6, 10)).toBe('row');
   });
 });

@@ -192,6 +192,32 @@ export function firstPromotionEntry(view: TimelineView): number | undefined {
   return view.firstPromotion;
 }
 
+/**
+ * Where the row list scrolls when the selection changes. The user's own moves (click, keys, scrubber,
+ * tour, commands) bring the selected row into view; the row a freshly loaded document opens on does
+ * not: the list shows its start (the base config and the first step), the row still selected, since
+ * the story starts there (issue 35: at 1440×900 the demo opened scrolled past both).
+ */
+export class SelectionScroll {
+  private followed: number | undefined;
+  private loadChose: number | undefined;
+
+  /** A load selected this row: when the list gets it, show the list's start instead. */
+  chosenOnLoad(entry: number): void {
+    this.loadChose = entry;
+    this.followed = undefined;
+  }
+
+  /** What to scroll to for the selection the list has now: 'row', 'start', or nothing. */
+  follow(selected: number | undefined, count: number): 'row' | 'start' | undefined {
+    if (selected === undefined || selected >= count || selected === this.followed) return undefined;
+    this.followed = selected;
+    const quiet = selected === this.loadChose;
+    this.loadChose = undefined;
+    return quiet ? 'start' : 'row';
+  }
+}
+
 /** The row for a config position: the delta or layer edit that made it (or the base config). */
 export function entryOfPosition(view: TimelineView, position: number): number | undefined {
   return view.positionEntries[position];

@@ -1,14 +1,14 @@
 // Moving along the timeline: the selected row (the store's, clamped to the derivation), ↑/↓, j/k,
 // Home/End, the scroll that keeps the selected row in view, and the first selection of a freshly
 // loaded document.
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import { useSelectedEntry } from '../../derive/hooks';
 import type { TimelineView } from '../../derive/protocol';
 import { spineEntry } from '../../derive/spine';
 import type { SpineEntry } from '../../derive/spine';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
-import { firstPromotionEntry, moveSelection } from './rows';
+import { firstPromotionEntry, moveSelection, SelectionScroll } from './rows';
 
 /** The step (0-based index into doc.steps) a row belongs to. */
 export function stepIndexOf(e: { readonly step?: number | undefined } | undefined): number | undefined {
@@ -25,13 +25,16 @@ export interface TimelineNavigation {
   /** Moves the selection for a navigation key; false when the key is not one. */
   readonly move: (key: string) => boolean;
   readonly listRef: RefObject<HTMLDivElement | null>;
+  /** Where the list scrolls on a selection change: the load's own choice leaves it at its start. */
+  readonly scroll: SelectionScroll;
 }
 
 /**
  * Opens a freshly loaded document (boot, file open, demo) on the first
- * promotion, so the idea is visible at a glance; edits never move the selection.
+ * promotion, so the idea is visible at a glance, with the list at its start;
+ * edits never move the selection.
  */
-function useSelectOnLoad(view: TimelineView | undefined) {
+function useSelectOnLoad(view: TimelineView | undefined, scroll: SelectionScroll, listRef: RefObject<HTMLDivElement | null>) {
   const store = useWorkbenchStore();
   const pending = useRef(true);
   useEffect(
@@ -48,15 +51,22 @@ function useSelectOnLoad(view: TimelineView | undefined) {
     pending.current = false;
     if (store.getState().selectedEntry !== undefined) return;
     const p = firstPromotionEntry(view);
-    if (p !== undefined) store.getState().selectEntry(p);
-  }, [view, store]);
+    if (p === undefined) {
+      // Nothing to select: the list still shows the new document's start, not the old one's scroll.
+      listRef.current?.scrollTo({ top: 0 });
+      return;
+    }
+    scroll.chosenOnLoad(p);
+    store.getState().selectEntry(p);
+  }, [view, store, scroll, listRef]);
 }
 
 export function useTimelineNavigation(view: TimelineView | undefined): TimelineNavigation {
   const selected = useSelectedEntry(view);
   const select = useWorkbench((s) => s.selectEntry);
   const listRef = useRef<HTMLDivElement>(null);
-  useSelectOnLoad(view);
+  const [scroll] = useState(() => new SelectionScroll());
+  useSelectOnLoad(view, scroll, listRef);
   const count = view?.entryCount ?? 0;
   // The row's kind, position and step come from the spine (its words from the list's window); the list
   // scrolls the selected row into view (TimelineList).
@@ -71,5 +81,5 @@ export function useTimelineNavigation(view: TimelineView | undefined): TimelineN
     [selected, count, select],
   );
 
-  return { selected, select, current, currentStep: stepIndexOf(current), count, move, listRef };
+  return { selected, select, current, currentStep: stepIndexOf(current), count, move, listRef, scroll };
 }

@@ -2,6 +2,7 @@
 // a drop. A folder that cannot be read gets an error banner and the current work stays.
 import type { Command } from '../../commands/registry';
 import type { WorkbenchStore } from '../../state/store';
+import { workspaceOpenedMessage } from '../../state/workspaceSlice';
 import { droppedEntries, hasDirectoryPicker, pickDirectory, readDroppedFolder, readFileList, readZip } from './read';
 import type { ReadWorkspace } from './read';
 
@@ -13,8 +14,7 @@ export async function openWorkspaceFrom(store: WorkbenchStore, reading: Promise<
     const kept = s.doc.workspace !== undefined;
     s.openWorkspace(ws);
     s.setDockTab('workspace');
-    const n = Object.keys(ws.files).length;
-    s.showBanner('info', `Opened the workspace ${ws.source}: ${n} .toml file${n === 1 ? '' : 's'}${kept ? ', for the scenario that names it' : ''}. Pick a persona in the Workspace tab.`);
+    s.showBanner('info', workspaceOpenedMessage(ws.source, Object.keys(ws.files).length, kept));
     return true;
   } catch (e) {
     store.getState().showBanner('error', `Could not open the workspace: ${e instanceof Error ? e.message : String(e)}. Your current work is unchanged.`);
