@@ -75,13 +75,8 @@ export function itemsOf(schema: JsonObject): JsonObject {
 /** Sets (or, with `undefined`, removes) one key of an object, returning a new object; `__proto__` stays data. */
 export function withKey(o: JsonObject, key: string, value: unknown): JsonObject {
   const out: JsonObject = {};
-  const put = (k: string, v: unknown) => Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-  // An edited key stays where it was: the form writes back text the user typed (args.ts textOfForm).
-  for (const k of Object.keys(o)) {
-    if (k !== key) put(k, o[k]);
-    else if (value !== undefined) put(k, value);
-  }
-  if (value !== undefined && !Object.hasOwn(o, key)) put(key, value);
+  for (const k of Object.keys(o)) if (k !== key) Object.defineProperty(out, k, { value: o[k], enumerable: true, writable: true, configurable: true });
+  if (value !== undefined) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   return out;
 }
 
