@@ -116,6 +116,93 @@ test('connect, list, import, search, promote; stop the server and the recording 
   expect(dropNetworkErrors(consoleErrors, everything.url).length).toBeGreaterThan(0);
 });
 
+test("a Sets row states its live server's real status, as the badge beside it does: running, stopped, failed (issue 35)", async ({ workbench, page, everything, consoleErrors }, info) => {
+  const sets = workbench.sets;
+  await workbench.open();
+  await workbench.runCommand('import.live');
+  await workbench.importer.connect(everything.url);
+  await expect(workbench.importer.liveStatus()).toHaveAttribute('data-status', 'running');
+  await workbench.importer.policy('on');
+  await workbench.importer.dialog().getByTestId('import-server-name').fill('everything');
+  await workbench.importer.confirm();
+  await sets.search('echo');
+
+  await test.step('running', async () => {
+    await expect(sets.serverWord('echo')).toHaveText('everything · running');
+    await expect(sets.liveNow('echo')).toHaveCount(0);
+  });
+
+  await test.step('disconnected by the user: stopped, not "running" beside "server stopped now"', async () => {
+    await workbench.servers.show();
+    await workbench.servers.button('everything', 'server-disconnect').click();
+    await expect(sets.liveNow('echo')).toHaveText('server stopped now');
+    await expect(sets.serverWord('echo')).toHaveText('everything · stopped');
+    await expect(sets.serverWord('echo')).toHaveAttribute('title', /recorded it running, and the sets follow the recording/u);
+    await sets.row('echo').screenshot({ path: info.outputPath('sets-row-stopped.png') });
+  });
+
+  await test.step('connected again to a server that is gone: failed', async () => {
+    await everything.stop();
+    await workbench.servers.button('everything', 'server-connect').click();
+    await expect(sets.liveNow('echo')).toHaveText('server failed now', { timeout: 15_000 });
+    await expect(sets.serverWord('echo')).toHaveText('everything · failed');
+    await sets.row('echo').screenshot({ path: info.outputPath('sets-row-failed.png') });
+    await page.screenshot({ path: info.outputPath('sets-failed-page.png') });
+    // The sets stay derived from the recording.
+    expect((await workbench.snapshot()).sets.rows.find((r) => r.name === 'echo')?.permitted).toBe(true);
+  });
+  // The refused connections are the browser's to print; nothing else may be.
+  dropNetworkErrors(consoleErrors, everything.url);
+  expect(consoleErrors).toEqual([]);
+});
+
+test("call a tool: the simulated call's JSON and the Run on server form are one value, kept as typed (issue 35)", async ({ workbench, page, everything, consoleErrors }, info) => {
+  const sim = workbench.simulator;
+  const bridge = workbench.bridge;
+  await workbench.open();
+  await test.step('import server-everything, every tool on', async () => {
+    await workbench.runCommand('import.live');
+    await workbench.importer.connect(everything.url);
+    await expect(workbench.importer.liveStatus()).toHaveAttribute('data-status', 'running');
+    await workbench.importer.policy('on');
+    await workbench.importer.dialog().getByTestId('import-server-name').fill('everything');
+    await workbench.importer.confirm();
+  });
+  await sim.open();
+  await sim.addStep("jp q 'add two numbers'");
+  await bridge.pickTool('get-sum');
+
+  await test.step("typed in the call's JSON, it shows in the form", async () => {
+    await sim.callArgs().fill('{"a": 2, "b": 40}');
+    await expect(bridge.field('a')).toHaveValue('2');
+    await expect(bridge.field('b')).toHaveValue('40');
+  });
+
+  await test.step("typed in the form, it shows in the call's JSON", async () => {
+    await bridge.field('a').fill('5');
+    await expect.poll(async () => JSON.parse(await sim.callArgs().inputValue()) as unknown).toEqual({ a: 5, b: 40 });
+    await page.screenshot({ path: info.outputPath('call-args-shared.png') });
+  });
+
+  await test.step('text that is not yet a JSON object is kept as typed, the form says so and does not overwrite it', async () => {
+    await sim.callArgs().fill('{"a": 5, "b": 4');
+    await expect(bridge.argsUnshown()).toBeVisible();
+    await expect(sim.callArgs()).toHaveValue('{"a": 5, "b": 4');
+    const raw = await bridge.rawArgs();
+    await expect(raw).toHaveValue('{"a": 5, "b": 4');
+    await page.screenshot({ path: info.outputPath('call-args-unshown.png') });
+    await raw.fill('{"a": 5, "b": 4}');
+    await expect(sim.callArgs()).toHaveValue('{"a": 5, "b": 4}');
+  });
+
+  await test.step('the run sends that one value', async () => {
+    expect(await bridge.run()).toContain('9');
+    const calls = (await workbench.snapshot()).doc.steps.at(-1)?.cycles.flatMap((c) => c.calls) ?? [];
+    expect(calls.at(-1)).toMatchObject({ tool: 'get-sum', args: { a: 5, b: 4 } });
+  });
+  expect(consoleErrors).toEqual([]);
+});
+
 test('a live tool list that differs shows beside the recorded one, and enters the document only when taken (issue 24.2)', async ({ workbench, page, everything, consoleErrors }, info) => {
   await workbench.open();
   await test.step('import server-everything with echo kept on', async () => {

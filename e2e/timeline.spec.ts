@@ -316,6 +316,26 @@ for (const size of [
   });
 }
 
+test('the palette offers the undo of a step deletion only while there is one to undo (issue 35)', async ({ workbench, page }, info) => {
+  const tl = workbench.timeline;
+  await workbench.open();
+  const steps = (await workbench.snapshot()).doc.steps.map((s) => s.command);
+  expect(await workbench.paletteOffers('undo the step deletion')).toEqual([]);
+  await page.screenshot({ path: info.outputPath('palette-no-undo.png') });
+  await workbench.closePalette();
+
+  await tl.rowsOfKind('step').first().click();
+  await tl.press('Delete');
+  await expect(tl.deletedBanner()).toContainText('Step 1 deleted');
+  expect(await workbench.paletteOffers('undo the step deletion')).toEqual(['Timeline: undo the step deletion (step 1)']);
+  await page.screenshot({ path: info.outputPath('palette-undo.png') });
+  await workbench.closePalette();
+  await workbench.runFromPalette('undo the step deletion');
+  await expect(tl.deletedBanner()).toBeHidden();
+  expect((await workbench.snapshot()).doc.steps.map((s) => s.command)).toEqual(steps);
+  expect(await workbench.paletteOffers('undo the step deletion')).toEqual([]);
+});
+
 test('undo of a deleted step belongs to its document: a replacement clears it, and the bar goes away on its own (issue 24.1)', async ({ workbench, page }) => {
   const tl = workbench.timeline;
   await page.clock.install();
@@ -335,8 +355,9 @@ test('undo of a deleted step belongs to its document: a replacement clears it, a
     await workbench.history.restore('Demo: why did the last deploy fail?');
     await expect(tl.rowsOfKind('step')).toHaveCount(demoSteps);
     await expect(tl.deletedBanner()).toBeHidden();
-    // The palette's undo is bound the same way: it leaves the demo as it is.
-    await workbench.runCommand('timeline.undoDelete');
+    // The palette's undo is bound the same way: it is not offered, and the demo stays as it is.
+    expect(await workbench.paletteOffers('undo the step deletion')).toEqual([]);
+    await workbench.closePalette();
     expect((await workbench.snapshot()).doc.steps.length).toBe(demoSteps);
   });
 

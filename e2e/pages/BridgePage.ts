@@ -62,6 +62,17 @@ export class BridgePage {
     return this.runner().getByLabel(label, { exact: true });
   }
 
+  /** The form's raw-JSON view of the arguments (the same text as the simulated call's). */
+  async rawArgs(): Promise<Locator> {
+    await this.runner().getByTestId('run-raw').check();
+    return this.runner().getByTestId('run-raw-text');
+  }
+
+  /** Said in place of the form while the arguments typed are not a JSON object. */
+  argsUnshown(): Locator {
+    return this.runner().getByTestId('run-args-unshown');
+  }
+
   async run(): Promise<string> {
     await this.runner().getByTestId('run-submit').click();
     const result = this.runner().getByTestId('run-result');

@@ -21,6 +21,11 @@ export class SetsPage {
     return this.row(name).getByTestId('live-now');
   }
 
+  /** "server · status" of the tool's row: the server's real status (a live one's state now). */
+  serverWord(name: string): Locator {
+    return this.row(name).locator('.st-server');
+  }
+
   availability(name: string): Locator {
     return this.row(name).locator('.badge').first();
   }

@@ -50,6 +50,11 @@ export class SimulatorPage {
     return this.page.getByTestId('sim-log').getByTestId('live-now');
   }
 
+  /** The simulated call's arguments (JSON), shared with the "Run on the server" form. */
+  callArgs(): Locator {
+    return this.page.getByTestId('sim-args');
+  }
+
   async callTool(tool: string, args: unknown): Promise<void> {
     await this.page.getByTestId('sim-mode-call').check();
     await this.page.getByTestId('sim-tool').fill(tool);

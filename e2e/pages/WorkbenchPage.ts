@@ -149,6 +149,31 @@ export class WorkbenchPage {
     return this.page.evaluate(([t, f]) => window.__workbench?.loadScenario(t, f) ?? false, [text, fileName] as const);
   }
 
+  /** Opens the command palette (Ctrl+K) and types `query`; the titles it offers for it. */
+  async paletteOffers(query: string): Promise<string[]> {
+    await this.page.keyboard.press('Control+k');
+    await this.page.getByRole('combobox', { name: 'Command' }).fill(query);
+    // Read once the list is filtered: every entry names the query, or it says nothing matches.
+    await this.page.waitForFunction((q) => {
+      const items = [...document.querySelectorAll('#palette-list li')].map((li) => (li.textContent ?? '').toLowerCase());
+      return items.length > 0 && items.every((t) => t.includes(q) || t === 'no command matches.');
+    }, query.toLowerCase());
+    return this.page.getByRole('listbox', { name: 'Commands' }).getByRole('option').allTextContents();
+  }
+
+  /** Runs the palette's first offer for `query` (as a user would: type, Enter). */
+  async runFromPalette(query: string): Promise<void> {
+    await this.page.keyboard.press('Control+k');
+    await this.page.getByRole('combobox', { name: 'Command' }).fill(query);
+    await this.page.getByRole('listbox', { name: 'Commands' }).getByRole('option').first().waitFor();
+    await this.page.keyboard.press('Enter');
+  }
+
+  async closePalette(): Promise<void> {
+    await this.page.keyboard.press('Escape');
+    await this.page.getByRole('dialog', { name: 'Command palette' }).waitFor({ state: 'detached' });
+  }
+
   runCommand(id: string): Promise<void> {
     return this.page.evaluate((c) => window.__workbench?.runCommand(c), id);
   }

@@ -10,6 +10,7 @@ import { bridgeCommands } from '../features/bridge/commands';
 import { costCommands } from '../features/cost/commands';
 import { shareCommands } from '../features/share/share';
 import { historyCommands, recentDocumentCommands } from '../features/history/commands';
+import { stepUndoCommands } from '../features/timeline/commands';
 import { scenarioDocFromText } from '../core';
 import { focusPanel } from './panelFocus';
 import demoText from './demo-scenario.toml?raw';
@@ -27,6 +28,7 @@ export function createCommands(): CommandRegistry {
     .register(...shareCommands)
     .register(...historyCommands)
     .registerSource(recentDocumentCommands)
+    .registerSource(stepUndoCommands)
     .register(
     { id: 'palette.open', title: 'Open the command palette', shortcut: 'Mod+K', run: ({ store }) => store.getState().setPaletteOpen(true) },
     { id: 'file.open', title: 'Open a scenario file…', shortcut: 'Mod+O', group: 'File', run: ({ store }) => pickScenarioFile(store) },

@@ -40,7 +40,7 @@ import { createTokenCounter, loadedTokenCounter } from '../core/providers/tokens
 
 /**
  * The counter cost expectations are checked with: o200k_base once loaded. A scenario that pins costs
- * starts the load (the worker also loads it once the first derivation has answered); until it lands
+ * starts the load (nothing else loads it before a figure counts tokens); until it lands
  * the figures are the labelled bytes/4 approximation.
  */
 function costCounter(scenario: Scenario): TokenCounter | undefined {

@@ -1,7 +1,6 @@
 // The derive worker: hosts the core off the main thread so typing in a
 // 10,000-tool layer never blocks the page.
 import { DeriveHost } from './host';
-import { createTokenCounter } from '../core/providers/tokens';
 import type { DeriveParams } from './methods';
 import type { RpcMessage, RpcResponse } from './protocol';
 import { channelDefer, Dispatcher } from './dispatch';
@@ -12,6 +11,9 @@ const host = new DeriveHost();
 // The first keystrokes after a load would otherwise meet cold code: once the first derivation is
 // answered, derive the same document twice more on a throwaway host, with every layer's text touched
 // so the parser runs too, to warm the JIT before the user types.
+// The o200k_base tokenizer is not loaded here: the method that first counts tokens (the prompt-cache
+// statuses, the cost panel, the RFD tables, a scenario pinning cache_tokens) starts its load, so a
+// page showing no token figure never fetches its megabytes of ranks.
 let warmed = false;
 /** Above this many characters of layer text the spare derivations are skipped. */
 const WARM_UP_MAX_CHARS = 256 * 1024;
@@ -19,9 +21,6 @@ function warmUp(params: unknown): void {
   if (warmed) return;
   warmed = true;
   setTimeout(() => {
-    // The prompt-cache figures (inspector, chart, open questions) count with o200k_base: load it now
-    // that the first paint has its derivation, rather than on the first keystroke.
-    createTokenCounter().catch(() => undefined);
     try {
       const p = params as DeriveParams;
       const doc = p.doc;

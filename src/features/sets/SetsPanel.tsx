@@ -19,6 +19,7 @@ import './sets.css';
 import { SetCounts } from './Legend';
 import { Updating } from '../../components/Updating';
 import { LiveNowOfServer } from '../../live/LiveNow';
+import { ServerWordOfRow } from './ServerWord';
 
 /** Row heights: fixed, so 10,000 rows scroll without measuring. */
 export const ROW_HEIGHT = 46;
@@ -172,9 +173,13 @@ const ToolRow = memo(function ToolRow({ row, index, total, top, expanded, onTogg
         </button>
       </div>
       <div className="st-line st-sub">
-        <span className={`st-server ${statusTone}`} title={row.kind === 'mcp' ? `MCP server ${row.server ?? ''}: ${status}` : `${row.kind} tool`}>
-          {where}
-        </span>
+        {row.kind === 'mcp' && row.server !== undefined ? (
+          <ServerWordOfRow name={row.server} recorded={status} />
+        ) : (
+          <span className={`st-server ${statusTone}`} title={`${row.kind} tool`}>
+            {where}
+          </span>
+        )}
         {row.kind === 'mcp' && <LiveNowOfServer name={row.server} />}
         <span className="st-sep" aria-hidden="true">
           ·

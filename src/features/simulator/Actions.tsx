@@ -121,7 +121,7 @@ export function Actions({ open, request, blocked = false }: { readonly open: Ope
           <button type="submit" disabled={!args.ok || tool.trim() === ''} data-testid="sim-call-submit">Call {tool.trim() || 'tool'}</button>
         </form>
       )}
-      {mode === 'call' && shownRun !== undefined && <RunOnServer key={shownRun.name} tool={shownRun} stepIndex={open.stepIndex} />}
+      {mode === 'call' && shownRun !== undefined && <RunOnServer key={shownRun.name} tool={shownRun} stepIndex={open.stepIndex} text={argsText} onText={setArgsText} />}
       {mode === 'describe' && (
         <form
           className="sim-form"

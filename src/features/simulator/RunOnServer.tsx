@@ -1,10 +1,12 @@
 // "Run on the server": a call to an MCP tool whose server is live runs for real.
 // The arguments come from a form generated from the server's inputSchema (strings,
 // numbers, booleans, enums, arrays, nested objects; anything else as JSON in place)
-// or, with the raw-JSON switch, as one JSON object. A tool annotated destructive
+// or, with the raw-JSON switch, as one JSON object. Either way they are the simulated
+// call's arguments text (one value, owned by Actions): what is typed in one shows in
+// the other, and the form never rewrites a text it cannot show. A tool annotated destructive
 // asks first. The real result is shown and recorded into the scenario step as the
 // call's `result` (or `fail`), so `tool-workbench check` replays it offline.
-import { useRef, useState, useSyncExternalStore } from 'react';
+import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { Plain } from '../../core';
 import type { RequestToolView } from '../../derive/labProtocol';
 import { currentAsks, subscribeAsks } from '../../live/asks';
@@ -13,22 +15,24 @@ import type { CallProgress, RealResult } from '../../live/call';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { callTool } from './actions';
 import { isDestructive, missingRequired } from './schemaForm';
+import { formValuesOf, textOfForm } from './args';
 import type { JsonObject } from './schemaForm';
 import { AskForm } from './AskForm';
 import type { AskedRecord } from './AskForm';
 import { Fields } from './SchemaFields';
 
-/** `stepIndex`: the turn the simulator shows (the timeline's selected one), where the run is recorded. */
-export function RunOnServer({ tool, stepIndex }: { readonly tool: RequestToolView; readonly stepIndex: number }) {
+/**
+ * `stepIndex`: the turn the simulator shows (the timeline's selected one), where the run is recorded.
+ * `text`, `onText`: the call's arguments as typed, shared with the simulated call's JSON.
+ */
+export function RunOnServer({ tool, stepIndex, text, onText }: { readonly tool: RequestToolView; readonly stepIndex: number; readonly text: string; readonly onText: (text: string) => void }) {
   const store = useWorkbenchStore();
   const server = useWorkbench((s) => s.doc.servers.find((x) => x.name === tool.server));
   const endpoint = useWorkbench((s) => (tool.server !== undefined ? s.bridgeLinks.get(tool.server) : undefined)) ?? server?.url;
   const entry = server?.tools.find((t) => t.name === (tool.backendName ?? tool.name));
   const schema = (entry?.inputSchema ?? { type: 'object' }) as JsonObject;
   const destructive = isDestructive(entry?.annotations);
-  const [values, setValues] = useState<JsonObject>({});
   const [raw, setRaw] = useState(false);
-  const [rawText, setRawText] = useState('{}');
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<RealResult | { error: string } | undefined>(undefined);
@@ -36,19 +40,15 @@ export function RunOnServer({ tool, stepIndex }: { readonly tool: RequestToolVie
   // The questions the server asked during the run in flight, and the answers, for the step.
   const asked = useRef<AskedRecord[]>([]);
   const asks = useSyncExternalStore(subscribeAsks, currentAsks).filter((a) => a.url === endpoint);
+  // Parsed once per text: the form's controls compare what they are given with what they last saw.
+  const args: JsonObject | undefined = useMemo(() => formValuesOf(text), [text]);
   if (!server || endpoint === undefined || server.status !== 'running') return null;
-  let args: JsonObject | undefined = values;
   let rawError: string | undefined;
-  if (raw) {
+  if (!args) {
     try {
-      const parsed = JSON.parse(rawText) as unknown;
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) args = parsed as JsonObject;
-      else {
-        args = undefined;
-        rawError = 'the arguments must be a JSON object';
-      }
+      JSON.parse(text);
+      rawError = 'the arguments must be a JSON object';
     } catch (e) {
-      args = undefined;
       rawError = e instanceof Error ? e.message : String(e);
     }
   }
@@ -88,22 +88,22 @@ export function RunOnServer({ tool, stepIndex }: { readonly tool: RequestToolVie
           <input
             type="checkbox"
             checked={raw}
-            onChange={(e) => {
-              if (e.target.checked) setRawText(JSON.stringify(values, null, 1));
-              else if (args) setValues(args);
-              setRaw(e.target.checked);
-            }}
+            onChange={(e) => setRaw(e.target.checked)}
             data-testid="run-raw"
           />{' '}
           raw JSON
         </label>
       </div>
       {raw ? (
-        <textarea className="mono" rows={4} aria-label="Arguments (JSON)" aria-invalid={rawError !== undefined} value={rawText} onChange={(e) => setRawText(e.target.value)} data-testid="run-raw-text" spellCheck={false} />
+        <textarea className="mono" rows={4} aria-label="Arguments (JSON)" aria-invalid={rawError !== undefined} value={text} onChange={(e) => onText(e.target.value)} data-testid="run-raw-text" spellCheck={false} />
+      ) : args ? (
+        <Fields schema={schema} values={args} onChange={(v) => onText(textOfForm(v))} />
       ) : (
-        <Fields schema={schema} values={values} onChange={setValues} />
+        <p className="muted" data-testid="run-args-unshown">
+          The form shows the arguments once they are a JSON object; what is typed is kept as it is (fix it in the call&apos;s JSON, or switch to raw JSON).
+        </p>
       )}
-      {rawError && <p className="sim-error" role="alert">{rawError}</p>}
+      {rawError && <p className="sim-error" role="alert" data-testid="run-args-error">{rawError}</p>}
       {missing.length > 0 && <p className="sim-warning">Required and not given: {missing.join(', ')} (the server decides).</p>}
       {confirming ? (
         <div className="run-confirm" role="alertdialog" aria-label="Confirm a destructive tool" data-testid="run-confirm">

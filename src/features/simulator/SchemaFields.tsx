@@ -7,6 +7,13 @@ import type { Field, JsonObject } from './schemaForm';
 
 function NumberInput({ label, kind, value, onChange }: { readonly label: string; readonly kind: 'number' | 'integer'; readonly value: unknown; readonly onChange: (v: unknown) => void }) {
   const [text, setText] = useState(typeof value === 'number' ? String(value) : '');
+  // The value can change from outside (the call's JSON typed elsewhere): the field follows it, unless
+  // it is what the field's own text already says ("1." stays "1." while the value is 1).
+  const [seen, setSeen] = useState(value);
+  if (!Object.is(seen, value)) {
+    setSeen(value);
+    if (!Object.is(numberFrom(text, kind), value)) setText(typeof value === 'number' ? String(value) : '');
+  }
   const n = numberFrom(text, kind);
   return (
     <input
@@ -25,8 +32,23 @@ function NumberInput({ label, kind, value, onChange }: { readonly label: string;
   );
 }
 
+/** The typed text's value as canonical JSON, or undefined when it does not parse (or is empty). */
+function jsonOf(text: string): string | undefined {
+  try {
+    return text.trim() === '' ? undefined : JSON.stringify(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
 function JsonInput({ label, value, onChange }: { readonly label: string; readonly value: unknown; readonly onChange: (v: unknown) => void }) {
   const [text, setText] = useState(value === undefined ? '' : JSON.stringify(value));
+  // Follows a value changed from outside, unless the text typed here already says it.
+  const [seen, setSeen] = useState(JSON.stringify(value));
+  if (seen !== JSON.stringify(value)) {
+    setSeen(JSON.stringify(value));
+    if (JSON.stringify(value) !== jsonOf(text)) setText(value === undefined ? '' : JSON.stringify(value));
+  }
   let bad = false;
   try {
     if (text.trim() !== '') JSON.parse(text);

@@ -82,3 +82,23 @@ export function checkArgs(text: string, tool: RequestToolView | undefined): Args
   }
   return { ok: true, value: record, warnings };
 }
+
+/**
+ * The "Run on the server" form's values for the call's arguments text (the simulated call's JSON; the
+ * two are one value): undefined when the text is not a JSON object, so the form shows nothing it would
+ * overwrite the typed text with. An empty text is no arguments.
+ */
+export function formValuesOf(text: string): { [key: string]: unknown } | undefined {
+  if (text.trim() === '') return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as { [key: string]: unknown }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The arguments text after an edit in the form: the whole object, keys the form has no field for included. */
+export function textOfForm(values: { readonly [key: string]: unknown }): string {
+  return JSON.stringify(values, null, 1);
+}

@@ -1,5 +1,6 @@
 // The timeline's actions as commands (palette, tests): they read the navigation and the step editor
-// of the latest render.
+// of the latest render. The undo of a step deletion is a command source (commands.ts): offered only
+// while there is a deletion to undo.
 import { useEffect, useRef } from 'react';
 import { useCommands } from '../../commands/context';
 import type { TimelineView } from '../../derive/protocol';
@@ -50,7 +51,6 @@ export function useTimelineCommands(view: TimelineView | undefined, nav: Timelin
       },
       { id: 'timeline.editStep', title: 'Timeline: edit the selected step', group: 'Timeline', run: onStep((ed, s) => ed.startEdit(s)) },
       { id: 'timeline.deleteStep', title: 'Timeline: delete the selected step', group: 'Timeline', run: onStep((ed, s) => ed.deleteStep(s)) },
-      { id: 'timeline.undoDelete', title: 'Timeline: undo the step deletion', group: 'Timeline', run: () => a().editor.undoDelete() },
     );
   }, [registry, client]);
 }
