@@ -6,9 +6,11 @@
 // wrote it last, with that layer's origin, and the table's other fields must survive.
 import { describe, expect, it } from 'vitest';
 import { loadLayer } from './layer';
+import type { LoadedLayer } from './layer';
 import { mergeConfigs } from './merge';
 import { EMPTY_CONFIG } from './read';
 import type { ParameterConfig, PartialConfig, Sourced, ToolConfig } from './types';
+import { mcpLaunchSpecs } from '../workspace/mcp-servers';
 
 const tool = (c: PartialConfig): ToolConfig | undefined => c.tools.get('t');
 const param = (c: PartialConfig): ParameterConfig | undefined => tool(c)?.parameters.get('p');
@@ -181,4 +183,65 @@ describe('maps merge by key: a name keeps its first place and where it was decla
     mergeConfigs(lower, upper);
     expect(JSON.stringify([lower, upper], (_, v: unknown) => (v instanceof Map ? [...v] : v))).toBe(before);
   });
+});
+
+// `[providers.mcp.NAME]` as JP merges it (jp-today 1.6; workspace/mcp-servers.ts, which launches from
+// the layers): a scalar is replaced, `arguments` and `variables` are appended to, `checksum` merges
+// per key. The merged config must say what the launch spec says.
+describe('MCP servers merge field by field, as JP launches them', () => {
+  // [key, lower, upper, merged raw value]
+  const rows: readonly (readonly [string, string, string, unknown])[] = [
+    ['command', '"low"', '"high"', 'high'],
+    ['type', '"sse"', '"stdio"', 'stdio'],
+    ['optional', 'false', 'true', true],
+    ['startup_timeout_secs', '5', '0', 0],
+    ['arguments', '["a", "b"]', '["c"]', ['a', 'b', 'c']],
+    ['variables', '["A"]', '["B"]', ['A', 'B']],
+    ['checksum', '{ algorithm = "sha1", value = "ab" }', '{ value = "cd" }', { algorithm: 'sha1', value: 'cd' }],
+  ];
+  const server = (key: string, value: string): string => `[providers.mcp.srv]\n${key === 'type' ? '' : 'type = "stdio"\n'}${key === 'command' ? '' : 'command = "run"\n'}${key} = ${value}\n`;
+  const layers = (key: string, lower: string, upper: string): LoadedLayer[] => [loadLayer({ name: 'user', text: server(key, lower) }), loadLayer({ name: 'workspace', text: server(key, upper) })];
+
+  it.each(rows)('%s: %s then %s', (key, lower, upper, want) => {
+    const [a, b] = layers(key, lower, upper);
+    if (!a || !b) throw new Error('two layers');
+    expect([...a.diagnostics, ...b.diagnostics]).toEqual([]);
+    const merged = mergeConfigs(mergeConfigs(EMPTY_CONFIG, a.config), b.config).mcpServers.get('srv');
+    expect(merged?.raw[key]).toEqual(want);
+    expect(merged?.declared).toEqual(a.config.mcpServers.get('srv')?.declared);
+    expect(merged?.name).toBe('srv');
+    // A field the higher layer leaves alone keeps the lower layer's value.
+    const left = mergeConfigs(a.config, loadLayer({ name: 'workspace', text: '[providers.mcp.srv]\nstartup_timeout_secs = 9\n' }).config).mcpServers.get('srv');
+    if (key !== 'startup_timeout_secs') expect(left?.raw[key]).toEqual(a.config.mcpServers.get('srv')?.raw[key]);
+  });
+
+  it('optional, read typed, is the higher layer\'s, or the lower\'s where the higher leaves it', () => {
+    const [a, b] = layers('optional', 'true', 'false');
+    if (!a || !b) throw new Error('two layers');
+    expect(mergeConfigs(a.config, b.config).mcpServers.get('srv')?.optional).toBe(false);
+    expect(mergeConfigs(b.config, a.config).mcpServers.get('srv')?.optional).toBe(true);
+    const none = loadLayer({ name: 'workspace', text: '[providers.mcp.srv]\ncommand = "other"\n' }).config;
+    expect(mergeConfigs(a.config, none).mcpServers.get('srv')?.optional).toBe(true);
+  });
+
+  it('the merged lists and checksum are the launch spec\'s', () => {
+    const ls = [
+      loadLayer({ name: 'user', text: '[providers.mcp.srv]\ntype = "stdio"\ncommand = "run"\narguments = ["a"]\nvariables = ["A"]\nchecksum = { algorithm = "sha1", value = "ab" }\n' }),
+      loadLayer({ name: 'workspace', text: '[providers.mcp.srv]\narguments = ["b"]\nvariables = ["B"]\nchecksum = { value = "cd" }\n' }),
+    ];
+    const spec = mcpLaunchSpecs(ls).servers[0];
+    const raw = ls.map((l) => l.config).reduce(mergeConfigs, EMPTY_CONFIG).mcpServers.get('srv')?.raw;
+    expect(spec).toBeDefined();
+    expect(raw?.['arguments']).toEqual(spec?.arguments);
+    expect(raw?.['variables']).toEqual(spec?.variables);
+    expect(raw?.['checksum']).toEqual(spec?.checksum);
+  });
+});
+
+it('a server key named __proto__ is kept as a key, not taken as the merged table\'s prototype', () => {
+  const a = loadLayer({ name: 'user', text: '[providers.mcp.srv]\ncommand = "run"\n' }).config;
+  const b = loadLayer({ name: 'workspace', text: '[providers.mcp.srv]\n"__proto__" = { polluted = true }\n' }).config;
+  const raw = mergeConfigs(a, b).mcpServers.get('srv')?.raw ?? {};
+  expect(Object.keys(raw)).toEqual(['command', '__proto__']);
+  expect((raw as { polluted?: unknown }).polluted).toBeUndefined();
 });
