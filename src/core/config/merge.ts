@@ -1,6 +1,6 @@
 // Layer merge rules (jp-today 3.4): tool maps keep the first position of a name
 // and deep-merge later entries into it; enable merges per field; parameters
-// merge per key; every other field is replaced whole.
+// merge per key; an MCP server's lists append; every other field is replaced whole.
 import { mergeEnable } from './enable';
 import type { McpServerConfig, ParameterConfig, PartialConfig, ToolConfig, ToolDefaults } from './types';
 
@@ -40,6 +40,24 @@ export function mergeDefaults(lower: ToolDefaults, upper: ToolDefaults): ToolDef
   return { ...lower, ...upper, enable: mergeEnable(lower.enable, upper.enable) };
 }
 
+const isTable = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A server's keys as JP merges them (workspace/mcp-servers.ts, which launches from the layers): the
+ * lists `arguments` and `variables` are appended to (JP's `append_vec`), `checksum` merges per key,
+ * anything else is replaced. A value of the wrong shape is replaced, for the launch spec to report.
+ */
+function mergeServerRaw(lower: Readonly<Record<string, unknown>>, upper: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  // Own keys only, and defined rather than assigned: a key named `__proto__` is a key like any other.
+  const merged = Object.entries(upper).map(([key, b]): [string, unknown] => {
+    const a = Object.hasOwn(lower, key) ? lower[key] : undefined;
+    if ((key === 'arguments' || key === 'variables') && Array.isArray(a) && Array.isArray(b)) return [key, [...(a as unknown[]), ...(b as unknown[])]];
+    if (key === 'checksum' && isTable(a) && isTable(b)) return [key, { ...a, ...b }];
+    return [key, b];
+  });
+  return { ...lower, ...Object.fromEntries(merged) };
+}
+
 function mergeServers(
   lower: ReadonlyMap<string, McpServerConfig>,
   upper: ReadonlyMap<string, McpServerConfig>,
@@ -49,7 +67,7 @@ function mergeServers(
   const out = new Map(lower);
   for (const [name, s] of upper) {
     const existing = out.get(name);
-    out.set(name, existing ? { ...existing, ...s, declared: existing.declared, raw: { ...existing.raw, ...s.raw } } : s);
+    out.set(name, existing ? { ...existing, ...s, declared: existing.declared, raw: mergeServerRaw(existing.raw, s.raw) } : s);
   }
   return out;
 }
