@@ -61,6 +61,30 @@ describe('the tour of a document that has no promotion (issue 35)', () => {
   });
 });
 
+describe('the cost stop says what this document has (issue 35)', () => {
+  const costOf = (v: typeof view) => tourFor(v).find((s) => s.title === 'The cost')?.body ?? '';
+
+  it('the demo, with requests and promotions, names the promotions as markers', () => {
+    expect(costOf(view)).toContain('with the promotions as markers');
+  });
+
+  it('a document with no steps has no request to price: the stop says so, and names no promotion', () => {
+    const empty = deriveWhole(new DeriveHost(), { doc: { ...demo.doc, steps: [] }, revision: 1 });
+    expect(empty.requestCount).toBe(0);
+    const body = costOf(empty);
+    expect(body).toContain('no request yet');
+    expect(body).not.toMatch(/promot|Every request carries/u);
+  });
+
+  it('requests without a promotion: the chart side by side, with no promotion markers', () => {
+    const plain = deriveWhole(new DeriveHost(), { doc: { ...demo.doc, steps: [{ command: "jp q 'hello'", cycles: [] }] }, revision: 1 });
+    expect(plain.requestCount).toBeGreaterThan(0);
+    const body = costOf(plain);
+    expect(body).toContain('request by request');
+    expect(body).not.toMatch(/promot|no request yet/u);
+  });
+});
+
 describe("the README's tour for Help", () => {
   it('reads the section\'s bullets and paragraphs, with bold and code runs', () => {
     const blocks = section(readFileSync(new URL('../../../README.md', import.meta.url), 'utf8'), 'A short tour');
