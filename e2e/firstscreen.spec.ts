@@ -114,6 +114,27 @@ test('the tour\'s cost stop on a document with no request says so, and names no 
   });
 });
 
+test('the first screen\'s paragraph tells of the demo on the demo, and of the open document on a user\'s own (issue 35)', async ({ workbench, page }) => {
+  const guide = workbench.guide;
+  await workbench.open();
+  await expect(guide.welcome()).toContainText('The demo is a conversation about a failed deploy');
+  await workbench.openScenarioFile('mine.toml', new TextEncoder().encode(MINE));
+  await expect(workbench.timeline.rows()).toHaveCount(1);
+  await expect(guide.welcome()).toContainText('The open document is “Mine”');
+  await expect(guide.welcome()).not.toContainText('The demo is');
+  if (process.env.TOUR_SCREENSHOTS) await page.screenshot({ path: `${process.env.TOUR_SCREENSHOTS}/welcome-own-document.png` });
+  await test.step('Help says the same', async () => {
+    await guide.openHelp();
+    await expect(guide.help()).toContainText('The open document is “Mine”');
+    await expect(guide.help()).not.toContainText('The demo is');
+    await page.keyboard.press('Escape');
+  });
+  await test.step('back on the demo, the demo sentence is back', async () => {
+    await workbench.runCommand('file.demo');
+    await expect(guide.welcome()).toContainText('The demo is a conversation about a failed deploy');
+  });
+});
+
 for (const size of [
   { width: 1024, height: 768 },
   { width: 1440, height: 900 },
