@@ -8,6 +8,9 @@ import { expectAccessible } from './axe';
 import { turnLab } from './turnScenarios';
 import { PROVIDER_IDS as PROVIDERS } from '../src/core/providers/registry';
 
+/** A user's own document: one tool, no steps, so no request and no promotion. */
+const MINE = 'name = "Mine"\n\n[[layers]]\nname = "tools"\ntext = \'\'\'\n[conversation.tools.notify]\nsource = "local"\nsummary = "Send a note."\nenable = true\n\'\'\'\n';
+
 
 test('the description, the legend and the chips explain the words', async ({ workbench }) => {
   const guide = workbench.guide;
@@ -87,6 +90,49 @@ test('the tour on a document with no steps describes only what it has: no promot
   await expect(guide.tour()).toContainText('of 3');
   if (process.env.TOUR_SCREENSHOTS) await page.screenshot({ path: `${process.env.TOUR_SCREENSHOTS}/tour-no-steps.png` });
   expect(await guide.tourTitles()).toEqual(['A position', 'The cost', 'Your turn']);
+});
+
+test('the tour\'s cost stop on a document with no request says so, and names no promotion (issue 35)', async ({ workbench, page }) => {
+  const guide = workbench.guide;
+  await workbench.open();
+  expect(await workbench.loadScenario(MINE, 'mine.toml')).toBe(true);
+  await expect(workbench.timeline.rows()).toHaveCount(1);
+  await guide.startTour();
+  await guide.tourTo('The cost');
+  await expect(page.getByRole('tab', { name: 'Cost chart' })).toHaveAttribute('aria-selected', 'true');
+  // What the stop says is what the chart beside it shows.
+  await expect(workbench.chart.root()).toContainText('No requests yet');
+  await expect(guide.tourBody()).toContainText('This document has no request yet, so the cost chart is empty');
+  await expect(guide.tourBody()).not.toContainText('promotion');
+  if (process.env.TOUR_SCREENSHOTS) await page.screenshot({ path: `${process.env.TOUR_SCREENSHOTS}/tour-cost-no-requests.png` });
+  await test.step('the demo\'s cost stop still names the promotions as markers', async () => {
+    await page.keyboard.press('Escape');
+    await workbench.runCommand('file.demo');
+    await guide.startTour();
+    await guide.tourTo('The cost');
+    await expect(guide.tourBody()).toContainText('with the promotions as markers');
+  });
+});
+
+test('the first screen\'s paragraph tells of the demo on the demo, and of the open document on a user\'s own (issue 35)', async ({ workbench, page }) => {
+  const guide = workbench.guide;
+  await workbench.open();
+  await expect(guide.welcome()).toContainText('The demo is a conversation about a failed deploy');
+  await workbench.openScenarioFile('mine.toml', new TextEncoder().encode(MINE));
+  await expect(workbench.timeline.rows()).toHaveCount(1);
+  await expect(guide.welcome()).toContainText('The open document is “Mine”');
+  await expect(guide.welcome()).not.toContainText('The demo is');
+  if (process.env.TOUR_SCREENSHOTS) await page.screenshot({ path: `${process.env.TOUR_SCREENSHOTS}/welcome-own-document.png` });
+  await test.step('Help says the same', async () => {
+    await guide.openHelp();
+    await expect(guide.help()).toContainText('The open document is “Mine”');
+    await expect(guide.help()).not.toContainText('The demo is');
+    await page.keyboard.press('Escape');
+  });
+  await test.step('back on the demo, the demo sentence is back', async () => {
+    await workbench.runCommand('file.demo');
+    await expect(guide.welcome()).toContainText('The demo is a conversation about a failed deploy');
+  });
 });
 
 for (const size of [

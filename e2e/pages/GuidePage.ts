@@ -1,6 +1,6 @@
 // The first screen's guidance: the guided tour, Help (the README's tour), the scenario's description
 // and the sets' legend.
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export class GuidePage {
   constructor(readonly page: Page) {}
@@ -17,6 +17,17 @@ export class GuidePage {
   /** The title of the step the tour shows. */
   tourTitle(): Locator {
     return this.tour().locator('#tour-title');
+  }
+
+  /** What the step the tour shows says. */
+  tourBody(): Locator {
+    return this.tour().locator('#tour-body');
+  }
+
+  /** Steps through the tour with Next until the step titled `title` shows. */
+  async tourTo(title: string): Promise<void> {
+    for (let i = 0; i < 20 && (await this.tourTitle().innerText()) !== title; i++) await this.tour().getByTestId('tour-next').click();
+    await expect(this.tourTitle()).toHaveText(title);
   }
 
   /** Steps through the whole tour with Next, reading each step's title, until it ends. */

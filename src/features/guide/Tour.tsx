@@ -1,6 +1,6 @@
 // The guided tour, for presenters: a card that steps through TOUR with the keyboard (→ or Enter next,
 // ← back, Escape ends), selecting the row each step is about and outlining the region it explains.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTimeline } from '../../derive/hooks';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { tourFor } from './steps';
@@ -47,8 +47,10 @@ function TourCard({ step }: { readonly step: number }) {
   const selected = useWorkbench((s) => s.selectedEntry);
   const { data: view } = useTimeline();
   const card = useRef<HTMLDivElement>(null);
-  // The stops this document has: a user's own, with no promotion, has no promotion stop.
-  const tour = tourFor(view);
+  // The stops this document has: a user's own, with no promotion, has no promotion stop. Memoized on
+  // the view: a stop whose words fit the document is a new object, and the effect below selects its
+  // row again whenever the stop changes, which must not happen on every render (a row clicked mid-tour).
+  const tour = useMemo(() => tourFor(view), [view]);
   const current = tour[step];
 
   useEffect(() => {

@@ -4,6 +4,7 @@ import { DeriveHost, scenarioDocFromText } from '../../derive/host';
 import { forReaders, section, runsOf, withoutSourcePaths } from './readme';
 import { requestAfterPromotion, TOUR, tourFor } from './steps';
 import { deriveWhole } from '../../derive/testing';
+import { aboutTheDocument, DEMO_NAME } from './Welcome';
 
 const demo = scenarioDocFromText(readFileSync(new URL('../../app/demo-scenario.toml', import.meta.url), 'utf8'));
 if (!demo.ok) throw new Error('demo');
@@ -58,6 +59,54 @@ describe('the tour of a document that has no promotion (issue 35)', () => {
     const plain = deriveWhole(new DeriveHost(), { doc: { ...demo.doc, steps: [{ command: "jp q 'hello'", cycles: [] }] }, revision: 1 });
     expect(plain.firstPromotion).toBeUndefined();
     expect(tourFor(plain).map((s) => s.title)).toEqual(['A position', 'The cost', 'Your turn']);
+  });
+});
+
+describe('the cost stop says what this document has (issue 35)', () => {
+  const costOf = (v: typeof view) => tourFor(v).find((s) => s.title === 'The cost')?.body ?? '';
+
+  it('the demo, with requests and promotions, names the promotions as markers', () => {
+    expect(costOf(view)).toContain('with the promotions as markers');
+  });
+
+  it('a document with no steps has no request to price: the stop says so, and names no promotion', () => {
+    const empty = deriveWhole(new DeriveHost(), { doc: { ...demo.doc, steps: [] }, revision: 1 });
+    expect(empty.requestCount).toBe(0);
+    const body = costOf(empty);
+    expect(body).toContain('no request yet');
+    expect(body).not.toMatch(/promot|Every request carries/u);
+  });
+
+  it('requests without a promotion: the chart side by side, with no promotion markers', () => {
+    const plain = deriveWhole(new DeriveHost(), { doc: { ...demo.doc, steps: [{ command: "jp q 'hello'", cycles: [] }] }, revision: 1 });
+    expect(plain.requestCount).toBeGreaterThan(0);
+    const body = costOf(plain);
+    expect(body).toContain('request by request');
+    expect(body).not.toMatch(/promot|no request yet/u);
+  });
+});
+
+describe('the welcome paragraph tells of the demo only while the document is the demo (issue 35)', () => {
+  it('the built-in demo is the document DEMO_NAME names', () => {
+    expect(demo.doc.name).toBe(DEMO_NAME);
+  });
+
+  it('on the demo: what the demo is', () => {
+    expect(aboutTheDocument(demo.doc.name)).toBe('The demo is a conversation about a failed deploy: search finds the GitHub and Sentry tools.');
+  });
+
+  it("on a user's own document: its name, never the demo's story", () => {
+    const about = aboutTheDocument('Mine');
+    expect(about).toContain('“Mine”');
+    expect(about).not.toMatch(/The demo is|failed deploy|GitHub|Sentry/u);
+    // No longer than the demo's sentence with a long name: the paragraph keeps its height.
+    const long = aboutTheDocument('x'.repeat(500));
+    expect(long).toContain('…”');
+    expect(long.length).toBeLessThanOrEqual(aboutTheDocument(DEMO_NAME).length);
+  });
+
+  it('a document with no name: nothing', () => {
+    expect(aboutTheDocument('  ')).toBe('');
   });
 });
 

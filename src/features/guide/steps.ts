@@ -1,6 +1,7 @@
 // The guided tour's steps: what a position is, a promotion, the request that follows it, and its cost.
 // Each step picks the timeline row it is about from the derived view, and names the region to outline.
-// A document without a promotion (a user's own, often with no steps) skips the stops about one.
+// A document without a promotion (a user's own, often with no steps) skips the stops about one, and
+// the cost stop names only the requests and promotions it has.
 // Pure (DOM-free), so the choice of rows is unit-tested.
 import type { TimelineView } from '../../derive/protocol';
 import type { DockTab } from '../../state/store';
@@ -9,7 +10,10 @@ export interface TourStep {
   readonly title: string;
   /** False when the document has nothing this stop can show (undefined: every document has it). */
   readonly shows?: (view: TimelineView) => boolean;
+  /** What the stop says on the demo (and on any document with everything it names). */
   readonly body: string;
+  /** The text for this document, where the demo's would name what it has not (undefined: body). */
+  readonly bodyFor?: (view: TimelineView) => string;
   /** The timeline row to select (undefined: leave the selection). */
   readonly entry?: (view: TimelineView) => number | undefined;
   /** A CSS selector for the region to outline. */
@@ -25,6 +29,8 @@ export function requestAfterPromotion(v: TimelineView): number | undefined {
   if (p === undefined) return v.requestEntries[0];
   return v.requestEntries.find((row) => row > p);
 }
+
+const COST = 'Every request carries the definitions it offers: their cost in bytes and tokens, against what offering every permitted tool would cost.';
 
 export const TOUR: readonly TourStep[] = [
   {
@@ -50,7 +56,15 @@ export const TOUR: readonly TourStep[] = [
   },
   {
     title: 'The cost',
-    body: 'Every request carries the definitions it offers: their cost in bytes and tokens, against what offering every permitted tool would cost. The cost chart puts the two side by side, request by request, with the promotions as markers.',
+    body: `${COST} The cost chart puts the two side by side, request by request, with the promotions as markers.`,
+    // A user's own document may have no promotion, or no request at all: the chart then has no
+    // promotion marker, or is empty, and the stop says so instead of describing the demo's.
+    bodyFor: (v) =>
+      v.requestCount === 0
+        ? 'Each request carries the definitions it offers: their cost in bytes and tokens, against what offering every permitted tool would cost. This document has no request yet, so the cost chart is empty: once a jp q step sends one, it puts the two side by side, request by request.'
+        : firstPromotion(v) === undefined
+          ? `${COST} The cost chart puts the two side by side, request by request.`
+          : `${COST} The cost chart puts the two side by side, request by request, with the promotions as markers.`,
     target: '[aria-label="Dock"]',
     dock: 'chart',
   },
@@ -62,7 +76,8 @@ export const TOUR: readonly TourStep[] = [
   },
 ];
 
-/** The stops of the tour for this document: only those about what it has. */
+/** The stops of the tour for this document: only those about what it has, in words about what it has. */
 export function tourFor(view: TimelineView | undefined): readonly TourStep[] {
-  return view === undefined ? TOUR : TOUR.filter((s) => s.shows?.(view) ?? true);
+  if (view === undefined) return TOUR;
+  return TOUR.filter((s) => s.shows?.(view) ?? true).map((s) => (s.bodyFor ? { ...s, body: s.bodyFor(view) } : s));
 }
