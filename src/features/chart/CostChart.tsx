@@ -11,7 +11,7 @@ import { useChartRows } from '../../derive/hooks';
 import { downloadBlob, svgToPng } from '../../components/download';
 import { formatBytes, formatCount } from '../../components/Measures';
 import type { CostSeries } from './series';
-import { axisNumber, costSeries, MARKER_WORDS, SERIES_NAMES } from './series';
+import { axisNumber, costSeries, MARKER_WORDS, SERIES_NAMES, yAxisLabels } from './series';
 import type { ChartUnit } from './series';
 import { useCosts } from '../../derive/costHooks';
 import { CHART_COLORS, chartSvg } from './svgExport';
@@ -131,7 +131,7 @@ export function CostChart({ threshold }: CostChartProps) {
       scales: { x: { time: false, range: (_u, min, max) => [Math.min(min, 1) - 0.35, Math.max(max, 1) + 0.35] }, y: { range: (_u, _min, max) => [0, Math.max(unit === 'usd' ? 1e-6 : 1, max * 1.08, (state.current.threshold?.value ?? 0) * 1.08)] } },
       axes: [
         { label: 'request (in conversation order)', stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? String(v) : '')), labelSize: 24, size: 34 },
-        { label: (u: uPlot) => (u.bbox.height / (devicePixelRatio || 1) < 170 ? unitWord : axisWords), stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, vals) => vals.map((v) => axisNumber(unit, v)), size: 64, labelSize: 22 },
+        { label: (u: uPlot) => (u.bbox.height / (devicePixelRatio || 1) < 170 ? unitWord : axisWords), stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, vals) => yAxisLabels(unit, vals), size: 64, labelSize: 22 },
       ],
       series: [
         { label: 'request', value: (_u, v) => (v === null || v === undefined ? '—' : `#${v} (${state.current.series.labels[v - 1] ?? ''})`) },

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseScenario, runScenario, scenarioDocFromText, writeScenario } from '../../core';
 import { timelineCostSeries } from '../../core/report/scenario-section';
 import { DeriveHost } from '../../derive/host';
-import { costSeries, niceTicks, shortNumber } from './series';
+import { costSeries, niceTicks, shortNumber, yAxisLabels } from './series';
 import { chartSvg, escapeXml } from './svgExport';
 import { deriveWhole } from '../../derive/testing';
 
@@ -40,6 +40,14 @@ describe('niceTicks and shortNumber', () => {
     expect(shortNumber(1200)).toBe('1.2k');
     expect(shortNumber(12000)).toBe('12k');
     expect(shortNumber(1_500_000)).toBe('1.5M');
+  });
+
+  it("label an empty chart's fractional byte and token ticks with nothing, and dollars with their cents", () => {
+    const fifths = [0, 0.2, 0.4, 0.6, 0.8, 1];
+    expect(yAxisLabels('bytes', fifths)).toEqual(['0', '', '', '', '', '1']);
+    expect(yAxisLabels('tokens', fifths)).toEqual(['0', '', '', '', '', '1']);
+    expect(yAxisLabels('bytes', [0, 2000, 4000])).toEqual(['0', '2.0k', '4.0k']);
+    expect(yAxisLabels('usd', [0, 0.25])).toEqual(['$0', '$0.250']);
   });
 });
 

@@ -5,11 +5,19 @@
 // shared with the HTML report.
 import type { ChartRows } from '../../derive/protocol';
 import type { TokensView } from '../../derive/labProtocol';
-import { buildCostSeries, markerKindOf } from '../../core/report/chart';
+import { axisNumber as axisNumberOf, buildCostSeries, markerKindOf } from '../../core/report/chart';
 import type { ChartUnit, CostSeries, SeriesRow } from '../../core/report/chart';
 
 export { MARKER_WORDS, SERIES_NAMES, axisNumber, niceTicks, shortNumber } from '../../core/report/chart';
 export type { ChartUnit, CostSeries, Marker, MarkerKind } from '../../core/report/chart';
+
+/**
+ * The y axis's labels: bytes and tokens are whole numbers, so a fractional tick (an empty chart's 0 to 1
+ * in fifths) is left unlabelled rather than rounded (it read "0 0 0 1 1 1"); dollars keep their cents.
+ */
+export function yAxisLabels(unit: ChartUnit, ticks: readonly number[]): string[] {
+  return ticks.map((v) => (unit !== 'usd' && !Number.isInteger(v) ? '' : axisNumberOf(unit, v)));
+}
 
 /** Per request id: the prompt-cache figures the cache and money units read. */
 export interface RequestCosts {
