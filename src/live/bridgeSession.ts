@@ -115,6 +115,16 @@ export async function startBridged(store: WorkbenchStore, pair: BridgedPair, que
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 
+/**
+ * Forwards the server's sampling, elicitation and roots to the page, or declares JP's capabilities
+ * (issue 34.3): the bridge reconnects it (asking its terminal first, with --confirm-in-terminal), and
+ * the page's session follows as after a Start.
+ */
+export async function forwardBridged(store: WorkbenchStore, pair: BridgedPair, forward: boolean, queryClient?: QueryClient): Promise<void> {
+  applyBridgeServer(store, await bridgeApi.setForwarding(pair.bridged, { forward }), { as: pair.server });
+  await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
+}
+
 /** Stops every server of the open workspace. */
 export async function stopWorkspaceServers(store: WorkbenchStore, queryClient?: QueryClient): Promise<void> {
   const w = store.getState().bridgeWorkspace;
