@@ -11,7 +11,7 @@ import { snapshotCatalogue, snapshotServersToml } from '../core';
 import type { WorkbenchStore } from '../state/store';
 import { workspaceOpenedMessage } from '../state/workspaceSlice';
 import { bridgeApi, bridgeKeys, endpointUrl } from './bridge';
-import { disconnectLive } from './queries';
+import { disconnectLive, liveKeys } from './queries';
 import type { BridgeServer } from './bridge';
 import { confirmUrl } from './confirmed';
 
@@ -121,7 +121,11 @@ export async function startBridged(store: WorkbenchStore, pair: BridgedPair, que
  * the page's session follows as after a Start.
  */
 export async function forwardBridged(store: WorkbenchStore, pair: BridgedPair, forward: boolean, queryClient?: QueryClient): Promise<void> {
-  applyBridgeServer(store, await bridgeApi.setForwarding(pair.bridged, { forward }), { as: pair.server });
+  const view = await bridgeApi.setForwarding(pair.bridged, { forward });
+  applyBridgeServer(store, view, { as: pair.server });
+  // The reconnect closed the page's session, and its own reconnect may have met the server still
+  // starting: a fresh session now lists what the server offers with the new capabilities.
+  await queryClient?.invalidateQueries({ queryKey: liveKeys.connection(endpointUrl(view)) });
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 

@@ -3,7 +3,7 @@
 // command or URL, Stop and Start), its log of stderr, requests and responses, and
 // the bar that reaches an HTTP server through the bridge (the import dialog's live tab) or saves a snapshot.
 import { Visible } from '../../components/Visible';
-import { useMemo, useState } from 'react';
+import { Fragment, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCommands } from '../../commands/context';
@@ -120,10 +120,12 @@ function Forwarding({ v, busy, onSwitch }: { readonly v: BridgeServerView; reado
             <>
               Forwarding adds {added.length === 1 ? '1 tool' : `${added.length} tools`}:{' '}
               {added.map((t, i) => (
-                <span key={t} data-tool={t} data-testid="not-offered-tool">
+                <Fragment key={t}>
                   {i > 0 && ', '}
-                  <code>{t}</code> <span className="not-offered-mark">{NOT_OFFERED}</span>
-                </span>
+                  <span data-tool={t} data-testid="not-offered-tool">
+                    <code>{t}</code> <span className="not-offered-mark">{NOT_OFFERED}</span>
+                  </span>
+                </Fragment>
               ))}
             </>
           )}
