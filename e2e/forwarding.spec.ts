@@ -50,6 +50,8 @@ test.describe('forwarding to the page', () => {
       await expect(change).not.toContainText('echo (not offered to JP)');
       expect((await workbench.snapshot()).doc.servers.find((s) => s.name === name)?.tools.length).toBe(EVERYTHING_TOOLS_JP);
       await screenshotsAtTwoSizes(page, info, 'forwarding-on');
+      await change.scrollIntoViewIfNeeded();
+      await screenshotsAtTwoSizes(page, info, 'forwarding-change');
     });
 
     await test.step("back to JP's capabilities: the three are gone from its list and nothing is marked", async () => {
