@@ -133,6 +133,32 @@ export class BridgePage {
     return this.controls(server).getByTestId('bridge-status');
   }
 
+  /** Which capabilities the bridge declares to the server: JP's client's, or forwarding to the page (issue 34.3). */
+  forwarding(server: string): Locator {
+    return this.controls(server).getByTestId('bridge-forwarding');
+  }
+
+  forwardingState(server: string): Locator {
+    return this.forwarding(server).getByTestId('bridge-forwarding-state');
+  }
+
+  /** Switches forwarding (the bridge reconnects the server) and waits for the card to say the new state. */
+  async setForwarding(server: string, on: boolean): Promise<void> {
+    const box = this.forwarding(server);
+    if ((await box.getAttribute('data-forwarding')) === (on ? 'page' : 'jp')) return;
+    await box.getByTestId('bridge-forwarding-switch').click();
+    await expect(box).toHaveAttribute('data-forwarding', on ? 'page' : 'jp', { timeout: 30_000 });
+  }
+
+  /** The note naming the tools forwarding adds, each marked "not offered to JP". */
+  notOffered(server: string): Locator {
+    return this.forwarding(server).getByTestId('bridge-not-offered');
+  }
+
+  notOfferedTools(server: string): Locator {
+    return this.notOffered(server).getByTestId('not-offered-tool');
+  }
+
   /** Opens the server's log (the bridge's record of its messages) and returns it. */
   async log(server: string): Promise<Locator> {
     const toggle = this.controls(server).getByTestId('bridge-log-toggle');

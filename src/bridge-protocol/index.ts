@@ -52,6 +52,12 @@ export interface ServerView {
    * though JP is never offered them). False by default: the bridge declares what JP's client does.
    */
   readonly forwardsToPage?: boolean;
+  /**
+   * While it forwards: the tools it lists now that it did not list to JP's capabilities (listed by the
+   * bridge just before it reconnected with forwarding), which JP would never be offered. Absent when
+   * not forwarding, or when the bridge could not list them under JP's capabilities.
+   */
+  readonly notOfferedToJp?: readonly string[];
   /** Where a stdio command came from ("workspace /x/.jp", "the command line"). */
   readonly from?: string;
   readonly commandLine?: string;

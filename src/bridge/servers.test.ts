@@ -485,11 +485,15 @@ describe('through the bridge', () => {
         const on = await page.post('/bridge/servers/every/forwarding', { forward: true });
         expect(on.status).toBe(200);
         expect(on.json<{ server: ServerView }>().server).toMatchObject({ status: 'running', forwardsToPage: true });
+        // The tools JP would not be offered, for the page to mark on the server's card: listed with
+        // JP's capabilities just before the reconnect, against those listed with forwarding.
+        expect([...(on.json<{ server: ServerView }>().server.notOfferedToJp ?? [])].sort()).toEqual(['get-roots-list', 'trigger-elicitation-request', 'trigger-sampling-request']);
         const forwarded = await names();
         // Those a client that can sample, elicit (forms) and give roots is offered, JP never.
         expect(forwarded.filter((n) => !before.includes(n)).sort()).toEqual(['get-roots-list', 'trigger-elicitation-request', 'trigger-sampling-request']);
         const off = await page.post('/bridge/servers/every/forwarding', { forward: false });
         expect(off.json<{ server: ServerView }>().server).toMatchObject({ status: 'running', forwardsToPage: false });
+        expect(off.json<{ server: ServerView }>().server.notOfferedToJp).toBeUndefined();
         expect(await names()).toHaveLength(13);
         expect((await page.post('/bridge/servers/every/forwarding', { forward: 'yes' })).status).toBe(400);
       } finally {

@@ -269,6 +269,10 @@ export class Upstream {
    * effect on the next start (setForwarding reconnects).
    */
   forwardsToPage = false;
+  /** The tool names the server listed while the bridge declared JP's capabilities (taken when forwarding is turned on). */
+  private offeredToJp: ReadonlySet<string> | undefined;
+  /** While forwarding: the tools listed now that JP's capabilities were not offered (for the page to mark). */
+  private notOfferedToJp: readonly string[] | undefined;
   /** The server's OAuth client (its tokens, in memory only), kept across restarts of this upstream. */
   private oauthClient: BridgeOAuthClient | undefined;
   /** The authorization the server waits for, shown to the page; cleared by its answer, a stop or a new start. */
@@ -330,6 +334,7 @@ export class Upstream {
       optional: this.optional,
       ...(this.jpStarts ? {} : { jpStarts: false }),
       forwardsToPage: this.forwardsToPage,
+      ...(this.forwardsToPage && this.notOfferedToJp !== undefined ? { notOfferedToJp: [...this.notOfferedToJp] } : {}),
       ...(src.kind === 'stdio'
         ? { from: src.from, commandLine: commandLine(src.spec), cwd: src.cwd, variables: src.spec.variables, missingVariables: this.missing }
         : { url: src.url, headerNames: Object.keys(src.headers) }),
@@ -388,6 +393,31 @@ export class Upstream {
     const run = this.startOnce();
     this.run = run;
     await run;
+    this.notOfferedToJp = undefined;
+    // What forwarding adds is known only against a list taken under JP's capabilities.
+    if (this.forwardsToPage && this.offeredToJp !== undefined && this.status === 'running') {
+      const jp = this.offeredToJp;
+      const now = await this.toolNames();
+      this.notOfferedToJp = now?.filter((n) => !jp.has(n));
+      for (const l of this.listeners) l();
+    }
+  }
+
+  /** Every page of the server's tool names, or undefined when it cannot list them (a failure is logged, not thrown). */
+  private async toolNames(maxPages = 50): Promise<string[] | undefined> {
+    const names: string[] = [];
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < maxPages; page++) {
+        const result = await this.forward('tools/list', cursor !== undefined ? { cursor } : undefined);
+        for (const t of Array.isArray(result.tools) ? (result.tools as unknown[]) : []) if (isRecord(t) && typeof t.name === 'string') names.push(t.name);
+        cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
+        if (cursor === undefined) return names;
+      }
+    } catch (e) {
+      this.log.add('bridge', `could not list the tools to compare with JP's: ${messageOf(e)}`);
+    }
+    return undefined;
   }
 
   private async startOnce(): Promise<void> {
@@ -419,6 +449,15 @@ export class Upstream {
 
   /** Forward the server's questions to the page or not: it reconnects (a stdio server restarts) with those capabilities. */
   async setForwarding(on: boolean): Promise<void> {
+    if (on && !this.forwardsToPage) {
+      // The list JP's capabilities are offered, taken now, to say which tools forwarding adds; a server
+      // not running is started with JP's capabilities first to take it.
+      if (this.status !== 'running') await this.start();
+      if (this.status === 'running') {
+        const names = await this.toolNames();
+        this.offeredToJp = names !== undefined ? new Set(names) : undefined;
+      }
+    }
     this.forwardsToPage = on;
     this.log.add('bridge', on ? 'forwarding sampling, elicitation and roots to the page: reconnecting with those capabilities' : "declaring JP's client capabilities (none): reconnecting");
     await this.start();

@@ -11,7 +11,7 @@ import { snapshotCatalogue, snapshotServersToml } from '../core';
 import type { WorkbenchStore } from '../state/store';
 import { workspaceOpenedMessage } from '../state/workspaceSlice';
 import { bridgeApi, bridgeKeys, endpointUrl } from './bridge';
-import { disconnectLive } from './queries';
+import { disconnectLive, liveKeys } from './queries';
 import type { BridgeServer } from './bridge';
 import { confirmUrl } from './confirmed';
 
@@ -112,6 +112,20 @@ export async function stopBridged(store: WorkbenchStore, pair: BridgedPair, quer
 
 export async function startBridged(store: WorkbenchStore, pair: BridgedPair, queryClient?: QueryClient): Promise<void> {
   applyBridgeServer(store, await bridgeApi.start(pair.bridged), { as: pair.server });
+  await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
+}
+
+/**
+ * Forwards the server's sampling, elicitation and roots to the page, or declares JP's capabilities
+ * (issue 34.3): the bridge reconnects it (asking its terminal first, with --confirm-in-terminal), and
+ * the page's session follows as after a Start.
+ */
+export async function forwardBridged(store: WorkbenchStore, pair: BridgedPair, forward: boolean, queryClient?: QueryClient): Promise<void> {
+  const view = await bridgeApi.setForwarding(pair.bridged, { forward });
+  applyBridgeServer(store, view, { as: pair.server });
+  // The reconnect closed the page's session, and its own reconnect may have met the server still
+  // starting: a fresh session now lists what the server offers with the new capabilities.
+  await queryClient?.invalidateQueries({ queryKey: liveKeys.connection(endpointUrl(view)) });
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 

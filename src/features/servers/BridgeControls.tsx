@@ -3,13 +3,15 @@
 // command or URL, Stop and Start), its log of stderr, requests and responses, and
 // the bar that reaches an HTTP server through the bridge (the import dialog's live tab) or saves a snapshot.
 import { Visible } from '../../components/Visible';
-import { useState } from 'react';
+import { Fragment, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCommands } from '../../commands/context';
 import { bridgeApi, bridgeInfoQuery, bridgeKeys, bridgeServersQuery, endpointUrl, isBridgeInfo } from '../../live/bridge';
-import { startBridged, stopBridged } from '../../live/bridgeSession';
-import { useWorkbenchStore } from '../../state/context';
+import type { BridgeServer as BridgeServerView } from '../../live/bridge';
+import { forwardBridged, startBridged, stopBridged } from '../../live/bridgeSession';
+import { useWorkbench, useWorkbenchStore } from '../../state/context';
+import { forwardingWords, NOT_OFFERED } from './forwarding';
 
 function Log({ name }: { readonly name: string }) {
   const { data } = useQuery({ queryKey: bridgeKeys.log(name), queryFn: () => bridgeApi.log(name, 0), refetchInterval: 2000 });
@@ -35,10 +37,17 @@ export function BridgeControls({ name, endpoint, children }: { readonly name: st
   const queryClient = useQueryClient();
   const { data: servers } = useQuery(bridgeServersQuery(true));
   const [showLog, setShowLog] = useState(false);
+  const [switching, setSwitching] = useState(false);
   const v = servers?.find((s) => endpointUrl(s) === endpoint);
   const fail = (e: unknown) => store.getState().showBanner('error', `The bridge: ${e instanceof Error ? e.message : String(e)}`);
   if (!v) return <div className="live-controls muted">not in the bridge (it restarted?): start the workspace’s servers or connect it again</div>;
   const pair = { server: name, bridged: v.name };
+  const switchForwarding = () => {
+    setSwitching(true);
+    void forwardBridged(store, pair, v.forwardsToPage !== true, queryClient)
+      .catch(fail)
+      .finally(() => setSwitching(false));
+  };
   return (
     <div className="bridge-controls" data-testid="bridge-controls">
       <div className="live-controls">
@@ -67,6 +76,7 @@ export function BridgeControls({ name, endpoint, children }: { readonly name: st
           </button>
         )}
       </div>
+      <Forwarding v={v} busy={switching} onSwitch={switchForwarding} />
       <code className="bridge-what">{v.commandLine !== undefined ? <Visible text={v.commandLine} /> : `${v.url ?? ''}${v.headerNames && v.headerNames.length > 0 ? `  (headers: ${v.headerNames.join(', ')})` : ''}`}</code>
       {v.status === 'failed' && v.error && <pre className="bridge-error" data-testid="bridge-error">{v.error}</pre>}
       {/* Two sessions, two status words: the bridge's with the server (above), this page's with the bridge (here). */}
@@ -79,6 +89,60 @@ export function BridgeControls({ name, endpoint, children }: { readonly name: st
       {showLog && <Log name={v.name} />}
     </div>
   );
+}
+
+/**
+ * Which capabilities the bridge declares to the server, the switch (a reconnect), and, while it forwards,
+ * the tools that adds: JP's client, which declares none of them, is never offered those.
+ */
+function Forwarding({ v, busy, onSwitch }: { readonly v: BridgeServerView; readonly busy: boolean; readonly onSwitch: () => void }) {
+  const words = forwardingWords(v);
+  const added = v.forwardsToPage === true ? v.notOfferedToJp : undefined;
+  return (
+    <div className="bridge-forwarding" data-testid="bridge-forwarding" data-forwarding={v.forwardsToPage === true ? 'page' : 'jp'}>
+      <div className="live-controls">
+        <span className="muted bridge-session-label">declares</span>
+        <span className={v.forwardsToPage === true ? 'forwarding-on' : ''} data-testid="bridge-forwarding-state">
+          {words.state}
+        </span>
+        <span className="spacer" />
+        <button type="button" onClick={onSwitch} disabled={busy || v.status === 'starting'} title={words.title} data-testid="bridge-forwarding-switch">
+          {busy ? 'reconnecting…' : words.action}
+        </button>
+      </div>
+      {v.forwardsToPage === true && v.status === 'running' && (
+        <div className="not-offered" data-testid="bridge-not-offered">
+          {added === undefined ? (
+            <span className="muted">Which of its tools JP is not offered is unknown: the bridge could not list them under JP&apos;s capabilities.</span>
+          ) : added.length === 0 ? (
+            <span className="muted">Forwarding adds no tools: JP is offered every tool it lists.</span>
+          ) : (
+            <>
+              Forwarding adds {added.length === 1 ? '1 tool' : `${added.length} tools`}:{' '}
+              {added.map((t, i) => (
+                <Fragment key={t}>
+                  {i > 0 && ', '}
+                  <span data-tool={t} data-testid="not-offered-tool">
+                    <code>{t}</code> <span className="not-offered-mark">{NOT_OFFERED}</span>
+                  </span>
+                </Fragment>
+              ))}
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The tools a bridged server lists only because it forwards to the page (none when it does not). */
+export function useNotOfferedToJp(server: string): ReadonlySet<string> {
+  const link = useWorkbench((s) => s.bridgeLinks.get(server));
+  const { data: servers } = useQuery(bridgeServersQuery(link !== undefined));
+  const v = link === undefined ? undefined : servers?.find((x) => endpointUrl(x) === link);
+  const names = v?.forwardsToPage === true ? v.notOfferedToJp : undefined;
+  const key = names?.join('\u0000') ?? '';
+  return useMemo(() => new Set(key === '' ? [] : key.split('\u0000')), [key]);
 }
 
 /** The bridge's line in the servers panel: which protocol versions it speaks, and its actions. */

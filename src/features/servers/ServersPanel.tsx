@@ -21,7 +21,8 @@ import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { useLiveServer } from '../../live/useLiveServer';
 import { LiveListNow, LiveNow, useLiveListDifference } from '../../live/LiveNow';
 import { liveToolListUndo } from '../../state/importSlice';
-import { BridgeBar, BridgeControls } from './BridgeControls';
+import { BridgeBar, BridgeControls, useNotOfferedToJp } from './BridgeControls';
+import { namesMarked, NOT_OFFERED } from './forwarding';
 import './servers.css';
 
 function tokens(n: number | undefined): string {
@@ -40,7 +41,9 @@ function Change({ server }: { readonly server: ServerDoc }) {
   const take = useWorkbench((s) => s.takeLiveList);
   const undo = useWorkbench((s) => s.undoTakeLiveList);
   const taken = useWorkbench((s) => liveToolListUndo(s));
-  const list = (xs: readonly string[]) => (xs.length > 8 ? `${xs.slice(0, 8).join(', ')} and ${xs.length - 8} more` : xs.join(', '));
+  // Tools the server lists only because the bridge forwards to the page: taking them would record tools JP never sees.
+  const notOffered = useNotOfferedToJp(name);
+  const list = (xs: readonly string[]) => namesMarked(xs, notOffered);
   if (!differs) {
     if (taken?.server !== name) return null;
     return (
@@ -150,8 +153,9 @@ function LiveControls({ server }: { readonly server: ServerDoc }) {
  * The server's discoverable tools as the findability tab words them (issue 24.8): the core's count and
  * words ("2 thinly described", "none at risk"), then the tools at risk.
  */
-function FindabilityNote({ note }: { readonly note: ServerFindabilityNote }) {
+function FindabilityNote({ server, note }: { readonly server: string; readonly note: ServerFindabilityNote }) {
   const setTab = useWorkbench((s) => s.setDockTab);
+  const notOffered = useNotOfferedToJp(server);
   const n = note.tools.length;
   const open = (
     <button type="button" className="link" onClick={() => setTab('findability')}>
@@ -178,7 +182,8 @@ function FindabilityNote({ note }: { readonly note: ServerFindabilityNote }) {
       <ul>
         {note.tools.slice(0, 20).map((t) => (
           <li key={t.name} data-tool={t.name}>
-            <code>{t.name}</code> <FindabilityBadge status={t.status} word={t.word} /> {t.reason}
+            <code>{t.name}</code>
+            {notOffered.has(t.name) && <span className="not-offered-mark">{NOT_OFFERED}</span>} <FindabilityBadge status={t.status} word={t.word} /> {t.reason}
             {t.beatenBy.length > 0 && <span className="muted"> — beaten by {t.beatenBy.slice(0, 3).join(', ')}</span>}
           </li>
         ))}
@@ -242,7 +247,7 @@ function ServerCard({ server, view, savings, findability }: { readonly server: S
           {tokens(savings.offered.tokens)}; {savings.searchable} searchable
         </div>
       )}
-      {findability && <FindabilityNote note={findability} />}
+      {findability && <FindabilityNote server={server.name} note={findability} />}
       {(server.url !== undefined || bridged) && <Change server={server} />}
     </li>
   );
