@@ -18,7 +18,7 @@ import {
   toolCount,
   Derivation,
 } from '../core';
-import type { CheckReport, ExpectationResult, PriceTable, RecordedStep, RfdTable, Scenario, Timeline, ScenarioDoc, TokenCounter } from '../core';
+import type { CheckReport, DerivationInput, ExpectationResult, PriceTable, RecordedStep, RfdTable, Scenario, Timeline, ScenarioDoc, TokenCounter } from '../core';
 import type { ChartRows, DeriveStats, ProvenanceView, RequestDetail, SetsQuery, SetsView, SetsWindow, TimelineRow, TimelineSnapshot, TimelineView, TimelineWindow } from './protocol';
 import { DerivationViews, MAX_WINDOW } from './views';
 
@@ -187,12 +187,12 @@ export class DeriveHost {
     this.offers.set(id, doc && parsed ? { doc, parsed } : {});
     for (const k of this.offers.keys()) if (this.offers.size > KEPT_OFFERS) this.offers.delete(k);
     if (!doc || !parsed?.parse.ok) return;
-    const ws = this.workspace.load(doc, this.lastFiles);
-    this.derivation.run({
-      scenario: parsed.parse.scenario,
-      rankers: this.rankers,
-      ...(ws ? { workspaceLayers: ws.load.layers, workspaceDiagnostics: ws.load.loadDiagnostics } : {}),
-    });
+    this.derivation.run(this.derivationInput(parsed.parse.scenario, this.workspace.load(doc, this.lastFiles)));
+  }
+
+  /** What `derive` runs the Derivation on, so a file offered ahead is derived exactly as its derivation will be. */
+  private derivationInput(scenario: Scenario, ws: ReturnType<WorkspaceHost['load']>): DerivationInput {
+    return { scenario, rankers: this.rankers, ...(ws ? { workspaceLayers: ws.load.layers, workspaceDiagnostics: ws.load.loadDiagnostics } : {}) };
   }
 
   /** The offered document a derivation names, used up (with every older offer); a NO_SOURCE error (the page sends the document) when not held. */
@@ -223,11 +223,7 @@ export class DeriveHost {
     if (!parsed.ok) scenarioErrors.push(...parsed.errors.map((e) => e.message));
     const ws = this.workspace.load(doc, files);
     if (parsed.ok) {
-      timeline = this.derivation.run({
-        scenario: parsed.scenario,
-        rankers: this.rankers,
-        ...(ws ? { workspaceLayers: ws.load.layers, workspaceDiagnostics: ws.load.loadDiagnostics } : {}),
-      });
+      timeline = this.derivation.run(this.derivationInput(parsed.scenario, ws));
     }
     this.current = { revision, doc, ...(timeline ? { timeline } : {}), ...(ws ? { workspace: ws } : {}) };
     this.recent.set(revision, this.current);

@@ -88,10 +88,6 @@ export class LayerSourced<T> implements Sourced<T> {
   with<U>(value: U): LayerSourced<U> {
     return new LayerSourced(value, this.layer, this.a, this.s, this.b, this.e);
   }
-  /** The layer and the place, for a likeness that leaves the place out (derivation.ts, definitions.ts). */
-  get layerName(): string {
-    return this.layer;
-  }
   toJSON(): { value: T; origin: Origin } {
     return { value: this.value, origin: this.origin };
   }
