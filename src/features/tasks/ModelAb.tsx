@@ -133,9 +133,17 @@ export function ModelAb({ revision }: { readonly revision: number | undefined })
   };
   if (!isBridgeInfo(info)) {
     return (
-      <p className="tk-note" data-testid="tk-ab-no-bridge">
-        A model A/B sends the task set to your model through the local bridge: open the workbench with <code>npm start</code> (or <code>tool-workbench serve</code>).{info && 'missing' in info ? ` Here: ${info.missing}.` : ''}
-      </p>
+      <div className="tk-ab" data-testid="tk-ab">
+        <p className="tk-note" data-testid="tk-ab-no-bridge">
+          {info === undefined ? (
+            'Looking for the bridge…'
+          ) : (
+            <>
+              A model A/B sends the task set to your model through the local bridge: open the workbench with <code>npm start</code> (or <code>tool-workbench serve</code>).{'missing' in info ? ` Here: ${info.missing}.` : ''}
+            </>
+          )}
+        </p>
+      </div>
     );
   }
   const words = switchWords(switches, SWITCH_ORDER);
