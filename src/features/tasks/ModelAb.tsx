@@ -4,7 +4,7 @@
 // progress bar per arm with the money spent, the CLI's A/B line, the discordant tasks, and each task's
 // turn in either arm. Untrusted text (requests, replies, errors) renders as text only.
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_POLICY, OUTCOME_LABELS, POLICY_CHOICES } from '../../core';
 import type { Outcome, Policy } from '../../core';
 import { AB_SWITCH_NAMES, isMet } from '../../core/tasks/ab';
@@ -22,7 +22,7 @@ const SWITCH_ORDER = AB_SWITCH_NAMES.map(([name]) => name);
 const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 const ARM_A = 'the scenario as written';
 
-function SwitchPickers({ policy }: { readonly policy: Policy }) {
+function SwitchPickers({ policy, disabled }: { readonly policy: Policy; readonly disabled: boolean }) {
   const switches = useAbStore((s) => s.switches);
   return (
     <fieldset className="tk-ab-switches" data-testid="tk-ab-switches">
@@ -33,7 +33,7 @@ function SwitchPickers({ policy }: { readonly policy: Policy }) {
         return (
           <label key={name} title={`[policy] ${key} in arm B; arm A keeps the scenario's ${String(current)}`}>
             {name}{' '}
-            <select data-testid={`tk-ab-switch-${name}`} value={switches[name] ?? ''} onChange={(e) => setAbState({ switches: { ...switches, [name]: e.target.value }, estimate: undefined })}>
+            <select data-testid={`tk-ab-switch-${name}`} disabled={disabled} value={switches[name] ?? ''} onChange={(e) => setAbState({ switches: { ...switches, [name]: e.target.value }, estimate: undefined })}>
               <option value="">as A ({String(current)})</option>
               {choices.map((c) => <option key={String(c)} value={String(c)}>{String(c)}</option>)}
             </select>
@@ -72,6 +72,11 @@ function PairRow({ pair, onOpen }: { readonly pair: AbPair; readonly onOpen: (ar
 function Finished() {
   const finished = useAbStore((s) => s.finished);
   const open = useAbStore((s) => s.open);
+  const turnRef = useRef<HTMLDivElement>(null);
+  // The dock is short: a turn opened below the lists is brought into view, or it reads as nothing happening.
+  useEffect(() => {
+    if (open) turnRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [open]);
   if (!finished) return null;
   const { view, switches, run, total } = finished;
   const onOpen = (arm: Arm, index: number) => setAbState({ open: { arm, index } });
@@ -107,7 +112,11 @@ function Finished() {
             <ol>{view.ab.pairs.map((p) => <PairRow key={p.task} pair={p} onOpen={onOpen} />)}</ol>
           </details>
         </div>
-        {open && result ? <TaskTurn run={run} result={result} arm={{ arm: open.arm, words: open.arm === 'A' ? ARM_A : switches }} onClose={() => setAbState({ open: undefined })} /> : null}
+        {open && result ? (
+          <div className="tk-ab-turn" ref={turnRef}>
+            <TaskTurn run={run} result={result} arm={{ arm: open.arm, words: open.arm === 'A' ? ARM_A : switches }} onClose={() => setAbState({ open: undefined })} />
+          </div>
+        ) : null}
       </div>
     </div>
   );
@@ -119,7 +128,7 @@ export function ModelAb({ revision }: { readonly revision: number | undefined })
   const provider = useWorkbench((s) => s.doc.policy.provider);
   const policy = useWorkbench((s) => s.doc.policy);
   const tasks = useTaskStore((s) => s.text);
-  const { switches, budget, estimate, estimating, progress, stopRequested, error } = useAbStore();
+  const { switches, budget, estimate, estimating, progress, stopRequested, error, finished } = useAbStore();
   const [model, setModelState] = useState(() => savedModelName(provider));
   const [nameFor, setNameFor] = useState(provider);
   if (nameFor !== provider) {
@@ -162,14 +171,26 @@ export function ModelAb({ revision }: { readonly revision: number | undefined })
           {provider} model{' '}
           <input className="mono" data-testid="tk-ab-model" value={model} onChange={(e) => setModel(e.target.value)} placeholder="e.g. claude-haiku-4-5" spellCheck={false} disabled={busy} />
         </label>
-        <SwitchPickers policy={policy} />
+        <SwitchPickers policy={policy} disabled={busy} />
         <label title="Stop sending once the money billed by both arms reaches this (as --max-usd); the test is then on the complete pairs">
           stop at ${' '}
           <input className="tk-ab-budget" data-testid="tk-ab-budget" value={budget} inputMode="decimal" placeholder="no cap" onChange={(e) => setAbState({ budget: e.target.value, estimate: undefined })} disabled={busy} />
         </label>
         <button type="submit" data-testid="tk-ab-estimate" disabled={busy || estimating}>{estimating ? 'Estimating…' : 'Estimate'}</button>
       </form>
-      <p className="tk-note">Arm A is the scenario as written; arm B the same with the switches above. Both arms play every task with the same model, each request sent through the bridge with the key it holds for {provider}; nothing is sent before you confirm the estimate.</p>
+      {progress ? (
+        <div className="tk-ab-progress" role="status" data-testid="tk-ab-progress">
+          <ArmProgress arm="A" words={ARM_A} done={progress.progress.A} total={progress.progress.total} />
+          <ArmProgress arm="B" words={progress.switches} done={progress.progress.B} total={progress.progress.total} />
+          <div className="tk-ab-spentrow">
+            <span data-testid="tk-ab-spent">spent {progress.exact ? usd(progress.progress.spent) : 'unpriced (no price row for this model)'}</span>
+            <button type="button" data-testid="tk-ab-stop" disabled={stopRequested} onClick={() => setAbState({ stopRequested: true })} title="Send nothing more: the pairs both arms finished are kept, and the test is on those">
+              {stopRequested ? 'Stopping after this request…' : 'Stop'}
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {shown || progress || finished ? null : <p className="tk-note">Arm A is the scenario as written; arm B the same with the switches above. Both arms play every task with the same model, each request sent through the bridge with the key it holds for {provider}; nothing is sent before you confirm the estimate.</p>}
       {error ? <p className="tk-error" role="alert" data-testid="tk-ab-error">{error}</p> : null}
       {shown ? (
         <div className="tk-ab-confirm" data-testid="tk-ab-confirm">
@@ -179,16 +200,6 @@ export function ModelAb({ revision }: { readonly revision: number | undefined })
             Send about {shown.view.requests} requests
           </button>{' '}
           <button type="button" onClick={() => setAbState({ estimate: undefined })}>Cancel</button>
-        </div>
-      ) : null}
-      {progress ? (
-        <div className="tk-ab-progress" role="status" data-testid="tk-ab-progress">
-          <ArmProgress arm="A" words={ARM_A} done={progress.progress.A} total={progress.progress.total} />
-          <ArmProgress arm="B" words={progress.switches} done={progress.progress.B} total={progress.progress.total} />
-          <span data-testid="tk-ab-spent">spent {progress.exact ? usd(progress.progress.spent) : 'unpriced (no price row for this model)'}</span>{' '}
-          <button type="button" data-testid="tk-ab-stop" disabled={stopRequested} onClick={() => setAbState({ stopRequested: true })}>
-            {stopRequested ? 'Stopping after this request…' : 'Stop'}
-          </button>
         </div>
       ) : null}
       <Finished />
