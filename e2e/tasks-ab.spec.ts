@@ -9,6 +9,7 @@ import type { FakeProvider, Received, Scripted } from './fakeProvider';
 import { startServe } from './bridgeServe';
 import type { Serve } from './bridgeServe';
 import { screenshotsAtTwoSizes } from './screens';
+import { expectAccessible } from './axe';
 
 const KEY = 'sk-ant-e2e-AB-0011223344556677';
 // This spec's own ports, apart from the other specs' fakes (4815..4899) and the other checkouts'.
@@ -93,6 +94,8 @@ test.describe('Model A/B in the Tasks tab', () => {
     await expect(tasks.abEstimateLine()).toHaveText(/^estimate: 20 tasks in 2 arms \(A: the scenario as written; B: categories=true\), about \d+ requests \(A \d+, B \d+\) to Anthropic claude-haiku-4-5, about \$0\.\d{4} \(claude-haiku-4-5 at the price table of [\d-]+\); .*; stops at \$1\.00$/u, SLOW);
     // Nothing is sent before the estimate is confirmed.
     expect(fake.received).toHaveLength(0);
+    await screenshotsAtTwoSizes(page, info, 'tasks-ab-estimate');
+    await expectAccessible(page, '[data-testid="tk-ab"]');
     await tasks.sendAb();
 
     await expect(tasks.abLine()).toHaveText('A/B on 20 tasks (B: categories=true): met A 10, B 17; A only 1, B only 8; McNemar exact p = 0.0391', SLOW);
@@ -112,6 +115,7 @@ test.describe('Model A/B in the Tasks tab', () => {
     await expect(tasks.turn().getByTestId('tk-turn-rows')).toContainText('search_tools');
     await expect(tasks.turn().getByTestId('tk-turn-rows')).toContainText('github_list_releases offered');
     await screenshotsAtTwoSizes(page, info, 'tasks-ab');
+    await expectAccessible(page, '[data-testid="tk-ab"]');
     // The same task in arm A: the model answered at once, the tool never offered.
     await tasks.openAbTurn(tasks.abOnly('B').first(), 'A');
     await expect(tasks.turn()).toContainText('Task 11, arm A');
