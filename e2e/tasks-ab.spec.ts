@@ -158,6 +158,25 @@ test.describe('Model A/B in the Tasks tab', () => {
     expect(fake.received).toHaveLength(6);
   });
 
+  test('the budget stops both arms as --max-usd does, and the test is on the complete pairs', async ({ workbench }) => {
+    test.setTimeout(180_000);
+    // Each reply bills 10,000 input and 10 output tokens: $0.01005 at claude-haiku-4-5's row. After four
+    // requests ($0.0402, task 2's first in arm A) the $0.04 cap stops the run before the fifth.
+    script = (r) => ({ ...model(r), usage: { uncached: 10_000, output: 10 } }) as Scripted;
+    await workbench.bridge.open(serve.url);
+    const tasks = workbench.tasks;
+    await tasks.open();
+    await tasks.paste(JSONL);
+    await tasks.chooseModelAb();
+    await tasks.setUpAb('claude-haiku-4-5', { categories: 'true' }, '0.04');
+    await tasks.estimateAb();
+    await expect(tasks.abEstimateLine()).toContainText('stops at $0.0400', SLOW);
+    await tasks.sendAb();
+    await expect(tasks.abStopped()).toHaveText('stopped by the budget cap: $0.0402 spent of $0.04: 1 of 20 pairs complete; the A/B test is on those only', SLOW);
+    await expect(tasks.abLine()).toHaveText('A/B on 1 tasks (B: categories=true): met A 1, B 0; A only 1, B only 0; McNemar exact p = 1.0000');
+    expect(fake.received).toHaveLength(4);
+  });
+
   test('a provider\'s refusal is shown as text for each turn it ended', async ({ workbench }) => {
     test.setTimeout(120_000);
     script = () => ({ kind: 'status', status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } });
