@@ -194,11 +194,11 @@ test.describe('Model A/B in the Tasks tab', () => {
   });
 });
 
-test('without the bridge the A/B says where to open the page', async ({ workbench, page }) => {
+test('without the bridge the A/B, opened from the palette, says where to open the page', async ({ workbench, page }) => {
   await workbench.open();
   const tasks = workbench.tasks;
-  await tasks.open();
-  await tasks.chooseModelAb();
+  await workbench.runFromPalette('model A/B');
+  await expect(tasks.ab()).toBeVisible();
   await expect(tasks.ab()).toContainText('A model A/B sends the task set to your model through the local bridge: open the workbench with npm start');
   await expect(page.getByTestId('tk-ab-estimate')).toHaveCount(0);
 });
