@@ -60,4 +60,78 @@ export class TasksPage {
     const [download] = await Promise.all([this.page.waitForEvent('download'), this.page.getByTestId(`tk-export-${kind}`).click()]);
     return download;
   }
+
+  // The model A/B (issue 33 §1).
+
+  async chooseModelAb(): Promise<void> {
+    await this.page.getByTestId('tk-mode-ab').click();
+    await this.ab().waitFor();
+  }
+
+  ab(): Locator {
+    return this.page.getByTestId('tk-ab');
+  }
+
+  /** Fills the A/B's fields: the model, arm B's switches (`name` → value) and the budget ('' for none). */
+  async setUpAb(model: string, switches: Readonly<Record<string, string>>, budget = ''): Promise<void> {
+    await this.page.getByTestId('tk-ab-model').fill(model);
+    for (const [name, value] of Object.entries(switches)) await this.page.getByTestId(`tk-ab-switch-${name}`).selectOption(value);
+    await this.page.getByTestId('tk-ab-budget').fill(budget);
+  }
+
+  async estimateAb(): Promise<void> {
+    await this.page.getByTestId('tk-ab-estimate').click();
+  }
+
+  abEstimateLine(): Locator {
+    return this.page.getByTestId('tk-ab-estimate-line');
+  }
+
+  async sendAb(): Promise<void> {
+    await this.page.getByTestId('tk-ab-send').click();
+  }
+
+  /** An arm's progress bar and its count of tasks played. */
+  abProgress(arm: 'A' | 'B'): Locator {
+    return this.page.getByTestId(`tk-ab-progress-${arm}`);
+  }
+
+  abSpent(): Locator {
+    return this.page.getByTestId('tk-ab-spent');
+  }
+
+  async stopAb(): Promise<void> {
+    await this.page.getByTestId('tk-ab-stop').click();
+  }
+
+  abStopButton(): Locator {
+    return this.page.getByTestId('tk-ab-stop');
+  }
+
+  /** The A/B line, as the CLI prints it. */
+  abLine(): Locator {
+    return this.page.getByTestId('tk-ab-line');
+  }
+
+  abStopped(): Locator {
+    return this.page.getByTestId('tk-ab-stopped');
+  }
+
+  abErrors(): Locator {
+    return this.page.getByTestId('tk-ab-errors');
+  }
+
+  abError(): Locator {
+    return this.page.getByTestId('tk-ab-error');
+  }
+
+  /** The discordant tasks met in `arm` only, one row each. */
+  abOnly(arm: 'A' | 'B'): Locator {
+    return this.page.getByTestId(`tk-ab-${arm.toLowerCase()}-only`).getByTestId('tk-ab-pair');
+  }
+
+  /** Opens the turn of `arm` from a pair's row. */
+  async openAbTurn(row: Locator, arm: 'A' | 'B'): Promise<void> {
+    await row.getByTestId(`tk-ab-open-${arm}`).click();
+  }
 }

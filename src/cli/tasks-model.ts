@@ -10,18 +10,18 @@
 // With --ab (issue 33): a paired A/B of policy switches on the same model (src/core/tasks/ab.ts): each
 // arm's usual lines, then the A/B line with McNemar's exact p; arm B's exchanges are recorded with
 // `arm: "B"`, so a replay answers each arm from its own.
-import { DEFAULT_PRICE_TABLE, modelFor } from '../core/providers/prices';
+import { DEFAULT_PRICE_TABLE } from '../core/providers/prices';
 import type { ModelPrice } from '../core/providers/prices';
 import { isProviderId, providerOf, PROVIDER_IDS } from '../core/providers/registry';
 import { inputOf } from '../core/providers/reply';
 import type { BilledUsage } from '../core/providers/reply';
 import type { ProviderId } from '../core/providers/types';
-import { abLine, armB, isMet, parseAbSwitch, runAbTasks } from '../core/tasks/ab';
-import type { AbRun, AbSwitch, Arm } from '../core/tasks/ab';
-import { calibrationGaps, forProvider, runModelTasks } from '../core/tasks/model-run';
+import { abEstimateLine, abLine, armB, estimateArm, exactPrice, isMet, parseAbSwitch, pricedWords, runAbTasks } from '../core/tasks/ab';
+import type { AbRun, AbSwitch, ArmEstimate, Arm } from '../core/tasks/ab';
+import { calibrationGaps, runModelTasks } from '../core/tasks/model-run';
 import type { ModelTaskResult, ModelTaskRun } from '../core/tasks/model-run';
 import type { AskModel } from '../core/tasks/model-play';
-import { runTasks } from '../core/tasks/run';
+import type { runTasks } from '../core/tasks/run';
 import type { Scenario } from '../core/scenario/types';
 import { OUTCOME_LABELS } from '../core/tasks/types';
 import { silentMissLines, summaryLine } from '../core/tasks/summary';
@@ -113,10 +113,8 @@ function parseArgs(args: readonly string[]): Options | string {
 const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 
 /** The estimate printed before anything is sent: the auto policy's turns priced by the workbench's cost model. */
-function estimate(loaded: Exclude<ReturnType<typeof readTaskInputs>, 2>['loaded'], scenario: Scenario, o: Options, tasks: Parameters<typeof runTasks>[2], price: ModelPrice | undefined): { requests: number; money: number } {
-  const run = runTasks(forProvider(scenario, o.provider), loaded.run, tasks, { policy: 'auto', cost: { table: DEFAULT_PRICE_TABLE, model: price?.id ?? o.model, counter: o200kCounter } });
-  const requests = run.results.reduce((n, r) => n + r.moves.length, 0);
-  return { requests, money: run.summary.tokens?.money ?? 0 };
+function estimate(loaded: Exclude<ReturnType<typeof readTaskInputs>, 2>['loaded'], scenario: Scenario, o: Options, tasks: Parameters<typeof runTasks>[2], price: ModelPrice | undefined): ArmEstimate {
+  return estimateArm(scenario, loaded.run, tasks, o.provider, { table: DEFAULT_PRICE_TABLE, model: price?.id ?? o.model, counter: o200kCounter });
 }
 
 const pad = (s: string | number, n: number): string => String(s).padStart(n);
@@ -192,13 +190,12 @@ export async function modelTasksCommand(args: readonly string[], io: Io, deps: M
   if (inputs === 2) return 2;
   const { loaded, parsed } = inputs;
   // The model's own row; a local runtime's (Ollama, llama.cpp) costs nothing whatever the model.
-  const row = modelFor(DEFAULT_PRICE_TABLE, o.provider, o.model);
-  const exact = row && (row.id === o.model || (row.input === 0 && row.output === 0)) ? row : undefined;
+  const exact = exactPrice(DEFAULT_PRICE_TABLE, o.provider, o.model);
   if (o.maxUsd !== undefined && !exact) {
     err(line(`tool-workbench tasks: --max-usd needs a price: the price table (${DEFAULT_PRICE_TABLE.date}) has no row for ${o.provider}:${o.model}`));
     return 2;
   }
-  const priced = exact ? `${exact.id} at the price table of ${DEFAULT_PRICE_TABLE.date}` : `unpriced: no row for ${o.model} in the price table of ${DEFAULT_PRICE_TABLE.date}`;
+  const priced = pricedWords(DEFAULT_PRICE_TABLE, exact, o.model);
 
   // The recording answers what it can: all of it with --replay (no network), the recorded part with --record.
   let recording: Recording;
@@ -237,8 +234,7 @@ export async function modelTasksCommand(args: readonly string[], io: Io, deps: M
       err(line(`estimate: ${parsed.queries.length} tasks, about ${est.requests} requests to ${providerOf(o.provider).words} ${o.model}, ${money}; ${caveat}`));
     } else {
       const estB = estimate(loaded, armB(loaded.scenario, o.ab), o, parsed.queries, exact);
-      const money = exact ? `about ${usd(est.money + estB.money)} (${priced})` : priced;
-      err(line(`estimate: ${parsed.queries.length} tasks in 2 arms (A: the scenario as written; B: ${abWords}), about ${est.requests + estB.requests} requests (A ${est.requests}, B ${estB.requests}) to ${providerOf(o.provider).words} ${o.model}, ${money}; ${caveat}`));
+      err(line(abEstimateLine({ tasks: parsed.queries.length, switches: o.ab, a: est, b: estB, provider: o.provider, model: o.model, priced, exact: exact !== undefined, ...(o.maxUsd !== undefined ? { maxUsd: o.maxUsd } : {}) })));
     }
     if (recording.size > 0) err(line(`resuming: ${recording.size} exchanges in ${o.record ?? ''} are not sent again`));
     if (!o.yes) {

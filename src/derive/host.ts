@@ -36,6 +36,7 @@ import { ServersHost } from './serversHost';
 import { FindabilityHost } from './findabilityHost';
 import { CostHost } from './costHost';
 import { TasksHost } from './tasksHost';
+import { AbHost } from './abHost';
 import { createTokenCounter, loadedTokenCounter } from '../core/providers/tokens';
 
 /**
@@ -125,6 +126,13 @@ export class DeriveHost {
     return { doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
   });
 
+  private readonly ab = new AbHost((revision) => {
+    const c = this.kept(revision);
+    if (!c.timeline) throw new Error(`revision ${revision} is not a recent derivation`);
+    const ws = c.workspace;
+    return { doc: c.doc, run: (s) => this.workspace.runParsed(s, ws) };
+  });
+
   /**
    * Who answers each method of the table (methods.ts): this host its own, the sub-hosts theirs. Typed
    * so that a row routed to a host lacking that method, or answering it with another signature, fails
@@ -138,6 +146,7 @@ export class DeriveHost {
     servers: this.servers,
     findability: this.findabilityHost,
     tasks: this.tasks,
+    ab: this.ab,
   };
 
   /** Whether the worker dispatches `name`: a row of the table, whose host has it (never a helper of a host). */

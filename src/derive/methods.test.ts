@@ -40,7 +40,7 @@ describe('the method table', () => {
   });
 
   it('names a host for every answerer the worker holds, and every host answers some row', () => {
-    const hosts: readonly HostName[] = ['derive', 'lab', 'cost', 'workspace', 'servers', 'findability', 'tasks'];
+    const hosts: readonly HostName[] = ['derive', 'lab', 'cost', 'workspace', 'servers', 'findability', 'tasks', 'ab'];
     expect([...new Set(rows.map(([, r]) => r.host))].sort()).toEqual([...hosts].sort());
   });
 

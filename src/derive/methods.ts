@@ -13,13 +13,15 @@ import type { DiscoverableView, WorkspaceInput } from './workspaceProtocol';
 import type { ImportPreview, ImportPreviewParams, ServersView } from './serversProtocol';
 import type { FindabilityView } from './findabilityProtocol';
 import type { TaskRunSettings, TasksChunk, TasksStarted, TaskTurnView } from './tasksProtocol';
+import type { AbAnswerParams, AbEstimateView, AbEvent, AbParams } from './abProtocol';
+import type { Arm } from '../core/tasks/ab';
 import type { Slicer } from './dispatch';
 
 /**
  * The objects that answer methods in the worker: `derive` is DeriveHost itself (the timeline and its
  * views), the rest are the sub-hosts it holds (labHost.ts, costHost.ts, …).
  */
-export type HostName = 'derive' | 'lab' | 'cost' | 'workspace' | 'servers' | 'findability' | 'tasks';
+export type HostName = 'derive' | 'lab' | 'cost' | 'workspace' | 'servers' | 'findability' | 'tasks' | 'ab';
 
 export interface Row<H extends HostName, P, A, K extends keyof P> {
   readonly host: H;
@@ -157,6 +159,12 @@ export const methods = {
   tasksStart: method<{ revision: number; tasks: string; settings: TaskRunSettings }, Promise<TasksStarted>>()('tasks', { keyed: ['revision', 'settings'] }),
   tasksNext: method<{ run: number; count: number }, TasksChunk>()('tasks'),
   taskTurn: method<{ run: number; index: number }, TaskTurnView>()('tasks'),
+
+  // The model A/B (abHost.ts): each answer is the next request for the page to send, or the finished run.
+  abEstimate: method<AbParams, Promise<AbEstimateView>>()('ab'),
+  abStart: method<AbParams, Promise<AbEvent>>()('ab'),
+  abAnswer: method<AbAnswerParams, Promise<AbEvent>>()('ab'),
+  abTurn: method<{ run: number; arm: Arm; index: number }, TaskTurnView>()('ab'),
 };
 
 type Table = typeof methods;

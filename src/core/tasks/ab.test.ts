@@ -8,7 +8,8 @@ import type { Scenario } from '../scenario/types';
 import { layer, scenarioText } from '../turn/test-kit';
 import type { ToolSpec } from '../turn/test-kit';
 import { IndexCache, runScenario } from '../turn/run';
-import { abLine, armB, formatP, mcnemarExact, pairArms, parseAbSwitch, runAbTasks } from './ab';
+import { AB_SWITCH_NAMES, abEstimateLine, abLine, armB, exactPrice, formatP, mcnemarExact, pairArms, parseAbSwitch, pricedWords, runAbTasks } from './ab';
+import { DEFAULT_PRICE_TABLE } from '../providers/prices';
 import type { AskModel, ModelAnswer } from './model-play';
 import type { ModelTaskResult } from './model-run';
 import type { Outcome } from './types';
@@ -165,5 +166,52 @@ describe('runAbTasks: both arms, one budget', () => {
     expect([r.ab.metA, r.ab.metB, r.ab.bOnly]).toEqual([0, 2, 2]);
     expect(r.ab.p).toBe(0.5);
     expect(sent).toEqual(['A0:1', 'B0:1', 'B0:2', 'A1:1', 'B1:1', 'B1:2', 'A2:1']);
+  });
+
+  it('a stop asked by the caller (the page\'s Stop) ends the run as the cap does: whole pairs kept, the test on those', async () => {
+    const sent: string[] = [];
+    let stop = false;
+    const r = await runAbTasks(scenarioOf(), runner, tasks, {
+      model: 'anthropic:m',
+      provider: 'anthropic',
+      switches: [{ key: 'ranking', value: 'substring', written: 'ranking=substring' }],
+      askFor: (arm) => askFor(arm, sent),
+      // Stop pressed while task 2's B was being answered: nothing after its turn is sent.
+      onResult: (arm, res) => { if (arm === 'B' && res.index === 1) stop = true; },
+      stopBefore: () => (stop ? 'stopped on the page' : undefined),
+    });
+    expect(r.stoppedBy).toBe('stopped on the page');
+    expect(sent).toEqual(['A0:1', 'B0:1', 'B0:2', 'A1:1', 'B1:1', 'B1:2']);
+    expect(r.ab).toMatchObject({ complete: 2, incomplete: [2, 3], metA: 0, metB: 2, bOnly: 2, p: 0.5 });
+    // Each arm's turns are kept by task for the page to open; the unasked ones have no request answered.
+    expect(r.played.B.map((p) => p?.cycles.length)).toEqual([2, 2, 0, 0]);
+    expect(r.played.A[1]?.stepNo).toBe(scenarioOf().steps.length + 1);
+  });
+
+  it('the run names what stopped it: the caller\'s stop before anything was billed, the cap once it is reached', async () => {
+    const price = { id: 'm', provider: 'anthropic', input: 1, output: 0, cacheRead: 0, cacheWrite: 0 } as never;
+    const r = await runAbTasks(scenarioOf(), runner, tasks, { model: 'anthropic:m', provider: 'anthropic', switches: [{ key: 'ranking', value: 'substring', written: 'ranking=substring' }], askFor: (arm) => askFor(arm, []), maxUsd: 0.5, price, stopBefore: () => 'stopped on the page' });
+    expect(r.stoppedBy).toBe('stopped on the page');
+    const capped = await runAbTasks(scenarioOf(), runner, tasks, { model: 'anthropic:m', provider: 'anthropic', switches: [{ key: 'ranking', value: 'substring', written: 'ranking=substring' }], askFor: (arm) => askFor(arm, []), maxUsd: 0.5, price, stopBefore: () => undefined });
+    expect(capped.stoppedBy).toMatch(/^the budget cap: \$1\.0000 spent of \$0\.50/u);
+  });
+});
+
+describe('the A/B estimate, priced as the terminal prices it', () => {
+  it('names both arms, the requests of each and the money of both', () => {
+    const line = abEstimateLine({ tasks: 20, switches: [{ key: 'categories_prompt', value: true, written: 'categories=true' }], a: { requests: 30, money: 0.01 }, b: { requests: 25, money: 0.02 }, provider: 'anthropic', model: 'claude-haiku-4-5', priced: 'claude-haiku-4-5 at the price table of X', exact: true, maxUsd: 0.5 });
+    expect(line).toBe("estimate: 20 tasks in 2 arms (A: the scenario as written; B: categories=true), about 55 requests (A 30, B 25) to Anthropic claude-haiku-4-5, about $0.0300 (claude-haiku-4-5 at the price table of X); the workbench's auto policy's turns priced by its cost model: a real model may search, call and write more; stops at $0.5000");
+  });
+
+  it('prices only a model the table has (or a local runtime), as the terminal does', () => {
+    expect(exactPrice(DEFAULT_PRICE_TABLE, 'anthropic', 'claude-haiku-4-5')?.id).toBe('claude-haiku-4-5');
+    expect(exactPrice(DEFAULT_PRICE_TABLE, 'anthropic', 'claude-nonesuch')).toBeUndefined();
+    expect(pricedWords(DEFAULT_PRICE_TABLE, undefined, 'claude-nonesuch')).toBe(`unpriced: no row for claude-nonesuch in the price table of ${DEFAULT_PRICE_TABLE.date}`);
+  });
+
+  it('offers the switches --ab takes, categories among them', () => {
+    expect(AB_SWITCH_NAMES.map(([n]) => n)).toContain('categories');
+    expect(AB_SWITCH_NAMES.map(([n]) => n)).not.toContain('provider');
+    for (const [name] of AB_SWITCH_NAMES) expect(typeof parseAbSwitch(`${name}=nonsense`)).toBe('string');
   });
 });

@@ -5,6 +5,11 @@
 // compared on the tasks both completed with McNemar's exact test: the pairs where exactly one arm met
 // the task are the only evidence, and under "no difference" each is B's with probability ½.
 // Pure, like model-run.ts: the shell passes how each arm asks the model.
+import type { CostOptions } from '../cost/conversation';
+import { modelFor } from '../providers/prices';
+import type { ModelPrice, PriceTable } from '../providers/prices';
+import { providerOf } from '../providers/registry';
+import type { ProviderId } from '../providers/types';
 import { isPolicyValue, POLICY_CHOICES } from '../scenario/policy';
 import type { Policy, PolicyKey } from '../scenario/policy';
 import type { Scenario } from '../scenario/types';
@@ -13,6 +18,7 @@ import type { AskModel } from './model-play';
 import { Budget, finishModelRun, forProvider, notAsked, playModelTask, withCarriedCache } from './model-run';
 import type { PlayedTask } from './model-run';
 import type { ModelRunOptions, ModelTaskResult, ModelTaskRun } from './model-run';
+import { runTasks } from './run';
 import type { Outcome, Task } from './types';
 
 /**
@@ -71,6 +77,9 @@ const AB_SWITCHES: readonly (readonly [string, PolicyKey])[] = [
   ['categories_prompt', 'categories_prompt'],
 ];
 const SHOWN_SWITCHES = AB_SWITCHES.filter(([name]) => name !== 'categories_prompt').map(([name]) => name);
+
+/** The switch names arm B may set, as `--ab` names them (the page offers the same list), with the policy key each sets. */
+export const AB_SWITCH_NAMES: readonly (readonly [string, PolicyKey])[] = AB_SWITCHES.filter(([name]) => name !== 'categories_prompt');
 
 /** `SWITCH=VALUE` read, or why not. */
 export function parseAbSwitch(text: string): AbSwitch | string {
@@ -166,6 +175,11 @@ export interface AbRunOptions extends Omit<ModelRunOptions, 'askFor' | 'onResult
   readonly askFor: (arm: Arm) => (index: number) => AskModel;
   /** Called after each arm of each task, with the money spent by both arms so far. */
   readonly onResult?: (arm: Arm, result: ModelTaskResult, done: number, spent: number) => void;
+  /**
+   * Checked before each request after the budget: a reason to stop sending (the page's Stop button).
+   * The run then ends as the budget cap ends it: whole pairs kept, the test on those only.
+   */
+  readonly stopBefore?: () => string | undefined;
 }
 
 export interface AbRun {
@@ -173,6 +187,8 @@ export interface AbRun {
   readonly b: ModelTaskRun;
   readonly ab: AbResult;
   readonly stoppedBy?: string;
+  /** Each arm's played turns by task (undefined: never started), so a transcript opens as its turn. */
+  readonly played: Readonly<Record<Arm, readonly (PlayedTask | undefined)[]>>;
 }
 
 /** Both arms over the task set, pair by pair (A then B), `concurrency` pairs at a time, on one budget. */
@@ -183,13 +199,21 @@ export async function runAbTasks(scenario: Scenario, run: (s: Scenario) => Timel
   const budget = new Budget(options.maxUsd, options.price);
   let done = 0;
   let next = 0;
+  // The budget first: its reason is the one a run over its cap gives, whoever also pressed Stop.
+  let stoppedByCaller: string | undefined;
+  const stopBefore = (): string | undefined => {
+    const b = budget.stopBefore();
+    if (b !== undefined) return b;
+    stoppedByCaller ??= options.stopBefore?.();
+    return stoppedByCaller;
+  };
   const worker = async (): Promise<void> => {
     while (next < tasks.length) {
       const i = next++;
       for (const arm of ['A', 'B'] as const) {
         const counted = budget.counting(options.askFor(arm)(i));
-        const { switches: _s, onResult: _o, ...rest } = options;
-        const { result: r, played: p } = await playModelTask(bases[arm], run, tasks[i] as Task, i, { ...rest, askFor: () => counted }, budget.stopBefore);
+        const { switches: _s, onResult: _o, stopBefore: _b, ...rest } = options;
+        const { result: r, played: p } = await playModelTask(bases[arm], run, tasks[i] as Task, i, { ...rest, askFor: () => counted }, stopBefore);
         results[arm][i] = r;
         played[arm][i] = p;
         done += 1;
@@ -200,8 +224,43 @@ export async function runAbTasks(scenario: Scenario, run: (s: Scenario) => Timel
   const n = Math.max(1, Math.min(options.concurrency ?? 1, tasks.length));
   await Promise.all(Array.from({ length: n }, () => worker()));
   // Each arm's calibration carries its own cache; what the two arms' prompts share is not modelled.
-  const { stoppedBy } = budget;
+  const stoppedBy = budget.stoppedBy ?? stoppedByCaller;
   const a = finishModelRun(options.model, bases.A, withCarriedCache(results.A, played.A, options.cost), stoppedBy);
   const b = finishModelRun(options.model, bases.B, withCarriedCache(results.B, played.B, options.cost), stoppedBy);
-  return { a, b, ab: pairArms(a.results, b.results), ...(stoppedBy !== undefined ? { stoppedBy } : {}) };
+  return { a, b, ab: pairArms(a.results, b.results), played, ...(stoppedBy !== undefined ? { stoppedBy } : {}) };
+}
+
+/**
+ * The price row a run on `model` is billed at: the model's own row, or a local runtime's (free whatever
+ * the model); undefined when the table has none, and then no budget cap can apply.
+ */
+export function exactPrice(table: PriceTable, provider: ProviderId, model: string): ModelPrice | undefined {
+  const row = modelFor(table, provider, model);
+  return row && (row.id === model || (row.input === 0 && row.output === 0)) ? row : undefined;
+}
+
+/** How a run's money is priced, in words. */
+export function pricedWords(table: PriceTable, price: ModelPrice | undefined, model: string): string {
+  return price ? `${price.id} at the price table of ${table.date}` : `unpriced: no row for ${model} in the price table of ${table.date}`;
+}
+
+export interface ArmEstimate {
+  readonly requests: number;
+  readonly money: number;
+}
+
+/** An arm's estimate before anything is sent: the auto policy's turns priced by the workbench's cost model. */
+export function estimateArm(scenario: Scenario, run: (s: Scenario) => Timeline, tasks: readonly Task[], provider: ProviderId, cost: CostOptions): ArmEstimate {
+  const r = runTasks(forProvider(scenario, provider), run, tasks, { policy: 'auto', cost });
+  return { requests: r.results.reduce((n, t) => n + t.moves.length, 0), money: r.summary.tokens?.money ?? 0 };
+}
+
+export const usdWords = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
+
+/** The estimate line of an A/B, the same words in the terminal and the page. */
+export function abEstimateLine(e: { readonly tasks: number; readonly switches: readonly AbSwitch[]; readonly a: ArmEstimate; readonly b: ArmEstimate; readonly provider: ProviderId; readonly model: string; readonly priced: string; readonly exact: boolean; readonly maxUsd?: number }): string {
+  const caveat = `the workbench's auto policy's turns priced by its cost model: a real model may search, call and write more${e.maxUsd !== undefined ? `; stops at ${usdWords(e.maxUsd)}` : ''}`;
+  const money = e.exact ? `about ${usdWords(e.a.money + e.b.money)} (${e.priced})` : e.priced;
+  const words = e.switches.map((sw) => sw.written).join(' ');
+  return `estimate: ${e.tasks} tasks in 2 arms (A: the scenario as written; B: ${words}), about ${e.a.requests + e.b.requests} requests (A ${e.a.requests}, B ${e.b.requests}) to ${providerOf(e.provider).words} ${e.model}, ${money}; ${caveat}`;
 }

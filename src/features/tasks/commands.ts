@@ -1,6 +1,8 @@
-// The Tasks tab's commands: show it, run the task set with the chosen policy, export the last run.
+// The Tasks tab's commands: show it, run the task set with the chosen policy, open the model A/B,
+// export the last run.
 import type { Command } from '../../commands/registry';
 import { exportRun } from './parts';
+import { setAbState } from './abStore';
 import { setTaskState, useTaskStore } from './taskStore';
 
 function exportLast(kind: 'jsonl' | 'csv', show: (m: string) => void): void {
@@ -18,6 +20,15 @@ export const tasksCommands: Command[] = [
     run: ({ store }) => {
       store.getState().setDockTab('tasks');
       setTaskState({ runRequested: true });
+    },
+  },
+  {
+    id: 'tasks.model-ab',
+    title: 'Tasks: model A/B of policy switches on your model (through the bridge)',
+    group: 'Tasks',
+    run: ({ store }) => {
+      store.getState().setDockTab('tasks');
+      setAbState({ mode: 'ab' });
     },
   },
   { id: 'tasks.export-jsonl', title: 'Tasks: export the last run as JSONL', group: 'Tasks', run: ({ store }) => exportLast('jsonl', (m) => store.getState().showBanner('info', m)) },

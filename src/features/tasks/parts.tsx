@@ -28,7 +28,8 @@ export function exportRun(run: TaskRun, kind: 'jsonl' | 'csv'): void {
   else downloadBlob(name, new Blob([resultsCsv(run)], { type: 'text/csv' }));
 }
 
-export function TaskSetBar({ onRun, running }: { readonly onRun: () => void; readonly running: boolean }) {
+/** `policyControls` false: the task set only (the model A/B has its own controls). */
+export function TaskSetBar({ onRun, running, policyControls = true }: { readonly onRun: () => void; readonly running: boolean; readonly policyControls?: boolean }) {
   const text = useTaskStore((s) => s.text);
   const source = useTaskStore((s) => s.source);
   const settings = useTaskStore((s) => s.settings);
@@ -60,26 +61,30 @@ export function TaskSetBar({ onRun, running }: { readonly onRun: () => void; rea
           <input type="file" accept=".jsonl,.json,.txt" data-testid="tk-file" onChange={(e) => { const f = e.target.files?.[0]; if (f) void loadFile(f); e.target.value = ''; }} />
         </label>
         <span className="tk-source">{lines} line{lines === 1 ? '' : 's'}{source ? ` (${source})` : ''}</span>
-        <label title={POLICY_HELP[settings.policy]}>
-          policy{' '}
-          <select aria-label="Policy" data-testid="tk-policy" value={settings.policy} onChange={(e) => set({ policy: e.target.value as PolicyName })}>
-            {POLICY_NAMES.map((p) => <option key={p} value={p} title={POLICY_HELP[p]}>{p}</option>)}
-          </select>
-          <span className="tk-source"> {POLICY_HELP[settings.policy]}</span>
-        </label>
-        <label title="Adds the categories section (one line per searchable group) to the simulated system prompt, as [policy] categories_prompt does">
-          <input type="checkbox" checked={settings.categories} data-testid="tk-categories" onChange={(e) => set({ categories: e.target.checked })} /> categories section in the prompt
-        </label>
-        <label>
-          search limit{' '}
-          <input type="number" min={1} max={50} value={settings.limit} aria-label="search_tools limit" className="tk-limit" onChange={(e) => { const n = Number(e.target.value); if (Number.isInteger(n) && n >= 1 && n <= 50) set({ limit: n }); }} />
-        </label>
-        <label title="Tokens and money of each task's turn against the same turn with every permitted tool on (slower)">
-          <input type="checkbox" checked={settings.cost} onChange={(e) => set({ cost: e.target.checked })} /> tokens against all-on
-        </label>
-        <button type="button" className="primary" data-testid="tk-run" disabled={running} onClick={onRun}>{running ? 'Running…' : 'Run tasks'}</button>
-        <button type="button" data-testid="tk-export-jsonl" disabled={!last} onClick={() => last && exportRun(last.run, 'jsonl')}>Export JSONL</button>
-        <button type="button" data-testid="tk-export-csv" disabled={!last} onClick={() => last && exportRun(last.run, 'csv')}>Export CSV</button>
+        {policyControls ? (
+          <>
+            <label title={POLICY_HELP[settings.policy]}>
+              policy{' '}
+              <select aria-label="Policy" data-testid="tk-policy" value={settings.policy} onChange={(e) => set({ policy: e.target.value as PolicyName })}>
+                {POLICY_NAMES.map((p) => <option key={p} value={p} title={POLICY_HELP[p]}>{p}</option>)}
+              </select>
+              <span className="tk-source"> {POLICY_HELP[settings.policy]}</span>
+            </label>
+            <label title="Adds the categories section (one line per searchable group) to the simulated system prompt, as [policy] categories_prompt does">
+              <input type="checkbox" checked={settings.categories} data-testid="tk-categories" onChange={(e) => set({ categories: e.target.checked })} /> categories section in the prompt
+            </label>
+            <label>
+              search limit{' '}
+              <input type="number" min={1} max={50} value={settings.limit} aria-label="search_tools limit" className="tk-limit" onChange={(e) => { const n = Number(e.target.value); if (Number.isInteger(n) && n >= 1 && n <= 50) set({ limit: n }); }} />
+            </label>
+            <label title="Tokens and money of each task's turn against the same turn with every permitted tool on (slower)">
+              <input type="checkbox" checked={settings.cost} onChange={(e) => set({ cost: e.target.checked })} /> tokens against all-on
+            </label>
+            <button type="button" className="primary" data-testid="tk-run" disabled={running} onClick={onRun}>{running ? 'Running…' : 'Run tasks'}</button>
+            <button type="button" data-testid="tk-export-jsonl" disabled={!last} onClick={() => last && exportRun(last.run, 'jsonl')}>Export JSONL</button>
+            <button type="button" data-testid="tk-export-csv" disabled={!last} onClick={() => last && exportRun(last.run, 'csv')}>Export CSV</button>
+          </>
+        ) : null}
       </div>
     </div>
   );
