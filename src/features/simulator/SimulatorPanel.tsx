@@ -10,7 +10,8 @@ import { useDeriveClient } from '../../derive/queries';
 import { useCommands } from '../../commands/context';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { Actions } from './Actions';
-import { AskModelBar, AskModelResult } from './AskModel';
+import { AskModelBar, AskModelResult, ModelCallPanel } from './AskModel';
+import type { ModelCallState } from './AskModel';
 import type { AskOutcome } from './askModel';
 import { autoTurn, recordStep } from './actions';
 import { TurnLog } from './TurnLog';
@@ -61,6 +62,7 @@ export function SimulatorPanel() {
   const [played, setPlayed] = useState<Played | undefined>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);
   const [asked, setAsked] = useState<AskOutcome | undefined>(undefined);
+  const [modelCall, setModelCall] = useState<ModelCallState | undefined>(undefined);
   const provider = useWorkbench((s) => s.doc.policy.provider);
   // The store's own selection, not the view's resolved one: while the derivation of a just-added step is
   // still running, the view's last row is the previous step's, and following it would act on that step.
@@ -134,8 +136,9 @@ export function SimulatorPanel() {
         <button type="button" onClick={() => void record()} disabled={!step} data-testid="sim-record" title="Write the results shown for this step as its expectations">
           Record expectations
         </button>
-        <AskModelBar stepIndex={open && !blocked ? open.stepIndex : undefined} provider={provider} onOutcome={setAsked} />
+        <AskModelBar stepIndex={open && !blocked ? open.stepIndex : undefined} provider={provider} onOutcome={setAsked} onCall={setModelCall} />
       </div>
+      {modelCall && <ModelCallPanel state={modelCall} />}
       {(played || note || asked) && (
         <div className="sim-notes">
           {asked && <AskModelResult outcome={asked} />}
