@@ -48,7 +48,9 @@ async function startEverythingThroughTheBridge(workbench: WorkbenchPage, url: st
 test.describe('the model calls real tools', () => {
   let fake: FakeProvider | undefined;
   let serve: Serve | undefined;
-  test.afterEach(async () => {
+  test.afterEach(async ({ page }) => {
+    // The page first: its live session's stream to the bridge would be reset under it (a console error).
+    await page.close();
     await serve?.stop();
     await fake?.close();
   });
@@ -70,7 +72,8 @@ test.describe('the model calls real tools', () => {
     await expect(confirm).toBeVisible({ timeout: 30_000 });
     await expect(confirm.getByTestId('model-call-tool')).toHaveText('echo');
     await expect(confirm).toContainText('on ev (run = "unattended")');
-    await expect(sim.modelCallArgs()).toHaveText(JSON.stringify({ message: 'hi <img src=x onerror=alert(1)> \\u202E done' }, null, 2));
+    // The override as its escape, six visible characters, where the model's text had one invisible one.
+    await expect(sim.modelCallArgs()).toHaveText('{\n  "message": "hi <img src=x onerror=alert(1)> \\u202E done"\n}');
     await expect(confirm.getByTestId('model-call-hidden')).toContainText('U+202E RIGHT-TO-LEFT OVERRIDE');
     await expect(page.locator('img[src="x"]')).toHaveCount(0);
     // Nothing ran yet: one request went to the model, and the step has no call.

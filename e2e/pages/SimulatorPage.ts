@@ -104,7 +104,7 @@ export class SimulatorPage {
 
   /** The question before the model's call of a live server's tool runs: the tool, its server, the arguments. */
   modelCallConfirm(): Locator {
-    return this.page.getByRole('alertdialog', { name: /^Confirm your model's call of /u });
+    return this.page.getByTestId('model-call-confirm');
   }
 
   modelCallArgs(): Locator {
@@ -112,11 +112,11 @@ export class SimulatorPage {
   }
 
   async confirmModelCall(): Promise<void> {
-    await this.modelCallConfirm().getByRole('button', { name: 'Run it' }).click();
+    await this.modelCallConfirm().getByRole('button', { name: 'Run it', exact: true }).click();
   }
 
   async refuseModelCall(): Promise<void> {
-    await this.modelCallConfirm().getByRole('button', { name: "Don't run it" }).click();
+    await this.modelCallConfirm().getByRole('button', { name: "Don't run it", exact: true }).click();
   }
 
   /** The model name field of "Ask the model" (kept across a reload). */
