@@ -75,7 +75,10 @@ test.describe('the model calls real tools', () => {
     // The override as its escape, six visible characters, where the model's text had one invisible one.
     await expect(sim.modelCallArgs()).toHaveText('{\n  "message": "hi <img src=x onerror=alert(1)> \\u202E done"\n}');
     await expect(confirm.getByTestId('model-call-hidden')).toContainText('U+202E RIGHT-TO-LEFT OVERRIDE');
+    await expect(confirm.getByTestId('model-call-earlier')).toHaveCount(0);
     await expect(page.locator('img[src="x"]')).toHaveCount(0);
+    // The hand-made actions wait for the answer: the model's calls are written to this cycle once all have run.
+    await expect(page.getByTestId('sim-search-submit')).toBeDisabled();
     // Nothing ran yet: one request went to the model, and the step has no call.
     expect(fake.received).toHaveLength(1);
     expect((await workbench.snapshot()).doc.steps.at(-1)?.cycles.flatMap((c) => c.calls)).toEqual([]);
@@ -88,6 +91,7 @@ test.describe('the model calls real tools', () => {
     await expect(sim.askNote()).toHaveText(/Your model on step \d+: 2 requests; stopped: the model replied/u, { timeout: 30_000 });
     await expect(sim.askCycles().nth(0)).toContainText('[run on ev after your confirmation: its result recorded in the step]');
     await expect(sim.modelCallConfirm()).toHaveCount(0);
+    await expect(sim.following()).toContainText('not awaiting the model');
     // Recorded as Run on the server records it: the server's text as the call's result.
     const calls = (await workbench.snapshot()).doc.steps.at(-1)?.cycles.flatMap((c) => c.calls) ?? [];
     expect(calls).toEqual([{ tool: 'echo', args: { message }, result: `Echo: ${message}` }]);
@@ -114,6 +118,8 @@ test.describe('the model calls real tools', () => {
     await expect(confirm.getByTestId('model-call-tool')).toHaveText('get-sum');
     await expect(confirm).toContainText('(run = "ask")');
     await expect(sim.modelCallArgs()).toHaveText(JSON.stringify({ a: 2, b: 3 }, null, 2));
+    // The question says what already ran without one.
+    await expect(confirm.getByTestId('model-call-earlier')).toContainText('echo on ev: Echo: unasked');
     await page.screenshot({ path: info.outputPath('model-call-unattended-then-ask.png') });
 
     await sim.refuseModelCall();

@@ -39,7 +39,7 @@ function cycleText(c: AskedCycle): string {
 
 /** A call of the model to a live server's tool: waiting for the user's yes or no, or running. */
 export type ModelCallState =
-  | { readonly kind: 'confirm'; readonly target: LiveTool; readonly args: { readonly [key: string]: Plain }; readonly answer: (yes: boolean) => void }
+  | { readonly kind: 'confirm'; readonly target: LiveTool; readonly args: { readonly [key: string]: Plain }; readonly answer: (yes: boolean) => void; readonly earlier: readonly string[] }
   | { readonly kind: 'running'; readonly target: LiveTool; readonly args: { readonly [key: string]: Plain }; readonly onAsked: (r: AskedRecord) => void };
 
 /** The endpoint of a scenario server the page has a live session with now (as Run on the server finds it). */
@@ -83,6 +83,16 @@ export function ModelCallPanel({ state }: { readonly state: ModelCallState }) {
         {target.destructive ? `: annotated destructive, it may change or delete things on ${target.server}.` : '.'} Run it for real with these arguments?
       </p>
       <pre className="run-result" data-testid="model-call-args">{shown}</pre>
+      {state.earlier.length > 0 && (
+        <div className="muted" data-testid="model-call-earlier">
+          Already run for the model in this run:
+          <ul>
+            {state.earlier.map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {hidden.length > 0 && (
         <p className="sim-warning" role="alert" data-testid="model-call-hidden">
           The call holds hidden characters, shown escaped: {describeHidden(hidden)}.
@@ -165,6 +175,9 @@ export function AskModelBar({ stepIndex, provider, onOutcome, onCall }: { readon
         await bridgeApi.setModelKey({ provider, key });
         setKey('');
       }
+      // What ran on a server earlier in this run, named in the next question (a call asked after one
+      // that ran unattended would otherwise hide that the other ran).
+      const earlier: string[] = [];
       const servers: ServerCalls = {
         unattended,
         endpointOf: (server) => liveEndpoint(store, server),
@@ -177,7 +190,7 @@ export function AskModelBar({ stepIndex, provider, onOutcome, onCall }: { readon
               resolve(yes);
             };
             pending.current = answer;
-            onCall({ kind: 'confirm', target, args, answer });
+            onCall({ kind: 'confirm', target, args, answer, earlier: [...earlier] });
           }),
         run: async (target, args) => {
           // What the server asks while it runs, and the user's answers, are recorded with the call.
@@ -185,6 +198,8 @@ export function AskModelBar({ stepIndex, provider, onOutcome, onCall }: { readon
           onCall({ kind: 'running', target, args, onAsked: (r) => asked.push(r) });
           try {
             const r = await callRealTool(target.endpoint, target.tool, { ...args });
+            const first = r.text.replace(/\s+/gu, ' ').trim();
+            earlier.push(`${target.tool} on ${target.server}${r.isError ? ' (failed)' : ''}: ${escapeHidden(first.length > 120 ? `${first.slice(0, 119)}…` : first)}`);
             return { text: r.text, isError: r.isError, asked };
           } finally {
             onCall(undefined);

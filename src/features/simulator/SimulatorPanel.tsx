@@ -164,8 +164,12 @@ export function SimulatorPanel() {
             </div>
           ) : open ? (
             // Keyed by the turn, not the cycle: a real run on a server records a call (the next cycle
-            // opens) and its result must stay on screen; following another turn starts afresh.
-            <Actions key={open.stepIndex} open={open} request={request} />
+            // opens) and its result must stay on screen; following another turn starts afresh. While a
+            // call of the model waits on its question or runs, the hand-made actions wait too: the
+            // model's calls are written to this cycle once all have run, over anything added meanwhile.
+            <fieldset className="sim-actions-lock" disabled={modelCall !== undefined} data-testid="sim-actions-lock">
+              <Actions key={open.stepIndex} open={open} request={request} />
+            </fieldset>
           ) : (
             <div className="sim-closed" data-testid="sim-closed">
               <p className="muted">{steps.length === 0 ? 'No steps yet.' : `Step ${stepNo} is not awaiting the model.`} Add a step with the jp command field under the timeline, then act as the model here, or press Auto model.</p>
