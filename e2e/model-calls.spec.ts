@@ -70,6 +70,7 @@ test.describe('the model calls real tools', () => {
     await sim.startAskModel('claude-haiku-4-5');
     const confirm = sim.modelCallConfirm();
     await expect(confirm).toBeVisible({ timeout: 30_000 });
+    await expect(confirm).toBeFocused();
     await expect(confirm.getByTestId('model-call-tool')).toHaveText('echo');
     await expect(confirm).toContainText('on ev (run = "unattended")');
     // The override as its escape, six visible characters, where the model's text had one invisible one.

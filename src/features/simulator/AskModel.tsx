@@ -60,6 +60,14 @@ export function ModelCallPanel({ state }: { readonly state: ModelCallState }) {
   const shown = escapeHidden(JSON.stringify(state.args, null, 2), '\n');
   const hidden = hiddenIn(target.name + JSON.stringify(state.args));
   const asks = useSyncExternalStore(subscribeAsks, currentAsks).filter((a) => a.url === target.endpoint);
+  // The question takes the focus (not its Run button: a key pressed for something else must not run it).
+  const box = useRef<HTMLDivElement>(null);
+  const asking = state.kind === 'confirm';
+  useEffect(() => {
+    if (!asking) return;
+    box.current?.scrollIntoView({ block: 'nearest' });
+    box.current?.focus({ preventScroll: true });
+  }, [asking, target]);
   const head = (
     <>
       Your model calls <strong data-testid="model-call-tool">{escapeHidden(target.tool)}</strong> on <code>{target.server}</code> <span className="muted">(run = &quot;{target.run ?? 'not set'}&quot;)</span>
@@ -77,7 +85,7 @@ export function ModelCallPanel({ state }: { readonly state: ModelCallState }) {
     );
   }
   return (
-    <div className="run-on-server sim-model-call" role="alertdialog" aria-label={`Confirm your model's call of ${target.tool}`} data-testid="model-call-confirm">
+    <div ref={box} tabIndex={-1} className="run-on-server sim-model-call" role="alertdialog" aria-label={`Confirm your model's call of ${target.tool}`} data-testid="model-call-confirm">
       <p>
         {head}
         {target.destructive ? `: annotated destructive, it may change or delete things on ${target.server}.` : '.'} Run it for real with these arguments?

@@ -46,6 +46,15 @@ export type AskApi = (request: ModelAskRequest) => Promise<ModelAnswerView>;
 
 export const ASK_MAX_CYCLES = 8;
 
+/** Without live servers: no endpoint, so every call not the workbench's is simulated and none is asked. */
+const NO_SERVERS: ServerCalls = {
+  endpointOf: () => undefined,
+  destructive: () => false,
+  unattended: false,
+  confirm: () => Promise.resolve(false),
+  run: () => Promise.reject(new Error('no live server')),
+};
+
 /**
  * Why "Ask the model" cannot be pressed, in words shown beside the button (a tooltip alone is missed,
  * and never reached by touch or keyboard); undefined when it can be, or while it asks (the button says
@@ -69,7 +78,7 @@ function withCalls(store: WorkbenchStore, stepIndex: number, calls: readonly Cal
 }
 
 /** Plays the open turn of `stepIndex` with `model` (the scenario's provider renders every request). */
-export async function askModelTurn(store: WorkbenchStore, client: DeriveClient, queryClient: QueryClient, stepIndex: number, model: string, ask: AskApi, maxCycles = ASK_MAX_CYCLES, servers?: ServerCalls): Promise<AskOutcome> {
+export async function askModelTurn(store: WorkbenchStore, client: DeriveClient, queryClient: QueryClient, stepIndex: number, model: string, ask: AskApi, maxCycles = ASK_MAX_CYCLES, servers: ServerCalls = NO_SERVERS): Promise<AskOutcome> {
   const stepNo = stepIndex + 1;
   const cycles: AskedCycle[] = [];
   for (;;) {
@@ -89,19 +98,19 @@ export async function askModelTurn(store: WorkbenchStore, client: DeriveClient, 
       return { ok: true, stepNo, cycles, stopped: 'the model replied' };
     }
     // The request's permitted tools, with their run modes: only when a live server could answer.
-    const tools = servers ? (await client.call('tools', { revision: view.revision, id })).tools : [];
+    const ctx: RouteContext = { ...servers, tools: servers === NO_SERVERS ? [] : (await client.call('tools', { revision: view.revision, id })).tools };
     const calls: AskedCall[] = [];
     const docs: CallDoc[] = [];
     // One at a time, in the model's order: each confirmation names one call.
     for (const c of r.calls) {
       const args = JSON.parse(JSON.stringify(c.args)) as { [key: string]: Plain };
-      const route = servers ? routeCall(c.name, { ...servers, tools }) : routeCall(c.name, { tools: [], endpointOf: () => undefined, destructive: () => false, unattended: false });
+      const route = routeCall(c.name, ctx);
       if (route.kind === 'workbench' || route.kind === 'simulated') {
         calls.push({ name: c.name, args, kind: route.kind });
         docs.push({ tool: c.name, args: { ...args } });
         continue;
       }
-      const record = await resolveServerCall(route, args, servers as ServerCalls);
+      const record = await resolveServerCall(route, args, servers);
       calls.push({ name: c.name, args, kind: 'server', server: route.target.server, record });
       // Recorded as Run on the server records it: replayed offline by check, and read by the model next.
       docs.push({ tool: c.name, args: { ...args }, ...record.outcome, ...(record.asked ? { asked: record.asked } : {}) });
