@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test, expect } from './fixtures';
 import { range, startFakeProvider } from './fakeProvider';
 import type { FakeProvider, Received, Scripted } from './fakeProvider';
-import { jpWorkspace, ROOT, startServe } from './bridgeServe';
+import { hostileBin, jpWorkspace, ROOT, startServe } from './bridgeServe';
 import type { Serve } from './bridgeServe';
 import type { WorkbenchPage } from './pages/WorkbenchPage';
 
@@ -43,6 +43,20 @@ async function startEverythingThroughTheBridge(workbench: WorkbenchPage, url: st
   await bridge.confirmStart();
   await expect(bridge.workspaceServer('ev').getByTestId('bridge-status')).toHaveText('running', { timeout: 30_000 });
   await expect.poll(async () => (await workbench.snapshot()).sets.rows.filter((r) => (r.name === 'echo' || r.name === 'get-sum') && r.permitted).length, { timeout: 30_000 }).toBe(2);
+}
+
+/** The bridge's test server whose tool `ask` elicits a form while it runs (src/bridge/fixtures/hostile.mjs), run unattended. */
+async function startAskingServerThroughTheBridge(workbench: WorkbenchPage, url: string): Promise<void> {
+  const root = jpWorkspace(() => ({
+    '.jp/config.toml': `[providers.mcp.asks]\ntype = "stdio"\ncommand = "node"\narguments = [${JSON.stringify(hostileBin)}, "asks"]\n\n[conversation.tools.ask]\nsource = "mcp.asks"\nenable = true\nrun = "unattended"\n`,
+  }));
+  const bridge = workbench.bridge;
+  await bridge.open(url);
+  await bridge.openWorkspace(root);
+  await bridge.askToStart();
+  await bridge.confirmStart();
+  await expect(bridge.workspaceServer('asks').getByTestId('bridge-status')).toHaveText('running', { timeout: 30_000 });
+  await expect.poll(async () => (await workbench.snapshot()).doc.servers.find((x) => x.name === 'asks')?.tools.length, { timeout: 30_000 }).toBe(1);
 }
 
 test.describe('the model calls real tools', () => {
@@ -141,5 +155,38 @@ test.describe('the model calls real tools', () => {
     // The choice was this run's: unticked again.
     await expect(sim.unattendedChoice()).not.toBeChecked();
     await page.screenshot({ path: info.outputPath('model-call-refused.png') });
+  });
+
+  test("a server's question while the model's call runs is answered in the page and recorded with the call, as Run on the server records it", async ({ workbench, page }, info) => {
+    test.setTimeout(180_000);
+    fake = await startFakeProvider(modelCalling([['ask', {}]]), FAKE_PORTS);
+    serve = await startServe({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url });
+    await startAskingServerThroughTheBridge(workbench, serve.url);
+    const sim = workbench.simulator;
+    await sim.open();
+    await sim.addStep("jp q 'ask me'");
+    await expect(sim.following()).toContainText('awaits the model');
+
+    await sim.startAskModel('claude-haiku-4-5', { unattended: true });
+    const form = sim.modelCallRunning().getByTestId('run-ask');
+    await expect(form.getByTestId('run-ask-message')).toHaveText('Which colour?', { timeout: 30_000 });
+    await expect(sim.modelCallConfirm()).toHaveCount(0);
+    await expect(form.getByLabel('colour', { exact: true })).toBeFocused();
+    await page.screenshot({ path: info.outputPath('model-call-elicitation.png') });
+    await form.getByLabel('colour', { exact: true }).selectOption({ label: 'red' });
+    await form.getByTestId('run-ask-accept').click();
+
+    await expect(sim.askNote()).toHaveText(/Your model on step \d+: 2 requests; stopped: the model replied/u, { timeout: 30_000 });
+    await expect(sim.askCycles().nth(0)).toContainText('ask({}) [run unattended on asks: its result recorded in the step]');
+    const calls = (await workbench.snapshot()).doc.steps.at(-1)?.cycles.flatMap((c) => c.calls) ?? [];
+    expect(calls).toEqual([
+      {
+        tool: 'ask',
+        args: {},
+        result: 'answered {"action":"accept","content":{"count":3,"colour":"red"}}',
+        asked: [{ kind: 'elicitation', message: 'Which colour?', action: 'accept', content: { colour: 'red', count: 3 } }],
+      },
+    ]);
+    expect(lastResults(fake.received[1])).toContain('answered {\\"action\\":\\"accept\\"');
   });
 });

@@ -111,6 +111,11 @@ export class SimulatorPage {
     return this.modelCallConfirm().getByTestId('model-call-args');
   }
 
+  /** The model's call while it runs on its server, with the server's questions (forms) in it. */
+  modelCallRunning(): Locator {
+    return this.page.getByTestId('model-call-running');
+  }
+
   async confirmModelCall(): Promise<void> {
     await this.modelCallConfirm().getByRole('button', { name: 'Run it', exact: true }).click();
   }
