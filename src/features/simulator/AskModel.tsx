@@ -214,7 +214,9 @@ export function AskModelBar({ stepIndex, provider, onOutcome, onCall }: { readon
           }
         },
       };
-      onOutcome(await askModelTurn(store, client, queryClient, stepIndex, model.trim(), bridgeApi.askModel, undefined, servers));
+      // With no live server at all, the run never reads the request's tools (thousands of rows at scale).
+      const anyLive = store.getState().doc.servers.some((x) => liveEndpoint(store, x.name) !== undefined);
+      onOutcome(await askModelTurn(store, client, queryClient, stepIndex, model.trim(), bridgeApi.askModel, undefined, anyLive ? servers : undefined));
     } catch (e) {
       onOutcome({ ok: false, reason: e instanceof Error ? e.message : String(e) });
     } finally {

@@ -54,6 +54,7 @@ const NO_SERVERS: ServerCalls = {
   confirm: () => Promise.resolve(false),
   run: () => Promise.reject(new Error('no live server')),
 };
+const NO_SERVERS_CONTEXT: RouteContext = { ...NO_SERVERS, tools: [] };
 
 /**
  * Why "Ask the model" cannot be pressed, in words shown beside the button (a tooltip alone is missed,
@@ -97,8 +98,10 @@ export async function askModelTurn(store: WorkbenchStore, client: DeriveClient, 
       reply(store, stepIndex, r.text);
       return { ok: true, stepNo, cycles, stopped: 'the model replied' };
     }
-    // The request's permitted tools, with their run modes: only when a live server could answer.
-    const ctx: RouteContext = { ...servers, tools: servers === NO_SERVERS ? [] : (await client.call('tools', { revision: view.revision, id })).tools };
+    // The request's permitted tools, with their run modes: only when a live server could answer a call
+    // (a search or a describe never goes to one, and at scale the list is thousands of rows).
+    const needsTools = servers !== NO_SERVERS && r.calls.some((c) => routeCall(c.name, NO_SERVERS_CONTEXT).kind !== 'workbench');
+    const ctx: RouteContext = { ...servers, tools: needsTools ? (await client.call('tools', { revision: view.revision, id })).tools : [] };
     const calls: AskedCall[] = [];
     const docs: CallDoc[] = [];
     // One at a time, in the model's order: each confirmation names one call.
