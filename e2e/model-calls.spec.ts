@@ -104,7 +104,7 @@ test.describe('the model calls real tools', () => {
 
     await sim.confirmModelCall();
     await expect(sim.askNote()).toHaveText(/Your model on step \d+: 2 requests; stopped: the model replied/u, { timeout: 30_000 });
-    await expect(sim.askCycles().nth(0)).toContainText('[run on ev after your confirmation: its result recorded in the step]');
+    await expect(sim.askCycles().nth(0)).toContainText('echo({"message":"hi <img src=x onerror=alert(1)> \\u202E done"}) [run on ev after your confirmation: its result recorded in the step]');
     await expect(sim.modelCallConfirm()).toHaveCount(0);
     await expect(sim.following()).toContainText('not awaiting the model');
     // Recorded as Run on the server records it: the server's text as the call's result.

@@ -32,7 +32,12 @@ function serverText(k: AskedCall): string {
   return ` [${ran}: ${'fail' in r.outcome ? 'it failed' : 'its result'} recorded in the step]`;
 }
 
+/** A cycle in words; what the model wrote is text, its hidden characters escaped (a bidi override must not turn a line around). */
 function cycleText(c: AskedCycle): string {
+  return escapeHidden(cycleWords(c));
+}
+
+function cycleWords(c: AskedCycle): string {
   if (c.calls.length === 0) return `reply: ${JSON.stringify(c.text)}`;
   return c.calls.map((k) => `${k.name}(${JSON.stringify(k.args)})${k.kind === 'simulated' ? ' [simulated result: edit it in the step]' : k.kind === 'server' ? serverText(k) : ' [run in the workbench]'}`).join(', ');
 }
