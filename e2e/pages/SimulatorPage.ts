@@ -87,6 +87,43 @@ export class SimulatorPage {
     await this.askNote().waitFor({ timeout: 30_000 });
   }
 
+  /**
+   * "Ask the model" without waiting for its end: a call to a live server's tool stops the run at its
+   * confirmation (issue 33). `unattended`: tick "let the model run tools whose run is unattended" first.
+   */
+  async startAskModel(model: string, { unattended = false }: { unattended?: boolean } = {}): Promise<void> {
+    await this.page.getByTestId('sim-model').fill(model);
+    if (unattended) await this.unattendedChoice().check();
+    await this.page.getByTestId('sim-ask-model').click();
+  }
+
+  /** The run's choice: let the model run tools whose `run` is `unattended` without the question. */
+  unattendedChoice(): Locator {
+    return this.page.getByTestId('sim-model-unattended');
+  }
+
+  /** The question before the model's call of a live server's tool runs: the tool, its server, the arguments. */
+  modelCallConfirm(): Locator {
+    return this.page.getByTestId('model-call-confirm');
+  }
+
+  modelCallArgs(): Locator {
+    return this.modelCallConfirm().getByTestId('model-call-args');
+  }
+
+  /** The model's call while it runs on its server, with the server's questions (forms) in it. */
+  modelCallRunning(): Locator {
+    return this.page.getByTestId('model-call-running');
+  }
+
+  async confirmModelCall(): Promise<void> {
+    await this.modelCallConfirm().getByRole('button', { name: 'Run it', exact: true }).click();
+  }
+
+  async refuseModelCall(): Promise<void> {
+    await this.modelCallConfirm().getByRole('button', { name: "Don't run it", exact: true }).click();
+  }
+
   /** The model name field of "Ask the model" (kept across a reload). */
   modelField(): Locator {
     return this.page.getByTestId('sim-model');

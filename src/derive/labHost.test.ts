@@ -97,6 +97,13 @@ describe('lab methods', () => {
     expect(logs?.params.filter((p) => p.required).map((p) => p.name)).toEqual(['owner', 'repo']);
   });
 
+  it("tools: each tool's effective run mode, so the page can tell which calls of the model run without a question (issue 33)", () => {
+    const t = host.call('tools', { revision: 7, id: 1 });
+    expect(t.tools.find((x) => x.name === 'fs_read_file')?.run).toBe('unattended');
+    // Set by the workspace's '*' only: the fallback is its run.
+    expect(t.tools.find((x) => x.name === 'github_get_job_logs')?.run).toBe('ask');
+  });
+
   it('tokens: offered and permitted definition tokens per request', async () => {
     const t = await host.call('tokens', { revision: 7 });
     expect(t.counter).toBe('o200k_base');

@@ -68,6 +68,7 @@ function toolView(name: string, def: ToolDefinition | undefined, offered: boolea
     kind: def?.kind ?? 'builtin',
     summary: def?.docs.summary ?? def?.schemaDescription ?? '',
     params,
+    ...(def ? { run: def.run } : {}),
     ...(def?.kind === 'mcp' && def.server !== undefined ? { server: def.server, backendName: def.backendName } : {}),
   };
 }

@@ -2,6 +2,7 @@
 // chart, the search lab and the open-questions panel (issue 5). Their rows in methods.ts
 // route them to labHost.ts.
 import type { AutoAction, PolicyKey, Policy, StepDoc } from '../core';
+import type { RunMode } from '../core/config/types';
 import type { DiffRow, TimelineDiff } from './policyDiff';
 
 export type { DiffRow, DiffChange, TimelineDiff } from './policyDiff';
@@ -23,6 +24,8 @@ export interface RequestToolView {
   /** For an MCP tool: its server and its name there (so the simulator can run it on a live server). */
   readonly server?: string;
   readonly backendName?: string;
+  /** Its effective `run` mode (absent for a tool with no definition): whether the model's call of it runs without a question (issue 33). */
+  readonly run?: RunMode;
 }
 
 export interface RequestToolsView {

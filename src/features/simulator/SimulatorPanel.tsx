@@ -10,7 +10,8 @@ import { useDeriveClient } from '../../derive/queries';
 import { useCommands } from '../../commands/context';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { Actions } from './Actions';
-import { AskModelBar, AskModelResult } from './AskModel';
+import { AskModelBar, AskModelResult, ModelCallPanel } from './AskModel';
+import type { ModelCallState } from './AskModel';
 import type { AskOutcome } from './askModel';
 import { autoTurn, recordStep } from './actions';
 import { TurnLog } from './TurnLog';
@@ -61,6 +62,7 @@ export function SimulatorPanel() {
   const [played, setPlayed] = useState<Played | undefined>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);
   const [asked, setAsked] = useState<AskOutcome | undefined>(undefined);
+  const [modelCall, setModelCall] = useState<ModelCallState | undefined>(undefined);
   const provider = useWorkbench((s) => s.doc.policy.provider);
   // The store's own selection, not the view's resolved one: while the derivation of a just-added step is
   // still running, the view's last row is the previous step's, and following it would act on that step.
@@ -134,8 +136,9 @@ export function SimulatorPanel() {
         <button type="button" onClick={() => void record()} disabled={!step} data-testid="sim-record" title="Write the results shown for this step as its expectations">
           Record expectations
         </button>
-        <AskModelBar stepIndex={open && !blocked ? open.stepIndex : undefined} provider={provider} onOutcome={setAsked} />
+        <AskModelBar stepIndex={open && !blocked ? open.stepIndex : undefined} provider={provider} onOutcome={setAsked} onCall={setModelCall} />
       </div>
+      {modelCall && <ModelCallPanel state={modelCall} />}
       {(played || note || asked) && (
         <div className="sim-notes">
           {asked && <AskModelResult outcome={asked} />}
@@ -161,8 +164,12 @@ export function SimulatorPanel() {
             </div>
           ) : open ? (
             // Keyed by the turn, not the cycle: a real run on a server records a call (the next cycle
-            // opens) and its result must stay on screen; following another turn starts afresh.
-            <Actions key={open.stepIndex} open={open} request={request} />
+            // opens) and its result must stay on screen; following another turn starts afresh. While a
+            // call of the model waits on its question or runs, the hand-made actions wait too: the
+            // model's calls are written to this cycle once all have run, over anything added meanwhile.
+            <fieldset className="sim-actions-lock" disabled={modelCall !== undefined} data-testid="sim-actions-lock">
+              <Actions key={open.stepIndex} open={open} request={request} />
+            </fieldset>
           ) : (
             <div className="sim-closed" data-testid="sim-closed">
               <p className="muted">{steps.length === 0 ? 'No steps yet.' : `Step ${stepNo} is not awaiting the model.`} Add a step with the jp command field under the timeline, then act as the model here, or press Auto model.</p>
