@@ -52,7 +52,7 @@ describe('one name per server', () => {
   it("binds the workspace's name to the server the bridge started, whatever the bridge calls it (fs in workspace B while A's fs is known to the bridge)", async () => {
     vi.stubGlobal('location', { origin: 'http://127.0.0.1:4173' });
     // Workspace A's fs, stopped: the bridge still holds it as fs, so B's runs as fs-2.
-    const started = vi.spyOn(bridgeApi, 'startPlan').mockResolvedValue([view('fs-2', { declaredAs: 'fs', from: 'workspace /b/.jp' })]);
+    const started = vi.spyOn(bridgeApi, 'startPlan').mockResolvedValue({ servers: [view('fs-2', { declaredAs: 'fs', from: 'workspace /b/.jp' })], alreadyRunning: [] });
     const servers = vi.spyOn(bridgeApi, 'servers').mockResolvedValue([view('fs', { declaredAs: 'fs', status: 'stopped', from: 'workspace /a/.jp' }), view('fs-2', { declaredAs: 'fs', from: 'workspace /b/.jp' })]);
     const stopped = vi.spyOn(bridgeApi, 'stopWorkspace').mockResolvedValue([view('fs-2', { declaredAs: 'fs', status: 'stopped', from: 'workspace /b/.jp' })]);
     try {
