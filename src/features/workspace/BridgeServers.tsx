@@ -80,6 +80,15 @@ export function BridgeServers() {
   });
   const { data: servers } = useQuery(bridgeServersQuery(here));
   const declared = declaresServers(folder?.files);
+  // A folder the bridge opened by its path is not the picker's, even while a reloaded page is still
+  // re-attaching to it (src/live/bridgeSession.ts reattachBridge): the bridge says which it opened.
+  const opened = useQuery({
+    queryKey: ['bridge', 'workspaces', folder?.source],
+    queryFn: bridgeApi.workspaces,
+    enabled: here && !ours && declared > 0,
+    retry: false,
+  });
+  const picked = opened.data !== undefined && !opened.data.some((w) => w.jpDir === folder?.source);
   const run = (id: string) => void registry.run(id, { store });
   if (!here) {
     if (declared === 0) return null;
@@ -101,7 +110,7 @@ export function BridgeServers() {
   }
   return (
     <section className="ws-bridge" aria-label="The workspace's MCP servers" data-testid="workspace-bridge">
-      {!ours && declared > 0 && (
+      {!ours && declared > 0 && (picked || opened.isError) && (
         <p className="ws-note" role="note" data-testid="workspace-picked-not-started">
           This folder was opened with the browser&apos;s picker, so its {declared} MCP server{declared === 1 ? '' : 's'} cannot start from here: open it by its path
           (above) to start {declared === 1 ? 'it' : 'them'}.
