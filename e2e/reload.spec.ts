@@ -1,7 +1,8 @@
 // A reload keeps control (issue 34.5): the bridge is the truth for what runs. After a reload, or
 // after opening the same folder by its path from another document, the page re-attaches to the
 // servers the bridge runs for that folder, and every panel (Workspace, Servers, Sets) says they run,
-// with Stop. A second Start says they already run and starts nothing. A second tab at the plain
+// with Stop. A second Start says they already run and starts nothing (one of them stopped: it starts
+// that one only). A second tab at the plain
 // address (no one-time code) is told how to get a session: Enter in the bridge's terminal.
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
@@ -11,7 +12,7 @@ import { WorkspacePage } from './pages/WorkspacePage';
 
 const workspace = () =>
   jpWorkspace((root) => ({
-    '.jp/config.toml': `config_load_paths = [".jp/personas"]\n\n[providers.mcp.fs]\ntype = "stdio"\ncommand = "node"\narguments = [${JSON.stringify(serverBin('filesystem'))}, ${JSON.stringify(`${root}/data`)}]\n`,
+    '.jp/config.toml': `config_load_paths = [".jp/personas"]\n\n[providers.mcp.fs]\ntype = "stdio"\ncommand = "node"\narguments = [${JSON.stringify(serverBin('filesystem'))}, ${JSON.stringify(`${root}/data`)}]\n\n[providers.mcp.mem]\ntype = "stdio"\ncommand = "node"\narguments = [${JSON.stringify(serverBin('memory'))}]\n`,
     '.jp/personas/dev.toml': ['read_text_file', 'list_directory'].map((t) => `[conversation.tools.${t}]\nsource = "mcp.fs"\nenable = true\n`).join('\n'),
   }));
 
@@ -44,7 +45,7 @@ test('a reload, or the same folder opened from another document, re-attaches to 
     await bridge.confirmStart();
     await everyPanelSaysRunning(workbench, page);
     const before = (await bridge.listed()).filter((s) => s.from === `workspace ${root}/.jp`);
-    expect(before.map((s) => [s.name, s.status])).toEqual([['fs', 'running']]);
+    expect(before.map((s) => [s.name, s.status])).toEqual([['fs', 'running'], ['mem', 'running']]);
 
     await test.step('reload: the same servers, running, with Stop, in every panel; the folder opened by its path', async () => {
       await page.reload();
@@ -71,13 +72,33 @@ test('a reload, or the same folder opened from another document, re-attaches to 
     await test.step('a second Start says they already run, and starts nothing', async () => {
       await workbench.workspace.show();
       await bridge.pressStart();
-      await expect(workbench.banner()).toContainText('fs already runs in the bridge');
+      await expect(workbench.banner()).toContainText('fs and mem already run in the bridge');
       await expect(page.getByTestId('start-servers-dialog')).toHaveCount(0);
       await page.screenshot({ path: info.outputPath('second-start.png') });
       const after = (await bridge.listed()).filter((s) => s.from === `workspace ${root}/.jp`);
       expect(after.map((s) => [s.name, s.status, s.pid])).toEqual(before.map((s) => [s.name, s.status, s.pid]));
       expect(serve.stdout().match(/^starting fs /gmu)?.length).toBe(1);
       await everyPanelSaysRunning(workbench, page);
+    });
+
+    await test.step('one of the two stopped: Start asks for that one only, marks the other as running, and leaves it be', async () => {
+      await workbench.servers.show();
+      await bridge.controls('mem').getByTestId('bridge-stop').click();
+      await expect(bridge.status('mem')).toHaveText('stopped', { timeout: 20_000 });
+      await workbench.workspace.show();
+      const dialog = await bridge.askToStart();
+      await expect(dialog.locator('#bridge-confirm-title')).toHaveText('Start 1 MCP server on this machine?');
+      await expect(dialog.locator('[data-server="fs"]').getByTestId('planned-running')).toContainText('already runs in the bridge');
+      await expect(dialog.locator('[data-server="mem"]').getByTestId('planned-running')).toHaveCount(0);
+      await page.screenshot({ path: info.outputPath('one-of-two.png') });
+      await bridge.confirmStart();
+      await expect(bridge.workspaceServer('mem').getByTestId('bridge-status')).toHaveText('running', { timeout: 20_000 });
+      const after = (await bridge.listed()).filter((s) => s.from === `workspace ${root}/.jp`);
+      expect(after.find((s) => s.name === 'fs')?.pid).toBe(before.find((s) => s.name === 'fs')?.pid);
+      expect(after.find((s) => s.name === 'mem')?.pid).not.toBe(before.find((s) => s.name === 'mem')?.pid);
+      expect(after.map((s) => s.name)).toEqual(['fs', 'mem']);
+      expect(serve.stdout().match(/^starting fs /gmu)?.length).toBe(1);
+      expect(serve.stdout().match(/^starting mem /gmu)?.length).toBe(2);
     });
 
     await test.step('a second tab at the plain address: press Enter in the terminal for a new address, not npm start', async () => {

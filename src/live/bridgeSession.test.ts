@@ -166,6 +166,13 @@ describe('the bridge is the truth for what runs (issue 34.5)', () => {
     plan.mockResolvedValue(planned('node fs.js --changed'));
     await askToStartServers(store);
     expect(store.getState().bridgeConfirm?.servers.map((x) => x.name)).toEqual(['fs']);
+    expect(store.getState().bridgeConfirm?.running).toBeUndefined();
+    // One of two runs: the dialog asks for the other, and marks the one left as it is.
+    const two = planned('node fs.js');
+    plan.mockResolvedValue({ ...two, servers: [...two.servers, { ...two.servers[0]!, name: 'mem', commandLine: 'node mem.js' }] });
+    await askToStartServers(store);
+    expect(store.getState().bridgeConfirm?.servers.map((x) => x.name)).toEqual(['fs', 'mem']);
+    expect(store.getState().bridgeConfirm?.running).toEqual(['fs']);
   });
 
   it('says which servers the bridge did not start again because they ran', async () => {

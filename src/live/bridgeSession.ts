@@ -135,6 +135,7 @@ export async function askToStartServers(store: WorkbenchStore): Promise<void> {
     problems: plan.problems.map((p) => `${p.layer !== undefined ? `${p.layer}: ` : ''}${p.message}`),
     notStarted: plan.notStarted,
     hidden: plan.hidden,
+    ...(runs.length > 0 ? { running: runs.map((p) => p.name) } : {}),
   });
 }
 
