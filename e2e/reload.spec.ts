@@ -7,7 +7,7 @@
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
 import { jpWorkspace, serverBin, startServe } from './bridgeServe';
-import type { WorkbenchPage } from './pages/WorkbenchPage';
+import { WorkbenchPage } from './pages/WorkbenchPage';
 import { WorkspacePage } from './pages/WorkspacePage';
 
 const workspace = () =>
@@ -116,6 +116,10 @@ test('a reload, or the same folder opened from another document, re-attaches to 
         await expect(ws.needsBridge()).toContainText('press Enter in the terminal');
         await expect(ws.needsBridge()).not.toContainText('npm start');
         await second.screenshot({ path: info.outputPath('second-tab.png') });
+        const other = new WorkbenchPage(second);
+        await other.runCommand('import.live');
+        await expect(other.importer.dialog().getByTestId('import-bridge-absent')).toContainText('press Enter in the terminal');
+        await expect(other.importer.dialog().getByTestId('import-bridge-absent')).not.toContainText('npm start');
         // A tab without a session gets nothing of the bridge: its servers and workspaces are refused.
         const refused = await second.evaluate(async () => [(await fetch('/bridge/servers')).status, (await fetch('/bridge/workspaces')).status]);
         expect(refused).toEqual([401, 401]);
