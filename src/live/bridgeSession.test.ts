@@ -132,6 +132,26 @@ describe('the bridge is the truth for what runs (issue 34.5)', () => {
     expect([...s.bridgeLinks.values()]).not.toContain(`${origin}/bridge/servers/fs-2/mcp`);
   });
 
+  it('reloaded while a server was still starting, the page follows it once it runs', async () => {
+    vi.useFakeTimers();
+    try {
+      mock(vi.spyOn(bridgeApi, 'workspaces').mockResolvedValue([b]));
+      const servers = mock(vi.spyOn(bridgeApi, 'servers').mockResolvedValue([view('fs', { status: 'starting' })]));
+      const store = createWorkbenchStore(EMPTY_DOC);
+      store.getState().openWorkspace({ source: '/b/.jp', files: { 'config.toml': '' } });
+      expect(await reattachBridge(store)).toBe(true);
+      expect(store.getState().bridgeLinks.get('fs')).toBe(`${origin}/bridge/servers/fs/mcp`);
+      expect(store.getState().liveWanted.get('fs')).toBe(false);
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(store.getState().liveWanted.get('fs')).toBe(false);
+      servers.mockResolvedValue([view('fs')]);
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(store.getState().liveWanted.get('fs')).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a folder the bridge did not open (the browser\'s picker) is left as it is', async () => {
     mock(vi.spyOn(bridgeApi, 'workspaces').mockResolvedValue([b]));
     mock(vi.spyOn(bridgeApi, 'servers').mockResolvedValue([view('fs')]));

@@ -90,7 +90,28 @@ export async function reattachBridge(store: WorkbenchStore, queryClient?: QueryC
   store.getState().setBridgeWorkspace(w);
   attachWorkspaceServers(store, w, views);
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
+  // Reloaded while a server was still starting (an `npx` server's first run can take a minute): once it
+  // runs, the page's session follows it, as after a Start.
+  if (serversOf(w, views).some((v) => v.status === 'starting')) void attachWhenStarted(store, w);
   return true;
+}
+
+const STARTING_POLL_MS = 1000;
+/** Longer than any startup timeout a workspace sets in practice; the Servers tab shows it meanwhile. */
+const STARTING_WAIT_MS = 5 * 60_000;
+
+/** Waits until none of the workspace's servers is starting, then attaches them as they are. */
+async function attachWhenStarted(store: WorkbenchStore, w: BridgeWorkspace): Promise<void> {
+  for (let waited = 0; waited < STARTING_WAIT_MS; waited += STARTING_POLL_MS) {
+    await new Promise((r) => setTimeout(r, STARTING_POLL_MS));
+    const views = await bridgeApi.servers().catch(() => undefined);
+    // The user opened another folder meanwhile: that one's servers are what the page follows.
+    if (!views || store.getState().bridgeWorkspace?.id !== w.id) return;
+    if (!serversOf(w, views).some((v) => v.status === 'starting')) {
+      attachWorkspaceServers(store, w, views);
+      return;
+    }
+  }
 }
 
 /** Opens a `.jp` folder (or the project holding one) on this machine through the bridge. */
