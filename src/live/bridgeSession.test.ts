@@ -152,6 +152,18 @@ describe('the bridge is the truth for what runs (issue 34.5)', () => {
     }
   });
 
+  it('a document that does not use the workspace gets no server added by a reload (one it names is linked)', async () => {
+    mock(vi.spyOn(bridgeApi, 'workspaces').mockResolvedValue([b]));
+    mock(vi.spyOn(bridgeApi, 'servers').mockResolvedValue([view('fs'), view('mem')]));
+    const store = createWorkbenchStore(EMPTY_DOC);
+    store.getState().openWorkspace({ source: '/b/.jp', files: { 'config.toml': '' } });
+    store.getState().replaceDoc({ ...EMPTY_DOC, servers: [{ name: 'mem', status: 'running', tools: [] }] }, { kind: 'demo' });
+    expect(store.getState().doc.workspace).toBeUndefined();
+    expect(await reattachBridge(store)).toBe(true);
+    expect(store.getState().doc.servers.map((x) => x.name)).toEqual(['mem']);
+    expect([...store.getState().bridgeLinks.keys()]).toEqual(['mem']);
+  });
+
   it('a folder the bridge did not open (the browser\'s picker) is left as it is', async () => {
     mock(vi.spyOn(bridgeApi, 'workspaces').mockResolvedValue([b]));
     mock(vi.spyOn(bridgeApi, 'servers').mockResolvedValue([view('fs')]));

@@ -68,8 +68,9 @@ function names(list: readonly string[]): string {
  * name for it, as a Start would have (running ones connected, the others shown as the bridge has them):
  * the bridge is the truth for what runs. The servers that run, by the scenario's name.
  */
-export function attachWorkspaceServers(store: WorkbenchStore, w: BridgeWorkspace, views: readonly BridgeServer[]): string[] {
-  const mine = serversOf(w, views);
+export function attachWorkspaceServers(store: WorkbenchStore, w: BridgeWorkspace, views: readonly BridgeServer[], options: { readonly onlyNamed?: boolean } = {}): string[] {
+  const doc = store.getState().doc;
+  const mine = serversOf(w, views).filter((v) => options.onlyNamed !== true || doc.servers.some((x) => x.name === (v.declaredAs ?? v.name)));
   for (const v of mine) applyBridgeServer(store, v, { as: v.declaredAs ?? v.name, quiet: true });
   return mine.filter(isUp).map((v) => v.declaredAs ?? v.name);
 }
@@ -88,11 +89,14 @@ export async function reattachBridge(store: WorkbenchStore, queryClient?: QueryC
   // The folder changed meanwhile (another was opened): that one's opening decides.
   if (!w || store.getState().workspace?.source !== folder.source) return false;
   store.getState().setBridgeWorkspace(w);
-  attachWorkspaceServers(store, w, views);
+  // A document that does not use the workspace (the demo, say, with the folder still open) gets no
+  // server added by a reload: only those it already names are linked.
+  const onlyNamed = store.getState().doc.workspace === undefined;
+  attachWorkspaceServers(store, w, views, { onlyNamed });
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
   // Reloaded while a server was still starting (an `npx` server's first run can take a minute): once it
   // runs, the page's session follows it, as after a Start.
-  if (serversOf(w, views).some((v) => v.status === 'starting')) void attachWhenStarted(store, w);
+  if (serversOf(w, views).some((v) => v.status === 'starting')) void attachWhenStarted(store, w, onlyNamed);
   return true;
 }
 
@@ -101,14 +105,14 @@ const STARTING_POLL_MS = 1000;
 const STARTING_WAIT_MS = 5 * 60_000;
 
 /** Waits until none of the workspace's servers is starting, then attaches them as they are. */
-async function attachWhenStarted(store: WorkbenchStore, w: BridgeWorkspace): Promise<void> {
+async function attachWhenStarted(store: WorkbenchStore, w: BridgeWorkspace, onlyNamed: boolean): Promise<void> {
   for (let waited = 0; waited < STARTING_WAIT_MS; waited += STARTING_POLL_MS) {
     await new Promise((r) => setTimeout(r, STARTING_POLL_MS));
     const views = await bridgeApi.servers().catch(() => undefined);
     // The user opened another folder meanwhile: that one's servers are what the page follows.
     if (!views || store.getState().bridgeWorkspace?.id !== w.id) return;
     if (!serversOf(w, views).some((v) => v.status === 'starting')) {
-      attachWorkspaceServers(store, w, views);
+      attachWorkspaceServers(store, w, views, { onlyNamed });
       return;
     }
   }
