@@ -174,10 +174,13 @@ describe('Host and Origin', () => {
     expect((await raw(s.port, { path: '/', host: h })).status).toBe(403);
     // The OAuth callback needs no token, and its Host is checked all the same.
     expect((await raw(s.port, { path: '/bridge/oauth/callback?code=x&state=y', host: h })).status).toBe(403);
+    // What a reloaded page asks to re-attach (issue 34.5) is behind the same door.
+    expect((await raw(s.port, { path: '/bridge/workspaces', token: s.token, host: h })).status).toBe(403);
   });
 
   it('accepts Host localhost:PORT and 127.0.0.1:PORT', async () => {
     expect((await raw(s.port, { path: '/bridge/info', token: s.token, host: `localhost:${s.port}` })).status).toBe(200);
+    expect((await raw(s.port, { path: '/bridge/workspaces', token: s.token })).status).toBe(200);
     expect((await raw(s.port, { path: '/bridge/info', token: s.token })).status).toBe(200);
   });
 
