@@ -38,6 +38,23 @@ export class BridgePage {
     return dialog;
   }
 
+  /**
+   * Presses "Start servers…" when the bridge may already run them: the dialog opens only for servers
+   * that do not run yet (issue 34.5); a banner says which already run.
+   */
+  async pressStart(): Promise<void> {
+    await this.page.getByTestId('workspace-start-servers').click();
+  }
+
+  /** What the bridge itself runs (`GET /bridge/servers` with this tab's session): the truth the panels follow. */
+  async listed(): Promise<{ name: string; status: string; pid?: number; from?: string }[]> {
+    const token = await this.sessionToken();
+    return this.page.evaluate(async (t) => {
+      const r = await fetch('/bridge/servers', { headers: { authorization: `Bearer ${t}` } });
+      return ((await r.json()) as { servers: { name: string; status: string; pid?: number; from?: string }[] }).servers;
+    }, token);
+  }
+
   async confirmStart(): Promise<void> {
     await this.page.getByTestId('start-servers-confirm').click();
     await this.page.getByTestId('start-servers-dialog').waitFor({ state: 'detached' });

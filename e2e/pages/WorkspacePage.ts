@@ -188,6 +188,16 @@ export class WorkspacePage {
     return this.root.getByTestId('workspace-picker-limits');
   }
 
+  /** Said when the open folder is the one the bridge opened by its path (after a reload too, issue 34.5). */
+  openedByPath(): Locator {
+    return this.root.getByTestId('workspace-opened-by-path');
+  }
+
+  /** Said without the bridge's servers list: served without a bridge (npm start), or a tab with no session of it. */
+  needsBridge(): Locator {
+    return this.root.getByTestId('workspace-needs-bridge');
+  }
+
   /** Said when a folder opened with the picker declares servers that only its path could start. */
   pickedNote(): Locator {
     return this.root.getByTestId('workspace-picked-not-started');

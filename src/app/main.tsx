@@ -20,6 +20,7 @@ import { DeriveContext } from '../derive/queries';
 import { timelineSource } from '../derive/timelineSource';
 import { CommandsContext } from '../commands/context';
 import { adoptBridgeCode, startBridgeHeartbeat } from '../live/bridge';
+import { reattachBridge } from '../live/bridgeSession';
 import './styles.css';
 
 // react-query tells the panels about a finished query in a setTimeout(0) by default: a task of its
@@ -44,6 +45,9 @@ async function boot() {
     store.getState().showBanner('info', 'Your last edits before the page closed were made over a version another tab has since replaced; they are kept in Recent documents.');
   }
   if (savedWorkspace) store.getState().restoreWorkspace(savedWorkspace);
+  // A reload keeps control (issue 34.5): the folder the bridge opened by path, and the servers it runs
+  // for it, are taken up again (nothing without this tab's session of the bridge).
+  if (savedWorkspace) void reattachBridge(store).catch(() => undefined);
   const client = createWorkerClient();
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
   // The page's one observer of the derivation runs for the page's life: each edit asks the worker from

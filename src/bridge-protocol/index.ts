@@ -199,6 +199,16 @@ export interface ForwardingRequest {
 export interface Replies {
   readonly session: { readonly token: string };
   readonly servers: { readonly servers: readonly ServerView[] };
+  /**
+   * `POST /bridge/workspaces/ID/start`: the plan's servers, and those of them that already ran for the
+   * workspace with the same command (not started again: a second Start starts nothing, issue 34.5).
+   */
+  readonly started: { readonly servers: readonly ServerView[]; readonly alreadyRunning: readonly string[] };
+  /**
+   * `GET /bridge/workspaces`: the workspaces the bridge opened by path, so that a page reloaded (or
+   * showing another document) re-attaches to the servers the bridge runs for its folder (issue 34.5).
+   */
+  readonly workspaces: { readonly workspaces: readonly OpenedWorkspace[] };
   readonly server: { readonly server: ServerView };
   readonly log: { readonly entries: readonly LogEntry[] };
   readonly workspace: { readonly workspace: OpenedWorkspace; readonly files: Readonly<Record<string, string>> };

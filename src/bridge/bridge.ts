@@ -22,6 +22,7 @@ import { serveStatic } from './static';
 import { Upstream } from './upstream';
 import type { UpstreamContext, UpstreamSource } from './upstream';
 import type { Watchdog } from './watchdog';
+import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { HiddenUnconfirmed, hiddenInSpecs, WorkspaceError, Workspaces } from './workspaces';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -353,6 +354,8 @@ export class Bridge {
       if (b === 'ask' && is('POST', 2)) return send(200, await this.models.ask(await readBody(req), requestText(method, url.pathname, session)));
     }
     if (a === 'workspaces') {
+      // What the bridge opened by path: a reloaded page re-attaches to the servers it runs for its folder.
+      if (b === undefined && is('GET', 1)) return send(200, { workspaces: this.workspaces.list() });
       if (b === undefined && method === 'POST') {
         const path = optionalString(object(await readBody(req)), 'path');
         if (path === undefined) throw new HttpError(400, 'give the path of a JP project or its .jp folder');
@@ -368,7 +371,7 @@ export class Bridge {
         const request = object(await readBody(req));
         const planId = optionalString(request, 'plan');
         if (planId === undefined) throw new HttpError(400, 'name the plan the user confirmed');
-        return send(200, { servers: await this.startPlan(b, planId, request.hiddenConfirmed === true, requestText(method, url.pathname, session)) });
+        return send(200, await this.startPlan(b, planId, request.hiddenConfirmed === true, requestText(method, url.pathname, session)));
       }
       if (b !== undefined && c === 'stop' && is('POST', 3)) {
         const mine = [...this.servers.values()].filter((e) => e.workspace === b);
@@ -402,16 +405,39 @@ export class Bridge {
     if (ask && !(await ask(question))) throw new HttpError(403, 'refused on the bridge terminal (serve --confirm-in-terminal): nothing was started');
   }
 
-  /** Starts the servers of a plan the user confirmed, in parallel, each under its config name; `how`: the request that confirmed it. */
-  private async startPlan(workspace: string, planId: string, hiddenConfirmed: boolean, how: string): Promise<ServerView[]> {
+  /**
+   * The workspace's server declared as `spec.name` that runs (or is starting) with exactly this
+   * command, folder and variables, if any: a second Start leaves it be (issue 34.5).
+   */
+  private running(workspace: string, spec: McpLaunchSpec, cwd: string): Entry | undefined {
+    const same = (s: McpLaunchSpec) => s.command === spec.command && JSON.stringify([s.arguments, s.variables]) === JSON.stringify([spec.arguments, spec.variables]);
+    return [...this.servers.values()].find((e) => {
+      const src = e.upstream.source;
+      return e.workspace === workspace && src.kind === 'stdio' && src.spec.name === spec.name && src.cwd === cwd && same(src.spec) && (e.upstream.status === 'running' || e.upstream.status === 'starting');
+    });
+  }
+
+  /**
+   * Starts the servers of a plan the user confirmed, in parallel, each under its config name; `how`:
+   * the request that confirmed it. A server that already runs for the workspace with the same command
+   * is not started again (the bridge is the truth for what runs: a page that lost track of it, after a
+   * reload or from another document, starts nothing twice); the reply names those.
+   */
+  private async startPlan(workspace: string, planId: string, hiddenConfirmed: boolean, how: string): Promise<Replies['started']> {
     const plan = this.workspaces.confirm(planId, hiddenConfirmed);
     if (plan.workspace !== workspace) throw new HttpError(400, 'that plan belongs to another workspace');
     const w = this.workspaces.get(workspace);
-    const what = `${plan.specs.length} server${plan.specs.length === 1 ? '' : 's'} of ${w.jpDir}${plan.persona !== undefined ? ` (persona ${plan.persona})` : ''}`;
+    const already = new Map(plan.specs.flatMap((spec) => {
+      const e = this.running(workspace, spec, plan.cwd);
+      return e ? [[spec.name, e] as const] : [];
+    }));
+    const specs = plan.specs.filter((spec) => !already.has(spec.name));
+    const what = `${specs.length} server${specs.length === 1 ? '' : 's'} of ${w.jpDir}${plan.persona !== undefined ? ` (persona ${plan.persona})` : ''}`;
     // What the bridge knows, and no more: a request carrying a session's token confirmed the plan.
     this.options.terminal.line(`plan ${plan.id} (${what}) confirmed by ${how}${plan.hidden.length > 0 ? ', its hidden characters confirmed too' : ''}`);
-    await this.askTerminal([`Start ${what}?`, ...plan.servers.map((s) => `  ${s.name}: ${s.commandLine}  [in ${s.cwd}]`), ...hiddenWarning(plan.hidden)]);
-    const started = plan.specs.map((spec) => {
+    for (const [name, e] of already) this.options.terminal.line(`${name} already runs${e.upstream.view().pid !== undefined ? ` (pid ${e.upstream.view().pid})` : ''}: not started again`);
+    if (specs.length > 0) await this.askTerminal([`Start ${what}?`, ...plan.servers.filter((s) => !already.has(s.name)).map((s) => `  ${s.name}: ${s.commandLine}  [in ${s.cwd}]`), ...hiddenWarning(plan.hidden)]);
+    const started = specs.map((spec) => {
       const name = this.uniqueName(spec.name, (e) => e.workspace === workspace);
       const src: UpstreamSource = { kind: 'stdio', spec, cwd: plan.cwd, from: `workspace ${w.jpDir}` };
       const up = new Upstream(name, src, this.context, spec.optional, plan.servers.find((s) => s.name === spec.name)?.jpStarts ?? true);
@@ -419,7 +445,13 @@ export class Bridge {
       return this.add(name, up, workspace);
     });
     await Promise.all(started.map((e) => e.upstream.start()));
-    return started.map((e) => e.upstream.view());
+    const byName = new Map([...already, ...started.map((e) => [e.upstream.source.kind === 'stdio' ? e.upstream.source.spec.name : e.upstream.name, e] as const)]);
+    // In the plan's order, as before.
+    const views = plan.specs.flatMap((spec) => {
+      const e = byName.get(spec.name);
+      return e ? [e.upstream.view()] : [];
+    });
+    return { servers: views, alreadyRunning: [...already.keys()] };
   }
 
   /** Connects an HTTP server from the bridge side (no process starts), named from its serverInfo unless named. */

@@ -118,7 +118,7 @@ describe('the address, its one-time code and the session token', () => {
   ];
   it.each(tokens)('answers 401 to a token that is %s', async (_why, forge) => {
     const token = forge(s.token);
-    for (const path of ['/bridge/info', '/bridge/servers']) {
+    for (const path of ['/bridge/info', '/bridge/servers', '/bridge/workspaces']) {
       const r = await raw(s.port, { path, token });
       expect(r.status, `${path} with ${JSON.stringify(token)}`).toBe(401);
       expect(r.json().error).toMatch(/needs a session/u);
@@ -174,10 +174,13 @@ describe('Host and Origin', () => {
     expect((await raw(s.port, { path: '/', host: h })).status).toBe(403);
     // The OAuth callback needs no token, and its Host is checked all the same.
     expect((await raw(s.port, { path: '/bridge/oauth/callback?code=x&state=y', host: h })).status).toBe(403);
+    // What a reloaded page asks to re-attach (issue 34.5) is behind the same door.
+    expect((await raw(s.port, { path: '/bridge/workspaces', token: s.token, host: h })).status).toBe(403);
   });
 
   it('accepts Host localhost:PORT and 127.0.0.1:PORT', async () => {
     expect((await raw(s.port, { path: '/bridge/info', token: s.token, host: `localhost:${s.port}` })).status).toBe(200);
+    expect((await raw(s.port, { path: '/bridge/workspaces', token: s.token })).status).toBe(200);
     expect((await raw(s.port, { path: '/bridge/info', token: s.token })).status).toBe(200);
   });
 
@@ -204,7 +207,7 @@ describe('Host and Origin', () => {
   ];
   it.each(origins)('refuses Origin of %s with 403', async (_why, origin) => {
     const o = origin(s.port);
-    for (const [method, path] of [['GET', '/bridge/servers'], ['POST', '/bridge/workspaces'], ['DELETE', '/bridge/servers/x'], ['POST', '/bridge/session']] as const) {
+    for (const [method, path] of [['GET', '/bridge/servers'], ['GET', '/bridge/workspaces'], ['POST', '/bridge/workspaces'], ['DELETE', '/bridge/servers/x'], ['POST', '/bridge/session']] as const) {
       const r = await raw(s.port, { method, path, token: s.token, origin: o, body: method === 'POST' ? { path: '/tmp', code: s.code } : undefined });
       expect(r.status, `${method} ${path} from ${JSON.stringify(o)}`).toBe(403);
       expect(r.json().error).toMatch(/Origin .* refused/u);

@@ -3,7 +3,7 @@
 // `tool-workbench serve` as the page reaches it: noise on stdout, a hung server, one name per
 // server, sessions kept apart.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,7 +14,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerView } from '../bridge-protocol';
+import type { Replies, ServerView } from '../bridge-protocol';
 import type { McpLaunchSpec } from '../core/workspace/mcp-servers';
 import { terminalOf } from './log';
 import { Masker } from './secrets';
@@ -330,6 +330,43 @@ describe('through the bridge', () => {
     const b = await startWorkspace(tempWorkspace(() => hostileToml('fs', ['asks'])));
     expect(b.servers.map((v) => [v.name, v.declaredAs, v.status])).toEqual([['fs-2', 'fs', 'running']]);
     await page.post(`/bridge/workspaces/${b.id}/stop`);
+  }, 60_000);
+
+  it('lists the workspaces it opened, and a second Start of one whose server runs starts nothing and says so; a changed command, or a stopped server, starts (issue 34.5)', async () => {
+    const root = tempWorkspace(() => hostileToml('again', ['asks']));
+    const jpDir = join(root, '.jp');
+    const first = await startWorkspace(root);
+    expect(first.servers.map((v) => [v.name, v.status])).toEqual([['again', 'running']]);
+    // What a reloaded page asks: the folders the bridge opened by path, to find its own among them.
+    expect((await page.get('/bridge/workspaces')).json<Replies['workspaces']>().workspaces).toContainEqual({ id: first.id, root, jpDir });
+    const startAgain = async () => {
+      const plan = (await page.post(`/bridge/workspaces/${first.id}/plan`, {})).json<{ plan: { id: string } }>().plan;
+      return (await page.post(`/bridge/workspaces/${first.id}/start`, { plan: plan.id })).json<Replies['started']>();
+    };
+    const ours = async () => (await page.get('/bridge/servers')).json<Replies['servers']>().servers.filter((v) => v.from === `workspace ${jpDir}`);
+
+    const again = await startAgain();
+    expect(again.alreadyRunning).toEqual(['again']);
+    expect(again.servers.map((v) => [v.name, v.status, v.pid])).toEqual(first.servers.map((v) => [v.name, v.status, v.pid]));
+    expect((await ours()).map((v) => [v.name, v.pid])).toEqual(first.servers.map((v) => [v.name, v.pid]));
+    expect(s.stdout().match(/^starting again /gmu)?.length).toBe(1);
+    expect(s.stdout()).toContain(`again already runs (pid ${first.servers[0]?.pid ?? ''}): not started again`);
+
+    // The command changed on disk: the plan's command is not the one running, so it starts (in its place).
+    writeFileSync(join(jpDir, 'config.toml'), hostileToml('again', ['asks', 'changed']));
+    const changed = await startAgain();
+    expect(changed.alreadyRunning).toEqual([]);
+    expect(changed.servers.map((v) => [v.name, v.status])).toEqual([['again', 'running']]);
+    expect(changed.servers[0]?.pid).not.toBe(first.servers[0]?.pid);
+    expect((await ours()).length).toBe(1);
+
+    // Stopped, it is not running: a Start starts it.
+    await page.post(`/bridge/workspaces/${first.id}/stop`);
+    const restarted = await startAgain();
+    expect(restarted.alreadyRunning).toEqual([]);
+    expect(restarted.servers.map((v) => [v.name, v.status])).toEqual([['again', 'running']]);
+    expect(restarted.servers[0]?.pid).not.toBe(changed.servers[0]?.pid);
+    await page.post(`/bridge/workspaces/${first.id}/stop`);
   }, 60_000);
 
   it("passes the page's ping to the server itself: a hung server's ping fails", async () => {

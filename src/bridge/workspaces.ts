@@ -78,6 +78,11 @@ export class Workspaces {
     return w;
   }
 
+  /** Every workspace opened so far (a reloaded page finds its folder here, issue 34.5). */
+  list(): OpenedWorkspace[] {
+    return [...this.opened.values()];
+  }
+
   get(id: string): OpenedWorkspace {
     const w = this.opened.get(id);
     if (!w) throw new WorkspaceError(`no open workspace ${JSON.stringify(id)}; open it again`);

@@ -6,7 +6,9 @@
 // before anything else runs, and an address opened again (history, another page's
 // window.open) is spent: it never replaces the session this tab has. Served from
 // anywhere else (a static host, `vite preview`), there is no bridge, and the page
-// says that stdio servers need `npm start`.
+// says that stdio servers need `npm start`; served by a bridge in a tab with no
+// session of it (a second tab at the plain address), it says how to get one: Enter
+// in the bridge's terminal prints a new address.
 import { queryOptions } from '@tanstack/react-query';
 import type { BridgeInfo, ConnectHttpRequest, ForwardingRequest, LogEntry, ModelAskRequest, ModelKeyRequest, OpenedWorkspace, PlanView, Replies, ServerView, SessionRequest, StartPlanRequest } from '../bridge-protocol';
 
@@ -18,6 +20,8 @@ let memoryToken: string | undefined;
 let adopting: Promise<void> = Promise.resolve();
 /** Why the address's code opened no session, when it did not. */
 let codeRefused: string | undefined;
+/** The code was refused by a bridge (so one serves this page), not lost on the way. */
+let refusedByBridge = false;
 
 function keep(token: string): void {
   memoryToken = token;
@@ -50,9 +54,13 @@ export function adoptBridgeCode(): Promise<void> {
       if (res.ok && typeof value.token === 'string') {
         keep(value.token);
         codeRefused = undefined;
-      } else codeRefused = typeof value.error === 'string' ? value.error : `the bridge answered HTTP ${res.status}`;
+      } else {
+        codeRefused = typeof value.error === 'string' ? value.error : `the bridge answered HTTP ${res.status}`;
+        refusedByBridge = res.status === 403;
+      }
     } catch {
       codeRefused = 'the bridge does not answer: is `npm start` still running?';
+      refusedByBridge = false;
     }
   })();
   return adopting;
@@ -66,7 +74,11 @@ export function bridgeToken(): string | undefined {
   }
 }
 
-const NO_SESSION = 'no bridge session in this tab: open the address `npm start` printed (each address opens one tab; press Enter in its terminal for a new one)';
+/**
+ * A bridge serves this tab, but the tab has no session of it: the address it printed opens one tab,
+ * once, so the way in is a new address (Enter in its terminal), not another `npm start`.
+ */
+const NO_SESSION = 'this tab has no session of the bridge (each address it prints opens one tab, once): press Enter in the terminal running the bridge for a new address, and open it';
 
 /** Whether a URL is one of this origin's bridge endpoints (so it gets the token). */
 export function isBridgeUrl(url: string): boolean {
@@ -144,7 +156,9 @@ export const bridgeApi = {
   openWorkspace: (path: string) => call<Replies['workspace']>('POST', 'workspaces', { path }),
   plan: (workspace: string, persona: string | undefined) =>
     call<Replies['plan']>('POST', `workspaces/${encodeURIComponent(workspace)}/plan`, persona !== undefined ? { persona } : {}).then((r) => r.plan),
-  startPlan: (workspace: string, request: StartPlanRequest) => call<Replies['servers']>('POST', `workspaces/${encodeURIComponent(workspace)}/start`, request).then((r) => r.servers),
+  /** The workspaces the bridge opened by path (a reloaded page finds its folder among them). */
+  workspaces: () => call<Replies['workspaces']>('GET', 'workspaces').then((r) => r.workspaces),
+  startPlan: (workspace: string, request: StartPlanRequest) => call<Replies['started']>('POST', `workspaces/${encodeURIComponent(workspace)}/start`, request),
   stopWorkspace: (workspace: string) => call<Replies['servers']>('POST', `workspaces/${encodeURIComponent(workspace)}/stop`).then((r) => r.servers),
   // The user's real model (issue 26): the bridge sends, the page never reaches a provider itself.
   models: () => call<Replies['models']>('GET', 'models').then((r) => r.providers),
@@ -164,16 +178,25 @@ export const bridgeKeys = {
   log: (name: string) => [...bridgeKeys.all, 'log', name] as const,
 };
 
-/** Is there a bridge? `null` when the page is served from anywhere else. */
+/**
+ * Why the page has no bridge. `sessionless`: a bridge serves the page, but this tab has no session of
+ * it (the panels then say to press Enter in its terminal, not to run `npm start`).
+ */
+export interface BridgeMissing {
+  readonly missing: string;
+  readonly sessionless?: true;
+}
+
+/** Is there a bridge? Its info, or why not. */
 export const bridgeInfoQuery = queryOptions({
   queryKey: bridgeKeys.info(),
-  queryFn: async (): Promise<BridgeInfo | { readonly missing: string }> => {
+  queryFn: async (): Promise<BridgeInfo | BridgeMissing> => {
     await adopting;
     if (bridgeToken() === undefined) {
-      if (codeRefused !== undefined) return { missing: codeRefused };
+      if (codeRefused !== undefined) return refusedByBridge ? { missing: codeRefused, sessionless: true } : { missing: codeRefused };
       // A bridge answers 401 without a session; anything else serving the page has no /bridge/ at all.
       const here = await fetch('/bridge/info', { cache: 'no-store' }).then((r) => r.status, () => 0);
-      return { missing: here === 401 ? NO_SESSION : 'no bridge: the page was not opened from `npm start`' };
+      return here === 401 ? { missing: NO_SESSION, sessionless: true } : { missing: 'no bridge: the page was not opened from `npm start`' };
     }
     try {
       return await bridgeApi.info();
@@ -221,6 +244,11 @@ export function startBridgeHeartbeat(): () => void {
   };
 }
 
-export function isBridgeInfo(v: BridgeInfo | { readonly missing: string } | undefined): v is BridgeInfo {
+export function isBridgeInfo(v: BridgeInfo | BridgeMissing | undefined): v is BridgeInfo {
   return v !== undefined && 'protocolVersions' in v;
+}
+
+/** A bridge serves this page, and this tab has no session of it: why (the way in is Enter in its terminal). */
+export function sessionlessWhy(v: BridgeInfo | BridgeMissing | undefined): string | undefined {
+  return v !== undefined && 'sessionless' in v && v.sessionless === true ? v.missing : undefined;
 }

@@ -1,9 +1,10 @@
-// Headers typed for an HTTP server reached through the bridge (`Name: value` lines), and the page's snapshot file.
-import { describe, expect, it, vi } from 'vitest';
+// Headers typed for an HTTP server reached through the bridge (`Name: value` lines), the page's snapshot
+// file, and the bridge as the truth for what runs: re-attaching after a reload, a second Start.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EMPTY_DOC } from '../core';
 import { createWorkbenchStore } from '../state/store';
 import { bridgeApi } from './bridge';
-import { bridgeSnapshot, openWorkspaceByPath, parseHeaderLines, startConfirmed, stopWorkspaceServers } from './bridgeSession';
+import { askToStartServers, bridgeSnapshot, openWorkspaceByPath, parseHeaderLines, reattachBridge, startConfirmed, stopWorkspaceServers } from './bridgeSession';
 import type { BridgeServer } from './bridge';
 
 describe('parseHeaderLines', () => {
@@ -52,7 +53,7 @@ describe('one name per server', () => {
   it("binds the workspace's name to the server the bridge started, whatever the bridge calls it (fs in workspace B while A's fs is known to the bridge)", async () => {
     vi.stubGlobal('location', { origin: 'http://127.0.0.1:4173' });
     // Workspace A's fs, stopped: the bridge still holds it as fs, so B's runs as fs-2.
-    const started = vi.spyOn(bridgeApi, 'startPlan').mockResolvedValue([view('fs-2', { declaredAs: 'fs', from: 'workspace /b/.jp' })]);
+    const started = vi.spyOn(bridgeApi, 'startPlan').mockResolvedValue({ servers: [view('fs-2', { declaredAs: 'fs', from: 'workspace /b/.jp' })], alreadyRunning: [] });
     const servers = vi.spyOn(bridgeApi, 'servers').mockResolvedValue([view('fs', { declaredAs: 'fs', status: 'stopped', from: 'workspace /a/.jp' }), view('fs-2', { declaredAs: 'fs', from: 'workspace /b/.jp' })]);
     const stopped = vi.spyOn(bridgeApi, 'stopWorkspace').mockResolvedValue([view('fs-2', { declaredAs: 'fs', status: 'stopped', from: 'workspace /b/.jp' })]);
     try {
@@ -96,5 +97,122 @@ describe('a workspace opened by its path', () => {
     } finally {
       opened.mockRestore();
     }
+  });
+});
+
+describe('the bridge is the truth for what runs (issue 34.5)', () => {
+  const origin = 'http://127.0.0.1:4173';
+  const view = (name: string, extra: Partial<BridgeServer> = {}): BridgeServer => ({ name, declaredAs: name, kind: 'stdio', status: 'running', optional: false, lastLog: 0, endpoint: `/bridge/servers/${name}/mcp`, commandLine: `node ${name}.js`, cwd: '/b', from: 'workspace /b/.jp', ...extra });
+  const b = { id: 'b', root: '/b', jpDir: '/b/.jp' };
+  const mocks: { mockRestore(): void }[] = [];
+  const mock = <T extends { mockRestore(): void }>(m: T): T => {
+    mocks.push(m);
+    return m;
+  };
+  beforeEach(() => void vi.stubGlobal('location', { origin }));
+  afterEach(() => {
+    for (const m of mocks.splice(0)) m.mockRestore();
+    vi.unstubAllGlobals();
+  });
+
+  it('a reloaded page takes up the folder the bridge opened by path, and re-attaches to the servers it runs for it (not another workspace\'s)', async () => {
+    mock(vi.spyOn(bridgeApi, 'workspaces').mockResolvedValue([{ id: 'a', root: '/a', jpDir: '/a/.jp' }, b]));
+    mock(vi.spyOn(bridgeApi, 'servers').mockResolvedValue([view('fs'), view('mem', { status: 'stopped' }), view('fs-2', { declaredAs: 'fs', from: 'workspace /a/.jp' })]));
+    const store = createWorkbenchStore(EMPTY_DOC);
+    store.getState().openWorkspace({ source: '/b/.jp', files: { 'config.toml': '' } });
+    store.getState().ensureServer({ name: 'fs', status: 'running', tools: [] });
+    expect(await reattachBridge(store)).toBe(true);
+    const s = store.getState();
+    expect(s.bridgeWorkspace).toEqual(b);
+    expect(s.bridgeLinks.get('fs')).toBe(`${origin}/bridge/servers/fs/mcp`);
+    expect(s.liveWanted.get('fs')).toBe(true);
+    // A stopped one is shown as the bridge has it (Start), not simulated.
+    expect(s.bridgeLinks.get('mem')).toBe(`${origin}/bridge/servers/mem/mcp`);
+    expect(s.liveWanted.get('mem')).toBe(false);
+    expect([...s.bridgeLinks.values()]).not.toContain(`${origin}/bridge/servers/fs-2/mcp`);
+  });
+
+  it('reloaded while a server was still starting, the page follows it once it runs', async () => {
+    vi.useFakeTimers();
+    try {
+      mock(vi.spyOn(bridgeApi, 'workspaces').mockResolvedValue([b]));
+      const servers = mock(vi.spyOn(bridgeApi, 'servers').mockResolvedValue([view('fs', { status: 'starting' })]));
+      const store = createWorkbenchStore(EMPTY_DOC);
+      store.getState().openWorkspace({ source: '/b/.jp', files: { 'config.toml': '' } });
+      expect(await reattachBridge(store)).toBe(true);
+      expect(store.getState().bridgeLinks.get('fs')).toBe(`${origin}/bridge/servers/fs/mcp`);
+      expect(store.getState().liveWanted.get('fs')).toBe(false);
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(store.getState().liveWanted.get('fs')).toBe(false);
+      servers.mockResolvedValue([view('fs')]);
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(store.getState().liveWanted.get('fs')).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a document that does not use the workspace gets no server added by a reload (one it names is linked)', async () => {
+    mock(vi.spyOn(bridgeApi, 'workspaces').mockResolvedValue([b]));
+    mock(vi.spyOn(bridgeApi, 'servers').mockResolvedValue([view('fs'), view('mem')]));
+    const store = createWorkbenchStore(EMPTY_DOC);
+    store.getState().openWorkspace({ source: '/b/.jp', files: { 'config.toml': '' } });
+    store.getState().replaceDoc({ ...EMPTY_DOC, servers: [{ name: 'mem', status: 'running', tools: [] }] }, { kind: 'demo' });
+    expect(store.getState().doc.workspace).toBeUndefined();
+    expect(await reattachBridge(store)).toBe(true);
+    expect(store.getState().doc.servers.map((x) => x.name)).toEqual(['mem']);
+    expect([...store.getState().bridgeLinks.keys()]).toEqual(['mem']);
+  });
+
+  it('a folder the bridge did not open (the browser\'s picker) is left as it is', async () => {
+    mock(vi.spyOn(bridgeApi, 'workspaces').mockResolvedValue([b]));
+    mock(vi.spyOn(bridgeApi, 'servers').mockResolvedValue([view('fs')]));
+    const store = createWorkbenchStore(EMPTY_DOC);
+    store.getState().openWorkspace({ source: '.jp', files: { 'config.toml': '' } });
+    expect(await reattachBridge(store)).toBe(false);
+    expect(store.getState().bridgeWorkspace).toBeUndefined();
+    expect(store.getState().bridgeLinks.size).toBe(0);
+  });
+
+  it('the same folder opened by path from another document: its running servers join that document, and the banner says so', async () => {
+    mock(vi.spyOn(bridgeApi, 'openWorkspace').mockResolvedValue({ workspace: b, files: { 'config.toml': '' } }));
+    mock(vi.spyOn(bridgeApi, 'servers').mockResolvedValue([view('fs')]));
+    const store = createWorkbenchStore(EMPTY_DOC);
+    await openWorkspaceByPath(store, '/b');
+    const s = store.getState();
+    expect(s.doc.servers.map((x) => [x.name, x.status])).toEqual([['fs', 'running']]);
+    expect(s.bridgeLinks.get('fs')).toBe(`${origin}/bridge/servers/fs/mcp`);
+    expect(s.banner?.message).toContain('The bridge already runs its server fs: attached.');
+  });
+
+  it('a second Start, when every planned server runs with its command, asks nothing and says they run; a changed command asks', async () => {
+    const planned = (commandLine: string) => ({ id: 'p', workspace: 'b', servers: [{ name: 'fs', commandLine, command: 'node', arguments: ['fs.js'], cwd: '/b', variables: [], optional: false, jpStarts: true, startupTimeoutSecs: 10 }], problems: [], notStarted: [], cwd: '/b', hidden: [], expiresAt: 0 });
+    const plan = mock(vi.spyOn(bridgeApi, 'plan').mockResolvedValue(planned('node fs.js')));
+    mock(vi.spyOn(bridgeApi, 'servers').mockResolvedValue([view('fs')]));
+    const store = createWorkbenchStore(EMPTY_DOC);
+    store.getState().setBridgeWorkspace(b);
+    await askToStartServers(store);
+    expect(store.getState().bridgeConfirm).toBeUndefined();
+    expect(store.getState().banner?.message).toMatch(/^fs already runs in the bridge, with the command shown: nothing was started again/u);
+    expect(store.getState().bridgeLinks.get('fs')).toBe(`${origin}/bridge/servers/fs/mcp`);
+    plan.mockResolvedValue(planned('node fs.js --changed'));
+    await askToStartServers(store);
+    expect(store.getState().bridgeConfirm?.servers.map((x) => x.name)).toEqual(['fs']);
+    expect(store.getState().bridgeConfirm?.running).toBeUndefined();
+    // One of two runs: the dialog asks for the other, and marks the one left as it is.
+    const two = planned('node fs.js');
+    plan.mockResolvedValue({ ...two, servers: [...two.servers, { ...two.servers[0]!, name: 'mem', commandLine: 'node mem.js' }] });
+    await askToStartServers(store);
+    expect(store.getState().bridgeConfirm?.servers.map((x) => x.name)).toEqual(['fs', 'mem']);
+    expect(store.getState().bridgeConfirm?.running).toEqual(['fs']);
+  });
+
+  it('says which servers the bridge did not start again because they ran', async () => {
+    mock(vi.spyOn(bridgeApi, 'startPlan').mockResolvedValue({ servers: [view('fs'), view('mem')], alreadyRunning: ['fs'] }));
+    const store = createWorkbenchStore(EMPTY_DOC);
+    store.getState().setBridgeConfirm({ planId: 'p', workspace: 'b', jpDir: '/b/.jp', servers: [], problems: [], notStarted: [], hidden: [] });
+    await startConfirmed(store);
+    expect(store.getState().banner?.message).toContain('fs already ran in the bridge, with the same command: not started again');
+    expect(store.getState().liveWanted.get('mem')).toBe(true);
   });
 });

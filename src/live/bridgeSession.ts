@@ -5,14 +5,17 @@
 // runs at its bridge endpoint (the servers feature's live sync does the rest: tool
 // list into the document, what changed); a failed one is said, with the error JP
 // would abort with (required) or its warning (optional). Stopping a server, or its
-// failing, never rewrites the document's recorded status (issue 24.2).
+// failing, never rewrites the document's recorded status (issue 24.2). The bridge is
+// the truth for what runs (issue 34.5): a reloaded page, or one that opens by path a
+// folder whose servers the bridge runs, re-attaches to them instead of starting them
+// again, and a second Start says they already run.
 import type { QueryClient } from '@tanstack/react-query';
 import { snapshotCatalogue, snapshotServersToml } from '../core';
 import type { WorkbenchStore } from '../state/store';
 import { workspaceOpenedMessage } from '../state/workspaceSlice';
 import { bridgeApi, bridgeKeys, endpointUrl } from './bridge';
 import { disconnectLive, liveKeys } from './queries';
-import type { BridgeServer } from './bridge';
+import type { BridgeServer, BridgeWorkspace } from './bridge';
 import { confirmUrl } from './confirmed';
 
 /**
@@ -20,7 +23,7 @@ import { confirmUrl } from './confirmed';
  * default): running → connected at its endpoint; failed → said, and a server new to the scenario is
  * added offline (a server already there keeps what it recorded).
  */
-export function applyBridgeServer(store: WorkbenchStore, view: BridgeServer, options: { readonly url?: string; readonly as?: string } = {}): void {
+export function applyBridgeServer(store: WorkbenchStore, view: BridgeServer, options: { readonly url?: string; readonly as?: string; readonly quiet?: boolean } = {}): void {
   const s = store.getState();
   const name = options.as ?? view.name;
   s.ensureServer({ name, status: view.status === 'running' ? 'running' : 'offline', tools: [], ...(options.url !== undefined ? { url: options.url } : {}) });
@@ -34,7 +37,8 @@ export function applyBridgeServer(store: WorkbenchStore, view: BridgeServer, opt
     return;
   }
   s.setLiveWanted(name, false);
-  if (view.status === 'failed') {
+  // Re-attaching (`quiet`) says nothing of a failure the page said when it happened: the card shows it.
+  if (view.status === 'failed' && options.quiet !== true) {
     const first = view.error ?? 'it failed to start';
     s.showBanner(
       view.jpStarts === false ? 'info' : 'error',
@@ -47,14 +51,85 @@ export function applyBridgeServer(store: WorkbenchStore, view: BridgeServer, opt
   }
 }
 
+/** The bridge's servers started from the workspace's plans (whatever the bridge calls them). */
+function serversOf(w: BridgeWorkspace, views: readonly BridgeServer[]): BridgeServer[] {
+  return views.filter((v) => v.kind === 'stdio' && v.from === `workspace ${w.jpDir}`);
+}
+
+const isUp = (v: BridgeServer) => v.status === 'running' || v.status === 'starting';
+
+/** "fs", "fs and mem", "fs, mem and git". */
+function names(list: readonly string[]): string {
+  return list.length <= 1 ? (list[0] ?? '') : `${list.slice(0, -1).join(', ')} and ${list.at(-1) ?? ''}`;
+}
+
+/**
+ * Puts the servers the bridge holds for the workspace into the scenario, each under the workspace's
+ * name for it, as a Start would have (running ones connected, the others shown as the bridge has them):
+ * the bridge is the truth for what runs. The servers that run, by the scenario's name.
+ */
+export function attachWorkspaceServers(store: WorkbenchStore, w: BridgeWorkspace, views: readonly BridgeServer[], options: { readonly onlyNamed?: boolean } = {}): string[] {
+  const doc = store.getState().doc;
+  const mine = serversOf(w, views).filter((v) => options.onlyNamed !== true || doc.servers.some((x) => x.name === (v.declaredAs ?? v.name)));
+  for (const v of mine) applyBridgeServer(store, v, { as: v.declaredAs ?? v.name, quiet: true });
+  return mine.filter(isUp).map((v) => v.declaredAs ?? v.name);
+}
+
+/**
+ * After a reload (the tab keeps its session, the page forgot the rest): when the folder the page
+ * restored is one the bridge opened by path, the page takes it up again and re-attaches to the
+ * servers the bridge runs for it. Nothing without a session of the bridge (the bridge answers such a
+ * tab nothing). Whether it re-attached.
+ */
+export async function reattachBridge(store: WorkbenchStore, queryClient?: QueryClient): Promise<boolean> {
+  const folder = store.getState().workspace;
+  if (!folder) return false;
+  const [opened, views] = await Promise.all([bridgeApi.workspaces(), bridgeApi.servers()]);
+  const w = opened.find((x) => x.jpDir === folder.source);
+  // The folder changed meanwhile (another was opened): that one's opening decides.
+  if (!w || store.getState().workspace?.source !== folder.source) return false;
+  store.getState().setBridgeWorkspace(w);
+  // A document that does not use the workspace (the demo, say, with the folder still open) gets no
+  // server added by a reload: only those it already names are linked.
+  const onlyNamed = store.getState().doc.workspace === undefined;
+  attachWorkspaceServers(store, w, views, { onlyNamed });
+  await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
+  // Reloaded while a server was still starting (an `npx` server's first run can take a minute): once it
+  // runs, the page's session follows it, as after a Start.
+  if (serversOf(w, views).some((v) => v.status === 'starting')) void attachWhenStarted(store, w, onlyNamed);
+  return true;
+}
+
+const STARTING_POLL_MS = 1000;
+/** Longer than any startup timeout a workspace sets in practice; the Servers tab shows it meanwhile. */
+const STARTING_WAIT_MS = 5 * 60_000;
+
+/** Waits until none of the workspace's servers is starting, then attaches them as they are. */
+async function attachWhenStarted(store: WorkbenchStore, w: BridgeWorkspace, onlyNamed: boolean): Promise<void> {
+  for (let waited = 0; waited < STARTING_WAIT_MS; waited += STARTING_POLL_MS) {
+    await new Promise((r) => setTimeout(r, STARTING_POLL_MS));
+    const views = await bridgeApi.servers().catch(() => undefined);
+    // The user opened another folder meanwhile: that one's servers are what the page follows.
+    if (!views || store.getState().bridgeWorkspace?.id !== w.id) return;
+    if (!serversOf(w, views).some((v) => v.status === 'starting')) {
+      attachWorkspaceServers(store, w, views, { onlyNamed });
+      return;
+    }
+  }
+}
+
 /** Opens a `.jp` folder (or the project holding one) on this machine through the bridge. */
 export async function openWorkspaceByPath(store: WorkbenchStore, path: string): Promise<void> {
   const { workspace, files } = await bridgeApi.openWorkspace(path);
   const kept = store.getState().doc.workspace !== undefined;
   store.getState().openWorkspace({ source: workspace.jpDir, files });
   store.getState().setBridgeWorkspace(workspace);
+  // The bridge may already run its servers (started from another document, or before a reload): this
+  // document takes them up, rather than showing them as not running and starting them a second time.
+  const running = attachWorkspaceServers(store, workspace, await bridgeApi.servers().catch(() => []));
   // As every other way of opening one says: the banner names this folder, not the one before it.
-  store.getState().showBanner('info', workspaceOpenedMessage(workspace.jpDir, Object.keys(files).length, kept));
+  const attached = running.length === 0 ? '' : ` The bridge already runs its server${running.length === 1 ? '' : 's'} ${names(running)}: attached.`;
+  store.getState().showBanner('info', `${workspaceOpenedMessage(workspace.jpDir, Object.keys(files).length, kept)}${attached}`);
 }
 
 /** Asks the bridge what "Start servers" would run (for the persona picked), and opens the confirmation. */
@@ -65,7 +140,17 @@ export async function askToStartServers(store: WorkbenchStore): Promise<void> {
     s.showBanner('info', 'Open the workspace through the bridge first (Workspace tab, "Open a folder on this machine"): the bridge reads its commands from disk.');
     return;
   }
-  const plan = await bridgeApi.plan(w.id, s.doc.workspace?.persona);
+  const [plan, views] = await Promise.all([bridgeApi.plan(w.id, s.doc.workspace?.persona), bridgeApi.servers()]);
+  // What the bridge already runs for this workspace, with the very command the plan has, is not
+  // started again: when that is every planned server, nothing is asked, and the page says so.
+  const mine = serversOf(w, views);
+  const runs = plan.servers.filter((p) => mine.some((v) => isUp(v) && (v.declaredAs ?? v.name) === p.name && v.commandLine === p.commandLine && v.cwd === p.cwd));
+  if (plan.servers.length > 0 && runs.length === plan.servers.length) {
+    attachWorkspaceServers(store, w, views);
+    const list = runs.map((p) => p.name);
+    s.showBanner('info', `${names(list)} already run${list.length === 1 ? 's' : ''} in the bridge, with the command shown: nothing was started again. To restart ${list.length === 1 ? 'it' : 'them'}, press Stop servers first.`);
+    return;
+  }
   s.setBridgeConfirm({
     planId: plan.id,
     workspace: w.id,
@@ -75,6 +160,7 @@ export async function askToStartServers(store: WorkbenchStore): Promise<void> {
     problems: plan.problems.map((p) => `${p.layer !== undefined ? `${p.layer}: ` : ''}${p.message}`),
     notStarted: plan.notStarted,
     hidden: plan.hidden,
+    ...(runs.length > 0 ? { running: runs.map((p) => p.name) } : {}),
   });
 }
 
@@ -87,10 +173,13 @@ export async function startConfirmed(store: WorkbenchStore, queryClient?: QueryC
   const c = store.getState().bridgeConfirm;
   if (!c) return;
   store.getState().setBridgeConfirm(undefined);
-  const views = await bridgeApi.startPlan(c.workspace, { plan: c.planId, ...(hiddenConfirmed ? { hiddenConfirmed } : {}) });
+  const { servers: views, alreadyRunning } = await bridgeApi.startPlan(c.workspace, { plan: c.planId, ...(hiddenConfirmed ? { hiddenConfirmed } : {}) });
   // The workspace's name for each server is the scenario's (`source = "mcp.fs"`), even when the
   // bridge holds another workspace's `fs` and calls this one `fs-2`.
   for (const v of views) applyBridgeServer(store, v, { as: v.declaredAs ?? v.name });
+  if (alreadyRunning.length > 0) {
+    store.getState().showBanner('info', `${names(alreadyRunning)} already ran in the bridge, with the same command: not started again (press Stop servers first to restart ${alreadyRunning.length === 1 ? 'it' : 'them'}).`);
+  }
   await queryClient?.invalidateQueries({ queryKey: bridgeKeys.servers() });
 }
 

@@ -34,6 +34,8 @@ export interface BridgeConfirm {
   readonly notStarted: readonly { readonly server: string; readonly reason: string }[];
   /** Hidden characters in the plan: shown escaped, and confirmed a second time before it starts. */
   readonly hidden: readonly HiddenInPlan[];
+  /** Planned servers the bridge already runs with that command: left as they are (issue 34.5). */
+  readonly running?: readonly string[];
 }
 
 interface DocState {

@@ -53,7 +53,9 @@ export function StartServersDialog() {
   }, [asking]);
   if (!plan) return null;
   const close = () => store.getState().setBridgeConfirm(undefined);
-  const n = plan.servers.length;
+  // What the bridge already runs with the same command is left as it is: only the others start.
+  const running = new Set(plan.running ?? []);
+  const n = plan.servers.filter((s) => !running.has(s.name)).length;
   const hidden = plan.hidden.length > 0;
   const start = () => {
     if (hidden && !asking) {
@@ -80,17 +82,23 @@ export function StartServersDialog() {
           terminal that ran <code>npm start</code>; their values are never shown or saved.
         </p>
         {hidden && <HiddenWarning hidden={plan.hidden} />}
-        {n === 0 ? (
+        {plan.servers.length === 0 ? (
           <p data-testid="start-servers-none">This workspace declares no server that can start.</p>
         ) : (
           <ol className="bridge-plan">
             {plan.servers.map((s) => (
-              <li key={s.name} data-testid="planned-server" data-server={s.name}>
+              <li key={s.name} data-testid="planned-server" data-server={s.name} className={running.has(s.name) ? 'planned-is-running' : undefined}>
                 <div>
                   <strong>
                     <Visible text={s.name} />
                   </strong>{' '}
                   {s.optional ? <span className="word optional">optional</span> : <span className="word required">required</span>}
+                  {running.has(s.name) && (
+                    <span className="muted" data-testid="planned-running">
+                      {' '}
+                      already runs in the bridge with this command: left as it is, not started again
+                    </span>
+                  )}
                   {!s.jpStarts && (
                     <span className="muted" data-testid="planned-not-jp">
                       {' '}

@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { HeaderLines } from '../../components/HeaderLines';
-import { bridgeInfoQuery, bridgeKeys, bridgeApi, endpointUrl, isBridgeInfo } from '../../live/bridge';
+import { bridgeInfoQuery, bridgeKeys, bridgeApi, endpointUrl, isBridgeInfo, sessionlessWhy } from '../../live/bridge';
 import type { BridgeServer } from '../../live/bridge';
 import { linkImported, parseHeaderLines, releaseBridged } from '../../live/bridgeSession';
 import { useWorkbenchStore } from '../../state/context';
@@ -109,6 +109,16 @@ export function useBridgeRoute(): BridgeRoute {
 
 /** The choice of route, the headers, and what the bridge answered; or, without a bridge, what `npm start` adds. */
 export function BridgeRouteFields({ route }: { readonly route: BridgeRoute }) {
+  const { data: info } = useQuery(bridgeInfoQuery);
+  const sessionless = sessionlessWhy(info);
+  if (!route.available && sessionless !== undefined) {
+    // A bridge serves this tab, which has no session of it: a new address, not another `npm start`.
+    return (
+      <p className="muted bridge-route-absent" data-testid="import-bridge-absent">
+        A server that sends no CORS headers, or one that needs an API key, is reached through the local bridge. It serves this page, but {sessionless}.
+      </p>
+    );
+  }
   if (!route.available) {
     return (
       <p className="muted bridge-route-absent" data-testid="import-bridge-absent">

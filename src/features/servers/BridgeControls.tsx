@@ -7,7 +7,7 @@ import { Fragment, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCommands } from '../../commands/context';
-import { bridgeApi, bridgeInfoQuery, bridgeKeys, bridgeServersQuery, endpointUrl, isBridgeInfo } from '../../live/bridge';
+import { bridgeApi, bridgeInfoQuery, bridgeKeys, bridgeServersQuery, endpointUrl, isBridgeInfo, sessionlessWhy } from '../../live/bridge';
 import type { BridgeServer as BridgeServerView } from '../../live/bridge';
 import { forwardBridged, startBridged, stopBridged } from '../../live/bridgeSession';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
@@ -151,6 +151,15 @@ export function BridgeBar() {
   const registry = useCommands();
   const { data: info } = useQuery(bridgeInfoQuery);
   if (!isBridgeInfo(info)) {
+    const sessionless = sessionlessWhy(info);
+    if (sessionless !== undefined) {
+      // A second tab at the plain address: the bridge runs, and a new address (not another `npm start`) opens a session.
+      return (
+        <p className="muted bridge-absent" data-testid="bridge-absent">
+          The local bridge serves this page, but {sessionless}.
+        </p>
+      );
+    }
     return (
       <p className="muted bridge-absent" data-testid="bridge-absent">
         Stdio servers (a JP workspace’s own) and servers without CORS need the local bridge: run <code>npm start</code> and open the address it prints.

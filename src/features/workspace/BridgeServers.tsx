@@ -2,12 +2,15 @@
 // folder on this machine by its path, see every `[providers.mcp.*]` with its exact
 // command line (as the bridge read it from disk, for the persona picked), start
 // them after one confirmation, see each one's status, stop them. Served from
-// anywhere else, the page says plainly that starting a process needs `npm start`.
+// anywhere else, the page says plainly that starting a process needs `npm start`;
+// served by the bridge in a tab with no session of it, how to get one (Enter in
+// its terminal). After a reload the page re-attaches (src/live/bridgeSession.ts)
+// and says the folder was opened by its path.
 import { CommandWords } from '../../components/Visible';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useCommands } from '../../commands/context';
-import { bridgeApi, bridgeInfoQuery, bridgeServersQuery, isBridgeInfo } from '../../live/bridge';
+import { bridgeApi, bridgeInfoQuery, bridgeServersQuery, isBridgeInfo, sessionlessWhy } from '../../live/bridge';
 import type { BridgeServer } from '../../live/bridge';
 import { openWorkspaceByPath } from '../../live/bridgeSession';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
@@ -77,9 +80,27 @@ export function BridgeServers() {
   });
   const { data: servers } = useQuery(bridgeServersQuery(here));
   const declared = declaresServers(folder?.files);
+  // A folder the bridge opened by its path is not the picker's, even while a reloaded page is still
+  // re-attaching to it (src/live/bridgeSession.ts reattachBridge): the bridge says which it opened.
+  const opened = useQuery({
+    queryKey: ['bridge', 'workspaces', folder?.source],
+    queryFn: bridgeApi.workspaces,
+    enabled: here && !ours && declared > 0,
+    retry: false,
+  });
+  const picked = opened.data !== undefined && !opened.data.some((w) => w.jpDir === folder?.source);
   const run = (id: string) => void registry.run(id, { store });
   if (!here) {
     if (declared === 0) return null;
+    const sessionless = sessionlessWhy(info);
+    if (sessionless !== undefined) {
+      return (
+        <p className="ws-note" role="note" data-testid="workspace-needs-bridge">
+          This workspace declares {declared} stdio MCP server{declared === 1 ? '' : 's'}. The bridge serves this page, but {sessionless}; then open the folder by its
+          path there to start {declared === 1 ? 'it' : 'them'}.
+        </p>
+      );
+    }
     return (
       <p className="ws-note" role="note" data-testid="workspace-needs-bridge">
         This workspace declares {declared} stdio MCP server{declared === 1 ? '' : 's'}. A page cannot start a process, so their tools show as offline here: run{' '}
@@ -89,7 +110,7 @@ export function BridgeServers() {
   }
   return (
     <section className="ws-bridge" aria-label="The workspace's MCP servers" data-testid="workspace-bridge">
-      {!ours && declared > 0 && (
+      {!ours && declared > 0 && (picked || opened.isError) && (
         <p className="ws-note" role="note" data-testid="workspace-picked-not-started">
           This folder was opened with the browser&apos;s picker, so its {declared} MCP server{declared === 1 ? '' : 's'} cannot start from here: open it by its path
           (above) to start {declared === 1 ? 'it' : 'them'}.
@@ -97,6 +118,9 @@ export function BridgeServers() {
       )}
       {ours && (
         <>
+          <p className="muted" data-testid="workspace-opened-by-path">
+            This folder was opened by its path: the bridge reads it from disk and runs its servers in <code>{bridged.root}</code>.
+          </p>
           <div className="ws-head">
             <h3>MCP servers</h3>
             <button type="button" className="primary" onClick={() => run('bridge.startServers')} disabled={!plan.data || plan.data.servers.length === 0} data-testid="workspace-start-servers">

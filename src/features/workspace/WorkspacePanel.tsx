@@ -11,7 +11,7 @@ import { useDiscoverable } from '../../derive/workspaceHooks';
 import type { DiscoverableView, WorkspaceView } from '../../derive/workspaceProtocol';
 import { useWorkbench, useWorkbenchStore } from '../../state/context';
 import { useQuery } from '@tanstack/react-query';
-import { bridgeInfoQuery, isBridgeInfo } from '../../live/bridge';
+import { bridgeInfoQuery, isBridgeInfo, sessionlessWhy } from '../../live/bridge';
 import { BridgeServers, OpenByPath } from './BridgeServers';
 import { Saving } from './Saving';
 import { openWorkspaceFrom, readZipFile } from './open';
@@ -74,6 +74,7 @@ function FolderSection({ ws }: { readonly ws: WorkspaceView | undefined }) {
   // Served by the bridge, a folder is opened by its path first: only then can its MCP servers start.
   const { data: info } = useQuery(bridgeInfoQuery);
   const bridged = isBridgeInfo(info);
+  const sessionless = sessionlessWhy(info) !== undefined;
   const personas = ws?.personas ?? [];
   const persona = docWorkspace?.persona;
   const errors = ws?.diagnostics.filter((d) => d.severity === 'error').length ?? 0;
@@ -103,6 +104,12 @@ function FolderSection({ ws }: { readonly ws: WorkspaceView | undefined }) {
         <p className="muted" data-testid="workspace-picker-limits">
           {bridged ? (
             <>The browser&apos;s picker reads only the folder&apos;s <code>.toml</code> files, in this browser: it cannot start the workspace&apos;s MCP servers.</>
+          ) : sessionless ? (
+            // A bridge serves this tab, which has no session of it: another `npm start` is not the way in.
+            <>
+              The browser&apos;s picker reads only the folder&apos;s <code>.toml</code> files, in this browser: it cannot start the workspace&apos;s MCP servers. To
+              start them, press Enter in the terminal running the bridge for a new address, open it, and open the folder by its path there.
+            </>
           ) : (
             <>
               The browser&apos;s picker (the only way in Firefox) reads only the folder&apos;s <code>.toml</code> files, in this browser: it cannot start the
