@@ -2,11 +2,13 @@
 // mutation run). A delta that changes one input of a tool's definition gives the new definition; a
 // '*' delta moves exactly the tools that inherit the changed field; a pending '*' delta is seen by a
 // directive before it is committed.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadLayer } from '../config/layer';
 import type { LoadedLayer } from '../config/layer';
 import type { PartialConfig } from '../config/types';
 import { StreamEngine } from './engine';
+import type { ToolState } from './engine';
 
 const layerOf = (name: string, text: string): LoadedLayer => {
   const l = loadLayer({ name, text });
@@ -124,5 +126,89 @@ describe('pendingEnable: a directive reads a delta before it is committed', () =
     const pending = delta('[conversation.tools.own]\nenable = "off"\n');
     expect(engine.pendingEnable('inherits', pending)).toBe(engine.state('inherits')?.enable);
     expect(engine.pendingEnable('own', pending).availability.value).toBe('off');
+  });
+});
+
+// Self-consistency over random histories: what the engine says of a position is the same whichever
+// way it is read. At each position the newest state (no replay) is written down; afterwards every
+// position is read back in a random order (replayed from snapshots, past the snapshot limit, across
+// layer edits that drop and reorder tools), and a fork at a random position, given the same history
+// after it, says the same of every position as the engine it came from.
+const TOOLS = ['a', 'b', 'c', 'd', 'e'];
+const ENABLE = fc.constantFrom('"on"', '"off"', '"discoverable"', '{ availability = "discoverable" }', '{ allow_toggle = "never" }', '{ availability = "off", allow_toggle = "if_named" }');
+const SOURCE = fc.constantFrom('"local"', '"mcp.up"', '"mcp.down"', '"mcp.up.b"');
+const toolLine = fc.oneof(
+  ENABLE.map((v) => `enable = ${v}`),
+  fc.constantFrom('ask', 'unattended', 'skip').map((v) => `run = "${v}"`),
+  fc.constantFrom('one', 'two').map((v) => `summary = "${v}"`),
+  SOURCE.map((v) => `source = ${v}`),
+);
+const deltaArb = fc.oneof(
+  { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...TOOLS, 'new1', 'new2'), toolLine).map(([n, l]) => `[conversation.tools.${n}]\n${l}\n`) },
+  { weight: 1, arbitrary: ENABLE.map((v) => `[conversation.tools.'*']\nenable = ${v}\n`) },
+  { weight: 1, arbitrary: fc.tuple(ENABLE, fc.constantFrom('ask', 'unattended')).map(([v, r]) => `[conversation.tools.'*']\nenable = ${v}\nrun = "${r}"\n`) },
+);
+const layerArb = fc.uniqueArray(fc.record({ name: fc.constantFrom(...TOOLS), enable: fc.option(ENABLE, { nil: undefined }), source: SOURCE }), { selector: (t) => t.name, minLength: 1, maxLength: 5 })
+  .map((tools) => tools.map((t) => `[conversation.tools.${t.name}]\nsource = ${t.source}\n${t.enable ? `enable = ${t.enable}\n` : ''}`).join(''));
+const historyArb = fc.array(fc.oneof({ weight: 5, arbitrary: deltaArb.map((d) => ({ delta: d })) }, { weight: 1, arbitrary: layerArb.map((l) => ({ layer: l })) }), { minLength: 10, maxLength: 24 });
+
+const SERVERS = new Map([
+  ['up', { name: 'up', status: 'running' as const, tools: new Map(['a', 'b', 'c', 'd', 'e', 'new1'].map((n) => [n, { name: n, description: `Tool ${n}.`, inputSchema: { type: 'object' } }])) }],
+  ['down', { name: 'down', status: 'offline' as const, tools: new Map() }],
+]);
+
+type Step = { delta: string } | { layer: string };
+const plain = (s: ToolState) => ({ name: s.name, order: s.order, availability: s.enable.availability.value, from: s.enable.availability.from, toggle: s.enable.allowToggle.value, run: s.run, ok: s.resolution.ok, summary: s.resolution.ok ? s.resolution.definition.docs.summary : undefined });
+
+function play(engine: StreamEngine, history: readonly Step[], from: number, seen: ReturnType<typeof plain>[][]): void {
+  for (let i = from; i < history.length; i++) {
+    const h = history[i] as Step;
+    const p = 'delta' in h ? engine.applyDelta(delta(h.delta), event(i + 1)) : engine.replaceLayers([layerOf('w', h.layer)], { kind: 'layer-edit', layer: 'w', detail: '', step: i + 1 });
+    if (!p) continue;
+    const now = [...engine.currentStates()].map(plain);
+    seen[p.index] = now;
+    // The counts and the searchable marks agree with the states they summarize.
+    const count = (a: string) => now.filter((s) => s.availability === a).length;
+    expect(p.counts).toEqual({ configured: now.length, discoverable: count('discoverable'), on: count('on'), off: count('off') });
+    for (const s of engine.currentStates()) {
+      const searchable = s.enable.availability.value === 'discoverable' && s.resolution.ok;
+      expect(engine.searchableNow(s.name), `searchable ${s.name}`).toBe(searchable);
+      expect(engine.searchableOrderNow(s.order)).toBe(searchable);
+    }
+    expect(engine.toolOrder).toEqual(now.map((s) => s.name));
+  }
+}
+
+describe('an engine reads the same whichever way a position is read', () => {
+  it('replayed positions, in any order, and forks given the same history after them', () => {
+    fc.assert(
+      fc.property(layerArb, historyArb, fc.array(fc.nat(), { minLength: 20, maxLength: 40 }), fc.nat(), (base, history, reads, forkSeed) => {
+        const engine = new StreamEngine([layerOf('w', base)], SERVERS);
+        const seen: ReturnType<typeof plain>[][] = [[...engine.currentStates()].map(plain)];
+        play(engine, history, 0, seen);
+        const last = engine.positions.length - 1;
+        for (const r of reads) {
+          const i = r % (last + 1);
+          expect([...engine.statesAt(i).values()].map(plain), `position ${i}`).toEqual(seen[i]);
+          expect([...engine.orderedStatesAt(i)].map((s) => s.name)).toEqual(seen[i]?.map((s) => s.name));
+        }
+        const at = forkSeed % (last + 1);
+        const fork = engine.forkAt(at);
+        expect(fork.current.index).toBe(at);
+        expect(fork.current.counts).toEqual(engine.positions[at]?.counts);
+        expect([...fork.currentStates()].map(plain)).toEqual(seen[at]);
+        expect(fork.toolOrder).toEqual(seen[at]?.map((s) => s.name));
+        for (const s of fork.currentStates()) expect(fork.searchableNow(s.name)).toBe(s.enable.availability.value === 'discoverable' && s.resolution.ok);
+        // The fork replays what came after `at` from the step that made position at + 1.
+        const next = engine.positions[at + 1]?.event;
+        const stepAfter = next === undefined ? history.length : next.kind === 'base' ? 0 : next.step - 1;
+        const forkSeen: ReturnType<typeof plain>[][] = [];
+        play(fork, history, stepAfter, forkSeen);
+        expect(fork.positions.length).toBe(engine.positions.length);
+        for (let i = at + 1; i <= last; i++) expect(forkSeen[i], `fork position ${i}`).toEqual(seen[i]);
+        for (let i = 0; i <= last; i++) expect([...fork.statesAt(i).values()].map(plain), `fork reads position ${i}`).toEqual(seen[i]);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
