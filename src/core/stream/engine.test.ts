@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadLayer } from '../config/layer';
 import type { LoadedLayer } from '../config/layer';
 import { EMPTY_CONFIG } from '../config/read';
-import type { PartialConfig } from '../config/types';
+import type { PartialConfig, ToolConfig } from '../config/types';
 import { StreamEngine } from './engine';
 import type { ToolState } from './engine';
 
@@ -206,6 +206,8 @@ describe('an engine reads the same whichever way a position is read', () => {
         const seen: ReturnType<typeof plain>[][] = [[...engine.currentStates()].map(plain)];
         play(engine, history, 0, seen);
         const last = engine.positions.length - 1;
+        // The layers the conversation was loaded from, whatever layer edits came after.
+        expect([...engine.loadedBase.tools.keys()]).toEqual([...layerOf('w', base).config.tools.keys()]);
         for (const r of reads) {
           const i = r % (last + 1);
           expect([...engine.statesAt(i).values()].map(plain), `position ${i}`).toEqual(seen[i]);
@@ -226,6 +228,58 @@ describe('an engine reads the same whichever way a position is read', () => {
         expect(fork.positions.length).toBe(engine.positions.length);
         for (let i = at + 1; i <= last; i++) expect(forkSeen[i], `fork position ${i}`).toEqual(seen[i]);
         for (let i = 0; i <= last; i++) expect([...fork.statesAt(i).values()].map(plain), `fork reads position ${i}`).toEqual(seen[i]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+// rebaseAt: the derivation's keystroke path (a value edit of a layer under kept deltas) gives the
+// engine a fresh load of the edited layer would, at every position and after the rest of the history.
+const REBASE_TOOLS = ['a', 'b', 'c', 'd'];
+const rebaseLayer = fc.tuple(...REBASE_TOOLS.map(() => fc.record({ enable: fc.option(fc.constantFrom('"on"', '"off"', '"discoverable"', '{ availability = "discoverable", allow_toggle = "never" }'), { nil: undefined }), summary: fc.constantFrom('one', 'two'), source: fc.constantFrom('"local"', '"mcp.up"', '"mcp.down"') })))
+  .map((tools) => tools.map((t, i) => `[conversation.tools.${REBASE_TOOLS[i] ?? ''}]\nsource = ${t.source}\nsummary = "${t.summary}"\n${t.enable ? `enable = ${t.enable}\n` : ''}`).join(''));
+// Deltas name only c and d (enable, or a value), so a and b can be patched.
+const rebaseDelta = fc.tuple(fc.constantFrom('c', 'd'), fc.oneof(fc.constantFrom('"on"', '"off"', '"discoverable"').map((v) => `enable = ${v}`), fc.constantFrom('one', 'three').map((v) => `summary = "${v}"`)))
+  .map(([n, l]) => `[conversation.tools.${n}]\n${l}\n`);
+
+describe('rebaseAt', () => {
+  it('equals an engine loaded from the edited layer, at every position and after the rest of the history', () => {
+    fc.assert(
+      fc.property(rebaseLayer, rebaseLayer, fc.array(rebaseDelta, { maxLength: 8 }), fc.nat(), (before, edited, deltas, cut) => {
+        // The edit changes a and b only; c and d keep the first layer's lines.
+        const keep = (text: string, names: readonly string[]) => text.split(/(?=\[conversation\.tools\.)/).filter((part) => names.some((n) => part.startsWith(`[conversation.tools.${n}]`)));
+        const editedText = [...keep(edited, ['a', 'b']), ...keep(before, ['c', 'd'])].join('');
+        const engine = new StreamEngine([layerOf('w', before)], SERVERS);
+        const fresh = new StreamEngine([layerOf('w', editedText)], SERVERS);
+        const seenFresh: ReturnType<typeof plain>[][] = [[...fresh.currentStates()].map(plain)];
+        const steps = deltas.map((d) => ({ delta: d }));
+        play(engine, steps, 0, []);
+        play(fresh, steps, 0, seenFresh);
+        if (engine.positions.length !== fresh.positions.length) return;
+        const at = cut % engine.positions.length;
+        const base = layerOf('w', editedText).config;
+        const sameInputs = (x: ToolConfig, y: ToolConfig) => x.summary?.value === y.summary?.value && JSON.stringify(x.source?.value) === JSON.stringify(y.source?.value);
+        const patched = engine.statesUnder(base, ['a', 'b', 'nosuch'], sameInputs);
+        expect([...patched.keys()]).toEqual(['a', 'b']);
+        const rebased = engine.rebaseAt(at, base, patched);
+        for (let i = 0; i <= at; i++) {
+          expect([...rebased.statesAt(i).values()].map(plain), `position ${i}`).toEqual(seenFresh[i]);
+          const p = rebased.positions[i];
+          const q = fresh.positions[i];
+          expect([p?.counts, p?.registered], `counts at ${i}`).toEqual([q?.counts, q?.registered]);
+          // A position's changes end in the states it holds.
+          for (const c of p?.changes ?? []) expect(plain(c.after)).toEqual(seenFresh[i]?.find((s) => s.name === c.name));
+        }
+        expect([...rebased.currentStates()].map(plain)).toEqual(seenFresh[at]);
+        for (const s of rebased.currentStates()) expect(rebased.searchableNow(s.name), `searchable ${s.name}`).toBe(s.enable.availability.value === 'discoverable' && s.resolution.ok);
+        expect(rebased.loadedBase).toBe(base);
+        // The rest of the history on the rebased engine reads as the fresh one's.
+        const seenRebased: ReturnType<typeof plain>[][] = [];
+        const next = engine.positions[at + 1]?.event;
+        play(rebased, steps, next?.kind === 'delta' ? next.step - 1 : steps.length, seenRebased);
+        for (let i = at + 1; i < fresh.positions.length; i++) expect(seenRebased[i], `rebased position ${i}`).toEqual(seenFresh[i]);
+        for (let i = 0; i < fresh.positions.length; i++) expect([...rebased.statesAt(i).values()].map(plain)).toEqual(seenFresh[i]);
       }),
       { numRuns: 60 },
     );
