@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { loadLayer } from '../config/layer';
 import type { LoadedLayer } from '../config/layer';
 import { EMPTY_CONFIG } from '../config/read';
-import type { PartialConfig, ToolConfig } from '../config/types';
+import { effectiveEnable, effectiveRun } from '../config/effective';
+import { mergeConfigs } from '../config/merge';
+import type { PartialConfig, PartialEnable, ToolConfig } from '../config/types';
+import { resolveTool } from '../catalogue/resolve';
 import { StreamEngine } from './engine';
 import type { ToolState } from './engine';
 
@@ -283,5 +286,86 @@ describe('rebaseAt', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+// Against a model from scratch: the layers merged with the deltas, each delta first stripped of the
+// enable fields that restate the merged config's own value (JP's add_config_delta), read through the
+// config's own rules (effectiveEnable, effectiveRun, resolveTool). A restated value is not pinned:
+// a later layer edit still moves it.
+function strip(delta: PartialConfig, merged: PartialConfig): PartialConfig {
+  const keep = (up: PartialEnable, cur: PartialEnable | undefined): PartialEnable => ({
+    ...(up.availability && up.availability.value !== cur?.availability?.value ? { availability: up.availability } : {}),
+    ...(up.allowToggle && up.allowToggle.value !== cur?.allowToggle?.value ? { allowToggle: up.allowToggle } : {}),
+  });
+  const tools = new Map<string, ToolConfig>();
+  for (const [name, t] of delta.tools) {
+    const cur = merged.tools.get(name);
+    const enable = cur ? keep(t.enable, cur.enable) : t.enable;
+    const other = t.run !== undefined || t.summary !== undefined || t.source !== undefined || t.parameters.size > 0;
+    if (other || enable.availability || enable.allowToggle) tools.set(name, { ...t, enable });
+  }
+  return { ...delta, tools, defaults: { ...delta.defaults, enable: keep(delta.defaults.enable, merged.defaults.enable) } };
+}
+
+function modelStates(merged: PartialConfig) {
+  return [...merged.tools.values()].map((config, order) => {
+    const run = effectiveRun(config, merged.defaults);
+    const enable = effectiveEnable(config, merged.defaults);
+    const r = resolveTool(config, run, SERVERS);
+    return { name: config.name, order, availability: enable.availability.value, from: enable.availability.from, toggle: enable.allowToggle.value, run, ok: r.ok, summary: r.ok ? r.definition.docs.summary : undefined };
+  });
+}
+
+describe('an engine against the config merged from scratch', () => {
+  it('every position after deltas and layer edits', () => {
+    fc.assert(
+      fc.property(layerArb, historyArb, (base, history) => {
+        const engine = new StreamEngine([layerOf('w', base)], SERVERS);
+        let layer = layerOf('w', base).config;
+        let overlay: PartialConfig = EMPTY_CONFIG;
+        expect([...engine.currentStates()].map(plain)).toEqual(modelStates(mergeConfigs(layer, overlay)));
+        for (const [i, h] of history.entries()) {
+          let p;
+          if ('delta' in h) {
+            const d = delta(h.delta);
+            const stripped = strip(d, mergeConfigs(layer, overlay));
+            const changes = stripped.tools.size > 0 || Object.keys(stripped.defaults).some((k) => k !== 'enable') || stripped.defaults.enable.availability !== undefined || stripped.defaults.enable.allowToggle !== undefined;
+            p = engine.applyDelta(d, event(i + 1));
+            expect(p !== undefined, `delta ${i + 1} adds a position`).toBe(changes);
+            overlay = mergeConfigs(overlay, stripped);
+          } else {
+            layer = layerOf('w', h.layer).config;
+            p = engine.replaceLayers([layerOf('w', h.layer)], { kind: 'layer-edit', layer: 'w', detail: '', step: i + 1 });
+          }
+          const want = modelStates(mergeConfigs(layer, overlay));
+          expect([...engine.currentStates()].map(plain), `after step ${i + 1}`).toEqual(want);
+          if (!p) continue;
+          // A position lists the tools it changed, and only those.
+          const prev = p.index > 0 ? [...engine.statesAt(p.index - 1).values()].map(plain) : [];
+          const moved = want.filter((s) => JSON.stringify(prev.find((x) => x.name === s.name)) !== JSON.stringify(s)).map((s) => s.name);
+          for (const n of moved) expect(p.changes.map((c) => c.name), `position ${p.index} lists ${n}`).toContain(n);
+        }
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
+
+describe('deltas: numbers and appended promotions', () => {
+  it('numbers the deltas that add a position, and keeps the appended promotions once each, in commit order', () => {
+    const engine = new StreamEngine([layerOf('layer', THREE)], new Map());
+    const p1 = engine.applyDelta(delta('[conversation.tools.inherits]\nenable = "discoverable"\n'), event(1), ['own', 'own', 'inherits']);
+    // A delta that restates what the config holds adds no position and takes no number.
+    expect(engine.applyDelta(delta('[conversation.tools.inherits]\nenable = "discoverable"\n'), event(2), ['both'])).toBeUndefined();
+    const p2 = engine.applyDelta(delta('[conversation.tools.new]\nsource = "local"\n'), event(3), ['inherits', 'new']);
+    expect(p1?.event).toMatchObject({ kind: 'delta', delta: 1 });
+    expect(p2?.event).toMatchObject({ kind: 'delta', delta: 2 });
+    expect(p1?.appended).toEqual(['own', 'inherits']);
+    expect(p2?.appended).toEqual(['own', 'inherits', 'new']);
+    expect(engine.positions[0]?.appended).toEqual([]);
+    // A tool a delta adds takes the next place in config order.
+    expect(engine.state('new')?.order).toBe(3);
+    expect(p2?.changes.map((c) => [c.name, c.before === undefined])).toEqual([['new', true]]);
   });
 });
