@@ -40,6 +40,14 @@ describe('config writes a call proposes', () => {
     expect(t.engine.state('x')?.enable.availability).toMatchObject({ value: 'on', origin: { kind: 'delta', source: 'tool-write', detail: 'admin: conversation.tools.x.enable=on' } });
   });
 
+  it('two writes: the delta names both, and a rejection lists both', () => {
+    const writes = 'writes = ["conversation.tools.x.enable=on", "conversation.tools.admin.run=unattended"]';
+    const applied = run({ layer: ADMIN, body: turn('jp q go', [[call('admin', `${writes}, approved = true`)]]) });
+    expect(applied.engine.state('x')?.enable.availability.origin).toMatchObject({ detail: 'admin: conversation.tools.x.enable=on, conversation.tools.admin.run=unattended' });
+    const rejected = run({ layer: ADMIN, body: turn('jp q go', [[call('admin', `${writes}, approved = false`)]]) });
+    expect(calls(rejected)[0]?.result).toBe('admin ran with {}.\nThe config write was rejected: conversation.tools.x.enable=on, conversation.tools.admin.run=unattended.');
+  });
+
   it('an empty list of writes is no write', () => {
     const t = run({ layer: ADMIN, body: turn('jp q go', [[call('admin', 'writes = [], approved = true')]]) });
     expect(calls(t)[0]?.write).toBeUndefined();
@@ -59,6 +67,11 @@ describe('search_tools', () => {
     expect(s?.returned.map((r) => [r.name, r.summary]).sort()).toEqual([['deploy_ask', 'Deploys the app after asking.'], ['deploy_now', 'Deploys the app now.']]);
     // The promotion it commits names its query.
     expect(t.engine.state('deploy_ask')?.enable.availability.origin).toMatchObject({ kind: 'delta', source: 'promotion', detail: 'search_tools("deploys")' });
+  });
+
+  it('a hit with neither summary nor description reads as an empty summary', () => {
+    const t = run({ layer: layer({ deploy: {} }), body: turn('jp q go', [[search('deploy')]]) });
+    expect(t.calls.find((c) => c.search)?.search?.returned.map((r) => [r.name, r.summary])).toEqual([['deploy', '']]);
   });
 
   it('with arguments it cannot read: an error call, and nothing promoted', () => {
