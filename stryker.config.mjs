@@ -12,15 +12,19 @@ if (!area) throw new Error(`MUTATE_AREA=${name}: expected one of ${Object.keys(M
 export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
-  vitest: { configFile: 'vitest.mutate.config.ts', related: false },
+  // related: the dry run loads only the area's test files that import the mutated files (with `--mutate
+  // FILE`, the tests of that file), not every test of the area. MUTATE_RELATED=0 turns it off.
+  vitest: { configFile: 'vitest.mutate.config.ts', related: process.env.MUTATE_RELATED !== '0' },
   mutate: area.mutate,
   // Per-test coverage: each mutant runs only the tests that reach it.
   coverageAnalysis: 'perTest',
   // The machine has 2 cores shared by several engineers.
   concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 1),
-  // Reuses the previous run's results for mutants whose code and tests did not change.
+  // Reuses the previous run's results for mutants whose code and tests did not change. The baseline is
+  // kept in the repository (mutation/, issue 35), so a run on any checkout retests only what changed;
+  // a run with `--mutate FILE` adds that file's mutants to it and keeps the other files' results.
   incremental: true,
-  incrementalFile: `reports/mutation/${name}.incremental.json`,
+  incrementalFile: `mutation/${name}.incremental.json`,
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: process.env.MUTATE_REPORT ?? `reports/mutation/${name}.json` },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },

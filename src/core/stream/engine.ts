@@ -141,7 +141,7 @@ export class StreamEngine {
   private appended: readonly string[] = [];
   private readonly setsByPosition = new PositionSets(this);
   /** What each position did to the base and the overlay, so a fork can rebuild them (forkAt). */
-  private history: { readonly index: number; readonly base?: PartialConfig; readonly delta?: PartialConfig; readonly touchesDefaults?: boolean }[] = [];
+  private history: { readonly index: number; readonly base?: PartialConfig; readonly delta?: PartialConfig; readonly touchesDefaults?: boolean; readonly reordered?: boolean }[] = [];
   /** Running counts at the newest position, mutated in place; each position keeps a copy. */
   private readonly counts = { configured: 0, discoverable: 0, on: 0, off: 0 };
   /**
@@ -327,8 +327,11 @@ export class StreamEngine {
   replaceLayers(layers: readonly LoadedLayer[], event: Extract<PositionEvent, { kind: 'layer-edit' }>): ConfigPosition {
     this.base = layers.reduce((acc, l) => mergeConfigs(acc, l.config), EMPTY_CONFIG);
     this.defaults = mergeDefaults(this.base.defaults, this.overlayDefaults);
+    const order = this.order;
     const position = this.push(event, this.recomputeAll());
-    this.history.push({ index: position.index, base: this.base });
+    // recomputeAll replaces `order` when the edit dropped or reordered tools: a fork before this
+    // position cannot take the newest order (or the marks kept by it) as its own (restore).
+    this.history.push({ index: position.index, base: this.base, reordered: this.order !== order });
     // A layer edit may remove or reorder tools, which changes cannot replay: pin a full snapshot.
     this.snapshots.set(position.index, this.states.fork());
     this.pinned.add(position.index);
@@ -538,6 +541,7 @@ export class StreamEngine {
   private restore(parent: StreamEngine, index: number): void {
     const p = parent.positionList[index];
     if (!p) throw new Error(`no config position ${index}`);
+    const reorderedAfter = parent.history.some((h) => h.index > index && h.reordered === true);
     this.positionList.length = 0;
     this.positionList.push(...parent.positionList.slice(0, index + 1));
     this.history = parent.history.filter((h) => h.index <= index);
@@ -569,8 +573,9 @@ export class StreamEngine {
         this.states = snap ? snap.fork() : LayeredMap.empty();
         for (let i = from + 1; i <= index; i++) for (const c of parent.positionList[i]?.changes ?? []) this.states.set(c.name, c.after);
       }
-      // The same tools as the parent's newest (none added after the fork): its order, copied.
-      if (this.states.size === parent.order.length) this.shareOrder(parent, parent.order);
+      // The same tools as the parent's newest, in the same order (none added after the fork, none
+      // dropped or moved by a layer edit after it): its order, shared.
+      if (!reorderedAfter && this.states.size === parent.order.length) this.shareOrder(parent, parent.order);
       else {
         this.order = [...this.states.keys()];
         this.orderShared = false;
@@ -584,7 +589,7 @@ export class StreamEngine {
     this.catalogueVersion = p.catalogueVersion;
     this.deltaCount = this.positionList.filter((x) => x.event.kind === 'delta').length;
     Object.assign(this.counts, p.counts);
-    if (parent.order.length === this.order.length) {
+    if (!reorderedAfter && parent.order.length === this.order.length) {
       // The parent's searchable marks at its newest position (native copies), with the changes after
       // the fork undone newest first: at 100,000 tools walking every state was a cost of each fork.
       this.discoverableByOrder = parent.discoverableByOrder.slice();
