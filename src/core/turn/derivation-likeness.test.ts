@@ -1,0 +1,89 @@
+// A layer edit is applied tool by tool (derivation.ts toolChanges and the likeness functions): a tool
+// whose table only moved in the text is patched with its new origins, one whose value changed is
+// re-resolved, and the rest are kept. What the edit re-did is what Derivation.last reports (a shell's
+// status line); what the user sees after it equals a run from scratch.
+import { describe, expect, it } from 'vitest';
+import { parseScenario } from '../scenario/parse';
+import type { Scenario } from '../scenario/types';
+import { Derivation } from './derivation';
+import { runScenario } from './run';
+import { timelineToJson } from './serialize';
+import { checkExpectations } from '../scenario/expectations';
+import { toJson } from '../json/serde';
+import { layer, scenarioText, search, turn } from './test-kit';
+import type { ToolSpec } from './test-kit';
+
+function parsed(text: string): Scenario {
+  const p = parseScenario(text);
+  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
+  return p.scenario;
+}
+
+const tools: Record<string, ToolSpec> = {
+  read_file: { summary: 'Reads a file.', params: { path: { summary: 'The path', description: 'Which file to read.' } } },
+  list_issues: { summary: 'Lists issues.', enable: '"on"' },
+  send_mail: { summary: 'Sends mail.', params: { to: { summary: 'The address' }, body: { summary: 'The text' } } },
+  deploy_app: { summary: 'Deploys an app.' },
+};
+const body = [turn('jp q one', [[search('files', 2)]]), turn('jp q two', [[search('mail', 2)]]), turn('jp q three', [])].join('\n');
+const text = layer(tools);
+const start = parsed(scenarioText({ layer: text, body }));
+
+/** The scenario with its one layer's text rewritten. */
+const edited = (f: (t: string) => string): Scenario => ({ ...start, layers: [{ name: 'workspace', text: f(text) }] });
+
+function digest(s: Scenario, derivation: Derivation): { got: string; want: string } {
+  const t = derivation.run({ scenario: s });
+  const w = runScenario({ scenario: s });
+  return { got: toJson(timelineToJson(t, checkExpectations(s, t), { bodies: true }), false), want: toJson(timelineToJson(w, checkExpectations(s, w), { bodies: true }), false) };
+}
+
+/** The stats of a derivation of `next` after one of `start`, its timeline checked against a run from scratch. */
+function after(next: Scenario, from: Scenario = start): Derivation['last'] {
+  const derivation = new Derivation();
+  derivation.run({ scenario: from });
+  const { got, want } = digest(next, derivation);
+  expect(got).toBe(want);
+  return derivation.last;
+}
+
+describe('a layer edit, tool by tool', () => {
+  it('text moved above every table: each tool patched with its new origins, nothing re-resolved or played again', () => {
+    for (const s of [edited((t) => `# moved\n${t}`), edited((t) => t.replace(`[conversation.tools.'*']`, `# moved\n[conversation.tools.'*']`)), edited((t) => t.replace('summary = "The path"', 'summary = "The path"\n# c'))]) {
+      expect(after(s)).toMatchObject({ restarted: false, toolsReresolved: 0, toolsMoved: 4, stepsReused: 3, replayedFromStep: 4, indexesReindexed: 0, indexBuilds: 0 });
+    }
+  });
+
+  it("a searched tool's summary or parameter description: that tool re-resolved, the index re-indexed, played again from the first search", () => {
+    expect(after(edited((t) => t.replace('Lists issues.', 'Lists open issues.')))).toMatchObject({ restarted: false, toolsReresolved: 1, indexesReindexed: 1, replayedFromStep: 1 });
+    expect(after(edited((t) => t.replace('Which file to read.', 'Which file to open.')))).toMatchObject({ restarted: false, toolsReresolved: 1, toolsMoved: 0, indexesReindexed: 1, replayedFromStep: 1 });
+  });
+
+  it("a parameter added or retyped: that tool's definition changes (re-resolved), the rest kept", () => {
+    const added = edited((t) => t.replace('[conversation.tools.deploy_app]', '[conversation.tools.send_mail.parameters.cc]\ntype = "string"\n\n[conversation.tools.deploy_app]'));
+    expect(after(added)).toMatchObject({ restarted: false, toolsReresolved: 1, indexesReindexed: 1, replayedFromStep: 1 });
+    // The type is not in the search document: the index is kept, the definition is new.
+    const retyped = edited((t) => t.replace(/(parameters\.to\]\ntype = )"string"/, '$1"integer"'));
+    expect(retyped.layers[0]?.text).toContain('type = "integer"');
+    expect(after(retyped)).toMatchObject({ restarted: false, toolsReresolved: 1, indexesReindexed: 0, definitionsBuilt: 1 });
+    // Back again: the same from the other side.
+    expect(after(start, retyped)).toMatchObject({ restarted: false, toolsReresolved: 1, indexesReindexed: 0 });
+    expect(after(start, added)).toMatchObject({ restarted: false, toolsReresolved: 1, indexesReindexed: 1 });
+  });
+
+  it("a tool's availability, allow_toggle or run: that tool re-resolved, no index work, nothing played again when no step reaches it", () => {
+    for (const s of [
+      edited((t) => t.replace('enable = "on"', 'enable = "off"')),
+      edited((t) => t.replace('enable = "on"', 'enable = { availability = "on", allow_toggle = "never" }')),
+      edited((t) => t.replace('[conversation.tools.deploy_app]\nsource = "local"', '[conversation.tools.deploy_app]\nsource = "local"\nrun = "ask"')),
+    ]) {
+      expect(s.layers[0]?.text).not.toBe(text);
+      expect(after(s)).toMatchObject({ restarted: false, toolsReresolved: 1, stepsReused: 3, replayedFromStep: 4, indexesReindexed: 0, indexBuilds: 0 });
+    }
+  });
+
+  it("'*' run changed: every tool inheriting it re-resolved; a tool renamed (the tool list changed): the run starts over", () => {
+    expect(after(edited((t) => t.replace(`enable = "discoverable"`, `enable = "discoverable"\nrun = "unattended"`)))).toMatchObject({ restarted: false, toolsReresolved: 4, toolsMoved: 0, replayedFromStep: 1 });
+    expect(after(edited((t) => t.replace('[conversation.tools.deploy_app]', '[conversation.tools.deploy_zzz]')))).toMatchObject({ restarted: true, toolsReresolved: 0, stepsReused: 0 });
+  });
+});
