@@ -87,3 +87,57 @@ describe('a layer edit, tool by tool', () => {
     expect(after(edited((t) => t.replace('[conversation.tools.deploy_app]', '[conversation.tools.deploy_zzz]')))).toMatchObject({ restarted: true, toolsReresolved: 0, stepsReused: 0 });
   });
 });
+
+describe("a layer edit keeps the load diagnostics of the tools it did not reach, and derives again those it did", () => {
+  // Two tools with a load diagnostic (no source; a name the provider refuses), between and after plain tools.
+  const diagnosedText = `${layer({ read_file: { summary: 'Reads a file.' } })}\n[conversation.tools.no_source]\nsummary = "reads files without a source"\n\n${layer({ list_issues: { summary: 'Lists issues.' } }, {})}\n[conversation.tools."bad.name"]\nsource = "local"\nsummary = "lists issues under a refused name"\n`;
+  const overrides = { name: 'overrides', text: '[conversation.tools.list_issues]\nenable = "on"\n' };
+  const diagnosed = parsed(scenarioText({ layers: [{ name: 'workspace', text: diagnosedText }, overrides], body }));
+  const withText = (f: (t: string) => string, o = overrides): Scenario => ({ ...diagnosed, layers: [{ name: 'workspace', text: f(diagnosedText) }, o] });
+
+  it("a line added in the first tool's table moves both diagnostics' lines (a derivation's first edit, texts parsed for the first time)", () => {
+    const first = diagnosedText.replace('Reads a file.', 'Reads the first file.');
+    const once = (t: string): Scenario => parsed(scenarioText({ layers: [{ name: 'workspace', text: t }], body: '' }));
+    const derivation = new Derivation();
+    derivation.run({ scenario: once(first) });
+    const next = once(first.replace('summary = "Reads the first file."', 'summary = "Reads the first file."\ndescription = "The whole of it."'));
+    const lines = derivation.run({ scenario: next }).diagnostics.map((d) => d.line);
+    expect(derivation.last?.restarted).toBe(false);
+    expect(lines).toEqual([9, 16]);
+    expect(lines).toEqual(runScenario({ scenario: next }).diagnostics.map((d) => d.line));
+  });
+
+  it('has both diagnostics to begin with', () => {
+    const t = runScenario({ scenario: diagnosed });
+    expect(t.diagnostics.map((d) => d.message).join('\n')).toMatch(/no_source/);
+    expect(t.diagnostics.map((d) => d.message).join('\n')).toMatch(/bad\.name/);
+  });
+
+  it('after edits above, between, of and below them, and in another layer, every diagnostic is where a run from scratch puts it', () => {
+    const edits: Scenario[] = [
+      withText((t) => `# moved\n${t}`),
+      withText((t) => t.replace('Reads a file.', 'Reads a whole file.')),
+      // A line added above them in another tool's table: their lines move, their tools are the same objects.
+      withText((t) => t.replace('summary = "Reads a file."', 'summary = "Reads a file."\ndescription = "The whole of it."')),
+      withText((t) => t.replace('summary = "Lists issues."', 'summary = "Lists issues."\ndescription = "Open ones."')),
+      withText((t) => t.replace('Lists issues.', 'Lists all the issues.')),
+      withText((t) => t.replace('reads files without a source', 'reads files, still without a source')),
+      withText((t) => t.replace('[conversation.tools.no_source]\n', '[conversation.tools.no_source]\nsource = "local"\n')),
+      withText((t) => t.replace('lists issues under a refused name', 'lists issues')),
+      withText((t) => t, { name: 'overrides', text: '[conversation.tools.list_issues]\nenable = "off"\n' }),
+      withText((t) => t, { name: 'overrides', text: '[conversation.tools.no_source]\nenable = "off"\n' }),
+    ];
+    // Each with and without the second layer, with and without steps.
+    const variants = edits.flatMap((s) => [s, { ...s, layers: s.layers.slice(0, 1) }, { ...s, layers: s.layers.slice(0, 1), steps: [] }]);
+    for (const s of variants) {
+      const derivation = new Derivation();
+      derivation.run({ scenario: { ...diagnosed, layers: diagnosed.layers.slice(0, s.layers.length), steps: s.steps } });
+      const t = derivation.run({ scenario: s });
+      expect(derivation.last?.restarted).toBe(false);
+      expect(t.diagnostics).toEqual(runScenario({ scenario: s }).diagnostics);
+      // A second edit on top of the first reads the diagnostics the first one kept.
+      const undone: Scenario = { ...diagnosed, layers: diagnosed.layers.slice(0, s.layers.length), steps: s.steps };
+      expect(derivation.run({ scenario: undone }).diagnostics).toEqual(runScenario({ scenario: undone }).diagnostics);
+    }
+  });
+});
