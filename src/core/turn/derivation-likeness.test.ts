@@ -141,3 +141,19 @@ describe("a layer edit keeps the load diagnostics of the tools it did not reach,
     }
   });
 });
+
+describe('a layer edit of the MCP servers', () => {
+  const withServer = `${text}\n[providers.mcp.github]\ncommand = "gh-mcp"\nargs = ["--read-only"]\n`;
+  const s = parsed(scenarioText({ layer: withServer, body }));
+  const edit = (f: (t: string) => string): Scenario => ({ ...s, layers: [{ name: 'workspace', text: f(withServer) }] });
+
+  it('moved in the text only: applied tool by tool (no restart); changed in value: the run starts over', () => {
+    expect(after(edit((t) => t.replace('[providers.mcp.github]', '# the servers\n[providers.mcp.github]')), s)).toMatchObject({ restarted: false });
+    expect(after(edit((t) => t.replace('command = "gh-mcp"', 'command = "gh-mcp2"')), s)).toMatchObject({ restarted: true });
+    expect(after(edit((t) => t.replace('["--read-only"]', '["--read-only", "--verbose"]')), s)).toMatchObject({ restarted: true });
+    expect(after(edit((t) => t.replace('["--read-only"]', '["--write"]')), s)).toMatchObject({ restarted: true });
+    expect(after(edit((t) => `${t}optional = true\n`), s)).toMatchObject({ restarted: true });
+    expect(after(edit((t) => `${t}\n[providers.mcp.jira]\ncommand = "jira-mcp"\n`), s)).toMatchObject({ restarted: true });
+    expect(after(edit((t) => t.replace(/\[providers\.mcp\.github\][^]*$/, '')), s)).toMatchObject({ restarted: true });
+  });
+});
