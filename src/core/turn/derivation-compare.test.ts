@@ -130,7 +130,7 @@ describe('compareInputs: what each part of the input is to a run', () => {
       expect(compareInputs(prev, next)).toMatchObject({ restart: true });
       expect(unchangedSteps(prev, next)).toBe(-1);
     };
-    restart({ scenario: { ...s, policy: { ...s.policy, substring_match: !s.policy.substring_match } } });
+    restart({ scenario: { ...s, policy: { ...s.policy, substring_match: s.policy.substring_match === 'all_terms' ? 'whole_query' : 'all_terms' } } });
     restart({ scenario: { ...s, servers: [...s.servers, { name: 'extra', status: 'running', tools: [] }] as Scenario['servers'] } });
     const diagnostic = { severity: 'error', message: 'bad', line: 1, column: 1 } as never;
     restart({ ...base, workspaceDiagnostics: [diagnostic] });
