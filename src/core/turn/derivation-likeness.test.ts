@@ -157,3 +157,13 @@ describe('a layer edit of the MCP servers', () => {
     expect(after(edit((t) => t.replace(/\[providers\.mcp\.github\][^]*$/, '')), s)).toMatchObject({ restarted: true });
   });
 });
+
+describe("a tool's source edited", () => {
+  it('gives the definition of the new source, as a run from scratch does', () => {
+    const s = parsed(scenarioText({ layer: `${text}\n[providers.mcp.github]\ncommand = "gh-mcp"\n`, body: `[servers.github]\nstatus = "running"\ntools = [ { name = "deploy_app", description = "Deploys from GitHub.", inputSchema = { type = "object", properties = { repo = { type = "string" } } } } ]\n\n${body}` }));
+    const moved: Scenario = { ...s, layers: s.layers.map((l) => ({ ...l, text: l.text.replace('[conversation.tools.deploy_app]\nsource = "local"', '[conversation.tools.deploy_app]\nsource = "mcp.github.deploy_app"') })) };
+    expect(moved.layers[0]?.text).toContain('mcp.github.deploy_app');
+    const stats = after(moved, s);
+    expect(stats).toMatchObject({ toolsReresolved: 1 });
+  });
+});
