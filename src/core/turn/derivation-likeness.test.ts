@@ -107,6 +107,18 @@ describe("a layer edit keeps the load diagnostics of the tools it did not reach,
     expect(lines).toEqual(runScenario({ scenario: next }).diagnostics.map((d) => d.line));
   });
 
+  it('a diagnosed tool turned off in another layer: its diagnostic derived again once, not kept beside the new one', () => {
+    const two = (o: string): Scenario => parsed(scenarioText({ layers: [{ name: 'workspace', text: diagnosedText }, { name: 'overrides', text: o }], body: '' }));
+    const derivation = new Derivation();
+    derivation.run({ scenario: two('[conversation.tools.read_file]\nenable = "on"\n') });
+    const next = two('[conversation.tools.no_source]\nenable = "off"\n');
+    const got = derivation.run({ scenario: next }).diagnostics;
+    // read_file back to its layer's state and no_source turned off: both re-resolved, nothing restarted.
+    expect(derivation.last).toMatchObject({ restarted: false, toolsReresolved: 2 });
+    expect(got.filter((d) => d.message.includes('no_source'))).toHaveLength(1);
+    expect(got).toEqual(runScenario({ scenario: next }).diagnostics);
+  });
+
   it('has both diagnostics to begin with', () => {
     const t = runScenario({ scenario: diagnosed });
     expect(t.diagnostics.map((d) => d.message).join('\n')).toMatch(/no_source/);
