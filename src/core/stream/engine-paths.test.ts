@@ -77,6 +77,17 @@ describe('a catalogue past the searchable marks’ first size', () => {
     engine.applyDelta(delta('[conversation.tools.t299]\nenable = "discoverable"\n[conversation.tools.t297]\nenable = "on"\n'), event(1));
     expect([engine.searchableNow('t299'), engine.searchableNow('t297'), engine.searchableNow('t150')]).toEqual([true, false, true]);
   });
+
+  it('marks a discoverable tool at each size the marks grow past (orders 64, 128 and 256), on load and when a delta adds it', () => {
+    const text = Array.from({ length: 300 }, (_, i) => `[conversation.tools.t${i}]\nsource = "local"\nenable = "discoverable"\n`).join('');
+    const engine = new StreamEngine([layerOf('w', text)], new Map());
+    for (const i of [63, 64, 65, 127, 128, 255, 256, 299]) expect(engine.searchableOrderNow(i), `t${i}`).toBe(true);
+    // A delta that configures a new tool appends it at the next order: 64 is the marks' first size.
+    const small = Array.from({ length: 64 }, (_, i) => `[conversation.tools.s${i}]\nsource = "local"\nenable = "on"\n`).join('');
+    const growing = new StreamEngine([layerOf('w', small)], new Map());
+    growing.applyDelta(delta('[conversation.tools.s64]\nsource = "local"\nenable = "discoverable"\n'), event(1));
+    expect(growing.searchableNow('s64')).toBe(true);
+  });
 });
 
 const ABC = '[conversation.tools.a]\nsource = "local"\nenable = "discoverable"\n[conversation.tools.b]\nsource = "local"\n[conversation.tools.c]\nsource = "local"\n';
@@ -93,6 +104,16 @@ describe('forks', () => {
     expect(fork.searchableNow('b')).toBe(true);
     expect(engine.searchableNow('b')).toBe(false);
     expect(fork.current.event).toMatchObject({ kind: 'delta', delta: 1 });
+  });
+
+  it('a fork before a delta that made a tool discoverable does not have it searchable; the parent does', () => {
+    const engine = new StreamEngine([layerOf('w', ABC)], new Map());
+    const before = engine.searchableNow('b');
+    engine.applyDelta(delta('[conversation.tools.b]\nenable = "discoverable"\n'), event(1));
+    expect(engine.searchableNow('b')).toBe(true);
+    const fork = engine.forkAt(0);
+    expect(fork.searchableNow('b')).toBe(before);
+    expect(before).toBe(false);
   });
 
   it('a fork before a layer edit that reorders the tools keeps the order and marks of its own position', () => {
