@@ -33,6 +33,20 @@ describe('availability messages under Anthropic directives', () => {
     // The fixed array stays every resolvable tool; only the messages move.
     for (const r of t.requests) expect(r.array).toEqual(['read_file', 'deploy', 'lint', 'page', 'describe_tools', 'search_tools']);
   });
+
+  it('leave a tool whose source does not resolve out of the fixed array, on or not', () => {
+    const workspace = layer({
+      read_file: { enable: '"on"', summary: 'Read a file.' },
+      ghost: { enable: '"on"', source: '"mcp.nowhere"', summary: 'Ghost.' },
+      ghost_too: { source: '"mcp.nowhere"', summary: 'Ghost too.' },
+      deploy: { summary: 'Deploy it.' },
+    });
+    const t = run({ policy: { ranking: 'substring', provider: 'anthropic-directives' }, layer: workspace, body: turn('jp q one', []) });
+    const r = t.requests[0];
+    expect(r?.array).toEqual(['read_file', 'deploy', 'describe_tools', 'search_tools']);
+    expect([...(r?.definitions.keys() ?? [])]).toEqual(['read_file', 'deploy', 'describe_tools', 'search_tools']);
+    expect(r?.rendered().toolsJson).not.toContain('ghost');
+  });
 });
 
 const systemOf = (t: Timeline): unknown[] => t.requests.map((r) => (r.rendered().body as { system?: unknown }).system);
