@@ -84,6 +84,14 @@ describe('Derivation.prepare: the rehearsal of a keystroke', () => {
     expect(derivation.last).toMatchObject({ restarted: false, toolsReresolved: 1 });
   });
 
+  it('edits the smallest scenario layer, wherever it stands', () => {
+    // The small overrides first, the catalogue (naming every tool, so no table can be appended to it)
+    // after: the rehearsal's table moves its tool up the merge's order, so its runs start over, yet they run.
+    const derivation = new Derivation();
+    derivation.run({ scenario: { ...searching, layers: [{ name: 'overrides', text: '[conversation.tools.read_file]\nrun = "ask"\n' }, ...searching.layers] } });
+    expect(prepareAll(derivation)).toBe(1 + searches + 2 * REHEARSALS);
+  });
+
   it('rehearses nothing when the layer names every tool a search found and every tool offered', () => {
     const derivation = new Derivation();
     derivation.run({ scenario: quiet });
