@@ -5,7 +5,7 @@ import { parseScenario } from '../scenario/parse';
 import type { Scenario } from '../scenario/types';
 import { Derivation, REHEARSALS } from './derivation';
 import type { DerivationInput } from './derivation';
-import { layer, scenarioText, search, turn } from './test-kit';
+import { call, layer, scenarioText, search, turn } from './test-kit';
 import type { ToolSpec } from './test-kit';
 
 function parsed(text: string): Scenario {
@@ -62,6 +62,22 @@ describe('Derivation.run: how much of a run is played', () => {
     derivation.run({ scenario: searching });
     expect(derivation.last).toMatchObject({ stepsPlayed: n - 1, stepsReused: 1, replayedFromStep: 2 });
   });
+});
+
+describe('Derivation.run: a layer edit that changes no tool in value replays nothing', () => {
+  // A search, a call that writes nothing, a describe_tools call and a call of the edited tool: each would
+  // be played again if the tool had changed; a comment added above its table moves its text alone.
+  const body = [turn('jp q one', [[search('files', 2)], [call('list_issues', 'writes = []')]]), turn('jp q two', [['{ tool = "describe_tools", args = { tools = ["read_file"] } }']]), turn('jp q three', [[call('read_file')]])].join('\n');
+  const overrides = '[conversation.tools.read_file]\nrun = "ask"\n';
+  for (const provider of ['anthropic', 'anthropic-directives']) {
+    it(`under provider ${provider}`, () => {
+      const s = parsed(scenarioText({ policy: { provider }, layer: catalogue, body }));
+      const derivation = new Derivation();
+      derivation.run({ scenario: { ...s, layers: [...s.layers, { name: 'overrides', text: overrides }] } });
+      derivation.run({ scenario: { ...s, layers: [...s.layers, { name: 'overrides', text: `# moved\n${overrides}` }] } });
+      expect(derivation.last).toMatchObject({ restarted: false, toolsReresolved: 0, stepsPlayed: 0, replayedFromStep: s.steps.length + 1 });
+    });
+  }
 });
 
 describe('Derivation.prepare: the rehearsal of a keystroke', () => {
