@@ -80,6 +80,17 @@ describe('Derivation.run: a layer edit that changes no tool in value replays not
   }
 });
 
+describe('Derivation.run: a layer edit replays from the first step that reads the changed tool', () => {
+  it("past steps that name, configure or force other tools, from the call of the changed one", () => {
+    const body = [turn('jp q one -t deploy_app', []), turn('jp q two --cfg conversation.tools.send_mail.enable=on', []), turn('jp q three -u read_file', []), turn('jp q four', [[call('list_issues')]]), turn('jp q five', [])].join('\n');
+    const s = parsed(scenarioText({ layer: catalogue, body }));
+    const derivation = new Derivation();
+    derivation.run({ scenario: { ...s, layers: [...s.layers, { name: 'overrides', text: '[conversation.tools.list_issues]\nrun = "ask"\n' }] } });
+    derivation.run({ scenario: { ...s, layers: [...s.layers, { name: 'overrides', text: '[conversation.tools.list_issues]\nrun = "unattended"\n' }] } });
+    expect(derivation.last).toMatchObject({ restarted: false, toolsReresolved: 1, stepsReused: 3, replayedFromStep: 4 });
+  });
+});
+
 describe('Derivation.prepare: the rehearsal of a keystroke', () => {
   const searches = 2;
 
