@@ -3,7 +3,7 @@
 // request's answer; here that await is a pending ask the page reads from the method's answer and
 // resolves with abAnswer, so the run itself is the CLI's, request for request.
 import { DEFAULT_PRICE_TABLE, parseEvalQueries, summaryLine } from '../core';
-import type { Scenario, ScenarioDoc, StepDoc, Task, Timeline } from '../core';
+import type { StepDoc, Task } from '../core';
 import { abEstimateLine, abLine, armB, estimateArm, exactPrice, parseAbSwitch, pricedWords, runAbTasks } from '../core/tasks/ab';
 import type { AbRun, AbSwitch, Arm } from '../core/tasks/ab';
 import type { ModelAnswer, ModelCycle } from '../core/tasks/model-play';
@@ -14,11 +14,10 @@ import { parseDoc } from './document';
 import { entryView } from './entryView';
 import type { AbAnswerParams, AbArmView, AbAsk, AbEstimateView, AbEvent, AbFinished, AbParams, AbProgress } from './abProtocol';
 import type { TaskTurnView } from './tasksProtocol';
+import type { TasksSource } from './tasksHost';
 
-export interface AbSource {
-  readonly doc: ScenarioDoc;
-  readonly run: (s: Scenario) => Timeline;
-}
+/** What an A/B reads of a revision: the same as a simulated task run. */
+export type AbSource = TasksSource;
 
 interface Session {
   readonly id: number;
