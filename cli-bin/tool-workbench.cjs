@@ -9,6 +9,16 @@ const { existsSync, readdirSync, realpathSync, statSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 
+// A run of check, eval, tasks or report is short: in a fresh process a large share of its CPU goes to
+// TurboFan compiling the functions that got hot, and inlining makes each of those compilations much
+// bigger. A smaller inlining budget (V8's default cumulative budget is 920 bytecodes) cut a check's
+// CPU by 12-25 % from 1,000 to 10,000 tools and left 100,000 tools where it was (bench/check-scale.ts,
+// issue 36). The long-running commands (serve, snapshot, the watchdog) keep V8's defaults: there the
+// compiled code runs for hours, and compiling it well pays.
+if (!['serve', 'snapshot', '__watchdog'].includes(process.argv[2] ?? '')) {
+  require('node:v8').setFlagsFromString('--max-inlined-bytecode-size-cumulative=300');
+}
+
 const root = join(dirname(realpathSync(__filename)), '..');
 const bundle = join(root, 'dist-cli', 'tool-workbench.cjs');
 
