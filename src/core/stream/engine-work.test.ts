@@ -8,7 +8,7 @@ import { loadLayer } from '../config/layer';
 import type { LoadedLayer } from '../config/layer';
 import type { PartialConfig } from '../config/types';
 import { StreamEngine } from './engine';
-import type { EngineWork } from './engine';
+import type { EngineWork, ToolState } from './engine';
 
 const layerOf = (name: string, text: string): LoadedLayer => {
   const l = loadLayer({ name, text });
@@ -31,7 +31,7 @@ describe('load', () => {
   it('computes every tool once, in one pass that sets the order, and resolves each definition once', () => {
     const engine = new StreamEngine([layerOf('w', tools(['a', 'b', 'c']))], new Map());
     expect(engine.work).toEqual({
-      recomputed: 3, enableMoves: 0, inheritReads: 0, fullPasses: 1, reorders: 1, resolved: 3, orderCopies: 0,
+      recomputed: 3, enableMoves: 0, inheritReads: 0, fullPasses: 1, reorders: 1, statesRebuilt: 0, resolved: 3, orderCopies: 0,
       ordersShared: 0, ordersRebuilt: 0, marksCopied: 0, marksRebuilt: 0, marksGrown: 0, replays: 0, replayedPositions: 0, evictions: 0,
     });
   });
@@ -97,6 +97,23 @@ describe('deltas', () => {
     expect(since(w, engine.work)).toEqual({ fullPasses: 1, recomputed: 3, resolved: 3 });
   });
 
+  it("a '*' delta beyond enable over tools that inherit '*' enable and set their own run changes no state", () => {
+    // The inherited field is one object per '*' value, so a recompute sees the tool's enable unchanged
+    // (a new equal object would be a change: a step in the Provenance view that did nothing).
+    const text = `[conversation.tools.'*']\nenable = "discoverable"\n` + tools(['a', 'b'], 'run = "ask"\n');
+    const engine = new StreamEngine([layerOf('w', text)], new Map());
+    const p = engine.applyDelta(delta(`[conversation.tools.'*']\nrun = "unattended"\n`), event(1));
+    expect(p?.changes).toEqual([]);
+    expect(engine.state('a')?.enable.availability).toMatchObject({ value: 'discoverable', from: 'defaults' });
+  });
+
+  it('a restated enable beside new parameters keeps the parameters', () => {
+    const engine = new StreamEngine([layerOf('w', tools(['t'], 'enable = "off"\n'))], new Map());
+    const p = engine.applyDelta(delta('[conversation.tools.t]\nenable = "off"\nparameters.x.summary = "X."\n'), event(1));
+    expect(p?.changes.map((c) => c.name)).toEqual(['t']);
+    expect(engine.state('t')?.config.parameters.get('x')?.summary?.value).toBe('X.');
+  });
+
   it('a delta without promotions keeps the appended tail of the position before it: positions share it', () => {
     // ConfigPosition.appended is "replaced, never mutated, so positions share it": a copy per position
     // would hold positions × promotions names in a long conversation.
@@ -123,6 +140,15 @@ describe('layer edits', () => {
     w = engine.work;
     engine.replaceLayers([layerOf('w', tools(['c', 'b', 'a']))], edit(2));
     expect(since(w, engine.work)).toMatchObject({ fullPasses: 1, reorders: 1, recomputed: 3 });
+    expect(since(w, engine.work).statesRebuilt).toBeUndefined();
+    // The rebuilt order is the engine's own: a tool appended after it copies nothing.
+    engine.applyDelta(delta(tools(['n'])), event(3));
+    expect(engine.work.orderCopies).toBe(0);
+    w = engine.work;
+    engine.replaceLayers([layerOf('w', tools(['c', 'a']))], edit(4));
+    expect(since(w, engine.work)).toMatchObject({ fullPasses: 1, reorders: 1, statesRebuilt: 1 });
+    expect(engine.toolOrder).toEqual(['c', 'a', 'n']);
+    expect([...engine.currentStates()].map((s) => [s.name, s.order])).toEqual([['c', 0], ['a', 1], ['n', 2]]);
   });
 });
 
@@ -259,5 +285,52 @@ describe('statesUnder', () => {
     expect(since(w, engine.work)).toEqual({ resolved: 1 });
     expect(under.get('a')?.resolution).toBe(engine.state('a')?.resolution);
     expect(under.get('b')?.resolution).not.toBe(engine.state('b')?.resolution);
+  });
+});
+
+describe('rebaseAt over deltas that name a patched tool', () => {
+  // The derivation rebases past deltas on a tool whose edit moved only where its values are written
+  // (turn/derivation.ts): the rebased positions must read as a fresh load of the edited layer would,
+  // down to where each value was written (the Provenance view and the editor's links read it).
+  const full = (s: ToolState) => ({
+    name: s.name, order: s.order, run: s.run, ok: s.resolution.ok,
+    availability: s.enable.availability, toggle: s.enable.allowToggle,
+    config: { summary: s.config.summary, enable: s.config.enable, source: s.config.source },
+  });
+  // c comes before the edit, so its values stay where they were: it is not patched.
+  const BEFORE = '[conversation.tools.c]\nsource = "local"\n[conversation.tools.a]\nsource = "local"\nsummary = "one"\nenable = "off"\n[conversation.tools.b]\nsource = "local"\n';
+  const EDITED = BEFORE.replace('summary = "one"\nenable = "off"', 'summary  =  "one"\nenable   = "off"');
+  const DELTAS = [
+    '[conversation.tools.a]\nenable = "on"\n',
+    '[conversation.tools.b]\nsummary = "B."\n',
+    '[conversation.tools.a]\nsummary = "A2."\n[conversation.tools.b]\nenable = "off"\n',
+    '[conversation.tools.a]\nenable = { allow_toggle = "never" }\n',
+    '[conversation.tools.b]\nenable = "discoverable"\n[conversation.tools.a]\nenable = "discoverable"\n',
+    '[conversation.tools.c]\nenable = "off"\n[conversation.tools.a]\nsummary = "A3."\n',
+    '[conversation.tools.c]\nsummary = "C."\n',
+  ];
+
+  it('gives at every position the states, changes and counts of an engine loaded from the edited layer', () => {
+    const engine = new StreamEngine([layerOf('w', BEFORE)], new Map());
+    const fresh = new StreamEngine([layerOf('w', EDITED)], new Map());
+    for (const [i, d] of DELTAS.entries()) {
+      expect(engine.applyDelta(delta(d), event(i + 1))).toBeDefined();
+      expect(fresh.applyDelta(delta(d), event(i + 1))).toBeDefined();
+    }
+    const base = layerOf('w', EDITED).config;
+    const patched = engine.statesUnder(base, ['a', 'b'], (x, y) => x.summary?.value === y.summary?.value);
+    expect(engine.statesUnder(base, ['c'], () => true).get('c')?.config).toEqual(engine.statesAt(0).get('c')?.config);
+    expect(patched.get('a')?.config.summary?.origin).not.toEqual(engine.statesAt(0).get('a')?.config.summary?.origin);
+    for (let at = 0; at < engine.positions.length; at++) {
+      const rebased = engine.rebaseAt(at, base, patched);
+      for (let i = 0; i <= at; i++) {
+        expect([...rebased.statesAt(i).values()].map(full), `rebased at ${at}, position ${i}`).toEqual([...fresh.statesAt(i).values()].map(full));
+        const p = rebased.positions[i];
+        const q = fresh.positions[i];
+        expect(p?.changes.map((c) => [c.name, c.before && full(c.before), full(c.after)]), `changes at ${i}`).toEqual(q?.changes.map((c) => [c.name, c.before && full(c.before), full(c.after)]));
+        expect([p?.counts, p?.registered]).toEqual([q?.counts, q?.registered]);
+      }
+      expect([...rebased.currentStates()].map(full)).toEqual([...fresh.statesAt(at).values()].map(full));
+    }
   });
 });

@@ -104,6 +104,8 @@ export interface EngineWork {
   readonly fullPasses: number;
   /** Of those, the passes that found the tool order changed and rebuilt order, states and marks. */
   readonly reorders: number;
+  /** Newest-state maps built anew without the tools a layer edit dropped. */
+  readonly statesRebuilt: number;
   /** Definitions resolved afresh (the others kept their resolution: their inputs did not change). */
   readonly resolved: number;
   /** Copies of a tool order shared with a fork or its parent, made before appending to it. */
@@ -196,6 +198,7 @@ export class StreamEngine {
     inheritReads: 0,
     fullPasses: 0,
     reorders: 0,
+    statesRebuilt: 0,
     resolved: 0,
     orderCopies: 0,
     ordersShared: 0,
@@ -366,7 +369,7 @@ export class StreamEngine {
         this.appendToOrder(name);
       }
       for (let i = 0; i < this.order.length; i++) {
-        const name = this.order[i] ?? '';
+        const name = this.order[i] as string;
         const c = delta.tools.has(name) ? this.recompute(name, i) : this.refreshEnable(name);
         if (c) changes.push(c);
       }
@@ -520,7 +523,6 @@ export class StreamEngine {
     this.counted.fullPasses += 1;
     const reordered = names.length !== this.order.length || names.some((n, i) => this.order[i] !== n);
     if (reordered) {
-      this.counted.reorders += 1;
       const keep = new Set(names);
       let dropped = false;
       for (const name of this.order) {
@@ -534,17 +536,19 @@ export class StreamEngine {
         const kept = LayeredMap.empty<string, ToolState>();
         for (const [name, st] of this.states) if (keep.has(name)) kept.set(name, st);
         this.states = kept;
+        this.counted.statesRebuilt += 1;
       }
       this.order = names;
       this.orderShared = false;
       this.catalogueVersion += 1;
     }
     for (let i = 0; i < names.length; i++) {
-      const name = names[i] ?? '';
+      const name = names[i] as string;
       const c = this.recompute(name, i);
       if (c) changes.push(c);
     }
     if (reordered) {
+      this.counted.reorders += 1;
       // The newest states in config order too (a view iterates them as they are, like a replayed position's).
       const states = [...this.states.values()].sort((a, b) => a.order - b.order);
       this.states = LayeredMap.empty();
@@ -639,7 +643,7 @@ export class StreamEngine {
         this.counted.replays += 1;
         for (let i = from + 1; i <= index; i++) {
           this.counted.replayedPositions += 1;
-          for (const c of parent.positionList[i]?.changes ?? []) this.states.set(c.name, c.after);
+          for (const c of (parent.positionList[i] as ConfigPosition).changes) this.states.set(c.name, c.after);
         }
       }
       // The same tools as the parent's newest, in the same order (none added after the fork, none
@@ -765,13 +769,10 @@ export class StreamEngine {
       let changes = p.changes;
       if (i === 0) {
         // Position 0 changes every tool (100,000 at that size): a copy with the patched ones replaced,
-        // found at their order (load lists tools in config order) or, failing that, by a search.
+        // each at its order (load makes one change per tool, in config order; statesUnder patches only
+        // tools position 0 has, at their order there).
         const copy = p.changes.slice();
-        for (const [name, after] of patched) {
-          let at = after.order;
-          if (copy[at]?.name !== name) at = copy.findIndex((c) => c.name === name);
-          if (at >= 0) copy[at] = { name, after };
-        }
+        for (const [name, after] of patched) copy[after.order] = { name, after };
         changes = copy;
       }
       else if (patched.size > 0 && p.changes.some((c) => patched.has(c.name))) {
@@ -851,7 +852,7 @@ export class StreamEngine {
     this.counted.replays += 1;
     for (let i = from + 1; i <= index; i++) {
       this.counted.replayedPositions += 1;
-      for (const c of this.positionList[i]?.changes ?? []) map.set(c.name, c.after);
+      for (const c of (this.positionList[i] as ConfigPosition).changes) map.set(c.name, c.after);
     }
     if (this.snapshots.size >= SNAPSHOT_LIMIT) {
       for (const k of this.snapshots.keys()) {
