@@ -31,7 +31,7 @@ describe('load', () => {
   it('computes every tool once, in one pass that sets the order, and resolves each definition once', () => {
     const engine = new StreamEngine([layerOf('w', tools(['a', 'b', 'c']))], new Map());
     expect(engine.work).toEqual({
-      recomputed: 3, enableMoves: 0, inheritReads: 0, fullPasses: 1, reorders: 1, statesRebuilt: 0, resolved: 3, orderCopies: 0,
+      recomputed: 3, deltasTrimmed: 0, enableMoves: 0, inheritReads: 0, fullPasses: 1, reorders: 1, statesRebuilt: 0, resolved: 3, orderCopies: 0,
       ordersShared: 0, ordersRebuilt: 0, marksCopied: 0, marksRebuilt: 0, marksGrown: 0, replays: 0, replayedPositions: 0, evictions: 0,
     });
   });
@@ -64,6 +64,25 @@ describe('deltas', () => {
     expect(plain(engine)).toEqual(plain(slow));
   });
 
+  it('a delta that restates nothing is kept as it is; one that restates a field is copied without it', () => {
+    // A bulk directive names thousands of tools at the largest sizes: a copy of its entries per delta is
+    // work only a restated field needs.
+    const engine = new StreamEngine([layerOf('w', ABC)], new Map());
+    const w = engine.work;
+    engine.applyDelta(delta('[conversation.tools.a]\nenable = { availability = "off" }\n[conversation.tools.b]\nenable = { allow_toggle = "never" }\n'), event(1));
+    expect(since(w, engine.work)).toEqual({ enableMoves: 2 });
+    expect(engine.applyDelta(delta('[conversation.tools.a]\nenable = { availability = "off" }\n'), event(2))).toBeUndefined();
+    expect(since(w, engine.work)).toEqual({ enableMoves: 2, deltasTrimmed: 1 });
+  });
+
+  it('an engine of no layers owns its first order: a tool a delta adds copies nothing', () => {
+    // An empty document loads no layers; its first delta configures its first tool.
+    const engine = new StreamEngine([], new Map());
+    engine.applyDelta(delta(tools(['a'])), event(1));
+    expect(engine.toolOrder).toEqual(['a']);
+    expect(engine.work).toMatchObject({ orderCopies: 0, recomputed: 1, fullPasses: 1, reorders: 0 });
+  });
+
   it('an entry that sets more than enable, or names a new tool, is recomputed; only a changed definition is resolved', () => {
     const engine = new StreamEngine([layerOf('w', ABC)], new Map());
     let w = engine.work;
@@ -87,7 +106,8 @@ describe('deltas', () => {
     expect(engine.state('both')?.enable.availability).toMatchObject({ value: 'on', from: 'tool' });
     w = engine.work;
     engine.applyDelta(delta(`[conversation.tools.'*']\nenable = "off"\n[conversation.tools.none]\nsummary = "N."\n`), event(2));
-    expect(since(w, engine.work)).toEqual({ inheritReads: 1, recomputed: 1, resolved: 1 });
+    // (The string form sets allow_toggle too, which restates the first delta's: that field is dropped.)
+    expect(since(w, engine.work)).toEqual({ inheritReads: 1, recomputed: 1, resolved: 1, deltasTrimmed: 1 });
   });
 
   it("a '*' delta beyond enable is one full pass that keeps the order", () => {
@@ -149,6 +169,16 @@ describe('layer edits', () => {
     expect(since(w, engine.work)).toMatchObject({ fullPasses: 1, reorders: 1, statesRebuilt: 1 });
     expect(engine.toolOrder).toEqual(['c', 'a', 'n']);
     expect([...engine.currentStates()].map((s) => [s.name, s.order])).toEqual([['c', 0], ['a', 1], ['n', 2]]);
+    // An edit that drops the last tool of the layers, the others in place.
+    engine.replaceLayers([layerOf('w', tools(['c']))], edit(5));
+    expect(engine.toolOrder).toEqual(['c', 'n']);
+    expect([...engine.currentStates()].map((s) => [s.name, s.order])).toEqual([['c', 0], ['n', 1]]);
+    expect(engine.state('a')).toBeUndefined();
+    expect(engine.current.counts.configured).toBe(2);
+    // And the last tool of all: the kept names are a prefix of the order.
+    const short = new StreamEngine([layerOf('w', tools(['a', 'b']))], new Map());
+    short.replaceLayers([layerOf('w', tools(['a']))], edit(1));
+    expect([short.toolOrder, [...short.currentStates()].map((s) => s.name), short.current.counts.configured]).toEqual([['a'], ['a'], 1]);
   });
 });
 
@@ -331,6 +361,15 @@ describe('rebaseAt over deltas that name a patched tool', () => {
         expect([p?.counts, p?.registered]).toEqual([q?.counts, q?.registered]);
       }
       expect([...rebased.currentStates()].map(full)).toEqual([...fresh.statesAt(at).values()].map(full));
+      // The derivation's next keystroke forks the engine a rebase gave (turn/derivation.ts): the fork
+      // reads the edited layer as its base, so a later delta merges over it.
+      const f = rebased.forkAt(at);
+      const g = fresh.forkAt(at);
+      const more = delta('[conversation.tools.a]\nsummary = "Z."\n[conversation.tools.c]\ndescription = "D."\n');
+      f.applyDelta(more, event(9));
+      g.applyDelta(more, event(9));
+      expect([...f.currentStates()].map(full), `fork of the rebased engine at ${at}`).toEqual([...g.currentStates()].map(full));
+      expect(f.loadedBase).toBe(base);
     }
   });
 });

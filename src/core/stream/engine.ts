@@ -96,6 +96,8 @@ const SNAPSHOT_LIMIT = 12;
 export interface EngineWork {
   /** Tools whose state was computed from their merged config (load, layer edits, deltas beyond enable). */
   readonly recomputed: number;
+  /** Deltas copied to drop the enable fields they restate (a delta that restates nothing is kept as it is). */
+  readonly deltasTrimmed: number;
   /** Enable-only delta entries on known tools, moved without a recompute. */
   readonly enableMoves: number;
   /** Tools that re-read '*' under a '*' enable delta (a tool setting both fields itself does not). */
@@ -194,6 +196,7 @@ export class StreamEngine {
   private discoverableByOrder = new Uint8Array(64);
   private readonly counted: Counted = {
     recomputed: 0,
+    deltasTrimmed: 0,
     enableMoves: 0,
     inheritReads: 0,
     fullPasses: 0,
@@ -331,6 +334,7 @@ export class StreamEngine {
     }
     const defaultsEnable = sameEnable(this.defaults.enable, delta.defaults.enable);
     if (!tools && defaultsEnable === delta.defaults.enable) return delta;
+    this.counted.deltasTrimmed += 1;
     return { ...delta, tools: tools ?? delta.tools, defaults: { ...delta.defaults, enable: defaultsEnable } };
   }
 
