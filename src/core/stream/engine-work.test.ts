@@ -32,7 +32,7 @@ describe('load', () => {
     const engine = new StreamEngine([layerOf('w', tools(['a', 'b', 'c']))], new Map());
     expect(engine.work).toEqual({
       recomputed: 3, deltasTrimmed: 0, enableMoves: 0, inheritReads: 0, fullPasses: 1, reorders: 1, statesRebuilt: 0, resolved: 3, orderCopies: 0,
-      ordersShared: 0, ordersRebuilt: 0, marksCopied: 0, marksRebuilt: 0, marksGrown: 0, replays: 0, replayedPositions: 0, evictions: 0,
+      ordersShared: 0, ordersRebuilt: 0, marksCopied: 0, marksRebuilt: 0, marksGrown: 0, replays: 0, replayedPositions: 0, rebasedPositions: 0, evictions: 0,
     });
   });
 
@@ -353,6 +353,10 @@ describe('rebaseAt over deltas that name a patched tool', () => {
     expect(patched.get('a')?.config.summary?.origin).not.toEqual(engine.statesAt(0).get('a')?.config.summary?.origin);
     for (let at = 0; at < engine.positions.length; at++) {
       const rebased = engine.rebaseAt(at, base, patched);
+      // Only the positions that change a patched tool are rewritten (the last delta names c alone).
+      const touching = engine.positions.slice(1, at + 1).filter((p) => p.changes.some((c) => patched.has(c.name))).length;
+      expect(rebased.work.rebasedPositions).toBe(touching);
+      if (at === engine.positions.length - 1) expect(touching).toBe(at - 1);
       for (let i = 0; i <= at; i++) {
         expect([...rebased.statesAt(i).values()].map(full), `rebased at ${at}, position ${i}`).toEqual([...fresh.statesAt(i).values()].map(full));
         const p = rebased.positions[i];

@@ -124,6 +124,8 @@ export interface EngineWork {
   readonly replays: number;
   /** ...and the positions they replayed in all. */
   readonly replayedPositions: number;
+  /** Positions after 0 a rebase rewrote: those that change a patched tool (the others are kept as they are). */
+  readonly rebasedPositions: number;
   /** Snapshots dropped to keep at most SNAPSHOT_LIMIT of them. */
   readonly evictions: number;
 }
@@ -211,6 +213,7 @@ export class StreamEngine {
     marksGrown: 0,
     replays: 0,
     replayedPositions: 0,
+    rebasedPositions: 0,
     evictions: 0,
   };
 
@@ -780,6 +783,7 @@ export class StreamEngine {
         changes = copy;
       }
       else if (patched.size > 0 && p.changes.some((c) => patched.has(c.name))) {
+        fork.counted.rebasedPositions += 1;
         changes = p.changes.map((c) => {
           const before = current.get(c.name);
           if (!before) return c;
