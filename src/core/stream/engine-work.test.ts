@@ -195,11 +195,17 @@ describe('forks', () => {
 
   it('a fork at a position with a snapshot starts from it; else from the nearest one before, replaying only the positions after it', () => {
     const engine = new StreamEngine([layerOf('w', ABC)], new Map());
-    for (let i = 1; i <= 6; i++) engine.applyDelta(delta(`[conversation.tools.${'abc'[i % 3]}]\nenable = "${i % 2 ? 'off' : 'on'}"\n`), event(i));
+    for (let i = 1; i <= 8; i++) engine.applyDelta(delta(`[conversation.tools.${'abc'[i % 3]}]\nenable = "${i % 2 ? 'off' : 'on'}"\n`), event(i));
+    expect(engine.positions.length).toBe(9);
     engine.statesAt(3);
     expect(engine.forkAt(3).work).toMatchObject({ replays: 0, replayedPositions: 0 });
     expect(engine.forkAt(5).work).toMatchObject({ replays: 1, replayedPositions: 2 });
     expect(engine.forkAt(2).work).toMatchObject({ replays: 1, replayedPositions: 2 });
+    // The nearest one, whichever order the snapshots were made in (here 0, 3, 5, then 1).
+    engine.statesAt(5);
+    engine.statesAt(1);
+    expect(engine.forkAt(6).work).toMatchObject({ replays: 1, replayedPositions: 1 });
+    expect(engine.forkAt(4).work).toMatchObject({ replays: 1, replayedPositions: 1 });
     // A fork's view of its position equals the parent's (the properties hold it in general).
     expect([...engine.forkAt(5).currentStates()]).toEqual([...engine.statesAt(5).values()]);
   });
