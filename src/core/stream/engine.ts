@@ -87,6 +87,51 @@ function sameDefinitionInputs(a: ToolConfig, b: ToolConfig, runA: RunMode, runB:
 
 const SNAPSHOT_LIMIT = 12;
 
+/**
+ * What an engine did to reach its positions, counted. Its shortcuts (enable-only moves, '*' re-reading
+ * only the tools that inherit, shared orders and marks, replays from the nearest snapshot) give the same
+ * states as the slow paths, so only these counts show a change that silently drops one; and they are
+ * what keeps a keystroke bounded at 100,000 tools (issue 32). Plain increments: nothing is timed.
+ */
+export interface EngineWork {
+  /** Tools whose state was computed from their merged config (load, layer edits, deltas beyond enable). */
+  readonly recomputed: number;
+  /** Deltas copied to drop the enable fields they restate (a delta that restates nothing is kept as it is). */
+  readonly deltasTrimmed: number;
+  /** Enable-only delta entries on known tools, moved without a recompute. */
+  readonly enableMoves: number;
+  /** Tools that re-read '*' under a '*' enable delta (a tool setting both fields itself does not). */
+  readonly inheritReads: number;
+  /** Passes over every configured tool (load, layer edits, '*' deltas beyond enable). */
+  readonly fullPasses: number;
+  /** Of those, the passes that found the tool order changed and rebuilt order, states and marks. */
+  readonly reorders: number;
+  /** Newest-state maps built anew without the tools a layer edit dropped. */
+  readonly statesRebuilt: number;
+  /** Definitions resolved afresh (the others kept their resolution: their inputs did not change). */
+  readonly resolved: number;
+  /** Copies of a tool order shared with a fork or its parent, made before appending to it. */
+  readonly orderCopies: number;
+  /** Forks that took their parent's tool order as it is, and forks that rebuilt it from their states. */
+  readonly ordersShared: number;
+  readonly ordersRebuilt: number;
+  /** Forks that copied their parent's searchable marks (undoing the later changes), and those that rebuilt them. */
+  readonly marksCopied: number;
+  readonly marksRebuilt: number;
+  /** Times the searchable marks outgrew their array (grown by doubling). */
+  readonly marksGrown: number;
+  /** Views of a past position made from a snapshot plus the changes after it (statesAt, forks)... */
+  readonly replays: number;
+  /** ...and the positions they replayed in all. */
+  readonly replayedPositions: number;
+  /** Positions after 0 a rebase rewrote: those that change a patched tool (the others are kept as they are). */
+  readonly rebasedPositions: number;
+  /** Snapshots dropped to keep at most SNAPSHOT_LIMIT of them. */
+  readonly evictions: number;
+}
+
+type Counted = { -readonly [K in keyof EngineWork]: number };
+
 function sameField<T>(a: EffectiveField<T>, b: EffectiveField<T>): boolean {
   return a.value === b.value && a.origin === b.origin && a.from === b.from;
 }
@@ -151,6 +196,26 @@ export class StreamEngine {
    * was a ~50 ms copy per fork at 100,000 tools).
    */
   private discoverableByOrder = new Uint8Array(64);
+  private readonly counted: Counted = {
+    recomputed: 0,
+    deltasTrimmed: 0,
+    enableMoves: 0,
+    inheritReads: 0,
+    fullPasses: 0,
+    reorders: 0,
+    statesRebuilt: 0,
+    resolved: 0,
+    orderCopies: 0,
+    ordersShared: 0,
+    ordersRebuilt: 0,
+    marksCopied: 0,
+    marksRebuilt: 0,
+    marksGrown: 0,
+    replays: 0,
+    replayedPositions: 0,
+    rebasedPositions: 0,
+    evictions: 0,
+  };
 
   constructor(
     layers: readonly LoadedLayer[],
@@ -164,14 +229,18 @@ export class StreamEngine {
     this.snapshots.set(0, this.states.fork());
   }
 
+  /** What this engine did so far (a fork counts from its own creation). */
+  get work(): EngineWork {
+    return { ...this.counted };
+  }
+
   get positions(): readonly ConfigPosition[] {
     return this.positionList;
   }
 
   get current(): ConfigPosition {
-    const p = this.positionList[this.positionList.length - 1];
-    if (!p) throw new Error('stream has no position');
-    return p;
+    // Never empty: the constructor pushes position 0, and restore keeps the positions up to its own.
+    return this.positionList[this.positionList.length - 1] as ConfigPosition;
   }
 
   get isRegistered(): boolean {
@@ -184,10 +253,6 @@ export class StreamEngine {
 
   get toolOrder(): readonly string[] {
     return this.order;
-  }
-
-  get mcpServers(): PartialConfig['mcpServers'] {
-    return this.base.mcpServers;
   }
 
   /** The newest state of one tool. */
@@ -242,7 +307,7 @@ export class StreamEngine {
   pendingOrder(pending: PartialConfig): string[] {
     const extra: string[] = [];
     for (const name of pending.tools.keys()) if (!this.states.has(name)) extra.push(name);
-    return extra.length > 0 ? [...this.order, ...extra] : [...this.order];
+    return [...this.order, ...extra];
   }
 
   /**
@@ -272,6 +337,7 @@ export class StreamEngine {
     }
     const defaultsEnable = sameEnable(this.defaults.enable, delta.defaults.enable);
     if (!tools && defaultsEnable === delta.defaults.enable) return delta;
+    this.counted.deltasTrimmed += 1;
     return { ...delta, tools: tools ?? delta.tools, defaults: { ...delta.defaults, enable: defaultsEnable } };
   }
 
@@ -310,7 +376,7 @@ export class StreamEngine {
         this.appendToOrder(name);
       }
       for (let i = 0; i < this.order.length; i++) {
-        const name = this.order[i] ?? '';
+        const name = this.order[i] as string;
         const c = delta.tools.has(name) ? this.recompute(name, i) : this.refreshEnable(name);
         if (c) changes.push(c);
       }
@@ -342,6 +408,7 @@ export class StreamEngine {
     if (this.orderShared) {
       this.order = this.order.slice();
       this.orderShared = false;
+      this.counted.orderCopies += 1;
     }
     this.order.push(name);
   }
@@ -351,6 +418,7 @@ export class StreamEngine {
     this.order = order;
     this.orderShared = true;
     parent.orderShared = true;
+    this.counted.ordersShared += 1;
   }
 
   private mergedTool(name: string): ToolConfig | undefined {
@@ -366,12 +434,14 @@ export class StreamEngine {
     if (!config) {
       return undefined;
     }
+    this.counted.recomputed += 1;
     const run = effectiveRun(config, this.defaults);
     const enable = this.effective(config);
     let resolution: Resolution;
     if (before && sameDefinitionInputs(before.config, config, before.run, run)) resolution = before.resolution;
     else {
       resolution = resolveTool(config, run, this.servers);
+      this.counted.resolved += 1;
       this.catalogueVersion += 1;
     }
     const after: ToolState = { name, order, config, enable, run, resolution };
@@ -400,6 +470,7 @@ export class StreamEngine {
       allowToggle: up.allowToggle ? this.ownField(up.allowToggle) : before.enable.allowToggle,
     };
     const after: ToolState = { name: before.name, order: before.order, config, enable, run: before.run, resolution: before.resolution };
+    this.counted.enableMoves += 1;
     this.adjustCounts(before, -1);
     this.adjustCounts(after, +1);
     this.states.set(before.name, after);
@@ -421,6 +492,7 @@ export class StreamEngine {
     const own = before.config.enable;
     // A tool that sets both fields itself does not read '*'.
     if (own.availability && own.allowToggle) return undefined;
+    this.counted.inheritReads += 1;
     const d = this.defaults.enable;
     const availability = own.availability ? before.enable.availability : d.availability ? this.defaultsField(d.availability) : FALLBACK.availability;
     const allowToggle = own.allowToggle ? before.enable.allowToggle : d.allowToggle ? this.defaultsField(d.allowToggle) : FALLBACK.allowToggle;
@@ -455,6 +527,7 @@ export class StreamEngine {
     const names: string[] = [...this.base.tools.keys()];
     for (const name of this.overlayTools.keys()) if (!this.base.tools.has(name)) names.push(name);
     const changes: ToolChange[] = [];
+    this.counted.fullPasses += 1;
     const reordered = names.length !== this.order.length || names.some((n, i) => this.order[i] !== n);
     if (reordered) {
       const keep = new Set(names);
@@ -470,17 +543,19 @@ export class StreamEngine {
         const kept = LayeredMap.empty<string, ToolState>();
         for (const [name, st] of this.states) if (keep.has(name)) kept.set(name, st);
         this.states = kept;
+        this.counted.statesRebuilt += 1;
       }
       this.order = names;
       this.orderShared = false;
       this.catalogueVersion += 1;
     }
     for (let i = 0; i < names.length; i++) {
-      const name = names[i] ?? '';
+      const name = names[i] as string;
       const c = this.recompute(name, i);
       if (c) changes.push(c);
     }
     if (reordered) {
+      this.counted.reorders += 1;
       // The newest states in config order too (a view iterates them as they are, like a replayed position's).
       const states = [...this.states.values()].sort((a, b) => a.order - b.order);
       this.states = LayeredMap.empty();
@@ -505,6 +580,7 @@ export class StreamEngine {
       const grown = new Uint8Array(Math.max(order + 1, this.discoverableByOrder.length * 2));
       grown.set(this.discoverableByOrder);
       this.discoverableByOrder = grown;
+      this.counted.marksGrown += 1;
     }
     this.discoverableByOrder[order] = value;
   }
@@ -571,7 +647,11 @@ export class StreamEngine {
         for (const k of parent.snapshots.keys()) if (k <= index && k > from) from = k;
         const snap = parent.snapshots.get(from);
         this.states = snap ? snap.fork() : LayeredMap.empty();
-        for (let i = from + 1; i <= index; i++) for (const c of parent.positionList[i]?.changes ?? []) this.states.set(c.name, c.after);
+        this.counted.replays += 1;
+        for (let i = from + 1; i <= index; i++) {
+          this.counted.replayedPositions += 1;
+          for (const c of (parent.positionList[i] as ConfigPosition).changes) this.states.set(c.name, c.after);
+        }
       }
       // The same tools as the parent's newest, in the same order (none added after the fork, none
       // dropped or moved by a layer edit after it): its order, shared.
@@ -579,6 +659,7 @@ export class StreamEngine {
       else {
         this.order = [...this.states.keys()];
         this.orderShared = false;
+        this.counted.ordersRebuilt += 1;
       }
     }
     this.registered = p.registered;
@@ -593,6 +674,7 @@ export class StreamEngine {
       // The parent's searchable marks at its newest position (native copies), with the changes after
       // the fork undone newest first: at 100,000 tools walking every state was a cost of each fork.
       this.discoverableByOrder = parent.discoverableByOrder.slice();
+      this.counted.marksCopied += 1;
       for (let i = parent.positionList.length - 1; i > index; i--) {
         const changes = (parent.positionList[i] as ConfigPosition).changes;
         for (let j = changes.length - 1; j >= 0; j--) {
@@ -604,6 +686,7 @@ export class StreamEngine {
       }
     } else {
       this.discoverableByOrder = new Uint8Array(Math.max(64, this.order.length));
+      this.counted.marksRebuilt += 1;
       for (const s of this.states.values()) if (s.enable.availability.value === 'discoverable' && s.resolution.ok) this.markOrder(s.order, 1);
     }
     this.appended = p.appended;
@@ -637,7 +720,11 @@ export class StreamEngine {
       if (!config || !before) continue;
       const run = effectiveRun(config, base.defaults);
       const enable = effectiveEnable(config, base.defaults);
-      const resolution = run === before.run && sameInputs(before.config, config) ? before.resolution : resolveTool(config, run, this.servers);
+      let resolution = before.resolution;
+      if (run !== before.run || !sameInputs(before.config, config)) {
+        resolution = resolveTool(config, run, this.servers);
+        this.counted.resolved += 1;
+      }
       out.set(name, { name, order: before.order, config, enable, run, resolution });
     }
     return out;
@@ -689,16 +776,14 @@ export class StreamEngine {
       let changes = p.changes;
       if (i === 0) {
         // Position 0 changes every tool (100,000 at that size): a copy with the patched ones replaced,
-        // found at their order (load lists tools in config order) or, failing that, by a search.
+        // each at its order (load makes one change per tool, in config order; statesUnder patches only
+        // tools position 0 has, at their order there).
         const copy = p.changes.slice();
-        for (const [name, after] of patched) {
-          let at = after.order;
-          if (copy[at]?.name !== name) at = copy.findIndex((c) => c.name === name);
-          if (at >= 0) copy[at] = { name, after };
-        }
+        for (const [name, after] of patched) copy[after.order] = { name, after };
         changes = copy;
       }
       else if (patched.size > 0 && p.changes.some((c) => patched.has(c.name))) {
+        fork.counted.rebasedPositions += 1;
         changes = p.changes.map((c) => {
           const before = current.get(c.name);
           if (!before) return c;
@@ -740,25 +825,13 @@ export class StreamEngine {
     return fork;
   }
 
-  /** Every tool's state at a position, in config order. */
-  *orderedStatesAt(index: number): Iterable<ToolState> {
-    if (index >= this.positionList.length - 1) {
-      yield* this.currentStates();
-      return;
-    }
-    const states = this.statesAt(index);
-    // Replayed maps keep config order; check rather than trust it (a sort is the slow path).
-    let last = -1;
-    let sorted = true;
-    for (const s of states.values()) {
-      if (s.order < last) {
-        sorted = false;
-        break;
-      }
-      last = s.order;
-    }
-    if (sorted) yield* states.values();
-    else yield* [...states.values()].sort((a, b) => a.order - b.order);
+  /**
+   * Every tool's state at a position, in config order: statesAt's map is kept in it (the newest states
+   * by recomputeAll, a snapshot by construction, a replay because a change either replaces a tool, which
+   * keeps its place, or appends one with the next order; a layer edit that reorders pins a snapshot).
+   */
+  orderedStatesAt(index: number): Iterable<ToolState> {
+    return this.statesAt(index).values();
   }
 
   /**
@@ -784,13 +857,16 @@ export class StreamEngine {
     for (const k of this.snapshots.keys()) if (k <= index && k > from) from = k;
     const snap = this.snapshots.get(from);
     const map = snap ? snap.fork() : LayeredMap.empty<string, ToolState>();
+    this.counted.replays += 1;
     for (let i = from + 1; i <= index; i++) {
-      for (const c of this.positionList[i]?.changes ?? []) map.set(c.name, c.after);
+      this.counted.replayedPositions += 1;
+      for (const c of (this.positionList[i] as ConfigPosition).changes) map.set(c.name, c.after);
     }
     if (this.snapshots.size >= SNAPSHOT_LIMIT) {
       for (const k of this.snapshots.keys()) {
         if (k !== 0 && !this.pinned.has(k)) {
           this.snapshots.delete(k);
+          this.counted.evictions += 1;
           break;
         }
       }
