@@ -61,3 +61,10 @@ describe('the text of describe_tools', () => {
     expect(describeResult('["nope"]')).toBe('No additional documentation available for: nope');
   });
 });
+
+describe('describe_tools given no list of names', () => {
+  it.each(['5', '"same"', '["same"]', '{ tools = ["same", 1] }', '{ tool = ["same"] }'])('args = %s: the invalid-parameter error', (args) => {
+    const c = run({ layer: LAYER, body: turn('jp q go', [[`{ tool = "describe_tools", args = ${args} }`]]) }).calls[0];
+    expect([c?.status, c?.result]).toEqual(['error', 'Missing or invalid `tools` parameter.']);
+  });
+});
