@@ -34,6 +34,7 @@ describe('jp config set --id: one delta on the conversation', () => {
   it('a delta that changes nothing adds no row; a bad value fails the step and commits none of its assignments', () => {
     const t = run({ layers: LAYERS, body: steps('jp config set --id conversation.tools.a.enable=off', 'jp config set --id conversation.tools.b.enable=on conversation.tools.a.enable=bogus') });
     expect(rows(t).filter((r) => (r as { kind: string }).kind !== 'step')).toEqual([]);
+    expect([...stepErrors(t).keys()]).toEqual([2]);
     expect(stepErrors(t).get(2)).toContain("conversation.tools.a.enable: invalid enable value: 'bogus'");
     expect(availability(t, t.engine.current.index, 'b')).toBe('off');
   });

@@ -30,6 +30,11 @@ description = "P three."
 type = "string"
 examples = "p4 = 4"
 
+[conversation.tools.full.parameters.p5]
+type = "string"
+summary = "P five."
+examples = "p5 = 5"
+
 [conversation.tools.same]
 source = "local"
 enable = "on"
@@ -39,18 +44,24 @@ description = "Same."
 [conversation.tools.bare]
 source = "local"
 enable = "on"
+
+[conversation.tools.short]
+source = "local"
+enable = "on"
+summary = "Short."
 `;
 
 const describeResult = (tools: string): string | undefined => run({ layer: LAYER, body: turn('jp q go', [[`{ tool = "describe_tools", args = { tools = ${tools} } }`]]) }).calls[0]?.result;
 
 describe('the text of describe_tools', () => {
   it('every part of a section, sections split by a rule, then the names without documentation', () => {
-    expect(describeResult('["full", "same", "bare", "nope", "x"]')).toBe(
+    expect(describeResult('["full", "same", "bare", "short", "nope", "x"]')).toBe(
       [
         '## full\n\nFull.\n\nFull in detail.\n\n### Examples\n\nfull --fast\n\n### Parameters\n\n',
-        '#### `p1`\n\nP one.\n\nP one in detail.\n\np1 = 1\n\n#### `p3`\n\nP three.\n\n#### `p4`\n\np4 = 4',
+        '#### `p1`\n\nP one.\n\nP one in detail.\n\np1 = 1\n\n#### `p3`\n\nP three.\n\n#### `p4`\n\np4 = 4\n\n#### `p5`\n\nP five.\n\np5 = 5',
         '\n---\n\n## same\n\nSame.',
         '\n---\n\n## bare',
+        '\n---\n\n## short\n\nShort.',
         '\n\nNo additional documentation available for: nope, x',
       ].join(''),
     );

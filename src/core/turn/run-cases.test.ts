@@ -22,9 +22,11 @@ const UNKNOWN_OPTION =
 const rows = (t: Timeline): unknown[] => t.entries.map((e) => (e.kind === 'step' ? { kind: e.kind, step: e.step, command: e.command, position: e.position, error: e.error } : e));
 
 describe('the steps of a run', () => {
-  const t = run({ layer: LAYER, body: BODY });
+  // Run inside each test, not when the file is collected: Stryker activates a mutant for the tests only.
+  const played = (): Timeline => run({ layer: LAYER, body: BODY });
 
   it('each step\'s row: where it started, and the error of a command that failed', () => {
+    const t = played();
     expect(rows(t)).toEqual([
       { kind: 'base', position: 0 },
       { kind: 'warning', message: 'MCP server `gone` is not defined, so this tool is not available: `d`', position: 0 },
@@ -47,6 +49,7 @@ describe('the steps of a run', () => {
   });
 
   it('each step\'s record: its rows, the position it left, the time summed over `elapsed`, its error, its layers and sets', () => {
+    const t = played();
     expect(t.steps.map((s) => ({ step: s.step, entry: s.entry, lastEntry: s.lastEntry, position: s.position, time: s.time, registered: s.registered, error: s.error }))).toEqual([
       { step: 1, entry: 2, lastEntry: 5, position: 0, time: 0, registered: true, error: undefined },
       { step: 2, entry: 6, lastEntry: 6, position: 0, time: 60, registered: true, error: 'unterminated single quote (column 6)' },
@@ -63,6 +66,7 @@ describe('the steps of a run', () => {
   });
 
   it('the timeline: the scenario\'s name and policy, the load diagnostics, the states and sets at a position', () => {
+    const t = played();
     const named = run(`name = "named"\n\n[policy]\nranking = "substring"\n\n[[layers]]\nname = "w"\ntext = '''\n[conversation.tools.nosource]\nenable = "on"\n'''\n\n${turn('jp q one', [])}`);
     expect(named.name).toBe('named');
     expect(named.policy.ranking).toBe('substring');

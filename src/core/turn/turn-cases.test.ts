@@ -27,9 +27,11 @@ describe('the rows and messages of a turn', () => {
     '[[steps]]\ncommand = "jp q third"\n  [[steps.cycles]]\n  calls = [ { tool = "a", args = { n = 1 } } ]\n  [[steps.cycles]]\n  calls = []\n',
     turn('jp q fourth', []),
   ].join('\n');
-  const t = run({ policy: { ranking: 'substring' }, layer: TOOLS, body });
+  // Run inside each test, not when the file is collected: Stryker activates a mutant for the tests only.
+  const played = (): Timeline => run({ policy: { ranking: 'substring' }, layer: TOOLS, body });
 
   it('rows: the invocation\'s delta, the turn, each request and its calls, the reply, at their positions', () => {
+    const t = played();
     expect(rows(t)).toEqual([
       { kind: 'base', position: 0 },
       { kind: 'step', step: 1, position: 0 },
@@ -66,6 +68,7 @@ describe('the rows and messages of a turn', () => {
   });
 
   it('messages: the queries, each cycle\'s calls with ids by step, cycle and index, their results and errors, and the replies', () => {
+    const t = played();
     expect(lastMessages(t)).toEqual([
       { kind: 'user', text: 'first' },
       {
@@ -138,5 +141,11 @@ command = "jp q go"
     expect([...(t.requests.at(-1)?.sets.offered ?? [])]).toEqual(offered);
     // The reply beside cycle 1's calls goes with them, in one assistant message.
     expect(t.requests.at(-1)?.messages[1]).toEqual({ kind: 'assistant', text: 'looking', toolCalls: [{ id: 'call_1_1_0', name: 'search_tools', arguments: { query: 'bravo' } }] });
+  });
+
+  it('a promotion of several tools names them all in its delta', () => {
+    const L = layer({ b: { enable: '"discoverable"', summary: 'bravo files' }, c: { enable: '"discoverable"', summary: 'bravo mail' } });
+    const t = run({ policy: { ranking: 'substring' }, layer: L, body: turn('jp q go', [[search('bravo')]]) });
+    expect(t.positions[1]?.event).toEqual({ kind: 'delta', delta: 1, sources: ['promotion'], detail: 'promotion: b, c', step: 1, cycle: 1 });
   });
 });
