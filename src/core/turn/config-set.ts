@@ -35,10 +35,12 @@ export function editLayerFile(conv: Conversation, stepNo: number, command: strin
   if (!edited.ok) return edited.error;
   const layer = { name: current.name, text: edited.text };
   const loadedLayer = loadLayer(layer);
-  conv.layers = layers.map((l, i) => (i === at ? layer : l));
-  conv.loaded = conv.loaded.map((l, i) => (i === at ? loadedLayer : l));
+  // Checked before the edit is kept: a refused edit leaves the conversation as it was, so a later edit of
+  // another layer (which hands the engine every loaded layer) must not bring it in.
   const errors = loadedLayer.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) return `the edit leaves layer \`${layerName}\` invalid: ${errors[0]?.message ?? ''}`;
+  conv.layers = layers.map((l, i) => (i === at ? layer : l));
+  conv.loaded = conv.loaded.map((l, i) => (i === at ? loadedLayer : l));
   const pos = conv.engine.replaceLayers(conv.loaded, { kind: 'layer-edit', layer: layerName, detail: command, step: stepNo });
   conv.entries.push({ kind: 'layer-edit', step: stepNo, layer: layerName, position: pos.index });
   return undefined;
