@@ -6,7 +6,16 @@ import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../catalogue/types';
 import type { ToolState } from '../stream/engine';
 import { DefinitionCache } from './definitions';
-import { layer, run } from './test-kit';
+import { parseScenario } from '../scenario/parse';
+import { runScenario } from './run';
+import { layer, run, scenarioText } from './test-kit';
+import type { ScenarioSpec } from './test-kit';
+
+function parsedSpec(spec: ScenarioSpec) {
+  const p = parseScenario(scenarioText(spec));
+  if (!p.ok) throw new Error(p.errors[0]?.message);
+  return p.scenario;
+}
 
 let made = 0;
 /** A resolved state: only name, config, run and resolution are read by the cache. */
@@ -126,8 +135,9 @@ describe('DefinitionCache: what counts as the same inputs', () => {
   });
 
   it('reads a pair as a written value only with an origin of a known kind and no other field', () => {
-    // Not written values: their origin is compared like any field, so a moved one differs.
-    const d = (value: unknown) => ({ ...base, parameters: new Map([['id', { type: at('string'), default: at(value) }]]) });
+    // Where the config holds a written value (here a parameter's `default` field itself). Not written
+    // values: their origin is compared like any field, so a moved one differs.
+    const d = (field: unknown) => ({ ...base, parameters: new Map([['id', { type: at('string'), default: field }]]) });
     expect(reused(d({ value: 1, origin: { kind: 'elsewhere', n: 1 } }), d({ value: 1, origin: { kind: 'elsewhere', n: 2 } }))).toBe(false);
     expect(reused(d({ value: 1, origin: { kind: 'delta', n: 1 }, extra: 1 }), d({ value: 1, origin: { kind: 'delta', n: 2 }, extra: 1 }))).toBe(false);
     expect(reused(d({ value: 1, origin: null }), d({ value: 1, origin: null }))).toBe(true);
@@ -138,6 +148,30 @@ describe('DefinitionCache: what counts as the same inputs', () => {
     expect(reused(d({ value: 1, origin: { kind: 'delta', n: 1 } }), d({ value: 1, origin: { kind: 'delta', n: 2 } }))).toBe(true);
     expect(reused({ ...base, summary: at('A tool.') }, { ...base, summary: { value: 'A tool.' } })).toBe(false);
     expect(reused({ ...base, summary: { value: 'A tool.' } }, { ...base, summary: at('A tool.') })).toBe(false);
+  });
+
+  it('compares a value the user wrote whole, even a table shaped like a written value (a parameter default)', () => {
+    // Before the fix, the origin inside the user's table was ignored: editing x kept the old default.
+    const d = (x: number) => ({ ...base, parameters: new Map([['id', { type: at('object'), default: at({ value: 1, origin: { kind: 'layer', x } }) }]]) });
+    expect(reused(d(1), d(1))).toBe(true);
+    expect(reused(d(1), d(2))).toBe(false);
+    const listed = (x: number) => ({ ...base, parameters: new Map([['id', { type: at('array'), default: at([{ value: 1, origin: { kind: 'delta', x } }]) }]]) });
+    expect(reused(listed(1), listed(2))).toBe(false);
+    // A primitive against a table.
+    expect(reused({ ...base, summary: at(1) }, { ...base, summary: at({ a: 1 }) })).toBe(false);
+  });
+
+  it('a run after an edit inside such a default renders the edited default, as a fresh run does', () => {
+    const text = (x: number) =>
+      `[conversation.tools.alpha]\nsource = "local"\nenable = "on"\n[conversation.tools.alpha.parameters.id]\ntype = "object"\ndefault = { value = 1, origin = { kind = "layer", x = ${x} } }\n`;
+    const cache = new DefinitionCache();
+    const body = "[[steps]]\ncommand = \"jp q 'x'\"\n";
+    const rendered = (x: number, definitionCache?: DefinitionCache) =>
+      runScenario({ scenario: parsedSpec({ layer: text(x), body }), ...(definitionCache ? { definitionCache } : {}) }).requests[0]?.rendered().bytes;
+    expect(rendered(1, cache)).toBe(rendered(1));
+    const edited = rendered(2, cache);
+    expect(edited).toBe(rendered(2));
+    expect(edited).toContain('"x":2');
   });
 
   it("reads a layer's written values (LayerSourced) as written values, wherever the text put them", () => {
