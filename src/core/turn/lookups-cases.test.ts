@@ -7,7 +7,7 @@ import type { Scenario } from '../scenario/types';
 import { DefinitionCache } from './definitions';
 import { Derivation } from './derivation';
 import { IndexCache, runScenario } from './run';
-import { layer, scenarioText, search, turn } from './test-kit';
+import { call, layer, run, scenarioText, search, turn } from './test-kit';
 import type { ToolSpec } from './test-kit';
 import type { Timeline } from './timeline';
 
@@ -102,5 +102,39 @@ describe('RunCatalogue: rankers', () => {
     expect(fallback.calls[0]?.search?.returned).toEqual(ownBm25.calls[0]?.search?.returned);
     const substring = runScenario({ scenario: s });
     expect(substring.calls[0]?.search?.returned.map((r) => r.score)).not.toEqual(fallback.calls[0]?.search?.returned.map((r) => r.score));
+  });
+});
+
+describe('RunCatalogue: definitions at a position', () => {
+  it("an earlier request keeps its own position's definitions after a later step changed one", () => {
+    const t = run({
+      layer: layer({ roo: { enable: '"on"', summary: 'Feed the kangaroo.' } }),
+      body: [turn("jp q 'one'", []), '[[steps]]\ncommand = "jp config set conversation.tools.roo.summary=Pat_the_platypus"\n', turn("jp q 'two'", [])].join('\n'),
+    });
+    expect(t.requests).toHaveLength(2);
+    // Read last request first: the newest states must not answer for the first request's position.
+    expect(t.requests[1]?.definitions.get('roo')?.docs.summary).toBe('Pat_the_platypus');
+    expect(t.requests[0]?.definitions.get('roo')?.docs.summary).toBe('Feed the kangaroo.');
+    expect(JSON.stringify(t.requests[0]?.rendered().body)).toContain('Feed the kangaroo.');
+    expect(JSON.stringify(t.requests[1]?.rendered().body)).toContain('Pat_the_platypus');
+  });
+
+  it('the first search of a run, after a step that changed a definition, searches the catalogue as it then stands', () => {
+    const t = run({
+      layer: layer({ roo: { summary: 'Feed the kangaroo.' }, wom: { enable: '"on"', summary: 'Feed the wombat.' } }),
+      body: ['[[steps]]\ncommand = "jp config set conversation.tools.roo.summary=Pat_the_platypus"\n', turn("jp q 'x'", [[search('platypus')]])].join('\n'),
+    });
+    expect(t.engine.current.catalogueVersion).toBeGreaterThan(0);
+    expect(hits(t)).toEqual([['roo']]);
+  });
+
+  it('describe_tools describes the builtins with their own definitions', () => {
+    const t = run({ layer: layer({ roo: { summary: 'Feed the kangaroo.' } }), body: turn("jp q 'x'", [[call('describe_tools', 'args = { tools = ["describe_tools", "search_tools"] }').replace('args = {}, ', '')]]) });
+    const c = t.calls[0];
+    expect(c?.status).toBe('ok');
+    expect(c?.result).toContain('## describe_tools');
+    expect(c?.result).toContain('## search_tools');
+    expect(c?.result).toContain('Get detailed descriptions and usage examples for one or more tools.');
+    expect(c?.result).not.toContain('No additional documentation');
   });
 });
