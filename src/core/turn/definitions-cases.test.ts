@@ -205,6 +205,11 @@ describe('DefinitionCache: what is never reused', () => {
     expect(cache.definition(unresolved)).toBeUndefined();
     expect(cache.kept(unresolved)).toBeUndefined();
     expect(cache.built).toBe(0);
+    // Nor after the tool had a definition: a tool that stops resolving (its server went away) has none.
+    const d = cache.definition(state(base));
+    expect(d).toBeDefined();
+    expect(cache.kept(unresolved)).toBeUndefined();
+    expect(cache.definition(unresolved)).toBeUndefined();
   });
 
   it('kept answers without building: the kept definition, or undefined where definition would build', () => {

@@ -59,7 +59,8 @@ function same(a: unknown, b: unknown, top = false, raw = false): boolean {
   const y = b as Record<string, unknown>;
   // Before the prototypes: a layer's value (LayerSourced) and a delta's (a plain pair) may be compared.
   if (!raw && (isSourced(x) || isSourced(y))) return isSourced(x) && isSourced(y) && same(x.value, y.value, false, true);
-  if (Array.isArray(b) || b instanceof Map || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  // An array or a map against `a` (neither, by now) has another prototype.
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
   let n = 0;
   for (const k in x) {
     if (x[k] === undefined || (top && (k === 'enable' || k === 'declared'))) continue;
