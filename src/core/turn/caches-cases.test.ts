@@ -3,8 +3,7 @@
 // same catalogue, has the ranker derive one when a few documents changed, and builds one otherwise.
 import { describe, expect, it } from 'vitest';
 import { loadLayer } from '../config/layer';
-import type { DocumentChanges } from '../search/fingerprint';
-import type { Ranker, RankerIndex, SearchDocument } from '../search/types';
+import type { DocumentChanges, Ranker, RankerIndex, SearchDocument } from '../search/types';
 import { IndexCache, LayerCache } from './caches';
 import { layer } from './test-kit';
 
