@@ -96,6 +96,12 @@ describe('DefinitionCache: what counts as the same inputs', () => {
     expect(reused(p('a'), p('b'))).toBe(false);
     const q = (declared: string) => ({ ...base, parameters: new Map([['id', { type: at('string'), declared: at(declared) }]]) });
     expect(reused(q('a'), q('b'))).toBe(false);
+    // Nor inside a written value: its table, a list of tables, a table in a table.
+    const d = (value: unknown) => ({ ...base, parameters: new Map([['id', { type: at('object'), default: at(value) }]]) });
+    expect(reused(d({ enable: 1 }), d({ enable: 1 }))).toBe(true);
+    expect(reused(d({ enable: 1 }), d({ enable: 2 }))).toBe(false);
+    expect(reused(d([{ declared: 1 }]), d([{ declared: 2 }]))).toBe(false);
+    expect(reused(d({ x: { enable: 1 } }), d({ x: { enable: 2 } }))).toBe(false);
   });
 
   it('compares arrays element by element and by length', () => {
