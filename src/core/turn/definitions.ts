@@ -36,30 +36,36 @@ function isSourced(o: Record<string, unknown>): boolean {
   return true;
 }
 
-/** Deep equality of config values, ignoring origins (and, at the top, the tool's enable and declared fields). */
-function same(a: unknown, b: unknown, top = false): boolean {
+/**
+ * Deep equality of config values, ignoring origins (and, at the top, the tool's enable and declared fields).
+ * `raw`: inside a written value, which is the user's data (a parameter's `default` may be any table): a
+ * table there shaped like `{ value, origin }` is compared whole, or editing its `origin` would keep the
+ * definition of the text before the edit.
+ */
+function same(a: unknown, b: unknown, top = false, raw = false): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!same(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!same(a[i], b[i], false, raw)) return false;
     return true;
   }
   if (a instanceof Map) {
     if (!(b instanceof Map) || a.size !== b.size) return false;
-    for (const [k, v] of a) if (!b.has(k) || !same(v, b.get(k))) return false;
+    for (const [k, v] of a) if (!b.has(k) || !same(v, b.get(k), false, raw)) return false;
     return true;
   }
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   // Before the prototypes: a layer's value (LayerSourced) and a delta's (a plain pair) may be compared.
-  if (isSourced(x) || isSourced(y)) return isSourced(x) && isSourced(y) && same(x.value, y.value);
-  if (Array.isArray(b) || b instanceof Map || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  if (!raw && (isSourced(x) || isSourced(y))) return isSourced(x) && isSourced(y) && same(x.value, y.value, false, true);
+  // An array or a map against `a` (neither, by now) has another prototype.
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
   let n = 0;
   for (const k in x) {
     if (x[k] === undefined || (top && (k === 'enable' || k === 'declared'))) continue;
     n++;
-    if (!same(x[k], y[k])) return false;
+    if (!same(x[k], y[k], false, raw)) return false;
   }
   let m = 0;
   for (const k in y) if (y[k] !== undefined && !(top && (k === 'enable' || k === 'declared'))) m++;
