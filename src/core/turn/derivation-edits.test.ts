@@ -91,6 +91,24 @@ describe("a layer edit of a tool's fields and parameters", () => {
     expect(after(start, edited((t) => t.replace('summary = "Sends mail."', 'summary = """Sends mail."""')))).toMatchObject({ restarted: false, toolsReresolved: 0, toolsMoved: 1 });
   });
 
+  it('a value written another way that ends where it ended (it starts elsewhere): moved, not re-resolved', () => {
+    const spaced = edited((t) => t.replace('summary = "Sends mail."', 'summary =     "Sends mail."'));
+    expect(after(spaced, edited((t) => t.replace('summary = "Sends mail."', 'summary = """Sends mail."""')))).toMatchObject({ restarted: false, toolsReresolved: 0, toolsMoved: 1 });
+  });
+
+  it('a parameter renamed (the same fields), or an array parameter without its items: that tool re-resolved', () => {
+    expect(after(start, edited((t) => t.replace('[conversation.tools.read_file.parameters.path]', '[conversation.tools.read_file.parameters.file_path]')))).toMatchObject({ restarted: false, toolsReresolved: 1 });
+    expect(after(start, edited((t) => t.replace(/items = \{.*\n/, '')))).toMatchObject({ restarted: false, toolsReresolved: 1 });
+  });
+
+  it("an offered tool's source edited: its new definition is in the requests, as from scratch", () => {
+    const server = '[servers.github]\nstatus = "running"\ntools = [ { name = "list_issues", description = "Lists GitHub issues.", inputSchema = { type = "object", properties = { repo = { type = "string" } } } } ]\n';
+    const s = parsed(scenarioText({ layer: catalogue, body: `${server}\n${body}` }));
+    const moved: Scenario = { ...s, layers: s.layers.map((l) => ({ ...l, text: l.text.replace('[conversation.tools.list_issues]\nsource = "local"', '[conversation.tools.list_issues]\nsource = "mcp.github.list_issues"') })) };
+    expect(moved.layers[0]?.text).toContain('mcp.github.list_issues');
+    expect(after(s, moved)).toMatchObject({ restarted: false, toolsReresolved: 1 });
+  });
+
   it('a description added to a tool without one, or removed: that tool re-resolved', () => {
     expect(after(start, edited((t) => t.replace('summary = "Sends mail."', 'summary = "Sends mail."\ndescription = "With attachments."')))).toMatchObject({ restarted: false, toolsReresolved: 1, toolsMoved: 0 });
     expect(after(start, edited((t) => t.replace('description = "Open and closed ones."\n', '')))).toMatchObject({ restarted: false, toolsReresolved: 1 });
@@ -166,5 +184,28 @@ describe('sameValue and compareInputs: values of other kinds', () => {
     const a: DerivationInput = { scenario: start, extraServers: [server('one')] };
     expect(compareInputs(a, { scenario: start, extraServers: [server('two')] }).restart).toBe(true);
     expect(compareInputs(a, { scenario: start, extraServers: a.extraServers ?? [] }).restart).toBe(false);
+  });
+});
+
+describe('load diagnostics of tools in two layers: the edited layer\'s derived again, the other\'s kept, merged in tool order', () => {
+  const first = '[conversation.tools.no_source]\nsummary = "reads files without a source"\n\n[conversation.tools.read_file]\nsource = "local"\n';
+  const second = '[conversation.tools.list_issues]\nsource = "local"\n\n[conversation.tools."bad.name"]\nsource = "local"\nsummary = "a name the provider refuses"\n\n[conversation.tools.also_none]\nsummary = "no source either"\n';
+  const two = (a: string, b: string): Scenario => parsed(scenarioText({ layers: [{ name: 'first', text: a }, { name: 'second', text: b }], body: '' }));
+
+  it('an edit in either layer gives the diagnostics a run from scratch gives, in its order', () => {
+    const base = two(first, second);
+    expect(runScenario({ scenario: base }).diagnostics.length).toBe(3);
+    for (const next of [
+      two(`# above\n${first}`, second),
+      two(first.replace('without a source', 'still without a source'), second),
+      two(first, `# above\n${second}`),
+      two(first, second.replace('no source either', 'no source at all')),
+    ]) {
+      const derivation = new Derivation();
+      derivation.run({ scenario: base });
+      const got = derivation.run({ scenario: next }).diagnostics;
+      expect(derivation.last?.restarted).toBe(false);
+      expect(got).toEqual(runScenario({ scenario: next }).diagnostics);
+    }
   });
 });
