@@ -188,17 +188,19 @@ describe('sameValue and compareInputs: values of other kinds', () => {
 });
 
 describe('load diagnostics of tools in two layers: the edited layer\'s derived again, the other\'s kept, merged in tool order', () => {
-  const first = '[conversation.tools.no_source]\nsummary = "reads files without a source"\n\n[conversation.tools.read_file]\nsource = "local"\n';
+  const first = '[conversation.tools.no_source]\nsummary = "reads files without a source"\n\n[conversation.tools.read_file]\nsource = "local"\n\n[conversation.tools.none_either]\nsummary = "neither has one"\n';
   const second = '[conversation.tools.list_issues]\nsource = "local"\n\n[conversation.tools."bad.name"]\nsource = "local"\nsummary = "a name the provider refuses"\n\n[conversation.tools.also_none]\nsummary = "no source either"\n';
   const two = (a: string, b: string): Scenario => parsed(scenarioText({ layers: [{ name: 'first', text: a }, { name: 'second', text: b }], body: '' }));
 
   it('an edit in either layer gives the diagnostics a run from scratch gives, in its order', () => {
     const base = two(first, second);
-    expect(runScenario({ scenario: base }).diagnostics.length).toBe(3);
+    expect(runScenario({ scenario: base }).diagnostics.length).toBe(4);
     for (const next of [
       two(`# above\n${first}`, second),
       two(first.replace('without a source', 'still without a source'), second),
       two(first, `# above\n${second}`),
+      // Two edits at once (the layer parsed whole): no_source changed in value, none_either only moved.
+      two(`# above\n${first.replace('without a source', 'still without a source')}`, second),
       two(first, second.replace('no source either', 'no source at all')),
     ]) {
       const derivation = new Derivation();
@@ -207,5 +209,17 @@ describe('load diagnostics of tools in two layers: the edited layer\'s derived a
       expect(derivation.last?.restarted).toBe(false);
       expect(got).toEqual(runScenario({ scenario: next }).diagnostics);
     }
+  });
+
+  it("the workspace's own diagnostics stay first after a layer edit", () => {
+    const workspace = [{ severity: 'warning' as const, message: 'workspace: an unknown key' }];
+    const base = two(first, second);
+    const next = two(first.replace('without a source', 'still without a source'), second);
+    const derivation = new Derivation();
+    derivation.run({ scenario: base, workspaceDiagnostics: workspace });
+    const got = derivation.run({ scenario: next, workspaceDiagnostics: workspace }).diagnostics;
+    expect(derivation.last?.restarted).toBe(false);
+    expect(got[0]?.message).toBe('workspace: an unknown key');
+    expect(got).toEqual(runScenario({ scenario: next, workspaceDiagnostics: workspace }).diagnostics);
   });
 });
