@@ -8,7 +8,7 @@ import type { Scenario } from '../scenario/types';
 import { Derivation, compareInputs, sameValue } from './derivation';
 import type { DerivationInput, DerivationStats } from './derivation';
 import { runScenario } from './run';
-import type { SimServer } from './run';
+import type { SimServer } from '../catalogue/resolve';
 import { timelineToJson } from './serialize';
 import { checkExpectations } from '../scenario/expectations';
 import { toJson } from '../json/serde';
