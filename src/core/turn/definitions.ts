@@ -52,7 +52,12 @@ function same(a: unknown, b: unknown, top = false, raw = false): boolean {
   }
   if (a instanceof Map) {
     if (!(b instanceof Map) || a.size !== b.size) return false;
-    for (const [k, v] of a) if (!b.has(k) || !same(v, b.get(k), false, raw)) return false;
+    // In order: a parameter's (or property's) place in its Map is its place in the definition's schema.
+    const ib = b.entries();
+    for (const [k, v] of a) {
+      const next = ib.next().value;
+      if (!next || next[0] !== k || !same(v, next[1], false, raw)) return false;
+    }
     return true;
   }
   const x = a as Record<string, unknown>;
