@@ -80,3 +80,17 @@ describe("a tool's table moved into another layer", () => {
     expect(after(down, up)).toMatchObject({ restarted: false, toolsReresolved: 1, toolsMoved: 0 });
   });
 });
+
+describe("an MCP server's table changed in the shape of a value", () => {
+  const text = `[conversation.tools.read_file]\nsource = "local"\nsummary = "Reads a file."\n\n[providers.mcp.github]\ncommand = "gh-mcp"\nenv = { A = "1" }\n`;
+  const start = parsed(scenarioText({ layer: text, body }));
+  const edit = (from: string, to: string): Scenario => ({ ...start, layers: [{ name: 'workspace', text: text.replace(from, to) }] });
+
+  it('a table turned into an array, empty or not: the run starts over, as for any change of the servers', () => {
+    expect(after(edit('env = { A = "1" }', 'env = ["A"]'), start)).toMatchObject({ restarted: true });
+    const empty = edit('env = { A = "1" }', 'env = {}');
+    expect(after(edit('env = { A = "1" }', 'env = []'), empty)).toMatchObject({ restarted: true });
+    // The same table only moved: applied tool by tool.
+    expect(after(edit('[providers.mcp.github]', '# servers\n[providers.mcp.github]'), start)).toMatchObject({ restarted: false });
+  });
+});
