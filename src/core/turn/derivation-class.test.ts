@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../scenario/parse';
 import type { Scenario } from '../scenario/types';
+import { LayerCache } from './caches';
 import { Derivation } from './derivation';
 import { runScenario } from './run';
 import { timelineToJson } from './serialize';
@@ -40,19 +41,39 @@ const editFirst = (s: Scenario, f: (t: string) => string): Scenario => ({ ...s, 
 
 describe('Derivation.last across runs', () => {
   it('counts the layers parsed by each run, a table re-read after another one included', () => {
-    const derivation = new Derivation();
+    const layerCache = new LayerCache();
+    const derivation = new Derivation({ layerCache });
     derivation.run({ scenario: start });
     const once = text.replace('Reads a file.', 'Reads one file.');
     derivation.run({ scenario: withText(once) });
     expect(derivation.last).toMatchObject({ restarted: false, layersParsed: 1 });
-    derivation.run({ scenario: withText(once.replace('Sends mail.', 'Sends some mail.')) });
+    const twice = once.replace('Sends mail.', 'Sends some mail.');
+    derivation.run({ scenario: withText(twice) });
     expect(derivation.last).toMatchObject({ restarted: false, layersParsed: 1 });
+    // One of the edits re-read a tool's tables only: a run counts its own parses and re-reads, not the cache's since it was made.
+    expect(layerCache).toMatchObject({ parsed: 2, tablesReparsed: 1 });
+    derivation.run({ scenario: withText(twice) });
+    expect(derivation.last).toMatchObject({ layersParsed: 0 });
   });
 
   it('a first run with load diagnostics gives the timeline a run from scratch gives (its load entry included)', () => {
     const t = new Derivation().run({ scenario: diagnosed });
     expect(t.diagnostics.length).toBeGreaterThan(0);
     expect(digest(diagnosed, t)).toBe(digest(diagnosed, runScenario({ scenario: diagnosed })));
+    // The serialized timeline leaves the load entry's index out; check and the page put load problems on that row.
+    const fresh = runScenario({ scenario: diagnosed });
+    expect(t.loadEntry).toBe(fresh.loadEntry);
+    expect(t.entries[t.loadEntry]).toEqual(fresh.entries[fresh.loadEntry]);
+  });
+
+  it('counts the indexes re-indexed by each run alone, after a run that re-indexed too', () => {
+    const derivation = new Derivation();
+    derivation.run({ scenario: start });
+    const once = text.replace('Reads a file.', 'Reads one file.');
+    derivation.run({ scenario: withText(once) });
+    expect(derivation.last).toMatchObject({ restarted: false, indexesReindexed: 1 });
+    derivation.run({ scenario: withText(once.replace('Sends mail.', 'Sends some mail.')) });
+    expect(derivation.last).toMatchObject({ restarted: false, indexesReindexed: 1 });
   });
 
   it('a layer renamed, or one added, starts the run over', () => {
