@@ -12,15 +12,10 @@ import { DefinitionCache } from './definitions';
 import { LayerCache, runScenario } from './run';
 import { timelineToJson } from './serialize';
 import type { Timeline } from './timeline';
+import { parsed } from './test-kit';
 
 const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../scenarios');
 const demo = resolve(dirname(fileURLToPath(import.meta.url)), '../../app/demo-scenario.toml');
-
-function parsed(text: string): Scenario {
-  const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors[0]?.message);
-  return p.scenario;
-}
 
 /** What a run derives, requests rendered to their bytes. */
 function derived(s: Scenario, t: Timeline): unknown {

@@ -3,7 +3,6 @@
 // step's delta configured a tool no layer names (it inherits '*' from that step on). Each timeline
 // is checked against a run from scratch; Derivation.last is what a shell's status line shows.
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/parse';
 import type { Scenario } from '../scenario/types';
 import { Derivation } from './derivation';
 import type { DerivationStats } from './derivation';
@@ -12,14 +11,8 @@ import { timelineToJson } from './serialize';
 import { checkExpectations } from '../scenario/expectations';
 import { toJson } from '../json/serde';
 import type { Timeline } from './timeline';
-import { call, layer, scenarioText, turn } from './test-kit';
+import { call, layer, parsed, scenarioText, turn } from './test-kit';
 import type { ToolSpec } from './test-kit';
-
-function parsed(text: string): Scenario {
-  const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
-  return p.scenario;
-}
 
 const digest = (s: Scenario, t: Timeline): string => toJson(timelineToJson(t, checkExpectations(s, t), { bodies: true }), false);
 

@@ -4,17 +4,10 @@
 // property tests cannot see, so these pin both directions.
 import { describe, expect, it } from 'vitest';
 import { LayerSourced, anchorsOf } from '../config/anchors';
-import { parseScenario } from '../scenario/parse';
 import type { Scenario } from '../scenario/types';
 import { INPUT_PARTS, compareInputs, sameValue, unchangedSteps } from './derivation';
 import type { DerivationInput } from './derivation';
-import { layer, scenarioText, search, turn } from './test-kit';
-
-function parsed(text: string): Scenario {
-  const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
-  return p.scenario;
-}
+import { layer, parsed, scenarioText, search, turn } from './test-kit';
 
 describe('sameValue: equal in value, spans included', () => {
   it('primitives by Object.is', () => {

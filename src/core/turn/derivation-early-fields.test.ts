@@ -4,20 +4,13 @@
 // show in Derivation.last (a shell's status line); a change taken as "the same" would keep the old
 // state, which the comparison with a run from scratch catches.
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/parse';
 import type { Scenario } from '../scenario/types';
 import { checkExpectations } from '../scenario/expectations';
 import { toJson } from '../json/serde';
 import { Derivation } from './derivation';
 import { runScenario } from './run';
 import { timelineToJson } from './serialize';
-import { call, scenarioText, search, turn } from './test-kit';
-
-function parsed(text: string): Scenario {
-  const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
-  return p.scenario;
-}
+import { call, parsed, scenarioText, search, turn } from './test-kit';
 
 // A tool with every kind of field (edit_file), between two plain ones.
 const text = `[conversation.tools.'*']

@@ -4,20 +4,13 @@
 // origins name another layer: re-resolved). Read through Derivation.last, each timeline checked
 // against a run from scratch.
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/parse';
 import type { Scenario } from '../scenario/types';
 import { checkExpectations } from '../scenario/expectations';
 import { toJson } from '../json/serde';
 import { Derivation } from './derivation';
 import { runScenario } from './run';
 import { timelineToJson } from './serialize';
-import { scenarioText, search, turn } from './test-kit';
-
-function parsed(text: string): Scenario {
-  const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
-  return p.scenario;
-}
+import { parsed, scenarioText, search, turn } from './test-kit';
 
 function digest(s: Scenario, t: ReturnType<Derivation['run']>): string {
   return toJson(timelineToJson(t, checkExpectations(s, t), { bodies: true }), false);

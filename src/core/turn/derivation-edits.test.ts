@@ -3,7 +3,6 @@
 // whose field only moved is patched with its new origin, one whose value changed is re-resolved; a
 // server changed in value starts the run over). derivation.ts's likeness functions decide these.
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/parse';
 import type { Scenario } from '../scenario/types';
 import { Derivation, compareInputs, sameValue } from './derivation';
 import type { DerivationInput, DerivationStats } from './derivation';
@@ -13,13 +12,7 @@ import { timelineToJson } from './serialize';
 import { checkExpectations } from '../scenario/expectations';
 import { toJson } from '../json/serde';
 import type { Timeline } from './timeline';
-import { scenarioText, search, turn } from './test-kit';
-
-function parsed(text: string): Scenario {
-  const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
-  return p.scenario;
-}
+import { parsed, scenarioText, search, turn } from './test-kit';
 
 const digest = (s: Scenario, t: Timeline): string => toJson(timelineToJson(t, checkExpectations(s, t), { bodies: true }), false);
 

@@ -3,21 +3,14 @@
 // re-resolved, and the rest are kept. What the edit re-did is what Derivation.last reports (a shell's
 // status line); what the user sees after it equals a run from scratch.
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/parse';
 import type { Scenario } from '../scenario/types';
 import { Derivation } from './derivation';
 import { runScenario } from './run';
 import { timelineToJson } from './serialize';
 import { checkExpectations } from '../scenario/expectations';
 import { toJson } from '../json/serde';
-import { layer, scenarioText, search, turn } from './test-kit';
+import { layer, parsed, scenarioText, search, turn } from './test-kit';
 import type { ToolSpec } from './test-kit';
-
-function parsed(text: string): Scenario {
-  const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
-  return p.scenario;
-}
 
 const tools: Record<string, ToolSpec> = {
   read_file: { summary: 'Reads a file.', params: { path: { summary: 'The path', description: 'Which file to read.' } } },

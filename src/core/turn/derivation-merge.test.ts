@@ -3,7 +3,6 @@
 // leaves the field, and the higher layer's override holds where it writes it, with its origin, as a
 // derivation from scratch gives.
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/parse';
 import type { Scenario } from '../scenario/types';
 import { loadLayer } from '../config/layer';
 import type { Sourced, ToolConfig } from '../config/types';
@@ -11,6 +10,7 @@ import { layer, scenario, step } from '../scenario/test-helpers';
 import { Derivation } from './derivation';
 import { runScenario } from './run';
 import type { Timeline } from './timeline';
+import { parsed } from './test-kit';
 
 type Read = (t: ToolConfig | undefined) => Sourced<unknown> | undefined;
 const p = (t: ToolConfig | undefined) => t?.parameters.get('p');
@@ -28,12 +28,6 @@ const ROWS: readonly (readonly [string, string, string, string, string, Read])[]
 ];
 
 const FILLERS = Array.from({ length: 8 }, (_, i) => `[conversation.tools.f${i}]\nsource = "local"\nsummary = "filler ${i}"\n`).join('');
-
-function parsed(text: string): Scenario {
-  const r = parseScenario(text);
-  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
-  return r.scenario;
-}
 
 function input(table: string, key: string, lower: string, upper: string | undefined): Scenario {
   const lowerText = `${FILLERS}[conversation.tools.t]\nsource = "local"\nexamples = "e"\n${table ? `[conversation.tools.t${table}]\n` : ''}${key} = ${lower}\n`;

@@ -3,7 +3,6 @@
 // the steps before it are kept. Each timeline is checked against a run from scratch (what the user
 // sees), and Derivation.last (a shell's status line) says from which step the run played again.
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/parse';
 import type { Scenario } from '../scenario/types';
 import { Derivation } from './derivation';
 import type { DerivationStats } from './derivation';
@@ -11,14 +10,8 @@ import { runScenario } from './run';
 import { timelineToJson } from './serialize';
 import { checkExpectations } from '../scenario/expectations';
 import { toJson } from '../json/serde';
-import { call, layer, scenarioText, search, turn } from './test-kit';
+import { call, layer, parsed, scenarioText, search, turn } from './test-kit';
 import type { ToolSpec } from './test-kit';
-
-function parsed(text: string): Scenario {
-  const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
-  return p.scenario;
-}
 
 function digest(s: Scenario, t: ReturnType<Derivation['run']>): string {
   return toJson(timelineToJson(t, checkExpectations(s, t), { bodies: true }), false);

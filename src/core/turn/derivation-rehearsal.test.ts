@@ -2,17 +2,10 @@
 // which tool it turns off. What is seen of it: how many steps prepare takes (a host's idle time), and
 // Derivation.last while the rehearsal's own run stands (before it is undone).
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/parse';
 import type { Scenario } from '../scenario/types';
 import { Derivation, REHEARSALS } from './derivation';
-import { call, layer, scenarioText, search, turn } from './test-kit';
+import { call, layer, parsed, scenarioText, search, turn } from './test-kit';
 import type { ToolSpec } from './test-kit';
-
-function parsed(text: string): Scenario {
-  const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
-  return p.scenario;
-}
 
 const tools: Record<string, ToolSpec> = {
   read_file: { summary: 'Reads a file.' },

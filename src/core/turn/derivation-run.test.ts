@@ -1,18 +1,11 @@
 // Derivation.run's bounds and Derivation.prepare's rehearsal of a keystroke (derivation.ts from line
 // 471): what a shell's status line reads from Derivation.last, and which layer a rehearsal may edit.
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/parse';
 import type { Scenario } from '../scenario/types';
 import { Derivation, REHEARSALS } from './derivation';
 import type { DerivationInput } from './derivation';
-import { call, layer, scenarioText, search, turn } from './test-kit';
+import { call, layer, parsed, scenarioText, search, turn } from './test-kit';
 import type { ToolSpec } from './test-kit';
-
-function parsed(text: string): Scenario {
-  const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
-  return p.scenario;
-}
 
 const tools: Record<string, ToolSpec> = {
   read_file: { summary: 'Reads a file.' },

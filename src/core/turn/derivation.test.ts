@@ -9,24 +9,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toJson } from '../json/serde';
 import { checkExpectations } from '../scenario/expectations';
-import { parseScenario } from '../scenario/parse';
 import type { Scenario, ScenarioStep } from '../scenario/types';
 import { Derivation, REHEARSALS, unchangedSteps } from './derivation';
 import { runScenario } from './run';
 import { timelineToJson } from './serialize';
 import type { Timeline } from './timeline';
-import { layer, scenarioText, search, turn } from './test-kit';
+import { layer, parsed, scenarioText, search, turn } from './test-kit';
 import type { ToolSpec } from './test-kit';
 import type { DerivationInput } from './derivation';
 import type { Layer } from '../config/layer';
 import { POLICY_CHOICES } from '../scenario/policy';
 import type { PolicyKey } from '../scenario/policy';
-
-function parsed(text: string): Scenario {
-  const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
-  return p.scenario;
-}
 
 /** Everything a shell reads from a timeline, as one JSON text. */
 function digest(scenario: Scenario, t: Timeline): string {

@@ -2,20 +2,12 @@
 // resumed run's documents) and must search exactly as a fresh run would: a document reused at another
 // config order, or documents of another catalogue version, would search the wrong tools.
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/parse';
-import type { Scenario } from '../scenario/types';
 import { DefinitionCache } from './definitions';
 import { Derivation } from './derivation';
 import { IndexCache, runScenario } from './run';
-import { call, layer, run, scenarioText, search, turn } from './test-kit';
+import { call, layer, parsed, run, scenarioText, search, turn } from './test-kit';
 import type { ToolSpec } from './test-kit';
 import type { Timeline } from './timeline';
-
-function parsed(text: string): Scenario {
-  const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
-  return p.scenario;
-}
 
 const hits = (t: Timeline): string[][] => t.calls.filter((c) => c.search).map((c) => c.search?.returned.map((r) => r.name) ?? []);
 

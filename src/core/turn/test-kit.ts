@@ -2,6 +2,7 @@
 // code as `tool-workbench check`.
 import { parseScenario } from '../scenario/parse';
 import type { PolicyKey } from '../scenario/policy';
+import type { Scenario } from '../scenario/types';
 import { checkExpectations } from '../scenario/expectations';
 import type { ExpectationResult } from '../scenario/expectations';
 import { checkScenario } from '../scenario/report';
@@ -83,6 +84,13 @@ export function scenarioText(spec: ScenarioSpec): string {
 }
 
 /** Parses and runs a scenario; throws on a bad file so a test fails loudly. */
+/** A scenario's text parsed, or a throw naming each error's line and column (a test's own text has none). */
+export function parsed(text: string): Scenario {
+  const p = parseScenario(text);
+  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
+  return p.scenario;
+}
+
 export function run(spec: ScenarioSpec | string): Timeline {
   return runAndCheck(spec).timeline;
 }
