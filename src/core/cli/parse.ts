@@ -157,6 +157,40 @@ function splitOption(value: string): OptionWord {
   return { name, attached: value.slice(2), attachedAt: 2 };
 }
 
+/** An option's value: the attached one (`--tool=x`, `-tx`), else the next word when it does not start with `-`. */
+interface OptionValue {
+  readonly value?: string;
+  readonly valueSpan?: Span;
+  /** The option and its value. */
+  readonly span: Span;
+  /** Words read after the option's own: 1 when the value was the next word. */
+  readonly used: 0 | 1;
+}
+
+function optionValue(words: readonly ShellWord[], i: number, opt: OptionWord): OptionValue {
+  const word = words[i] as ShellWord;
+  if (opt.attached !== undefined) return { value: opt.attached, valueSpan: wordSubspan(word, opt.attachedAt, word.value.length), span: word.span, used: 0 };
+  const next = words[i + 1];
+  if (next !== undefined && !next.value.startsWith('-')) return { value: next.value, valueSpan: next.span, span: join(word.span, next.span), used: 1 };
+  return { span: word.span, used: 0 };
+}
+
+/** `-t`/`-T` and their long forms: an empty or missing value means all tools, as in JP. */
+function toolDirective(opt: OptionWord, given: OptionValue): Directive {
+  const kind = opt.name === '-t' || opt.name === '--tool' || opt.name === '--tools' ? 'enable' : 'disable';
+  const { value: name, span } = given;
+  return name === undefined || name === '' ? { kind, span } : { kind, name, span, nameSpan: given.valueSpan ?? span };
+}
+
+/** `-u` / `--tool-use`: no value or `true` requires a tool call, `false` forbids one, a name requires that tool. */
+function toolUseOf(opt: OptionWord, given: OptionValue): ToolUse {
+  const { value, span } = given;
+  if (value === undefined || value === 'true') return { kind: 'required' };
+  if (value === 'false') return { kind: 'none' };
+  if (value === '') bail(`\`${opt.name}\` needs a tool name (or true / false)`, span);
+  return { kind: 'function', name: value, span, nameSpan: given.valueSpan ?? span };
+}
+
 function parseQuery(alias: 'q' | 'query', words: readonly ShellWord[]): QueryCommand {
   const assignments: CfgAssignment[] = [];
   const directives: Directive[] = [];
@@ -164,24 +198,15 @@ function parseQuery(alias: 'q' | 'query', words: readonly ShellWord[]): QueryCom
   let toolUse: ToolUse | undefined;
   let endOfOptions = false;
 
-  let i = 0;
-  /** The next word, when it can be an optional value (it does not start with `-`). */
-  const optionalValue = (): ShellWord | undefined => {
-    const next = words[i + 1];
-    return next !== undefined && !next.value.startsWith('-') ? next : undefined;
-  };
-
-  while (i < words.length) {
+  for (let i = 0; i < words.length; i += 1) {
     const word = words[i] as ShellWord;
     const v = word.value;
     if (endOfOptions || !isOptionWord(v)) {
       positional.push(word);
-      i += 1;
       continue;
     }
     if (v === '--') {
       endOfOptions = true;
-      i += 1;
       continue;
     }
     const opt = splitOption(v);
@@ -192,47 +217,16 @@ function parseQuery(alias: 'q' | 'query', words: readonly ShellWord[]): QueryCom
       case '-T':
       case '--no-tool':
       case '--no-tools': {
-        const kind = opt.name === '-t' || opt.name === '--tool' || opt.name === '--tools' ? 'enable' : 'disable';
-        let name: string | undefined;
-        let nameSpan: Span | undefined;
-        let span = word.span;
-        if (opt.attached !== undefined) {
-          name = opt.attached;
-          nameSpan = wordSubspan(word, opt.attachedAt, v.length);
-        } else {
-          const next = optionalValue();
-          if (next !== undefined) {
-            name = next.value;
-            nameSpan = next.span;
-            span = join(word.span, next.span);
-            i += 1;
-          }
-        }
-        // An empty value means bulk, as in JP.
-        directives.push(name === undefined || name === '' ? { kind, span } : { kind, name, span, nameSpan: nameSpan ?? span });
+        const given = optionValue(words, i, opt);
+        directives.push(toolDirective(opt, given));
+        i += given.used;
         break;
       }
       case '-u':
       case '--tool-use': {
-        let value: string | undefined;
-        let nameSpan: Span | undefined;
-        let span = word.span;
-        if (opt.attached !== undefined) {
-          value = opt.attached;
-          nameSpan = wordSubspan(word, opt.attachedAt, v.length);
-        } else {
-          const next = optionalValue();
-          if (next !== undefined) {
-            value = next.value;
-            nameSpan = next.span;
-            span = join(word.span, next.span);
-            i += 1;
-          }
-        }
-        if (value === undefined || value === 'true') toolUse = { kind: 'required' };
-        else if (value === 'false') toolUse = { kind: 'none' };
-        else if (value === '') bail(`\`${opt.name}\` needs a tool name (or true / false)`, span);
-        else toolUse = { kind: 'function', name: value, span, nameSpan: nameSpan ?? span };
+        const given = optionValue(words, i, opt);
+        toolUse = toolUseOf(opt, given);
+        i += given.used;
         break;
       }
       case '-U':
@@ -254,7 +248,6 @@ function parseQuery(alias: 'q' | 'query', words: readonly ShellWord[]): QueryCom
       default:
         bail(`unknown option \`${opt.attached === undefined || v.startsWith('--') ? opt.name : v}\` for \`jp ${alias}\`; ${QUERY_OPTIONS}`, word.span);
     }
-    i += 1;
   }
 
   const first = positional[0];
