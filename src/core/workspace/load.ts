@@ -93,37 +93,50 @@ function globErrorSpan(text: string, entry: ExtendsEntry, index: number | undefi
   return plain && index !== undefined ? { start: start + 1 + index, end: start + 2 + index } : entry.span;
 }
 
-export function loadWorkspace(files: WorkspaceFiles, options: WorkspaceOptions = {}): WorkspaceLoad {
-  const folder = options.folderName ?? '.jp';
-  const loadDiagnostics: Diagnostic[] = [];
-  const seenDiagnostics = new Set<string>();
-  const parsed = new Map<string, { loaded: LoadedLayer; index: LineIndex }>();
+interface ParsedFile {
+  readonly loaded: LoadedLayer;
+  readonly index: LineIndex;
+}
 
-  const parse = (path: string): { loaded: LoadedLayer; index: LineIndex } => {
-    let p = parsed.get(path);
+/** One loadWorkspace call's steps, and what they share: the files parsed so far and the problems found. */
+class WorkspaceLoader {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly #seen = new Set<string>();
+  readonly #parsed = new Map<string, ParsedFile>();
+  /** Expansions of files no cycle was cut below (a cut depends on the path that reached the file). */
+  readonly #expanded = new Map<string, readonly string[]>();
+
+  constructor(
+    private readonly files: WorkspaceFiles,
+    private readonly folder: string,
+  ) {}
+
+  parse(path: string): ParsedFile {
+    let p = this.#parsed.get(path);
     if (!p) {
-      const text = files.get(path) ?? '';
+      const text = this.files.get(path) ?? '';
       p = { loaded: loadLayer({ name: path, text }), index: new LineIndex(text) };
-      parsed.set(path, p);
+      this.#parsed.set(path, p);
     }
     return p;
-  };
-  const report = (file: string, message: string, code: string, span?: Span, severity: Diagnostic['severity'] = 'error'): void => {
+  }
+
+  report(file: string, message: string, code: string, span?: Span, severity: Diagnostic['severity'] = 'error'): void {
     const d: Diagnostic = span
-      ? positioned(file, parse(file).index, severity, message, span, code)
+      ? positioned(file, this.parse(file).index, severity, message, span, code)
       : { severity, message, layer: file, line: 1, column: 1, code };
     const key = `${d.layer ?? ''}:${d.line ?? 0}:${d.column ?? 0}:${d.message}`;
-    if (seenDiagnostics.has(key)) return;
-    seenDiagnostics.add(key);
-    loadDiagnostics.push(d);
-  };
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    this.diagnostics.push(d);
+  }
 
   /** The files one extends entry names, sorted for a glob. */
-  const targets = (file: string, entry: ExtendsEntry): string[] => {
-    const joined = joinPath(dirnameOf(file), entry.path);
-    const path = normalizePath(joined);
+  targets(file: string, entry: ExtendsEntry): string[] {
+    const { files, folder } = this;
+    const path = normalizePath(joinPath(dirnameOf(file), entry.path));
     if (path === undefined || path === '') {
-      report(file, `extends \`${entry.path}\`: the path leaves the ${folder} folder, which is all the workbench reads`, WORKSPACE_CODES.outside, entry.span);
+      this.report(file, `extends \`${entry.path}\`: the path leaves the ${folder} folder, which is all the workbench reads`, WORKSPACE_CODES.outside, entry.span);
       return [];
     }
     if (isGlob(entry.path)) {
@@ -132,35 +145,33 @@ export function loadWorkspace(files: WorkspaceFiles, options: WorkspaceOptions =
       const found = own.ok ? globFiles(path, files.keys()) : own;
       if (Array.isArray(found)) return found;
       const at = own.ok ? undefined : own.index;
-      report(file, `extends \`${entry.path}\`: not a valid glob: ${found.message}`, WORKSPACE_CODES.glob, globErrorSpan(files.get(file) ?? '', entry, at));
+      this.report(file, `extends \`${entry.path}\`: not a valid glob: ${found.message}`, WORKSPACE_CODES.glob, globErrorSpan(files.get(file) ?? '', entry, at));
       return [];
     }
     if (!files.has(path)) {
-      report(file, `extends \`${entry.path}\`: no such file \`${path}\` (JP skips it with a warning)`, WORKSPACE_CODES.missing, entry.span);
+      this.report(file, `extends \`${entry.path}\`: no such file \`${path}\` (JP skips it with a warning)`, WORKSPACE_CODES.missing, entry.span);
       return [];
     }
     return [path];
-  };
+  }
 
-  // The expansion of a file: JP's load order for it, with repeats. Memoised while no cycle was cut
-  // below it (a cut depends on the path that reached the file).
-  const memo = new Map<string, readonly string[]>();
-  const expand = (file: string, stack: readonly string[]): { order: string[]; cut: boolean } => {
-    const known = memo.get(file);
+  /** The expansion of a file: JP's load order for it, with repeats. */
+  expand(file: string, stack: readonly string[]): { order: string[]; cut: boolean } {
+    const known = this.#expanded.get(file);
     if (known) return { order: [...known], cut: false };
-    const { config } = parse(file).loaded;
+    const { config } = this.parse(file).loaded;
     const here = [...stack, file];
     const order: string[] = [];
     let cut = false;
     const visit = (entry: ExtendsEntry): void => {
-      for (const target of targets(file, entry)) {
+      for (const target of this.targets(file, entry)) {
         if (here.includes(target)) {
           const loop = [...here.slice(here.indexOf(target)), target].join(' → ');
-          report(file, `extends cycle: ${loop}; \`${target}\` is not loaded again here`, WORKSPACE_CODES.cycle, entry.span);
+          this.report(file, `extends cycle: ${loop}; \`${target}\` is not loaded again here`, WORKSPACE_CODES.cycle, entry.span);
           cut = true;
           continue;
         }
-        const sub = expand(target, here);
+        const sub = this.expand(target, here);
         cut ||= sub.cut;
         order.push(...sub.order);
       }
@@ -169,55 +180,71 @@ export function loadWorkspace(files: WorkspaceFiles, options: WorkspaceOptions =
     for (const e of entries) if (e.strategy === 'before') visit(e);
     order.push(file);
     for (const e of entries) if (e.strategy === 'after') visit(e);
-    if (!cut) memo.set(file, order);
+    if (!cut) this.#expanded.set(file, order);
     return { order, cut };
-  };
+  }
+
+  /**
+   * Config load paths, from the workspace files in load order, each with the file that named it
+   * first. JP appends them layer by layer, sorting and de-duplicating each file's list.
+   */
+  configLoadPaths(baseFiles: readonly string[]): { loadPaths: string[]; owners: Map<string, string> } {
+    const loadPaths: string[] = [];
+    const owners = new Map<string, string>();
+    for (const file of baseFiles) {
+      const clp = this.parse(file).loaded.config.configLoadPaths;
+      if (!clp) continue;
+      for (const raw of [...new Set(clp.value)].sort()) {
+        const rel = relativeToFolder(raw, this.folder);
+        if (rel === undefined) {
+          const span = clp.origin.kind === 'layer' ? clp.origin.span : undefined;
+          this.report(file, `config_load_paths \`${raw}\` is outside the ${this.folder} folder, which is all the workbench reads; it is not searched`, WORKSPACE_CODES.loadPath, span, 'warning');
+          continue;
+        }
+        if (!loadPaths.includes(rel)) {
+          loadPaths.push(rel);
+          owners.set(rel, file);
+        }
+      }
+    }
+    return { loadPaths, owners };
+  }
+
+  /** The persona's file under the load paths, or a problem reported where the first load path is set. */
+  personaFile(persona: string, loadPaths: readonly string[], owners: ReadonlyMap<string, string>, personas: readonly string[]): string | undefined {
+    const found = findInLoadPaths(this.files, persona, loadPaths);
+    if (found !== undefined) return found;
+    const owner = loadPaths[0] !== undefined ? owners.get(loadPaths[0]) : undefined;
+    const where = loadPaths.length > 0 ? `under the config load paths (${loadPaths.map((p) => p || '.').join(', ')})` : 'because the workspace sets no config_load_paths';
+    const available = personas.length > 0 ? `; available: ${personas.join(', ')}` : '';
+    const clp = owner ? this.parse(owner).loaded.config.configLoadPaths : undefined;
+    const span = clp?.origin.kind === 'layer' ? clp.origin.span : undefined;
+    this.report(owner ?? WORKSPACE_CONFIG, `unknown persona \`${persona}\`: no config file \`${persona}\` ${where}${available}`, WORKSPACE_CODES.persona, span);
+    return undefined;
+  }
+}
+
+export function loadWorkspace(files: WorkspaceFiles, options: WorkspaceOptions = {}): WorkspaceLoad {
+  const folder = options.folderName ?? '.jp';
+  const loader = new WorkspaceLoader(files, folder);
 
   // 1. The workspace config and everything it extends.
   const sequence: string[] = [];
-  if (files.has(WORKSPACE_CONFIG)) sequence.push(...expand(WORKSPACE_CONFIG, []).order);
-  else report(WORKSPACE_CONFIG, `the workspace has no ${WORKSPACE_CONFIG} (the ${folder} folder's own config file)`, WORKSPACE_CODES.noConfig);
+  if (files.has(WORKSPACE_CONFIG)) sequence.push(...loader.expand(WORKSPACE_CONFIG, []).order);
+  else loader.report(WORKSPACE_CONFIG, `the workspace has no ${WORKSPACE_CONFIG} (the ${folder} folder's own config file)`, WORKSPACE_CODES.noConfig);
 
-  // 2. Config load paths, from the workspace files in load order. JP appends them layer by layer,
-  // sorting and de-duplicating each file's list.
-  const baseFiles = lastOccurrences(sequence);
-  const loadPaths: string[] = [];
-  const loadPathOwner = new Map<string, string>();
-  for (const file of baseFiles) {
-    const clp = parse(file).loaded.config.configLoadPaths;
-    if (!clp) continue;
-    for (const raw of [...new Set(clp.value)].sort()) {
-      const rel = relativeToFolder(raw, folder);
-      if (rel === undefined) {
-        const span = clp.origin.kind === 'layer' ? clp.origin.span : undefined;
-        report(file, `config_load_paths \`${raw}\` is outside the ${folder} folder, which is all the workbench reads; it is not searched`, WORKSPACE_CODES.loadPath, span, 'warning');
-        continue;
-      }
-      if (!loadPaths.includes(rel)) {
-        loadPaths.push(rel);
-        loadPathOwner.set(rel, file);
-      }
-    }
-  }
+  // 2. Config load paths, and the personas they hold.
+  const { loadPaths, owners } = loader.configLoadPaths(lastOccurrences(sequence));
   const personas = personaNames(files, loadPaths);
 
   // 3. The persona, like `--cfg NAME`: merged above the workspace, its extends first.
-  let personaFile: string | undefined;
-  if (options.persona !== undefined) {
-    personaFile = findInLoadPaths(files, options.persona, loadPaths);
-    if (personaFile === undefined) {
-      const owner = loadPaths[0] !== undefined ? loadPathOwner.get(loadPaths[0]) : undefined;
-      const where = loadPaths.length > 0 ? `under the config load paths (${loadPaths.map((p) => p || '.').join(', ')})` : 'because the workspace sets no config_load_paths';
-      const available = personas.length > 0 ? `; available: ${personas.join(', ')}` : '';
-      const clp = owner ? parse(owner).loaded.config.configLoadPaths : undefined;
-      const span = clp?.origin.kind === 'layer' ? clp.origin.span : undefined;
-      report(owner ?? WORKSPACE_CONFIG, `unknown persona \`${options.persona}\`: no config file \`${options.persona}\` ${where}${available}`, WORKSPACE_CODES.persona, span);
-    } else sequence.push(...expand(personaFile, []).order);
-  }
+  const personaFile = options.persona !== undefined ? loader.personaFile(options.persona, loadPaths, owners, personas) : undefined;
+  if (personaFile !== undefined) sequence.push(...loader.expand(personaFile, []).order);
 
   const order = lastOccurrences(sequence);
   const layers: Layer[] = order.map((name) => ({ name, text: files.get(name) ?? '' }));
-  const fileDiagnostics = order.flatMap((name) => parse(name).loaded.diagnostics);
+  const fileDiagnostics = order.flatMap((name) => loader.parse(name).loaded.diagnostics);
+  const loadDiagnostics = loader.diagnostics;
   // Files that failed to parse but were never loaded as layers do not exist: every parsed file is a layer.
   return {
     layers,
