@@ -2,15 +2,12 @@
 // derivation-compare.test.ts leaves: live servers replaced one for one, and a primitive against an
 // object of its own prototype.
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/parse';
 import { compareInputs, sameValue, unchangedSteps } from './derivation';
 import type { DerivationInput } from './derivation';
-import { layer, scenarioText, turn } from './test-kit';
+import { layer, parsed, scenarioText, turn } from './test-kit';
 
 describe('compareInputs: the live servers', () => {
-  const p = parseScenario(scenarioText({ layer: layer({ read_file: { summary: 'Reads a file.' } }), body: turn('jp q one', []) }));
-  if (!p.ok) throw new Error('bad scenario');
-  const base: DerivationInput = { scenario: p.scenario };
+  const base: DerivationInput = { scenario: parsed(scenarioText({ layer: layer({ read_file: { summary: 'Reads a file.' } }), body: turn('jp q one', []) })) };
   const live = { name: 'live', status: 'running', tools: [] };
   const other = { name: 'other', status: 'running', tools: [] };
 

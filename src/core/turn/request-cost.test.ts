@@ -8,17 +8,14 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { definitionCost } from '../providers/cost';
-import { parseScenario } from '../scenario/parse';
 import { Derivation } from './derivation';
 import { runScenario } from './run';
-import { layer, scenarioText, search, turn } from './test-kit';
+import { layer, parsed, scenarioText, search, turn } from './test-kit';
 import type { ToolSpec } from './test-kit';
 import type { Timeline } from './timeline';
 
 function runText(text: string): Timeline {
-  const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
-  return runScenario({ scenario: p.scenario });
+  return runScenario({ scenario: parsed(text) });
 }
 
 /** The old computation: each name of the set priced by the request's own definition of it. */
@@ -96,9 +93,7 @@ describe('a request\'s permitted and offered cost', () => {
 describe('a request\'s cost after incremental derivations (forked streams keep the unpatched tools\' states)', () => {
   it('is the sum of its sets\' definitions after each overrides edit', () => {
     const base = generated(61, {});
-    const p = parseScenario(base);
-    if (!p.ok) throw new Error('bad scenario');
-    const scenario = p.scenario;
+    const scenario = parsed(base);
     const AVAIL = ['"on"', '"off"', '"discoverable"'];
     fc.assert(
       fc.property(fc.array(fc.record({ tool: fc.nat({ max: 70 }), enable: fc.nat({ max: 2 }) }), { minLength: 1, maxLength: 5 }), (edits) => {

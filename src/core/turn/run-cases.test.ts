@@ -2,11 +2,10 @@
 // started and ended, its time, its error), the load row, and a run played in pieces (as the incremental
 // derivation plays it) giving the same timeline as one played at once.
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/parse';
 import type { Scenario } from '../scenario/types';
 import { playSteps, runScenario, startConversation, timelineOf } from './run';
 import type { Timeline } from './timeline';
-import { layer, run, scenarioText, turn } from './test-kit';
+import { layer, parsed, run, scenarioText, turn } from './test-kit';
 
 const LAYER = layer({ a: { enable: '"on"' }, d: { enable: '"on"', source: '"mcp.gone.x"' }, b: { enable: '"discoverable"', summary: 'bravo' } });
 const BODY = [
@@ -83,9 +82,7 @@ describe('the steps of a run', () => {
 });
 
 describe('a run played in pieces', () => {
-  const parsed = parseScenario(scenarioText({ layer: LAYER, body: BODY }));
-  if (!parsed.ok) throw new Error('bad scenario');
-  const scenario: Scenario = parsed.scenario;
+  const scenario: Scenario = parsed(scenarioText({ layer: LAYER, body: BODY }));
 
   it('gives the timeline of one played at once; `after` is told each step played and its time', () => {
     const whole = runScenario({ scenario });

@@ -83,14 +83,17 @@ export function scenarioText(spec: ScenarioSpec): string {
   return parts.join('\n');
 }
 
-/** Parses and runs a scenario; throws on a bad file so a test fails loudly. */
-/** A scenario's text parsed, or a throw naming each error's line and column (a test's own text has none). */
-export function parsed(text: string): Scenario {
+/**
+ * A scenario's text parsed, or a throw naming each error's line and column, so a test with a bad
+ * file fails loudly; `showText` adds the whole text to the message.
+ */
+export function parsed(text: string, showText = false): Scenario {
   const p = parseScenario(text);
-  if (!p.ok) throw new Error(p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; '));
+  if (!p.ok) throw new Error(`bad scenario: ${p.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; ')}${showText ? `\n${text}` : ''}`);
   return p.scenario;
 }
 
+/** Parses and runs a scenario. */
 export function run(spec: ScenarioSpec | string): Timeline {
   return runAndCheck(spec).timeline;
 }
@@ -98,10 +101,9 @@ export function run(spec: ScenarioSpec | string): Timeline {
 /** Runs a scenario, then checks its expectations against the timeline. */
 export function runAndCheck(spec: ScenarioSpec | string): { timeline: Timeline; expectations: ExpectationResult[] } {
   const text = typeof spec === 'string' ? spec : scenarioText(spec);
-  const parsed = parseScenario(text);
-  if (!parsed.ok) throw new Error(`bad scenario: ${parsed.errors.map((e) => `${e.line}:${e.column} ${e.message}`).join('; ')}\n${text}`);
-  const timeline = runScenario({ scenario: parsed.scenario });
-  return { timeline, expectations: checkExpectations(parsed.scenario, timeline) };
+  const scenario = parsed(text, true);
+  const timeline = runScenario({ scenario });
+  return { timeline, expectations: checkExpectations(scenario, timeline) };
 }
 
 /** Checks a scenario's own expectations, as `tool-workbench check` does. */
